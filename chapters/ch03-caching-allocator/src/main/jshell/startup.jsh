@@ -1,0 +1,6 @@
+// ch03 The caching allocator: what ./vramlab jshell caching-allocator loads first.
+import static vramlab.units.Bytes.*;
+import vramlab.alloc.*;
+import vramlab.driver.*;
+import vramlab.ch03.*;
+void help() { System.out.print(CachingAllocatorLab.help()); }

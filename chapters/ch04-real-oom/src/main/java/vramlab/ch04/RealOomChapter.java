@@ -1,0 +1,13 @@
+package vramlab.ch04;
+
+import java.io.PrintStream;
+
+import vramlab.kit.ChapterLab;
+
+/** Registers chapter 4 with the launcher. */
+public final class RealOomChapter implements ChapterLab {
+    @Override public int number() { return 4; }
+    @Override public String slug() { return "real-oom"; }
+    @Override public String title() { return "Fragmentation and the real OOM"; }
+    @Override public void run(PrintStream out) { RealOomLab.run(out); }
+}

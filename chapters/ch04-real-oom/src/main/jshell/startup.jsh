@@ -1,0 +1,6 @@
+// ch04 Fragmentation and the real OOM: what ./vramlab jshell real-oom loads first.
+import static vramlab.units.Bytes.*;
+import vramlab.alloc.*;
+import vramlab.driver.*;
+import vramlab.ch04.*;
+void help() { System.out.print(RealOomLab.help()); }

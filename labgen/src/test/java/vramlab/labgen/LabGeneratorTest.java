@@ -1,0 +1,66 @@
+package vramlab.labgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class LabGeneratorTest {
+
+    @Test
+    @DisplayName("a marked step becomes one Todo line at the marker's indentation")
+    void replacesAStep() {
+        String src = """
+                class A {
+                    long f(long n) {
+                        // lab:begin 1.2 "Round it" see ch01 "Rounding"
+                        return n + 1;
+                        // lab:end
+                    }
+                }
+                """;
+        assertThat(LabGenerator.transform(src, "labs/A.java")).isEqualTo("""
+                class A {
+                    long f(long n) {
+                        throw new vramlab.lab.Todo("1.2", "Round it", "ch01 \\"Rounding\\"", "labs/A.java");
+                    }
+                }
+                """);
+    }
+
+    @Test
+    @DisplayName("text outside the markers is copied unchanged")
+    void copiesTheRest() {
+        String src = "class B {\n    int x = 1; // lab-like but not a marker\n}\n";
+        assertThat(LabGenerator.transform(src, "B.java")).isEqualTo(src);
+    }
+
+    @Test
+    @DisplayName("a step that does not end its method is refused, naming the line")
+    void stepMustEndTheMethod() {
+        String src = """
+                class C {
+                    void f() {
+                        // lab:begin 1.1 "x" see ch01 "y"
+                        int a = 1;
+                        // lab:end
+                        a++;
+                    }
+                }
+                """;
+        assertThatThrownBy(() -> LabGenerator.transform(src, "C.java"))
+                .hasMessageContaining("C.java:5").hasMessageContaining("must end its method");
+    }
+
+    @Test
+    @DisplayName("an unclosed or malformed marker is refused")
+    void malformedMarkers() {
+        assertThatThrownBy(() -> LabGenerator.transform(
+                "// lab:begin 1.1 \"x\" see y\nint a;\n", "D.java")).hasMessageContaining("without lab:end");
+        assertThatThrownBy(() -> LabGenerator.transform("// lab:begin one\n", "E.java"))
+                .hasMessageContaining("E.java:1").hasMessageContaining("malformed");
+        assertThatThrownBy(() -> LabGenerator.transform("  // lab:end\n", "F.java"))
+                .hasMessageContaining("unmatched");
+    }
+}

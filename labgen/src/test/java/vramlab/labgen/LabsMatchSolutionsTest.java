@@ -1,0 +1,51 @@
+package vramlab.labgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The maintainers' check: labs/ is exactly what the generator makes from solutions/. It is off
+ * in a student's copy, which holds the marker file {@code labs/STUDENT_COPY}.
+ */
+class LabsMatchSolutionsTest {
+
+    static Path repoRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !(Files.isDirectory(p.resolve("solutions")) && Files.isDirectory(p.resolve("labs")))) {
+            p = p.getParent();
+        }
+        if (p == null) throw new IllegalStateException("no solutions/ and labs/ above " + Path.of("").toAbsolutePath());
+        return p;
+    }
+
+    @Test
+    @DisplayName("labs/ is the generator's output for solutions/ (regenerate with ./vramlab labgen)")
+    void labsAreGenerated() {
+        Path root = repoRoot();
+        assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: labs/ is theirs to edit");
+        Map<String, String> expected = LabGenerator.generate(root.resolve("solutions"));
+        Map<String, String> actual = new TreeMap<>();
+        Path labsSrc = root.resolve("labs/src/main/java");
+        for (Path p : LabGenerator.javaFiles(labsSrc)) {
+            actual.put("src/main/java/" + labsSrc.relativize(p).toString().replace('\\', '/'), LabGenerator.read(p));
+        }
+        assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
+        expected.forEach((file, text) -> assertThat(actual.get(file)).as("labs/" + file).isEqualTo(text));
+    }
+
+    @Test
+    @DisplayName("every step id is unique")
+    void stepIdsAreUnique() {
+        var steps = LabGenerator.steps(repoRoot().resolve("solutions"));
+        assertThat(steps).isNotEmpty();
+        assertThat(steps.stream().map(LabGenerator.Step::id)).doesNotHaveDuplicates();
+    }
+}

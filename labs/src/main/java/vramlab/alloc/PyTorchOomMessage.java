@@ -1,0 +1,73 @@
+package vramlab.alloc;
+
+import static vramlab.units.Bytes.formatSize;
+
+import java.util.List;
+
+/**
+ * The text of PyTorch 2.x's CUDA out-of-memory error, built as
+ * {@code c10/cuda/CUDACachingAllocator.cpp} builds it (2024 main, lines 1258-1377; the
+ * process lines from NVML at 984-1039). Double spaces are the source's own.
+ *
+ * <pre>
+ * CUDA out of memory. Tried to allocate &lt;segment&gt;. GPU &lt;d&gt; has a total capacity of &lt;total&gt;
+ * of which &lt;free&gt; is free. &lt;process lines&gt;&lt;allowed&gt;Of the allocated memory &lt;allocated&gt; is
+ * allocated by PyTorch, &lt;private pools&gt;and &lt;reserved - allocated&gt; is reserved by PyTorch but
+ * unallocated. If reserved ... expandable_segments:True to avoid fragmentation.  See ...
+ * </pre>
+ * "Tried to allocate" is the would-be segment size, not the request; "allocated by PyTorch"
+ * includes the private pools' cached bytes, which are subtracted from the unallocated figure.
+ */
+public final class PyTorchOomMessage {
+    /** The hint and link, as the 2024 source prints them. */
+    public static final String TAIL = "If reserved but unallocated memory is large try setting "
+            + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
+            + "See documentation for Memory Management  "
+            + "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+
+    private PyTorchOomMessage() {}
+
+    /** One process NVML lists on the device. */
+    public record ProcessUsage(int pid, long bytes, boolean isThisProcess) {}
+
+    /**
+     * What the message reports.
+     *
+     * @param tried        the segment size the allocator tried to get ({@code alloc_size})
+     * @param device       the device index
+     * @param total        {@code cudaMemGetInfo}'s total
+     * @param free         {@code cudaMemGetInfo}'s free
+     * @param processes    NVML's list, in its order; empty when NVML is unavailable
+     * @param allowed      the per-process limit from {@code set_per_process_memory_fraction}, or -1
+     * @param allocated    {@code allocated_bytes.all.current}
+     * @param privatePools cached free bytes in private pools (CUDA graphs)
+     * @param reserved     {@code reserved_bytes.all.current}
+     */
+    public record Facts(long tried, int device, long total, long free, List<ProcessUsage> processes,
+                        long allowed, long allocated, long privatePools, long reserved) {}
+
+    public static String format(Facts f) {
+        StringBuilder sb = new StringBuilder("CUDA out of memory. Tried to allocate ")
+                .append(formatSize(f.tried())).append(". GPU ").append(f.device())
+                .append(" has a total capacity of ").append(formatSize(f.total()))
+                .append(" of which ").append(formatSize(f.free())).append(" is free. ");
+        for (ProcessUsage p : f.processes()) {
+            if (p.isThisProcess()) {
+                sb.append("Including non-PyTorch memory, this process has ");
+            } else {
+                sb.append("Process ").append(p.pid()).append(" has ");
+            }
+            sb.append(formatSize(p.bytes())).append(" memory in use. ");
+        }
+        if (f.allowed() >= 0) sb.append(formatSize(f.allowed())).append(" allowed; ");
+        sb.append("Of the allocated memory ").append(formatSize(f.allocated() + f.privatePools()))
+          .append(" is allocated by PyTorch, ");
+        if (f.privatePools() > 0) {
+            sb.append("with ").append(formatSize(f.privatePools()))
+              .append(" allocated in private pools (e.g., CUDA Graphs), ");
+        }
+        sb.append("and ").append(formatSize(f.reserved() - f.allocated() - f.privatePools()))
+          .append(" is reserved by PyTorch but unallocated. ").append(TAIL);
+        return sb.toString();
+    }
+}

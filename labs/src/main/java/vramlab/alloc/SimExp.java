@@ -1,0 +1,75 @@
+package vramlab.alloc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import vramlab.driver.CudaException;
+import vramlab.driver.Gpu;
+import vramlab.driver.GpuProcess;
+import vramlab.units.Bytes;
+
+/**
+ * The seed's essence of expandable segments: one large VA arena reserved up front; each
+ * allocation maps fresh 2 MiB pages at the arena's bump pointer, and each free unmaps them at
+ * once, so physical memory goes back to the driver at free time and a later request always
+ * finds contiguous VA.
+ *
+ * <p>Simplifications, all labelled in the notes: VA is never reused (PyTorch reuses the
+ * lowest free run), each allocation has pages of its own (PyTorch splits pages between
+ * blocks), and the page is 2 MiB for every request (PyTorch: 20 MiB pages in the large pool).
+ */
+public final class SimExp {
+    /** The arena is larger than the device, as PyTorch reserves 1.125x the device's memory. */
+    private static final long ARENA_FACTOR = 2;
+
+    private final GpuProcess process;
+    private final long arena;
+    private final long arenaSize;
+    private final ToyPolicy rounding = new ToyPolicy();
+    private long top;                                   // the bump pointer, an offset in the arena
+
+    public SimExp(long device) { this(new Gpu(device).openToyProcess()); }
+
+    public SimExp(GpuProcess process) {
+        this.process = process;
+        this.arenaSize = Bytes.alignUp(process.gpu().capacity() * ARENA_FACTOR, Gpu.PAGE);
+        this.arena = process.cuMemAddressReserve(arenaSize);
+    }
+
+    /** One allocation: where it starts in the arena, and the physical pages mapped under it. */
+    public record Mapping(long offset, long size, long requested, List<Long> pages) {
+        @Override
+        public String toString() {
+            return "VA +" + Bytes.toyM(offset) + " " + Bytes.toyM(size) + " mapped (" + requested + " B asked)";
+        }
+    }
+
+    /** Bytes of physical memory mapped now: the driver's count for this process. */
+    public long mapped() { return process.mappedBytes(); }
+
+    // tag::alloc[]
+    /**
+     * Maps fresh pages for {@code size} bytes at the top of the arena.
+     *
+     * @throws CudaOutOfMemoryError "physical exhausted" when the driver has no pages left
+     */
+    public Mapping alloc(long size) {
+        throw new vramlab.lab.Todo("4.2", "SimExp: map pages on demand", "ch04 \"The expandable twin\"", "labs/src/main/java/vramlab/alloc/SimExp.java");
+    }
+    // end::alloc[]
+
+    // tag::free[]
+    /** Unmaps the pages of {@code m} and releases them to the driver now. */
+    public void free(Mapping m) {
+        throw new vramlab.lab.Todo("4.3", "SimExp: return pages at free", "ch04 \"The expandable twin\"", "labs/src/main/java/vramlab/alloc/SimExp.java");
+    }
+    // end::free[]
+
+    private void unmap(long offset, List<Long> pages) {
+        for (int i = 0; i < pages.size(); i++) {
+            long va = arena + offset + i * Gpu.PAGE;
+            process.cuMemUnmap(va, Gpu.PAGE);
+            process.cuMemRelease(pages.get(i));
+        }
+    }
+}

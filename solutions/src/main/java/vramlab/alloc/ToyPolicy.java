@@ -1,0 +1,72 @@
+package vramlab.alloc;
+
+import static vramlab.units.Bytes.MiB;
+import static vramlab.units.Bytes.alignUp;
+import static vramlab.units.Bytes.toyMiB;
+
+/**
+ * The seed chapter's toy policy, exactly as the chapter states it, with one fix: the pool is
+ * decided by the request's rounded size and then belongs to the segment (the seed's listing
+ * decided it by a block's current size, which crashes on any request of 1 MiB or less).
+ *
+ * <p>Where it departs from real PyTorch (see {@code PyTorchPolicy} and the notes' "Where the
+ * toy simplifies"): large blocks round to 2 MiB (PyTorch: 512 B), a large segment is at least
+ * 20 MiB (PyTorch: 20 MiB only under 10 MiB), a large block splits when 2 MiB or more remain
+ * (PyTorch: more than 1 MiB), and the message is the seed's, not PyTorch's.
+ */
+public final class ToyPolicy implements Policy {
+    public static final long SMALL_SIZE = MiB;          // the largest small request
+    public static final long MIN_BLOCK = 512;           // the small pool's rounding step
+    public static final long SMALL_SEGMENT = 2 * MiB;   // one small-pool cudaMalloc
+    public static final long LARGE_STEP = 2 * MiB;      // the large pool's rounding step
+    public static final long LARGE_SEGMENT = 20 * MiB;  // the smallest large-pool cudaMalloc
+
+    @Override
+    public String name() { return "toy"; }
+
+    // tag::round[]
+    @Override
+    public long roundSize(long requested) {
+        // lab:begin 3.1 "Round a request" see ch03 "Rule 1: the rounding ladder"
+        if (requested <= SMALL_SIZE) return alignUp(requested, MIN_BLOCK);   // 512 B steps
+        return alignUp(requested, LARGE_STEP);                               // 2 MiB steps
+        // lab:end
+    }
+    // end::round[]
+
+    // tag::pool[]
+    @Override
+    public PoolKind poolFor(long rounded) {
+        return rounded <= SMALL_SIZE ? PoolKind.SMALL : PoolKind.LARGE;
+    }
+    // end::pool[]
+
+    // tag::segment[]
+    @Override
+    public long segmentSize(long rounded) {
+        return poolFor(rounded) == PoolKind.SMALL ? SMALL_SEGMENT : Math.max(LARGE_SEGMENT, rounded);
+    }
+    // end::segment[]
+
+    // tag::split[]
+    @Override
+    public boolean shouldSplit(PoolKind pool, long blockSize, long rounded) {
+        // lab:begin 3.3 "The split rule" see ch03 "Rule 4: split only into a legal remainder"
+        long remainder = blockSize - rounded;
+        return remainder >= (pool == PoolKind.SMALL ? MIN_BLOCK : LARGE_STEP);
+        // lab:end
+    }
+    // end::split[]
+
+    // tag::oom[]
+    @Override
+    public String oomMessage(OomReport r) {
+        // lab:begin 4.1 "The toy's OOM message" see ch04 "Reading the toy's message"
+        return "CUDA out of memory. Tried to allocate " + toyMiB(r.tried())
+                + " (device " + toyMiB(r.deviceTotal()) + "; " + toyMiB(r.reserved()) + " reserved; "
+                + toyMiB(r.reservedButUnallocated()) + " is reserved but unallocated; "
+                + "largest free block " + toyMiB(r.largestFreeBlock()) + ")";
+        // lab:end
+    }
+    // end::oom[]
+}

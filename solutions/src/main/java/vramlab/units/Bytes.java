@@ -1,0 +1,87 @@
+package vramlab.units;
+
+import java.util.Locale;
+
+/**
+ * Byte sizes: constructors, alignment helpers, and the kit's one place for printing and
+ * parsing sizes. Every byte count in the kit is a {@code long}.
+ *
+ * <p>Two printed styles exist because two sources print sizes: the seed chapter's toy prints
+ * whole mebibytes ({@code 4M}, {@code 20 MiB}), and PyTorch's {@code format_size} prints two
+ * decimals ({@code 20.00 MiB}).
+ */
+public final class Bytes {
+    public static final long KiB = 1L << 10;
+    public static final long MiB = 1L << 20;
+    public static final long GiB = 1L << 30;
+    public static final long TiB = 1L << 40;
+
+    private Bytes() {}
+
+    public static long kib(long n) { return n * KiB; }
+    public static long mib(long n) { return n * MiB; }
+    public static long gib(long n) { return n * GiB; }
+
+    /** The smallest multiple of {@code alignment} that is at least {@code n}. */
+    public static long alignUp(long n, long alignment) {
+        return (n + alignment - 1) / alignment * alignment;
+    }
+
+    public static boolean isAligned(long n, long alignment) { return n % alignment == 0; }
+
+    public static boolean isPowerOfTwo(long n) { return n > 0 && (n & (n - 1)) == 0; }
+
+    /** The toy's style: whole MiB with an {@code M} suffix, truncated ({@code 4M}). */
+    public static String toyM(long bytes) { return bytes / MiB + "M"; }
+
+    /** The toy's message style: whole MiB, truncated ({@code 20 MiB}). */
+    public static String toyMiB(long bytes) { return bytes / MiB + " MiB"; }
+
+    /**
+     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp, 2024 main, lines
+     * 3685-3702): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB, else GiB,
+     * with two decimals.
+     */
+    public static String formatSize(long size) {
+        if (size <= 1024) return size + " bytes";
+        if (size <= MiB) return String.format(Locale.ROOT, "%.2f KiB", size / (double) KiB);
+        if (size <= GiB) return String.format(Locale.ROOT, "%.2f MiB", size / (double) MiB);
+        return String.format(Locale.ROOT, "%.2f GiB", size / (double) GiB);
+    }
+
+    /**
+     * Parses a size as users write it in traces and options: a whole number of bytes
+     * ({@code 4096}), or a number with a unit ({@code 512B 4KiB 3MiB 1.5GiB 80GiB 2TiB}).
+     * {@code KB/MB/GB} and {@code K/M/G} are read as binary units too, as PyTorch does.
+     * Fractions are rounded to the nearest byte.
+     *
+     * @throws IllegalArgumentException naming the text and what was expected
+     */
+    public static long parse(String text) {
+        String t = text.trim();
+        int i = 0;
+        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) i++;
+        String number = t.substring(0, i);
+        String unit = t.substring(i).trim().toLowerCase(Locale.ROOT);
+        long scale = switch (unit) {
+            case "", "b", "bytes" -> 1;
+            case "k", "kb", "kib" -> KiB;
+            case "m", "mb", "mib" -> MiB;
+            case "g", "gb", "gib" -> GiB;
+            case "t", "tb", "tib" -> TiB;
+            default -> -1;
+        };
+        if (number.isEmpty() || scale < 0 || number.chars().filter(c -> c == '.').count() > 1) {
+            throw new IllegalArgumentException("bad size '" + text
+                    + "': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
+        }
+        if (!number.contains(".")) {
+            long n = Long.parseLong(number);
+            if (n > Long.MAX_VALUE / scale) throw new IllegalArgumentException("size too large: " + text);
+            return n * scale;
+        }
+        java.math.BigDecimal exact = new java.math.BigDecimal(number)
+                .multiply(java.math.BigDecimal.valueOf(scale));
+        return exact.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+    }
+}

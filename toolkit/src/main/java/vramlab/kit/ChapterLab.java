@@ -1,0 +1,42 @@
+package vramlab.kit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A chapter's lab, as the launcher finds it: each chapter module registers one in
+ * {@code META-INF/services/vramlab.kit.ChapterLab}. Chapters are named by number
+ * ({@code 4}, {@code 04}, {@code ch04}) or by slug ({@code real-oom}).
+ */
+public interface ChapterLab {
+    /** The chapter's number in teaching order (ARCHITECTURE.md's table). */
+    int number();
+
+    /** The chapter's slug, for example {@code real-oom}. */
+    String slug();
+
+    String title();
+
+    /** Runs the chapter's lab scenarios, printing what the notes show. */
+    void run(PrintStream out);
+
+    /**
+     * The JShell startup snippets: imports and a {@code help()} listing what to try. By default
+     * the resource {@code startup.jsh} beside the implementing class (a chapter's
+     * {@code src/main/jshell/startup.jsh}, copied there by its build).
+     */
+    default String jshellStartup() {
+        try (InputStream in = getClass().getResourceAsStream("startup.jsh")) {
+            if (in == null) throw new IllegalStateException(id() + ": no startup.jsh beside " + getClass().getName());
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code ch04-real-oom}. */
+    default String id() { return String.format("ch%02d-%s", number(), slug()); }
+}

@@ -1,0 +1,28 @@
+package vramlab.replay;
+
+import java.util.List;
+
+import vramlab.alloc.Policy;
+import vramlab.alloc.ToyPolicy;
+
+/** The allocator policies {@code --policy} names. */
+public final class Policies {
+    private Policies() {}
+
+    public static List<String> names() { return List.of("toy"); }
+
+    /**
+     * @param name      {@code toy} (the seed chapter's policy)
+     * @param allocConf a {@code PYTORCH_CUDA_ALLOC_CONF} string, or empty
+     * @throws IllegalArgumentException naming the unknown policy or option
+     */
+    public static Policy create(String name, String allocConf) {
+        if (name.equals("toy")) {
+            if (!allocConf.isBlank()) {
+                throw new IllegalArgumentException("--alloc-conf applies to --policy pytorch, not to the toy");
+            }
+            return new ToyPolicy();
+        }
+        throw new IllegalArgumentException("unknown policy '" + name + "' (expected one of " + names() + ")");
+    }
+}

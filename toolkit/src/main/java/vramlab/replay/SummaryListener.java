@@ -1,0 +1,44 @@
+package vramlab.replay;
+
+import java.io.PrintStream;
+
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.SegmentMap;
+import vramlab.trace.TraceEvent;
+import vramlab.units.Bytes;
+
+/** The human summary of a replay: peaks, each OOM with its message, the final state. */
+public final class SummaryListener implements Replayer.Listener {
+    private final PrintStream out;
+    private long events, ooms, skipped;
+    private long peakRequested, peakAllocated, peakReserved;
+
+    public SummaryListener(PrintStream out) { this.out = out; }
+
+    @Override
+    public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
+        events++;
+        if (result == Replayer.Result.SKIPPED) skipped++;
+        peakRequested = Math.max(peakRequested, a.requested());
+        peakAllocated = Math.max(peakAllocated, a.allocated());
+        peakReserved = Math.max(peakReserved, a.reserved());
+    }
+
+    @Override
+    public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
+        ooms++;
+        out.println("OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
+                + Bytes.formatSize(e.size()) + "): " + error.getMessage());
+    }
+
+    /** Prints the totals and the final segment map. */
+    public void finish(CachingAllocator a) {
+        out.println("events: " + events + ", OOMs: " + ooms + ", skipped frees: " + skipped
+                + " (policy " + a.policy().name() + ")");
+        out.println(String.format("%-10s %14s %14s %14s", "", "requested", "allocated", "reserved"));
+        out.println(String.format("%-10s %14d %14d %14d", "peak", peakRequested, peakAllocated, peakReserved));
+        out.println(String.format("%-10s %14d %14d %14d", "final", a.requested(), a.allocated(), a.reserved()));
+        out.print(SegmentMap.text(a));
+    }
+}

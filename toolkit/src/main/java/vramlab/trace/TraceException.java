@@ -1,0 +1,21 @@
+package vramlab.trace;
+
+/** Bad input in a trace, with the file and line it was found at. */
+public final class TraceException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final String file;
+    private final long line;
+    private final String what;
+
+    public TraceException(String file, long line, String what) {
+        super(file + ":" + line + ": " + what);
+        this.file = file;
+        this.line = line;
+        this.what = what;
+    }
+
+    public String file() { return file; }
+    public long line() { return line; }
+    public String what() { return what; }
+}
