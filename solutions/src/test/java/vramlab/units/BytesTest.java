@@ -1,0 +1,66 @@
+package vramlab.units;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class BytesTest {
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(textBlock = """
+            4096,      4096
+            512B,      512
+            4KiB,      4096
+            3MiB,      3145728
+            1.5GiB,    1610612736
+            80GiB,     85899345920
+            2 MiB,     2097152
+            1.5KiB,    1536
+            0.0005KiB, 1
+            7m,        7340032
+            """)
+    @DisplayName("sizes parse with binary units, rounding fractions to the nearest byte")
+    void parses(String text, long bytes) {
+        assertThat(Bytes.parse(text)).isEqualTo(bytes);
+    }
+
+    @ParameterizedTest(name = "''{0}'' is refused")
+    @CsvSource({"abc", "12XB", "1.2.3MiB", "MiB", "''"})
+    @DisplayName("bad sizes are refused with the text and the expected forms")
+    void refuses(String text) {
+        assertThatThrownBy(() -> Bytes.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bad size '" + text + "'").hasMessageContaining("3MiB");
+    }
+
+    @ParameterizedTest(name = "{0} B prints as {1}")
+    @CsvSource(textBlock = """
+            512,        512 bytes
+            1024,       1024 bytes
+            1025,       1.00 KiB
+            1048576,    1024.00 KiB
+            1048577,    1.00 MiB
+            20971520,   20.00 MiB
+            1073741824, 1024.00 MiB
+            3435973837, 3.20 GiB
+            """)
+    @DisplayName("formatSize follows PyTorch's format_size thresholds (<= 1024 B, <= 1 MiB, <= 1 GiB)")
+    void formatsLikePyTorch(long bytes, String text) {
+        assertThat(Bytes.formatSize(bytes)).isEqualTo(text);
+    }
+
+    @Test
+    @DisplayName("alignUp rounds up to a multiple, and the toy prints whole MiB")
+    void alignAndToy() {
+        assertThat(Bytes.alignUp(Bytes.mib(3) + 1, Bytes.mib(2))).isEqualTo(Bytes.mib(4));
+        assertThat(Bytes.alignUp(Bytes.mib(4), Bytes.mib(2))).isEqualTo(Bytes.mib(4));
+        assertThat(Bytes.toyM(Bytes.mib(6))).isEqualTo("6M");
+        assertThat(Bytes.toyMiB(Bytes.mib(20))).isEqualTo("20 MiB");
+        assertThat(Bytes.isPowerOfTwo(4096)).isTrue();
+        assertThat(Bytes.isPowerOfTwo(0)).isFalse();
+        assertThat(Bytes.isPowerOfTwo(6)).isFalse();
+    }
+}
