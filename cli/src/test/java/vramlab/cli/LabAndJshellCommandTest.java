@@ -1,0 +1,37 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class LabAndJshellCommandTest {
+
+    @Test
+    @DisplayName("lab accepts a chapter by number, zero-padded number, ch-number or slug")
+    void chapterNames() {
+        for (String name : new String[] {"4", "04", "ch04", "real-oom", "ch04-real-oom"}) {
+            CliRun r = CliRun.of("lab", name);
+            assertThat(r.status()).as(name).isZero();
+            assertThat(r.out()).as(name).contains("empty_cache() released: 0 MiB");
+        }
+    }
+
+    @Test
+    @DisplayName("piped JShell snippets run with the chapter's imports, print values, and exit")
+    void pipedSnippets() {
+        CliRun r = CliRun.withInput("var sim = new Sim(mib(40));\nvar a = sim.alloc(mib(3) + 1);\nsim.counters()\n",
+                "jshell", "real-oom");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("a ==> seg0[0..4)M 4M LIVE")
+                .contains("\"reserved=20M allocated=4M requested=3M\"");
+    }
+
+    @Test
+    @DisplayName("a piped snippet that does not compile is reported with its line, exit 2")
+    void pipedCompileError() {
+        CliRun r = CliRun.withInput("int x = 1;\nint y = ;\n", "jshell", "4");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: <stdin>:2:");
+    }
+}

@@ -1,0 +1,123 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ReplayCommandTest {
+    @TempDir Path dir;
+
+    Path trace(String text) throws IOException {
+        Path p = dir.resolve("t.trace");
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Nested
+    @DisplayName("given the seed's fragmentation trace on a 40 MiB toy card")
+    class Fragmentation {
+        static final String TRACE = """
+                # four 4 MiB and four 6 MiB blocks, alternating
+                alloc a0 3145729
+                alloc b0 5242881
+                alloc a1 3145729
+                alloc b1 5242881
+                alloc a2 3145729
+                alloc b2 5242881
+                alloc a3 3145729
+                alloc b3 5242881
+                free a0
+                free a1
+                free a2
+                free a3
+                alloc big 8MiB   # free 16 MiB >= 8 MiB, and it fails
+                free big         # skipped: the program would have died above
+                empty_cache
+                """;
+
+        @Test
+        @DisplayName("--csv prints one row per event with the counters after it")
+        void csvRows() throws IOException {
+            CliRun r = CliRun.of("replay", "--policy", "toy", "--device", "40MiB", "--csv", trace(TRACE).toString());
+            assertThat(r.status()).as(r.err()).isZero();
+            assertThat(r.out().lines()).hasSize(16).first().isEqualTo("step,op,handle,bytes,result,requested,allocated,reserved");
+            assertThat(r.out().lines().toList().subList(8, 16)).containsExactly(
+                    "8,alloc,b3,5242881,ok,33554440,41943040,41943040",
+                    "9,free,a0,3145729,ok,30408711,37748736,41943040",
+                    "10,free,a1,3145729,ok,27262982,33554432,41943040",
+                    "11,free,a2,3145729,ok,24117253,29360128,41943040",
+                    "12,free,a3,3145729,ok,20971524,25165824,41943040",
+                    "13,alloc,big,8388608,oom,20971524,25165824,41943040",
+                    "14,free,big,0,skipped,20971524,25165824,41943040",
+                    "15,empty_cache,,0,ok,20971524,25165824,41943040");
+        }
+
+        @Test
+        @DisplayName("the human summary prints the OOM's message, the peaks and the segment map")
+        void summary() throws IOException {
+            CliRun r = CliRun.of("replay", "--device", "40MiB", "--policy", "toy", trace(TRACE).toString());
+            assertThat(r.status()).isZero();
+            assertThat(r.out()).contains("OOM at step 13 (line 14, alloc big 8.00 MiB): CUDA out of memory. Tried to allocate 20 MiB")
+                    .contains("events: 15, OOMs: 1, skipped frees: 1")
+                    .contains("segment 0 (large, 20M): |....######....######|");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown op          | alloc a 1MiB\\nmalloc b 2    | t.trace:2: unknown command 'malloc'
+            bad size            | alloc a 12XB                  | t.trace:1: bad size '12XB'
+            zero size           | alloc a 0                     | t.trace:1: bad size '0'
+            missing size        | alloc a                       | t.trace:1: 'alloc a': expected alloc <handle> <size>
+            double alloc        | alloc a 1\\nalloc a 2          | t.trace:2: alloc of handle 'a', which is still live
+            free of unknown     | alloc a 1\\nfree b             | t.trace:2: free of unknown handle 'b'
+            double free         | alloc a 1\\nfree a\\nfree a     | t.trace:3: free of unknown handle 'a'
+            """)
+    @DisplayName("bad traces exit 2 with error: FILE:LINE: what, and no stack trace")
+    void badTraces(String name, String text, String message) throws IOException {
+        Path p = trace(text.replace("\\n", "\n"));
+        CliRun r = CliRun.of("replay", "--csv", p.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: " + p.getParent() + "/" + message).doesNotContain("\tat ");
+        assertThat(r.err().lines()).hasSize(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            no file            | replay                                   | error: replay: expected one trace FILE
+            missing file       | replay /no/such.trace                    | error: /no/such.trace: no such file
+            unknown policy     | replay --policy best /x                  | error: replay: unknown policy 'best'
+            bad device         | replay --device lots /x                  | error: replay: --device 'lots'
+            unknown option     | replay --fast /x                         | error: replay: unknown option --fast
+            unknown command    | rewind                                   | error: vramlab: unknown command 'rewind'
+            unknown chapter    | lab 99                                   | error: lab: no chapter '99'
+            """)
+    @DisplayName("usage errors exit 2 with one line naming what was wrong")
+    void usageErrors(String name, String args, String message) {
+        CliRun r = CliRun.of(args.split(" "));
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith(message);
+        assertThat(r.err().lines()).hasSize(1);
+    }
+
+    @Test
+    @DisplayName("a trace can come from standard input, and every command has --help")
+    void stdinAndHelp() {
+        CliRun r = CliRun.withInput("alloc x 1KiB\nfree x\n", "replay", "--csv", "-");
+        assertThat(r.out()).contains("1,alloc,x,1024,ok,1024,1024,2097152", "2,free,x,1024,ok,0,0,2097152");
+        for (String c : Main.commands().keySet()) {
+            CliRun h = CliRun.of(c, "--help");
+            assertThat(h.status()).as(c).isZero();
+            assertThat(h.out()).as(c).startsWith("usage: vramlab " + c);
+        }
+    }
+}
