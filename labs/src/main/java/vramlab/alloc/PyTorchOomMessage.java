@@ -46,6 +46,7 @@ public final class PyTorchOomMessage {
     public record Facts(long tried, int device, long total, long free, List<ProcessUsage> processes,
                         long allowed, long allocated, long privatePools, long reserved) {}
 
+    // tag::format[]
     public static String format(Facts f) {
         StringBuilder sb = new StringBuilder("CUDA out of memory. Tried to allocate ")
                 .append(formatSize(f.tried())).append(". GPU ").append(f.device())
@@ -70,4 +71,5 @@ public final class PyTorchOomMessage {
           .append(" is reserved by PyTorch but unallocated. ").append(TAIL);
         return sb.toString();
     }
+    // end::format[]
 }

@@ -1,0 +1,79 @@
+package vramlab.bench;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import vramlab.trace.TraceEvent;
+
+/**
+ * A seeded trace that fills to {@code live} blocks and then churns around that level: each
+ * step frees a random live handle or allocates a new one, with sizes mixed across both pools
+ * (mostly small, some large, a few very large). Used by the benchmarks and the streaming check.
+ *
+ * <p>As a program it writes the text trace to standard output:
+ * {@code java -cp bench/target/benchmarks.jar vramlab.bench.SteadyTrace EVENTS LIVE SEED}.
+ */
+public final class SteadyTrace {
+    private final SplittableRandom random;
+    private final int live;
+    private final List<String> handles = new ArrayList<>();
+    private long nextHandle;
+    private long emitted;
+
+    public SteadyTrace(int live, long seed) {
+        this.live = live;
+        this.random = new SplittableRandom(seed);
+    }
+
+    /** Sizes in the shape of a training step: many small tensors, some large, rare huge. */
+    long size() {
+        int kind = random.nextInt(100);
+        if (kind < 70) return 1 + random.nextLong(1 << 20);              // small pool
+        if (kind < 98) return (1 << 20) + random.nextLong(8L << 20);     // up to 9 MiB
+        return (16L << 20) + random.nextLong(48L << 20);                 // 16-64 MiB
+    }
+
+    public TraceEvent next() {
+        emitted++;
+        boolean alloc = handles.size() < live ? random.nextInt(10) < 9 : random.nextBoolean();
+        if (alloc || handles.isEmpty()) {
+            String h = "t" + nextHandle++;
+            handles.add(h);
+            return TraceEvent.alloc(emitted, h, size());
+        }
+        int i = random.nextInt(handles.size());
+        String h = handles.get(i);
+        handles.set(i, handles.get(handles.size() - 1));                 // O(1) removal
+        handles.remove(handles.size() - 1);
+        return TraceEvent.free(emitted, h);
+    }
+
+    public static List<TraceEvent> events(int count, int live, long seed) {
+        SteadyTrace t = new SteadyTrace(live, seed);
+        List<TraceEvent> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) out.add(t.next());
+        return out;
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 3) {
+            System.err.println("usage: SteadyTrace EVENTS LIVE SEED");
+            System.exit(2);
+        }
+        long events = Long.parseLong(args[0]);
+        SteadyTrace t = new SteadyTrace(Integer.parseInt(args[1]), Long.parseLong(args[2]));
+        try (Writer w = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)) {
+            for (long i = 0; i < events; i++) {
+                TraceEvent e = t.next();
+                w.write(e.op() == TraceEvent.Op.ALLOC ? "alloc " + e.handle() + " " + e.size() + "\n"
+                        : "free " + e.handle() + "\n");
+            }
+        }
+    }
+}
