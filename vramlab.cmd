@@ -17,5 +17,5 @@ if not exist "%CP_FILE%" (
 set /p CP=<"%CP_FILE%"
 set "JAVA=java"
 if defined JAVA_HOME set "JAVA=%JAVA_HOME%\bin\java"
-"%JAVA%" -Dvramlab.home="%ROOT%." -cp "%ROOT%cli\target\classes;%CP%" vramlab.cli.Main %*
+"%JAVA%" %VRAMLAB_JAVA_OPTS% -Dvramlab.home="%ROOT%." -cp "%ROOT%cli\target\classes;%CP%" vramlab.cli.Main %*
 exit /b %ERRORLEVEL%
