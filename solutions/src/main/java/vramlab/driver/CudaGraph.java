@@ -9,8 +9,8 @@ import java.util.List;
  * why a buffer a graph touches must stay alive, at that address, as long as the graph lives.
  */
 public final class CudaGraph {
-    /** A copy node ({@code dst}, {@code src} set) or a kernel node ({@code nanos}). */
-    public record Node(String label, Buffer dst, Buffer src, long nanos) {
+    /** A copy node ({@code dst}, {@code src}, {@code bytes}) or a kernel node ({@code nanos}). */
+    public record Node(String label, Buffer dst, Buffer src, long bytes, long nanos) {
         public boolean isCopy() { return src != null; }
     }
 

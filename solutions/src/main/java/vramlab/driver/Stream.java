@@ -39,20 +39,23 @@ public final class Stream {
 
     public boolean capturing() { return capture != null; }
 
-    /** {@code cudaMemcpyAsync}: copies {@code src} into {@code dst}; returns its end time. */
-    public long memcpyAsync(Buffer dst, Buffer src) {
-        if (src.size() > dst.size()) {
-            throw new IllegalArgumentException("memcpyAsync on " + name + ": " + src.size()
-                    + " bytes do not fit in a " + dst.size() + " byte destination");
+    /** {@code cudaMemcpyAsync} of all of {@code src} into {@code dst}; returns its end time. */
+    public long memcpyAsync(Buffer dst, Buffer src) { return memcpyAsync(dst, src, src.size()); }
+
+    /** {@code cudaMemcpyAsync} of {@code bytes} from {@code src} into {@code dst}. */
+    public long memcpyAsync(Buffer dst, Buffer src, long bytes) {
+        if (bytes <= 0 || bytes > src.size() || bytes > dst.size()) {
+            throw new IllegalArgumentException("memcpyAsync on " + name + ": " + bytes
+                    + " bytes do not fit in source " + src.size() + " / destination " + dst.size());
         }
-        CudaGraph.Node node = new CudaGraph.Node("copy " + src.size() + " B", dst, src, 0);
+        CudaGraph.Node node = new CudaGraph.Node("copy " + bytes + " B", dst, src, bytes, 0);
         if (capture != null) { capture.add(node); return tail; }
         return run(node);
     }
 
     /** A kernel that keeps the stream busy for {@code nanos}. */
     public long kernel(String label, long nanos) {
-        CudaGraph.Node node = new CudaGraph.Node(label, null, null, nanos);
+        CudaGraph.Node node = new CudaGraph.Node(label, null, null, 0, nanos);
         if (capture != null) { capture.add(node); return tail; }
         return run(node);
     }
@@ -64,7 +67,7 @@ public final class Stream {
      */
     long run(CudaGraph.Node node) {
         long start = Math.max(clock.now(), tail);
-        long duration = node.isCopy() ? engine.durationNanos(node.src().size()) : node.nanos();
+        long duration = node.isCopy() ? engine.durationNanos(node.bytes()) : node.nanos();
         tail = start + duration;
         clock.record(new Clock.Span(name, node.label(), start, tail));
         if (node.isCopy()) {

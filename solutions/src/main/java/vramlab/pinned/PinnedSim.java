@@ -73,14 +73,14 @@ public final class PinnedSim {
     // tag::copy[]
     /** {@code dst.copy_(src, non_blocking=True)}, host to device; records the event (Copy.cu). */
     public void copyToDevice(DeviceBuffer dst, HostBlock src) {
-        stream.memcpyAsync(dst, src);
+        stream.memcpyAsync(dst, src, dst.size());       // the tensor's bytes, not the block's
         pinned.recordEvent(src, stream);
     }
     // end::copy[]
 
     /** {@code dst.copy_(src, non_blocking=True)}, device to host; records the event too. */
     public void copyToHost(HostBlock dst, DeviceBuffer src) {
-        stream.memcpyAsync(dst, src);
+        stream.memcpyAsync(dst, src, src.size());
         pinned.recordEvent(dst, stream);
     }
 
