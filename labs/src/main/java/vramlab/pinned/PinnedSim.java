@@ -1,9 +1,5 @@
 package vramlab.pinned;
 
-import java.util.IdentityHashMap;
-import java.util.Map;
-
-import vramlab.alloc.Block;
 import vramlab.alloc.Sim;
 import vramlab.driver.Buffer;
 import vramlab.driver.Clock;
@@ -28,8 +24,8 @@ public final class PinnedSim {
     private final HostMemory host;
     private final CachingHostAllocator pinned;
     private final Stream stream;
-    private final Sim device = new Sim(Bytes.gib(80));
-    private final Map<DeviceBuffer, Block> deviceBlocks = new IdentityHashMap<>();
+    private Sim device;                   // chapter 3's device allocator, made on first use
+    private long nextDeviceAddress = 0x7e00_0000_0000L;
     private int nextTensor;
 
     public PinnedSim() { this(PinnedConfig.DEFAULT); }
@@ -47,7 +43,11 @@ public final class PinnedSim {
     public HostMemory host() { return host; }
     public CachingHostAllocator allocator() { return pinned; }
     public Stream stream() { return stream; }
-    public Sim device() { return device; }
+    /** The device caching allocator (chapter 3's toy policy on an 80 GiB card). */
+    public Sim device() {
+        if (device == null) device = new Sim(Bytes.gib(80));
+        return device;
+    }
 
     /** {@code torch.empty(size, dtype=torch.uint8, pin_memory=True)}. */
     public HostBlock pin(long size) { return pinned.allocate(size); }
@@ -55,19 +55,15 @@ public final class PinnedSim {
     /** {@code del t}: the last reference to a pinned tensor drops. */
     public void del(HostBlock t) { pinned.free(t); }
 
-    /** {@code torch.empty(size, device="cuda")}: a device tensor from the device allocator. */
+    /**
+     * {@code torch.empty(size, device="cuda")} as a copy target. Toy simplification: only an
+     * address and contents; device memory accounting is chapter 3's ({@link #device()}), kept
+     * apart so that this chapter's steps do not depend on that chapter's.
+     */
     public DeviceBuffer cuda(long size) {
-        Block b = device.alloc(size);
-        DeviceBuffer d = new DeviceBuffer("cuda" + nextTensor++, b.address(), size);
-        deviceBlocks.put(d, b);
+        DeviceBuffer d = new DeviceBuffer("cuda" + nextTensor++, nextDeviceAddress, size);
+        nextDeviceAddress = Bytes.alignUp(nextDeviceAddress + size, 512);
         return d;
-    }
-
-    /** {@code del} of a device tensor: back to the device allocator's cache. */
-    public void del(DeviceBuffer d) {
-        Block b = deviceBlocks.remove(d);
-        if (b == null) throw new IllegalStateException("del(" + d + "): not a live device tensor");
-        device.free(b);
     }
 
     // tag::copy[]
@@ -100,7 +96,7 @@ public final class PinnedSim {
     public long emptyHostCache() { return pinned.emptyCache(); }
 
     /** {@code torch.cuda.empty_cache()}: the DEVICE allocator only; pinned memory stays. */
-    public long cudaEmptyCache() { return device.emptyCache(); }
+    public long cudaEmptyCache() { return device().emptyCache(); }
 
     /** The seed's {@code report(label)} line. */
     public String report(String label) { return pinned.stats().line(label); }

@@ -245,8 +245,7 @@ class CachingHostAllocatorTest {
         @Test
         @DisplayName("torch.cuda.empty_cache() releases device memory and leaves pinned memory alone")
         void deviceEmptyCache() {
-            DeviceBuffer d = sim.cuda(64 * MiB);
-            sim.del(d);
+            sim.device().free(sim.device().alloc(64 * MiB));
             del(pin(256 * MiB));
             assertThat(sim.cudaEmptyCache()).isPositive();
             assertThat(sim.hostMemoryStats().allocatedBytes()).isEqualTo(256 * MiB);

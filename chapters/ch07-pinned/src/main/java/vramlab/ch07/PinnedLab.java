@@ -32,6 +32,7 @@ public final class PinnedLab {
     public static void run(PrintStream out) {
         out.println("== host_memory_stats: deleting a pinned tensor does not unpin it ==");
         walkthrough(out);
+        deviceEmptyCache(out);
         out.println();
         out.println("== You don't own the buffer when you think you do ==");
         out.println("events on:  device received batches " + useAfterFree(true));
@@ -85,6 +86,19 @@ public final class PinnedLab {
         return seen;
     }
     // end::walkthrough[]
+
+    // tag::device-empty-cache[]
+    /** torch.cuda.empty_cache() releases cached DEVICE memory; the pinned pool is untouched. */
+    public static long[] deviceEmptyCache(PrintStream out) {
+        PinnedSim sim = new PinnedSim();
+        sim.del(sim.pin(mib(256)));
+        sim.device().free(sim.device().alloc(mib(64)));
+        long released = sim.cudaEmptyCache();
+        out.println("torch.cuda.empty_cache() released " + formatSize(released) + " of device memory;");
+        out.println(sim.report("after cuda empty"));
+        return new long[] {released, sim.hostMemoryStats().allocatedBytes()};
+    }
+    // end::device-empty-cache[]
 
     // tag::use-after-free[]
     /**

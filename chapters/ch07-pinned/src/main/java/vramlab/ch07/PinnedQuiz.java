@@ -21,8 +21,8 @@ public final class PinnedQuiz {
                 new Question("q7.3", "After `del t` of a 256 MiB pinned tensor and"
                         + " torch.cuda.synchronize(), what are owned and checked out?",
                         "owned 256 MiB, checked out 0"),
-                new Question("q7.4", "Does torch.cuda.empty_cache() lower the pinned bytes the process"
-                        + " owns?", "no"),
+                new Question("q7.4", "With pinned_reserve_segment_size_mb:64 you pin and free 1 MiB, then"
+                        + " call empty_host_cache(). How many bytes stay pinned?", "67108864 (64 MiB)"),
                 new Question("q7.5", "A pinned staging buffer was used inside a captured CUDA graph and then"
                         + " deleted. After empty_host_cache(), is it still pinned?", "yes"),
                 new Question("q7.6", "A block is freed while its non_blocking copy is still queued. Does the"

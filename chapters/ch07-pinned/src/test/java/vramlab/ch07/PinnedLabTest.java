@@ -52,6 +52,14 @@ class PinnedLabTest {
     }
 
     @Test
+    @DisplayName("torch.cuda.empty_cache() releases device memory and leaves the 256 MiB pinned")
+    void deviceEmptyCache() {
+        long[] r = PinnedLab.deviceEmptyCache(SINK);
+        assertThat(r[0]).isPositive();
+        assertThat(r[1]).isEqualTo(256 * MiB);
+    }
+
+    @Test
     @DisplayName("shows corruption with events off and none with events on")
     void useAfterFree() {
         assertThat(PinnedLab.useAfterFree(true)).containsExactly(0L, 1L, 2L, 3L);
