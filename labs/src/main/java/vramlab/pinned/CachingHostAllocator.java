@@ -105,6 +105,7 @@ public final class CachingHostAllocator {
         if (eventsEnabled) b.streams.add(s);
     }
 
+    // tag::free[]
     /** The last reference dropped: the block waits for its streams, then becomes free. */
     public void free(HostBlock b) {
         requireOwned("free", b);
@@ -115,6 +116,7 @@ public final class CachingHostAllocator {
         b.eventCount += b.streams.size();
         b.streams.clear();
     }
+    // end::free[]
 
     // tag::fate[]
     /** Where a free block goes once its events retired (or at once when it had none). */

@@ -16,9 +16,11 @@ public record CopyEngine(long bytesPerSecond, long latencyNanos) {
         if (latencyNanos < 0) throw new IllegalArgumentException("CopyEngine: latency " + latencyNanos);
     }
 
+    // tag::copy-time[]
     /** Nanoseconds a copy of {@code bytes} occupies its stream. */
     public long durationNanos(long bytes) {
         // double keeps 100 GB copies from overflowing; Java's double arithmetic is deterministic.
         return latencyNanos + (long) Math.ceil(bytes * 1e9 / bytesPerSecond);
     }
+    // end::copy-time[]
 }

@@ -13,8 +13,10 @@ import vramlab.units.Bytes;
  */
 public record HostCostModel(long allocBaseNanos, long allocNanosPerMiB,
                             long freeBaseNanos, long freeNanosPerMiB) {
+    // tag::cost[]
     /** cudaHostAlloc ~1 ms + ~0.1 ms/MiB; cudaFreeHost ~0.5 ms + ~0.02 ms/MiB (order of magnitude). */
     public static final HostCostModel DEFAULT = new HostCostModel(1_000_000, 100_000, 500_000, 20_000);
+    // end::cost[]
 
     /** Nanoseconds for {@code cudaHostAlloc} or {@code cudaHostRegister} of {@code bytes}. */
     public long pinNanos(long bytes) { return allocBaseNanos + perMiB(bytes, allocNanosPerMiB); }

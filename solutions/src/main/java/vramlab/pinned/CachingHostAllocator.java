@@ -111,6 +111,7 @@ public final class CachingHostAllocator {
         if (eventsEnabled) b.streams.add(s);
     }
 
+    // tag::free[]
     /** The last reference dropped: the block waits for its streams, then becomes free. */
     public void free(HostBlock b) {
         requireOwned("free", b);
@@ -121,13 +122,14 @@ public final class CachingHostAllocator {
         b.eventCount += b.streams.size();
         b.streams.clear();
     }
+    // end::free[]
 
     // tag::fate[]
     /** Where a free block goes once its events retired (or at once when it had none). */
     public Fate fateOf(HostBlock b) {
         // lab:begin 7.2 "Never recycle a captured block" see ch07 "Rule 3: graphs keep their blocks"
         if (b.captured) return Fate.PARK;                     // a graph holds its address forever
-        if (b.size() > config.maxCachedSize() && !b.fromReserve()) return Fate.RELEASE;
+        if (b.size() > config.maxCachedSize()) return Fate.RELEASE;  // unverified option
         return Fate.CACHE;
         // lab:end
     }
