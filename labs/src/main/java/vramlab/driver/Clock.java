@@ -73,6 +73,16 @@ public final class Clock {
     /** Everything that ran or is scheduled, in the order it was issued. */
     public List<Span> spans() { return Collections.unmodifiableList(spans); }
 
+    /** Throws with the offending item when a pending action is overdue or a span is inverted. */
+    public void checkInvariants() {
+        for (Pending p : pending) {
+            if (p.at < now) throw new IllegalStateException("Clock: action due at " + p.at + " < now " + now);
+        }
+        for (Span s : spans) {
+            if (s.start > s.end) throw new IllegalStateException("Clock: inverted span " + s);
+        }
+    }
+
     /** Milliseconds with three decimals, for printing. */
     public static String ms(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.3f ms", nanos / 1e6);

@@ -132,6 +132,7 @@ public final class PinnedSim {
     public void checkInvariants() {
         pinned.checkInvariants();
         host.checkInvariants();
+        clock.checkInvariants();
     }
 
     @Override public String toString() { return pinned.map(); }

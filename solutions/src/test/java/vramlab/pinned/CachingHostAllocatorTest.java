@@ -333,6 +333,17 @@ class CachingHostAllocatorTest {
             assertThat(sim.allocator().pendingEvents()).as("b's event was left alone").isEqualTo(1);
         }
 
+        @Test
+        @DisplayName("all four keys parse, in MiB and True/False, and unset keys keep their defaults")
+        void parse() {
+            PinnedConfig c = PinnedConfig.parse("pinned_max_cached_size_mb:512, pinned_max_round_threshold_mb:64,"
+                    + "pinned_reserve_segment_size_mb:1024,pinned_use_background_threads:True");
+            assertThat(c).isEqualTo(new PinnedConfig(512 * MiB, 64 * MiB, GiB, true));
+            assertThat(PinnedConfig.parse("")).isEqualTo(PinnedConfig.DEFAULT);
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:false").maxCachedSize())
+                    .isEqualTo(Long.MAX_VALUE);
+        }
+
         @ParameterizedTest(name = "{0}")
         @CsvSource(delimiter = '|', textBlock = """
             pinned_max_cached_size_mb:x       | expected a non-negative number of MiB
