@@ -1,0 +1,308 @@
+package vramlab.pinned;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import vramlab.driver.CudaEvent;
+import vramlab.driver.HostBuffer;
+import vramlab.driver.HostMemory;
+import vramlab.driver.Stream;
+
+/**
+ * PyTorch's caching host (pinned) allocator, {@code CachingHostAllocatorImpl} in
+ * aten/src/ATen/core/CachingHostAllocator.h @0445633 with the CUDA parts of
+ * aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab (fact sheet section 11).
+ *
+ * <p>Rules: round every request up to a power of two; reuse only a free block of exactly that
+ * size, last freed first; never split; a freed block that a stream used waits until the event
+ * recorded at free retires; events retire lazily, oldest first, at the next allocate or
+ * empty_cache; a block a CUDA graph captured is never recycled; nothing goes back to the OS
+ * except by {@link #emptyCache()}.
+ *
+ * <p>Invariants ({@link #checkInvariants()}): each owned block is in exactly one state
+ * (checked out, waiting, free list, parked); free-list blocks have no pending events and are
+ * filed under their size; {@code owned} is the sum of the owned blocks and {@code active} the
+ * sum of those not on a free list; {@code numHostAlloc - numHostFree} is the number of blocks.
+ */
+public final class CachingHostAllocator {
+    /** What happens to a block once it is free and its events have retired. */
+    public enum Fate { CACHE, RELEASE, PARK }
+
+    private record PendingEvent(CudaEvent event, HostBlock block) {}
+
+    private final HostMemory host;
+    private final PinnedConfig config;
+    private final Set<HostBlock> blocks = new LinkedHashSet<>();
+    /** Free lists by block size; each list is LIFO (push and pop at the back). */
+    private final TreeMap<Long, Deque<HostBlock>> freeLists = new TreeMap<>();
+    /** Newest event at the front, oldest at the back (CHA.h push_front / pop back). */
+    private final Deque<PendingEvent> events = new ArrayDeque<>();
+    private final List<HostBlock> parked = new ArrayList<>();
+    private ReserveSegment reserve;
+    private boolean eventsEnabled = true;
+    private boolean capturing;
+    private long owned, ownedPeak, active, activeRequests;
+    private long numHostAlloc, numHostFree, hostAllocNanos, hostFreeNanos;
+
+    public CachingHostAllocator(HostMemory host, PinnedConfig config) {
+        this.host = host;
+        this.config = config;
+    }
+
+    public CachingHostAllocator(HostMemory host) { this(host, PinnedConfig.DEFAULT); }
+
+    public PinnedConfig config() { return config; }
+    public HostMemory host() { return host; }
+
+    /**
+     * The lab's switch, NOT a PyTorch option: with events off, a freed block goes straight back
+     * to its free list even while a copy still reads it. Only for showing the corruption.
+     */
+    public void setEventsEnabled(boolean on) { this.eventsEnabled = on; }
+    public boolean eventsEnabled() { return eventsEnabled; }
+
+    // tag::round[]
+    /** The block size for a request: the next power of two (CHA.h {@code PowerOf2Ceil}). */
+    public long roundSize(long size) {
+        // lab:begin 7.1 "Round to a power of two" see ch07 "Rule 1: round up to a power of two"
+        if (size > config.maxRoundThreshold() || size > config.maxCachedSize()) {
+            return size;                      // unverified options: exact size above the threshold
+        }
+        long p = Long.highestOneBit(size);
+        return p == size ? size : Math.multiplyExact(p, 2L);
+        // lab:end
+    }
+    // end::round[]
+
+    /** {@code torch.empty(size, pin_memory=True)}'s allocation; null for size 0 (CHA.h). */
+    public HostBlock allocate(long size) {
+        if (size < 0) throw new IllegalArgumentException("allocate: negative size " + size);
+        if (size == 0) return null;
+        if (!config.useBackgroundThreads() && !events.isEmpty()) processEvents();
+        long round = roundSize(size);
+        HostBlock b = takeFree(round);
+        if (b == null && config.useBackgroundThreads()) {
+            processEventsForSize(round);
+            b = takeFree(round);
+        }
+        if (b == null) b = newBlock(round);
+        b.allocated = true;
+        if (capturing) b.captured = true;
+        active += b.size();
+        activeRequests++;
+        return b;
+    }
+
+    /** Copy.cu's {@code record_event}: a non-blocking copy on {@code s} used the block. */
+    public void recordEvent(HostBlock b, Stream s) {
+        requireOwned("recordEvent", b);
+        if (!b.allocated) throw new IllegalStateException("recordEvent(" + b + "): block is not in use");
+        if (s.capturing()) b.captured = true;
+        if (eventsEnabled) b.streams.add(s);
+    }
+
+    // tag::free[]
+    /** The last reference dropped: the block waits for its streams, then becomes free. */
+    public void free(HostBlock b) {
+        requireOwned("free", b);
+        if (!b.allocated) throw new IllegalStateException("free(" + b + "): block already free");
+        b.allocated = false;
+        if (b.streams.isEmpty()) { makeAvailable(b); return; }
+        for (Stream s : b.streams) events.addFirst(new PendingEvent(s.recordEvent(), b));
+        b.eventCount += b.streams.size();
+        b.streams.clear();
+    }
+    // end::free[]
+
+    // tag::fate[]
+    /** Where a free block goes once its events retired (or at once when it had none). */
+    public Fate fateOf(HostBlock b) {
+        // lab:begin 7.2 "Never recycle a captured block" see ch07 "Rule 3: graphs keep their blocks"
+        if (b.captured) return Fate.PARK;                     // a graph holds its address forever
+        if (b.size() > config.maxCachedSize()) return Fate.RELEASE;  // unverified option
+        return Fate.CACHE;
+        // lab:end
+    }
+    // end::fate[]
+
+    private void makeAvailable(HostBlock b) {
+        switch (fateOf(b)) {
+            case PARK -> parked.add(b);       // never reaches a free list, so stays "active"
+            case RELEASE -> { active -= b.size(); activeRequests--; release(b); }
+            case CACHE -> {
+                active -= b.size();
+                activeRequests--;
+                freeLists.computeIfAbsent(b.size(), k -> new ArrayDeque<>()).addLast(b);
+            }
+        }
+    }
+
+    // tag::events[]
+    /** Retires events oldest first and stops at the first one not yet complete (CHA.h). */
+    public void processEvents() {
+        // lab:begin 7.3 "Reuse only when the events retired" see ch07 "Rule 2: a freed block waits for its events"
+        while (!events.isEmpty()) {
+            PendingEvent oldest = events.peekLast();
+            if (!oldest.event().query()) return;          // lazily: try again next time
+            events.pollLast();
+            HostBlock b = oldest.block();
+            if (--b.eventCount == 0) makeAvailable(b);
+        }
+        // lab:end
+    }
+    // end::events[]
+
+    /**
+     * With background threads on, allocate looks only at events of the size it needs (CHA.h
+     * {@code process_events_for_specific_size}). Toy simplification: no thread polls every
+     * 100 us; between allocations the queue simply waits.
+     */
+    private void processEventsForSize(long size) {
+        for (Iterator<PendingEvent> it = events.descendingIterator(); it.hasNext(); ) {
+            PendingEvent p = it.next();
+            if (p.block().size() != size || !p.event().query()) continue;
+            it.remove();
+            if (--p.block().eventCount == 0) { makeAvailable(p.block()); return; }
+        }
+    }
+
+    // tag::empty[]
+    /** {@code empty_host_cache()}: frees every block on a free list, and nothing else. */
+    public long emptyCache() {
+        // lab:begin 7.4 "empty_host_cache" see ch07 "Giving it back: empty_host_cache"
+        if (!events.isEmpty()) processEvents();
+        long freed = 0;
+        for (Deque<HostBlock> list : freeLists.values()) {
+            for (HostBlock b : list) { freed += b.size(); release(b); }
+        }
+        freeLists.clear();
+        return freed;
+        // lab:end
+    }
+    // end::empty[]
+
+    /** Drops a block from the allocator; a reserve-segment block's pages stay pinned. */
+    private void release(HostBlock b) {
+        blocks.remove(b);
+        owned -= b.size();
+        numHostFree++;
+        if (!b.fromReserve()) {
+            long before = host.unpinNanos();
+            host.cudaFreeHost(b.buffer);
+            hostFreeNanos += host.unpinNanos() - before;
+        }
+    }
+
+    private HostBlock takeFree(long size) {
+        Deque<HostBlock> list = freeLists.get(size);
+        if (list == null || list.isEmpty()) return null;
+        HostBlock b = list.pollLast();
+        if (list.isEmpty()) freeLists.remove(size);
+        return b;
+    }
+
+    private HostBlock newBlock(long size) {
+        long before = host.pinNanos();
+        HostBlock b = carveFromReserve(size);
+        if (b == null) {
+            HostBuffer buf = host.cudaHostAlloc(size);
+            b = new HostBlock(buf.address(), size, buf);
+        }
+        hostAllocNanos += host.pinNanos() - before;
+        blocks.add(b);
+        owned += size;
+        ownedPeak = Math.max(ownedPeak, owned);
+        numHostAlloc++;
+        return b;
+    }
+
+    private HostBlock carveFromReserve(long size) {
+        if (config.reserveSegmentSize() == 0) return null;
+        if (reserve == null) reserve = new ReserveSegment(host.cudaHostAlloc(config.reserveSegmentSize()));
+        long address = reserve.carve(size);
+        return address < 0 ? null : new HostBlock(address, size, null);
+    }
+
+    /** Everything a graph capture allocates or copies is marked captured until endCapture. */
+    public void beginCapture() { capturing = true; }
+    public void endCapture() { capturing = false; }
+    public boolean capturing() { return capturing; }
+
+    public HostStats stats() {
+        return new HostStats(blocks.size(), owned, ownedPeak, activeRequests, active,
+                numHostAlloc, numHostFree, hostAllocNanos, hostFreeNanos);
+    }
+
+    /** Every owned block, in creation order. */
+    public Collection<HostBlock> blocks() { return Collections.unmodifiableSet(blocks); }
+    /** Blocks on free lists, by size, each list oldest first. */
+    public Map<Long, List<HostBlock>> freeLists() {
+        Map<Long, List<HostBlock>> m = new TreeMap<>();
+        freeLists.forEach((k, v) -> m.put(k, List.copyOf(v)));
+        return m;
+    }
+    public int pendingEvents() { return events.size(); }
+    public List<HostBlock> parked() { return Collections.unmodifiableList(parked); }
+    /** Bytes of the reserve slab (0 when none was pinned); never freed. */
+    public long reserveSlabBytes() { return reserve == null ? 0 : reserve.slab().size(); }
+
+    private void requireOwned(String op, HostBlock b) {
+        if (b == null || !blocks.contains(b)) {
+            throw new IllegalStateException(op + "(" + b + "): not a block of this allocator");
+        }
+    }
+
+    /** A text picture of the allocator: one line per block, then the counters. */
+    public String map() {
+        StringBuilder sb = new StringBuilder();
+        for (HostBlock b : blocks) sb.append("  ").append(b).append('\n');
+        return sb.append("  ").append(stats()).append(", pending events=").append(events.size())
+                .append('\n').toString();
+    }
+
+    /** Checks every invariant in the class comment; throws with {@link #map()} on failure. */
+    public void checkInvariants() {
+        Map<HostBlock, Integer> seen = new IdentityHashMap<>();
+        long sumOwned = 0, sumActive = 0, checkedOut = 0;
+        for (HostBlock b : blocks) sumOwned += b.size();
+        for (Map.Entry<Long, Deque<HostBlock>> e : freeLists.entrySet()) {
+            for (HostBlock b : e.getValue()) {
+                check(b.size() == e.getKey(), b + " filed under size " + e.getKey());
+                check(!b.allocated && b.eventCount == 0 && !b.captured, b + " on a free list");
+                check(blocks.contains(b), b + " on a free list but not owned");
+                check(seen.put(b, 1) == null, b + " twice in free lists");
+            }
+        }
+        Map<HostBlock, Integer> counted = new IdentityHashMap<>();
+        for (PendingEvent p : events) counted.merge(p.block(), 1, Integer::sum);
+        for (HostBlock b : blocks) {
+            if (seen.containsKey(b)) continue;
+            sumActive += b.size();
+            int states = (b.allocated ? 1 : 0) + (b.eventCount > 0 ? 1 : 0)
+                    + (parked.contains(b) ? 1 : 0);
+            check(states == 1, b + " is in " + states + " states");
+            check(counted.getOrDefault(b, 0) == b.eventCount, b + " event count vs queue");
+            if (b.allocated) checkedOut++;
+            if (!b.fromReserve()) check(b.buffer.live() && b.buffer.pinned(), b + " not pinned");
+        }
+        check(sumOwned == owned, "owned " + owned + " != sum of blocks " + sumOwned);
+        check(sumActive == active, "active " + active + " != sum of unfree blocks " + sumActive);
+        check(numHostAlloc - numHostFree == blocks.size(), "alloc - free != number of blocks");
+        check(checkedOut + events.stream().map(PendingEvent::block).distinct().count()
+                + parked.size() == activeRequests, "active requests " + activeRequests);
+    }
+
+    private void check(boolean ok, String what) {
+        if (!ok) throw new IllegalStateException("CachingHostAllocator: " + what + "\n" + map());
+    }
+}
