@@ -159,7 +159,7 @@ public final class AddressSpace {
     }
     // end::translate[]
 
-    /** Calls {@code action(va, pte)} for every PTE, in VA order. */
+    /** Calls {@code action(va, pte)} for every PTE (a dual PDE's 64K table before its 4K table). */
     public void forEachPte(BiConsumer<Long, Pte> action) { visit(root, 0L, action); }
 
     private void visit(PageTable t, long base, BiConsumer<Long, Pte> action) {
@@ -184,11 +184,17 @@ public final class AddressSpace {
                     + " B / " + sums[1] + " B mapped, books say " + tables + " / " + pageTableBytes
                     + " / " + mappedBytes);
         }
-        long[] end = {Long.MIN_VALUE};
+        java.util.TreeMap<Long, Long> pages = new java.util.TreeMap<>();      // va -> end
         forEachPte((va, p) -> {
-            if (va < end[0]) throw new IllegalStateException("AddressSpace: two PTEs overlap at " + hex(va));
-            end[0] = va + p.size().bytes();
+            if (pages.put(va, va + p.size().bytes()) != null) {
+                throw new IllegalStateException("AddressSpace: two PTEs start at " + hex(va));
+            }
         });
+        long end = Long.MIN_VALUE;
+        for (var e : pages.entrySet()) {
+            if (e.getKey() < end) throw new IllegalStateException("AddressSpace: two PTEs overlap at " + hex(e.getKey()));
+            end = e.getValue();
+        }
     }
 
     private int checkTable(PageTable t, long[] sums) {
