@@ -55,6 +55,7 @@ public final class PhysicalPool {
     /** Bytes in whole free frames. */
     public long freeBytes() { return (long) (frames - used.cardinality()) * FRAME; }
 
+    // tag::allocate[]
     /**
      * Takes the lowest free run of {@code bytes} aligned to {@code alignment} for {@code owner}.
      *
@@ -75,6 +76,7 @@ public final class PhysicalPool {
         }
         return -1;
     }
+    // end::allocate[]
 
     private long take(int start, int n, Object owner) {
         used.set(start, start + n);

@@ -316,6 +316,11 @@ public final class AddressSpace {
 
     static String hex(long va) { return "0x" + Long.toHexString(va); }
 
+    @Override public String toString() {
+        return "AddressSpace " + format.name() + ": " + tables + " tables (" + pageTableBytes
+                + " B), " + mappedBytes + " B mapped" + (tlb == null ? ", no TLB" : ", " + tlb);
+    }
+
     /** Frees every table below the root; for a process that exits. Returns the bytes freed. */
     public long clear() {
         long before = pageTableBytes;

@@ -74,6 +74,17 @@ class CudaMallocTest {
     }
 
     @Test
+    @DisplayName("on a Hopper-format GPU the same cudaMalloc is found one level further down")
+    void hopper() {
+        Gpu gpu = new Gpu(0, mib(64), 0, vramlab.gmmu.MmuFormat.VER3);
+        GpuProcess p = gpu.openToyProcess();
+        long ptr = p.cudaMalloc(mib(2));
+        assertThat(p.walk(ptr).steps()).extracting(s -> s.level())
+                .containsExactly("PDE4", "PDE3", "PDE2", "PDE1", "PDE0");
+        gpu.checkInvariants();
+    }
+
+    @Test
     @DisplayName("more than is free fails with cudaErrorMemoryAllocation and changes nothing")
     void oom() {
         Gpu gpu = new Gpu(mib(40));
