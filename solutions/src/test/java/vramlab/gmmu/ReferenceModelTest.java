@@ -51,6 +51,42 @@ class ReferenceModelTest {
         assertThat(s.mappedBytes()).isZero();
     }
 
+    /** Pages that overlap in every way the dual PDE0 allows or forbids. */
+    static final Page[] SMALL_WORLD = {
+            new Page(0, PageSize.SIZE_2M, 0x4000000), new Page(0, PageSize.SIZE_64K, 0x100000),
+            new Page(0x10000, PageSize.SIZE_64K, 0x200000), new Page(0, PageSize.SIZE_4K, 0x300000),
+            new Page(0xF000, PageSize.SIZE_4K, 0x301000), new Page(0x10000, PageSize.SIZE_4K, 0x302000)};
+    static final long[] PROBES = {0, 0x10, 0x1000, 0xF000, 0xF008, 0x10000, 0x10010, 0x1F000, 0x1FFFFF, 0x200000};
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("exhaustively: every sequence of 4 toggles of 6 overlapping pages in one 2 MiB window")
+    void exhaustiveSmallWorld() {
+        int n = SMALL_WORLD.length;
+        for (int code = 0; code < n * n * n * n; code++) {
+            AddressSpace s = new AddressSpace(MmuFormat.VER2, new Tlb(2));
+            TreeMap<Long, Page> model = new TreeMap<>();
+            java.util.Set<Page> mapped = new java.util.HashSet<>();
+            StringBuilder history = new StringBuilder();
+            for (int k = 0, c = code; k < 4; k++, c /= n) {
+                Page p = SMALL_WORLD[c % n];
+                history.append(mapped.contains(p) ? " unmap " : " map ").append(p);
+                if (mapped.remove(p)) {
+                    s.unmap(p.va(), p.size());
+                    model.remove(p.va());
+                } else if (overlaps(model, p)) {
+                    assertThatThrownBy(() -> s.map(p.va(), Pte.local(p.size(), p.phys(), Access.READWRITE, 0)))
+                            .as(history.toString()).hasMessageContaining("already mapped");
+                } else {
+                    s.map(p.va(), Pte.local(p.size(), p.phys(), Access.READWRITE, 0));
+                    model.put(p.va(), p);
+                    mapped.add(p);
+                }
+                s.checkInvariants();
+                for (long a : PROBES) check(s, model, a, history.toString());
+            }
+        }
+    }
+
     private static void tryMap(Random rnd, AddressSpace s, TreeMap<Long, Page> model) {
         PageSize size = PageSize.values()[rnd.nextInt(3)];
         long va = size.base(BASE + (long) (rnd.nextDouble() * WINDOW));

@@ -155,7 +155,7 @@ public final class CudaMallocLab {
                 cudaMalloc lab: what one driver call costs, in bytes and in time.
                   var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
                   var ptr = p.cudaMalloc(mib(3) + 1); p.allocationSize(ptr)    the rounding tax
-                  p.walk(ptr)                                                 two 2M PTEs
+                  p.walk(ptr + mib(3))                                        the second 2M PTE
                   CostModel.ORDER_OF_MAGNITUDE.micros(DriverCall.CUDA_FREE, 2) step 2.1
                   var va = p.cuMemAddressReserve(mib(4)); var h = p.cuMemCreate(mib(4));
                   p.cuMemMap(va, mib(4), h); p.cuMemSetAccess(va, mib(4), Access.READWRITE)  step 2.2
