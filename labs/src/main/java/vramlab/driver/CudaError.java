@@ -14,5 +14,11 @@ public enum CudaError {
     CUDA_ERROR_INVALID_HANDLE,
     CUDA_ERROR_NOT_PERMITTED,
     CUDA_ERROR_ALREADY_MAPPED,
-    CUDA_ERROR_NOT_MAPPED
+    CUDA_ERROR_NOT_MAPPED,
+    /** cudaDeviceEnablePeerAccess with the current device itself, or a device of another process. */
+    cudaErrorInvalidDevice,
+    /** cudaDeviceEnablePeerAccess a second time for the same pair. */
+    cudaErrorPeerAccessAlreadyEnabled,
+    /** More peers than the hardware's eight peer slots. */
+    cudaErrorTooManyPeers
 }

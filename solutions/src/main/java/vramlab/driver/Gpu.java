@@ -2,31 +2,52 @@ package vramlab.driver;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import vramlab.gmmu.MmuFormat;
+import vramlab.gmmu.PhysicalPool;
+import vramlab.gmmu.Pte;
 import vramlab.units.Bytes;
 
 /**
  * One GPU: its physical memory, owned by the driver and shared by every process on it.
  *
- * <p>Invariant: {@code driverReserve + sum(process.physicalBytes()) == capacity - free()}, and
- * {@code free() >= 0}. The reserve (ECC, display, driver structures) is gone before the first
- * process opens; each process's context is taken when it opens.
+ * <p>The memory is a {@link PhysicalPool}: the driver reserve (ECC, display, driver structures)
+ * is taken from it at boot, each process's context when the process opens, and every cudaMalloc
+ * or cuMemCreate takes 2 MiB chunks. Each process maps its chunks through its own page tables.
+ *
+ * <p>Invariants ({@link #checkInvariants()}): {@code driverReserve + sum(process.physicalBytes())
+ * == capacity - free()} and {@code free() >= 0}; every chunk in the pool belongs to the reserve,
+ * to one process's context, or to exactly one of a process's allocations or handles; every
+ * process's address space holds (see {@link GpuProcess#checkInvariants()}).
  */
 public final class Gpu {
     /** cudaMalloc's physical granularity on Ampere/Hopper with CUDA 12.x: 2 MiB pages. */
     public static final long PAGE = 2 * Bytes.MiB;
 
+    /** The owner of the reserve's chunk in the pool. */
+    static final String DRIVER_RESERVE = "driver reserve";
+
     private final int id;
     private final long capacity;
     private final long driverReserve;
+    private final MmuFormat format;
+    private final PhysicalPool pool;
     private long taken;
     private final List<GpuProcess> processes = new ArrayList<>();
+    private final Map<Integer, Integer> peerSlots = new LinkedHashMap<>();   // peer GPU id -> slot
 
     /** A toy GPU: device 0 with {@code capacity} bytes, no driver reserve. */
     public Gpu(long capacity) { this(0, capacity, 0); }
 
     public Gpu(int id, long capacity, long driverReserve) {
+        this(id, capacity, driverReserve, MmuFormat.VER2);
+    }
+
+    /** A GPU whose processes get page tables in {@code format} (VER2, or Hopper's VER3). */
+    public Gpu(int id, long capacity, long driverReserve, MmuFormat format) {
         if (capacity <= 0) throw new IllegalArgumentException("Gpu: capacity must be positive, was " + capacity);
         if (driverReserve < 0 || driverReserve > capacity) {
             throw new IllegalArgumentException("Gpu: driver reserve " + driverReserve
@@ -35,6 +56,18 @@ public final class Gpu {
         this.id = id;
         this.capacity = capacity;
         this.driverReserve = driverReserve;
+        this.format = format;
+        this.pool = new PhysicalPool(id, capacity);
+        if (driverReserve > 0 && grab(driverReserve, DRIVER_RESERVE) < 0) {
+            throw new IllegalArgumentException("Gpu: the driver reserve does not fit in whole frames");
+        }
+    }
+
+    /** {@code count} identical GPUs, ids 0..count-1, as one machine's devices. */
+    public static List<Gpu> machine(int count, long capacity, long driverReserve) {
+        List<Gpu> gpus = new ArrayList<>();
+        for (int i = 0; i < count; i++) gpus.add(new Gpu(i, capacity, driverReserve));
+        return List.copyOf(gpus);
     }
 
     public int id() { return id; }
@@ -44,15 +77,34 @@ public final class Gpu {
 
     public long driverReserve() { return driverReserve; }
 
+    public MmuFormat format() { return format; }
+
+    /** The driver's physical pool: who owns which frames. */
+    public PhysicalPool pool() { return pool; }
+
     /** Memory no process holds and the driver has not reserved: {@code cudaMemGetInfo}'s free. */
     public long free() { return capacity - driverReserve - taken; }
+
+    /** Page-table memory of every process on this GPU (counted, not charged: see the notes). */
+    public long pageTableBytes() {
+        long sum = 0;
+        for (GpuProcess p : processes) sum += p.addressSpace().pageTableBytes();
+        return sum;
+    }
 
     /** Opens a process on this GPU, taking its context's memory first (CUDA creates it eagerly). */
     public GpuProcess open(int pid, String name, long contextBytes) {
         GpuProcess p = new GpuProcess(this, pid, name);
         if (contextBytes > 0) {
             take(contextBytes, "context of process " + pid);
+            long chunk = grab(contextBytes, p);
+            if (chunk < 0) {
+                give(contextBytes);
+                throw new CudaException(CudaError.cudaErrorMemoryAllocation, "context of process "
+                        + pid + ": no run of " + contextBytes + " bytes is free on GPU " + id);
+            }
             p.contextBytes = contextBytes;
+            p.contextChunk = chunk;
         }
         processes.add(p);
         return p;
@@ -65,9 +117,23 @@ public final class Gpu {
 
     /** Closes a process: its mappings and context go back to the free pool. */
     public void close(GpuProcess p) {
-        if (!processes.remove(p)) throw new IllegalArgumentException("close: process " + p.pid() + " is not open");
-        give(p.physicalBytes());
+        if (!processes.contains(p)) throw new IllegalArgumentException("close: process " + p.pid() + " is not open");
+        p.teardown();
+        processes.remove(p);
+        give(p.contextBytes);
         p.closed = true;
+    }
+
+    /** The PTE peer slot (0-7) through which this GPU reaches {@code peer}'s memory. */
+    int peerSlot(Gpu peer) {
+        Integer slot = peerSlots.get(peer.id());
+        if (slot != null) return slot;
+        if (peerSlots.size() == Pte.MAX_PEERS) {
+            throw new CudaException(CudaError.cudaErrorTooManyPeers, "GPU " + id + " already has "
+                    + Pte.MAX_PEERS + " peers");
+        }
+        peerSlots.put(peer.id(), peerSlots.size());
+        return peerSlots.size() - 1;
     }
 
     void take(long bytes, String what) {
@@ -83,6 +149,40 @@ public final class Gpu {
         if (taken < 0) throw new IllegalStateException("Gpu " + id + ": gave back more than was taken");
     }
 
+    /**
+     * Takes {@code bytes} (a multiple of {@link #PAGE}) as 2 MiB-aligned chunks for {@code owner}.
+     *
+     * @return the chunks' physical addresses
+     * @throws CudaException cudaErrorMemoryAllocation when the budget or the frames run out
+     */
+    long[] takePages(long bytes, Object owner, String what) {
+        take(bytes, what);
+        long[] chunks = new long[(int) (bytes / PAGE)];
+        for (int k = 0; k < chunks.length; k++) {
+            chunks[k] = pool.allocate(PAGE, PAGE, owner);
+            if (chunks[k] < 0) {
+                for (int j = 0; j < k; j++) pool.release(chunks[j]);
+                give(bytes);
+                throw new CudaException(CudaError.cudaErrorMemoryAllocation, what
+                        + ": no free 2 MiB frame run is left on GPU " + id);
+            }
+        }
+        return chunks;
+    }
+
+    /** Gives back chunks that {@link #takePages} handed out. */
+    void givePages(long[] chunks) {
+        for (long c : chunks) pool.release(c);
+        give(chunks.length * PAGE);
+    }
+
+    /** One chunk of whole 64 KiB frames for the reserve or a context; -1 when none fits. */
+    private long grab(long bytes, Object owner) {
+        long frames = Math.min(Bytes.alignUp(bytes, PhysicalPool.FRAME),
+                capacity / PhysicalPool.FRAME * PhysicalPool.FRAME);
+        return pool.allocate(frames, PhysicalPool.FRAME, owner);
+    }
+
     public void checkInvariants() {
         long sum = 0;
         for (GpuProcess p : processes) sum += p.physicalBytes();
@@ -90,5 +190,17 @@ public final class Gpu {
             throw new IllegalStateException("Gpu " + id + ": processes hold " + sum
                     + " bytes but the pool says " + taken + " are taken; free=" + free());
         }
+        pool.checkInvariants();
+        int owned = driverReserve > 0 ? 1 : 0;
+        for (GpuProcess p : processes) owned += p.checkInvariants();
+        if (owned != pool.chunks().size()) {
+            throw new IllegalStateException("Gpu " + id + ": the pool has " + pool.chunks().size()
+                    + " chunks but the reserve and processes own " + owned);
+        }
+    }
+
+    @Override public String toString() {
+        return "GPU " + id + " (" + Bytes.formatSize(capacity) + ", " + processes.size() + " processes, "
+                + Bytes.formatSize(free()) + " free)";
     }
 }

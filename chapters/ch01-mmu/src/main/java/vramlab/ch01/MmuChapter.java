@@ -1,0 +1,13 @@
+package vramlab.ch01;
+
+import java.io.PrintStream;
+
+import vramlab.kit.ChapterLab;
+
+/** Registers chapter 1 with the launcher. */
+public final class MmuChapter implements ChapterLab {
+    @Override public int number() { return 1; }
+    @Override public String slug() { return "mmu"; }
+    @Override public String title() { return "The GPU has an MMU"; }
+    @Override public void run(PrintStream out) { MmuLab.run(out); }
+}

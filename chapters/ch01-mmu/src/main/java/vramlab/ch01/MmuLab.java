@@ -1,0 +1,160 @@
+package vramlab.ch01;
+
+import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.mib;
+
+import java.io.PrintStream;
+import java.util.List;
+
+import vramlab.driver.CudaException;
+import vramlab.driver.Gpu;
+import vramlab.driver.GpuProcess;
+import vramlab.driver.NvidiaSmi;
+import vramlab.gmmu.Access;
+import vramlab.gmmu.AddressSpace;
+import vramlab.gmmu.MmuFormat;
+import vramlab.gmmu.PageFault;
+import vramlab.gmmu.PageSize;
+import vramlab.gmmu.Pte;
+import vramlab.gmmu.Tlb;
+import vramlab.units.Bytes;
+
+/**
+ * The MMU lab: virtual versus physical scarcity, page sizes and the TLB, the walk, one owner of
+ * physical memory, and a walk that crosses to a peer GPU. Every number is the simulator's.
+ *
+ * <p>Run it three ways: {@code ./vramlab lab mmu}, this class's {@code main}, or step by step in
+ * {@code ./vramlab jshell mmu}.
+ */
+public final class MmuLab {
+    /** An 80 GiB card; the 512 MiB driver reserve is an illustrative figure, not a measured one. */
+    static final long CARD = gib(80);
+    static final long RESERVE = mib(512);
+    static final long CONTEXT = mib(500);
+
+    private MmuLab() {}
+
+    public static void main(String[] args) { run(System.out); }
+
+    public static void run(PrintStream out) {
+        out.println("== 1. VA is not scarce; physical memory is ==");
+        vaVersusPhysical(out);
+        out.println();
+        out.println("== 2. Page sizes: one 2M TLB entry against 512 4K ones ==");
+        pageSizes(out);
+        out.println();
+        out.println("== 3. The walk: PDE3 -> PDE2 -> PDE1 -> PDE0 -> PTE ==");
+        theWalk(out);
+        out.println();
+        out.println("== 4. One owner: the driver's pool, shared by every process ==");
+        oneOwner(out);
+        out.println();
+        out.println("== 5. Peers: after cudaDeviceEnablePeerAccess the walk crosses to GPU 1 ==");
+        peers(out);
+    }
+
+    // tag::va[]
+    /** Reserves 100 TiB of VA on an 80 GiB card, then tries to commit 81 GiB of memory. */
+    public static GpuProcess vaVersusPhysical(PrintStream out) {
+        Gpu gpu = new Gpu(0, CARD, RESERVE);
+        GpuProcess p = gpu.open(1000, "python", CONTEXT);
+        long va = p.cuMemAddressReserve(100 * Bytes.TiB);
+        out.printf("VA space %d TiB; cuMemAddressReserve(100 TiB) -> 0x%x, page tables: %d (the root)%n",
+                gpu.format().vaLimit() / Bytes.TiB, va, p.addressSpace().tableCount());
+        try {
+            p.cuMemCreate(gib(81));
+        } catch (CudaException e) {
+            out.println("cuMemCreate(81 GiB) on an 80 GiB card: " + e.error());
+        }
+        out.println("cudaMemGetInfo: free " + Bytes.formatSize(p.cudaMemGetInfo().free()) + " of "
+                + Bytes.formatSize(p.cudaMemGetInfo().total()) + " (reserve and context already gone)");
+        return p;
+    }
+    // end::va[]
+
+    // tag::pageSizes[]
+    /** Sweeps 2 MiB in 4 KiB steps, once over a 2M page and once over 512 4K pages. */
+    public static void pageSizes(PrintStream out) {
+        long base = GpuProcess.VA_BASE;
+        for (PageSize size : List.of(PageSize.SIZE_2M, PageSize.SIZE_64K, PageSize.SIZE_4K)) {
+            AddressSpace s = new AddressSpace(MmuFormat.VER2, new Tlb(64));
+            for (long off = 0; off < mib(2); off += size.bytes()) {
+                s.map(base + off, Pte.local(size, off, Access.READWRITE, 0));
+            }
+            for (int sweep = 0; sweep < 2; sweep++) {
+                for (long off = 0; off < mib(2); off += 4096) s.translate(base + off);
+            }
+            out.printf("2 MiB as %3s pages: %3d PTEs, %d tables (%5d B), TLB hits %4d misses %4d%n",
+                    size, mib(2) / size.bytes(), s.tableCount(), s.pageTableBytes(),
+                    s.tlb().hits(), s.tlb().misses());
+        }
+    }
+    // end::pageSizes[]
+
+    // tag::walk[]
+    /** Two cudaMallocs, then the walk of the second one and of an address nobody mapped. */
+    public static GpuProcess theWalk(PrintStream out) {
+        GpuProcess p = new Gpu(mib(40)).openToyProcess();
+        p.cudaMalloc(mib(2));
+        long ptr = p.cudaMalloc(mib(2));                  // 0x7f0a00200000: PDE0 index 1
+        out.print(p.walk(ptr + 0x40));
+        out.print(p.walk(ptr + gib(1)));
+        return p;
+    }
+    // end::walk[]
+
+    // tag::owner[]
+    /** Two processes on one GPU: their chunks in the one pool, and nvidia-smi's view. */
+    public static Gpu oneOwner(PrintStream out) {
+        Gpu gpu = new Gpu(0, CARD, RESERVE);
+        GpuProcess train = gpu.open(4242, "train.py", CONTEXT);
+        GpuProcess notebook = gpu.open(5151, "notebook", CONTEXT);
+        long t = train.cudaMalloc(gib(20));
+        long n = notebook.cudaMalloc(gib(6));
+        out.printf("train.py 0x%x -> physical 0x%x; notebook 0x%x -> physical 0x%x%n",
+                t, train.translate(t).physical(), n, notebook.translate(n).physical());
+        out.print(NvidiaSmi.listing(List.of(gpu)));
+        out.println("both see cudaMemGetInfo free = " + Bytes.formatSize(train.cudaMemGetInfo().free()));
+        gpu.checkInvariants();
+        return gpu;
+    }
+    // end::owner[]
+
+    // tag::peers[]
+    /** One process on two GPUs; GPU 0 reaches GPU 1's allocation only after enabling peer access. */
+    public static List<Gpu> peers(PrintStream out) {
+        List<Gpu> gpus = Gpu.machine(2, CARD, RESERVE);
+        GpuProcess on0 = gpus.get(0).open(7, "ddp", CONTEXT);
+        GpuProcess on1 = gpus.get(1).open(7, "ddp", CONTEXT);
+        long ptr = on1.cudaMalloc(mib(4));
+        try {
+            on0.translate(ptr);
+        } catch (PageFault f) {
+            out.println("before: " + f.getMessage());
+        }
+        on0.cudaDeviceEnablePeerAccess(on1);
+        out.print(on0.walk(ptr));
+        out.println("GPU 1's own view: " + on1.translate(ptr));
+        return gpus;
+    }
+    // end::peers[]
+
+    /** What a student can try in JShell. */
+    public static String help() {
+        return """
+                MMU lab: a GPU address space, its page tables and its physical pool.
+                  var s = new AddressSpace(MmuFormat.VER2, new Tlb(64));
+                  s.map(0x7f0a00200000L, Pte.local(PageSize.SIZE_2M, 0x40000000L, Access.READWRITE, 0));
+                  s.walk(0x7f0a00200000L)               the walk, level by level (step 1.1)
+                  s.translate(0x7f0a00200040L); s.tlb()   a translation and the TLB's counters (1.2)
+                  s.walk(0x7f0a00200000L).pte().bits()   the PTE's 64 bits (step 1.3)
+                  MmuFormat.VER2.directories()           the levels and their VA bits
+                  var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
+                  p.cudaMalloc(mib(3) + 1); p.walk(GpuProcess.VA_BASE); gpu.pool()
+                  MmuLab.run(System.out)                the whole lab, as ./vramlab lab mmu prints it
+                  quiz()                                the chapter's questions
+                Your steps (labs/): 1.1 AddressSpace.walk, 1.2 Tlb.lookup, 1.3 Pte.bits.
+                Check them: mvn test -Plab (or ./vramlab grade).
+                """;
+    }
+}

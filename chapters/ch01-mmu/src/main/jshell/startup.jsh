@@ -1,0 +1,7 @@
+// ch01 The GPU has an MMU: what ./vramlab jshell mmu loads first.
+import static vramlab.units.Bytes.*;
+import vramlab.gmmu.*;
+import vramlab.driver.*;
+import vramlab.ch01.*;
+void help() { System.out.print(MmuLab.help()); }
+void quiz() { System.out.print(MmuQuiz.text()); }

@@ -1,0 +1,13 @@
+package vramlab.ch02;
+
+import java.io.PrintStream;
+
+import vramlab.kit.ChapterLab;
+
+/** Registers chapter 2 with the launcher. */
+public final class CudaMallocChapter implements ChapterLab {
+    @Override public int number() { return 2; }
+    @Override public String slug() { return "cudamalloc"; }
+    @Override public String title() { return "cudaMalloc, page-granular and slow"; }
+    @Override public void run(PrintStream out) { CudaMallocLab.run(out); }
+}

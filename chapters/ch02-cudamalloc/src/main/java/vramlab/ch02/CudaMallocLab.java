@@ -1,0 +1,169 @@
+package vramlab.ch02;
+
+import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.kib;
+import static vramlab.units.Bytes.mib;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.ToyPolicy;
+import vramlab.driver.CostModel;
+import vramlab.driver.CudaException;
+import vramlab.driver.DriverCall;
+import vramlab.driver.Gpu;
+import vramlab.driver.GpuProcess;
+import vramlab.driver.NvidiaSmi;
+import vramlab.gmmu.Access;
+import vramlab.units.Bytes;
+
+/**
+ * The cudaMalloc lab: the rounding tax of 2 MiB pages, the cost of calling the driver once per
+ * tensor against a caching allocator, the VMM calls one at a time, and what nvidia-smi counts.
+ * Times come from {@link CostModel#ORDER_OF_MAGNITUDE}: illustrations, not measurements.
+ */
+public final class CudaMallocLab {
+    /** Sizes that show the tax: tiny, exact, one byte over, and large. */
+    static final long[] SIZES = {64, kib(512), mib(2), mib(3) + 1, mib(5) + 1, mib(20), mib(100) + 1};
+
+    private CudaMallocLab() {}
+
+    public static void main(String[] args) { run(System.out); }
+
+    public static void run(PrintStream out) {
+        out.println("== 1. The rounding tax: cudaMalloc maps whole 2 MiB pages ==");
+        roundingTax(out);
+        out.println();
+        out.println("== 2. One driver call per tensor, against a caching allocator ==");
+        perTensor(out, 3, 1000, 2026);
+        out.println();
+        out.println("== 3. The VMM calls, one step at a time ==");
+        vmm(out);
+        out.println();
+        out.println("== 4. What nvidia-smi counts ==");
+        smi(out);
+    }
+
+    // tag::tax[]
+    /** cudaMalloc each size on a fresh toy GPU and print what the driver mapped. */
+    public static void roundingTax(PrintStream out) {
+        GpuProcess p = new Gpu(gib(1)).openToyProcess();
+        for (long size : SIZES) {
+            long ptr = p.cudaMalloc(size);
+            long mapped = p.allocationSize(ptr);
+            out.printf("cudaMalloc(%12s) maps %10s  tax %10s (%5.1f%% of the mapping)%n",
+                    size + " B", Bytes.formatSize(mapped), Bytes.formatSize(mapped - size),
+                    100.0 * (mapped - size) / mapped);
+        }
+    }
+    // end::tax[]
+
+    // tag::perTensor[]
+    /**
+     * {@code steps} training steps, each allocating then freeing {@code tensors} tensors of
+     * seeded random sizes (4 KiB to 8 MiB), once straight through the driver and once through
+     * a caching allocator on the same kind of GPU.
+     */
+    public static long[] perTensor(PrintStream out, int steps, int tensors, long seed) {
+        long[] sizes = new Random(seed).longs(tensors, kib(4), mib(8)).toArray();
+        GpuProcess direct = new Gpu(gib(80)).openToyProcess();
+        GpuProcess cached = new Gpu(gib(80)).openToyProcess();
+        CachingAllocator allocator = new CachingAllocator(cached, new ToyPolicy());
+        for (int s = 0; s < steps; s++) {
+            List<Long> ptrs = new ArrayList<>();
+            for (long size : sizes) ptrs.add(direct.cudaMalloc(size));
+            ptrs.forEach(direct::cudaFree);
+            List<Block> blocks = new ArrayList<>();
+            for (long size : sizes) blocks.add(allocator.alloc(size));
+            blocks.forEach(allocator::free);
+        }
+        CostModel m = CostModel.ORDER_OF_MAGNITUDE;
+        report(out, "cudaMalloc per tensor ", direct, m);
+        report(out, "caching allocator     ", cached, m);
+        return new long[] {driverCalls(direct), driverCalls(cached)};
+    }
+    // end::perTensor[]
+
+    private static void report(PrintStream out, String label, GpuProcess p, CostModel m) {
+        out.printf("%s: %5d cudaMalloc + %5d cudaFree, modelled driver time %s%n", label,
+                p.driverCalls(DriverCall.CUDA_MALLOC), p.driverCalls(DriverCall.CUDA_FREE),
+                CostModel.format(m.totalMicros(p)));
+    }
+
+    private static long driverCalls(GpuProcess p) {
+        return p.driverCalls(DriverCall.CUDA_MALLOC) + p.driverCalls(DriverCall.CUDA_FREE);
+    }
+
+    // tag::vmm[]
+    /** Reserve, create, map, set access, unmap, release, free; then four misuses and their codes. */
+    public static GpuProcess vmm(PrintStream out) {
+        GpuProcess p = new Gpu(mib(64)).openToyProcess();
+        long va = p.cuMemAddressReserve(mib(8));
+        long h = p.cuMemCreate(mib(4));
+        p.cuMemMap(va, mib(4), h);
+        out.println("after cuMemMap:       " + p.addressSpace().find(va, vramlab.gmmu.PageSize.SIZE_2M));
+        p.cuMemSetAccess(va, mib(4), Access.READWRITE);
+        out.println("after cuMemSetAccess: " + p.addressSpace().find(va, vramlab.gmmu.PageSize.SIZE_2M));
+        long other = p.cuMemCreate(mib(4));
+        attempt(out, "cuMemCreate(6912 B)          ", () -> p.cuMemCreate(6912));
+        attempt(out, "cuMemUnmap(first 2 MiB of 4) ", () -> p.cuMemUnmap(va, mib(2)));
+        attempt(out, "cuMemMap over the mapping    ", () -> p.cuMemMap(va + mib(2), mib(4), other));
+        attempt(out, "cuMemAddressFree while mapped", () -> p.cuMemAddressFree(va, mib(8)));
+        p.cuMemRelease(other);
+        p.cuMemRelease(h);
+        out.println("cuMemRelease while mapped: still " + Bytes.toyMiB(p.mappedBytes()) + " held");
+        p.cuMemUnmap(va, mib(4));
+        p.cuMemAddressFree(va, mib(8));
+        out.println("after cuMemUnmap + cuMemAddressFree: " + Bytes.toyMiB(p.mappedBytes()) + " held");
+        return p;
+    }
+    // end::vmm[]
+
+    private static void attempt(PrintStream out, String what, Runnable call) {
+        try {
+            call.run();
+            out.println(what + " -> succeeded");
+        } catch (CudaException e) {
+            out.println(what + " -> " + e.error());
+        }
+    }
+
+    // tag::smi[]
+    /** A process with a context and some tensors: its tensor sum, and what nvidia-smi shows. */
+    public static Gpu smi(PrintStream out) {
+        Gpu gpu = new Gpu(0, gib(80), mib(512));
+        GpuProcess p = gpu.open(4242, "python", mib(500));
+        long tensors = 0;
+        for (long size : new long[] {mib(3) + 1, mib(5) + 1, kib(1), gib(1) + 1}) {
+            p.cudaMalloc(size);
+            tensors += size;
+        }
+        out.printf("tensors %.2f MiB, mapped %s, context %s%n", tensors / (double) Bytes.MiB,
+                Bytes.toyMiB(p.mappedBytes()), Bytes.toyMiB(p.contextBytes()));
+        out.println(NvidiaSmi.HEADER);
+        out.println(NvidiaSmi.row(p));
+        return gpu;
+    }
+    // end::smi[]
+
+    public static String help() {
+        return """
+                cudaMalloc lab: what one driver call costs, in bytes and in time.
+                  var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
+                  var ptr = p.cudaMalloc(mib(3) + 1); p.allocationSize(ptr)    the rounding tax
+                  p.walk(ptr + mib(3))                                        the second 2M PTE
+                  CostModel.ORDER_OF_MAGNITUDE.micros(DriverCall.CUDA_FREE, 2) step 2.1
+                  var va = p.cuMemAddressReserve(mib(4)); var h = p.cuMemCreate(mib(4));
+                  p.cuMemMap(va, mib(4), h); p.cuMemSetAccess(va, mib(4), Access.READWRITE)  step 2.2
+                  NvidiaSmi.row(p)                                            step 2.3
+                  CudaMallocLab.run(System.out)     the whole lab, as ./vramlab lab cudamalloc prints it
+                  quiz()                            the chapter's questions
+                Your steps (labs/): 2.1 CostModel.micros, 2.2 GpuProcess.cuMemSetAccess, 2.3 NvidiaSmi.row.
+                Check them: mvn test -Plab (or ./vramlab grade).
+                """;
+    }
+}

@@ -1,0 +1,8 @@
+// ch02 cudaMalloc, page-granular and slow: what ./vramlab jshell cudamalloc loads first.
+import static vramlab.units.Bytes.*;
+import vramlab.gmmu.*;
+import vramlab.driver.*;
+import vramlab.alloc.*;
+import vramlab.ch02.*;
+void help() { System.out.print(CudaMallocLab.help()); }
+void quiz() { System.out.print(CudaMallocQuiz.text()); }

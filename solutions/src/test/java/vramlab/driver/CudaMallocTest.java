@@ -1,0 +1,199 @@
+package vramlab.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.mib;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import vramlab.gmmu.Aperture;
+import vramlab.gmmu.PageFault;
+import vramlab.gmmu.PageSize;
+
+@DisplayName("cudaMalloc and cudaFree on the GMMU")
+class CudaMallocTest {
+
+    @ParameterizedTest(name = "cudaMalloc({0} B) maps {1} MiB")
+    @CsvSource(textBlock = """
+            1,        2
+            2097152,  2
+            3145729,  4
+            5242881,  6
+            20971520, 20
+            """)
+    @DisplayName("rounds every request up to whole 2 MiB pages (the rounding tax)")
+    void roundingTax(long size, long mapped) {
+        Gpu gpu = new Gpu(mib(40));
+        GpuProcess p = gpu.openToyProcess();
+        long ptr = p.cudaMalloc(size);
+        assertThat(p.allocationSize(ptr)).isEqualTo(mib(mapped));
+        assertThat(gpu.free()).isEqualTo(mib(40) - mib(mapped));
+        assertThat(p.addressSpace().mappedBytes()).isEqualTo(mib(mapped));
+        gpu.checkInvariants();
+    }
+
+    @Test
+    @DisplayName("3 MiB + 1 B is two 2M PTEs to two frames of this GPU, readable and writable")
+    void twoPtes() {
+        Gpu gpu = new Gpu(mib(40));
+        GpuProcess p = gpu.openToyProcess();
+        long ptr = p.cudaMalloc(mib(3) + 1);
+        var first = p.translate(ptr);
+        var second = p.translate(ptr + mib(3));
+        assertThat(first.pte().size()).isEqualTo(PageSize.SIZE_2M);
+        assertThat(first.aperture()).isEqualTo(Aperture.VIDEO_MEMORY);
+        assertThat(second.physical() % mib(2)).isEqualTo(mib(1));
+        assertThat(second.pte().address()).isNotEqualTo(first.pte().address());
+        assertThatThrownBy(() -> p.translate(ptr + mib(4))).isInstanceOf(PageFault.class);
+    }
+
+    @Test
+    @DisplayName("cudaFree unmaps: the pointer faults, and its frames and page tables are back")
+    void freeGivesBack() {
+        Gpu gpu = new Gpu(mib(40));
+        GpuProcess p = gpu.openToyProcess();
+        long ptr = p.cudaMalloc(mib(10));
+        p.cudaFree(ptr);
+        gpu.checkInvariants();
+        assertThat(gpu.free()).isEqualTo(mib(40));
+        assertThat(gpu.pool().usedBytes()).isZero();
+        assertThat(p.addressSpace().tableCount()).isEqualTo(1);
+        assertThatThrownBy(() -> p.translate(ptr)).isInstanceOf(PageFault.class);
+        assertThatThrownBy(() -> p.cudaFree(ptr)).isInstanceOf(CudaException.class)
+                .hasMessageContaining("cudaErrorInvalidDevicePointer");
+    }
+
+    @Test
+    @DisplayName("on a Hopper-format GPU the same cudaMalloc is found one level further down")
+    void hopper() {
+        Gpu gpu = new Gpu(0, mib(64), 0, vramlab.gmmu.MmuFormat.VER3);
+        GpuProcess p = gpu.openToyProcess();
+        long ptr = p.cudaMalloc(mib(2));
+        assertThat(p.walk(ptr).steps()).extracting(s -> s.level())
+                .containsExactly("PDE4", "PDE3", "PDE2", "PDE1", "PDE0");
+        gpu.checkInvariants();
+    }
+
+    @Test
+    @DisplayName("more than is free fails with cudaErrorMemoryAllocation and changes nothing")
+    void oom() {
+        Gpu gpu = new Gpu(mib(40));
+        GpuProcess p = gpu.openToyProcess();
+        p.cudaMalloc(mib(30));
+        assertThatThrownBy(() -> p.cudaMalloc(mib(12)))
+                .isInstanceOfSatisfying(CudaException.class, e -> assertThat(e.isOutOfMemory()).isTrue());
+        assertThat(gpu.free()).isEqualTo(mib(10));
+        gpu.checkInvariants();
+    }
+
+    @Nested
+    @DisplayName("processes, contexts and the driver reserve")
+    class Processes {
+        @Test
+        @DisplayName("the reserve is gone at boot; each context is gone at open; all share one pool")
+        void budget() {
+            Gpu gpu = new Gpu(0, gib(80), mib(512));
+            assertThat(gpu.free()).isEqualTo(gib(80) - mib(512));
+            GpuProcess a = gpu.open(100, "train", mib(300));
+            GpuProcess b = gpu.open(200, "notebook", mib(300));
+            a.cudaMalloc(gib(10));
+            b.cudaMalloc(gib(1));
+            assertThat(a.cudaMemGetInfo().free()).isEqualTo(b.cudaMemGetInfo().free())
+                    .isEqualTo(gib(80) - mib(512) - mib(600) - gib(11));
+            assertThat(gpu.pool().usedBytes()).isEqualTo(mib(512) + mib(600) + gib(11));
+            gpu.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("nvidia-smi charges a process its mappings plus its context, not its tensors")
+        void smi() {
+            Gpu gpu = new Gpu(0, gib(80), mib(512));
+            GpuProcess a = gpu.open(4242, "python", mib(500));
+            a.cudaMalloc(mib(3) + 1);                        // a 3 MiB tensor
+            assertThat(NvidiaSmi.row(a)).isEqualTo("4242, python, 504 MiB");
+            assertThat(NvidiaSmi.queryComputeApps(List.of(gpu)))
+                    .startsWith(NvidiaSmi.HEADER + "\n").contains("4242, python, 504 MiB");
+        }
+
+        @Test
+        @DisplayName("closing a process returns its allocations, handles and context")
+        void close() {
+            Gpu gpu = new Gpu(0, gib(4), mib(256));
+            GpuProcess a = gpu.open(1, "a", mib(300));
+            a.cudaMalloc(mib(100));
+            long h = a.cuMemCreate(mib(4));
+            long va = a.cuMemAddressReserve(mib(4));
+            a.cuMemMap(va, mib(4), h);
+            gpu.close(a);
+            gpu.checkInvariants();
+            assertThat(gpu.free()).isEqualTo(gib(4) - mib(256));
+            assertThat(gpu.pool().usedBytes()).isEqualTo(mib(256));
+            assertThat(gpu.processes()).isEmpty();
+        }
+    }
+
+    @Nested
+    @DisplayName("the cost model (order of magnitude only)")
+    class Cost {
+        final CostModel m = new CostModel(10, 1, 100);
+
+        @Test
+        @DisplayName("a call costs its fixed part plus its pages; cudaFree adds the device sync")
+        void perCall() {
+            assertThat(m.micros(DriverCall.CUDA_MALLOC, 2)).isEqualTo(12.0);
+            assertThat(m.micros(DriverCall.CUDA_FREE, 2)).isEqualTo(112.0);
+            assertThat(m.micros(DriverCall.CU_MEM_ADDRESS_RESERVE, 0)).isEqualTo(10.0);
+        }
+
+        @Test
+        @DisplayName("a thousand 1 MiB tensors through the driver cost a thousand calls each way")
+        void perTensor() {
+            Gpu gpu = new Gpu(gib(4));
+            GpuProcess p = gpu.openToyProcess();
+            List<Long> ptrs = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) ptrs.add(p.cudaMalloc(mib(1)));
+            ptrs.forEach(p::cudaFree);
+            assertThat(p.driverCalls(DriverCall.CUDA_MALLOC)).isEqualTo(1000);
+            assertThat(p.driverPages(DriverCall.CUDA_FREE)).isEqualTo(1000);
+            // 1000 x (10 + 1) for the mallocs, 1000 x (10 + 1 + 100) for the frees
+            assertThat(m.totalMicros(p)).isEqualTo(1000 * 11.0 + 1000 * 111.0);
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {5, 17, 123})
+    @DisplayName("random cudaMalloc/cudaFree by three processes keep every invariant")
+    void randomProcesses(long seed) {
+        Random rnd = new Random(seed);
+        Gpu gpu = new Gpu(0, mib(256), mib(16));
+        List<GpuProcess> ps = List.of(gpu.open(1, "a", mib(8)), gpu.open(2, "b", 0), gpu.open(3, "c", mib(2)));
+        List<long[]> live = new ArrayList<>();                    // {process index, ptr}
+        for (int i = 0; i < 500; i++) {
+            if (!live.isEmpty() && rnd.nextInt(3) == 0) {
+                long[] x = live.remove(rnd.nextInt(live.size()));
+                ps.get((int) x[0]).cudaFree(x[1]);
+            } else {
+                int who = rnd.nextInt(3);
+                try {
+                    live.add(new long[] {who, ps.get(who).cudaMalloc(1 + rnd.nextInt((int) mib(9)))});
+                } catch (CudaException e) {
+                    assertThat(e.isOutOfMemory()).isTrue();
+                }
+            }
+            gpu.checkInvariants();
+        }
+        for (GpuProcess p : ps) gpu.close(p);
+        gpu.checkInvariants();
+        assertThat(gpu.pool().usedBytes()).as("only the reserve").isEqualTo(mib(16));
+    }
+}
