@@ -260,6 +260,17 @@ public final class BuddyAllocator {
         return size > 0 && size <= 1L << maxOrder && smallestFreeOrderAtLeast(orderFor(size)) >= 0;
     }
 
+    /**
+     * Whether {@link #compact()} would make room for {@code size} bytes: compaction packs the
+     * live blocks into {@code [0, allocated)}, so a block of the request's order fits when it
+     * fits, aligned, in the rest of the pool.
+     */
+    public boolean fitsAfterCompaction(long size) {
+        long block = 1L << orderFor(size);
+        long start = (allocated + block - 1) / block * block;
+        return start + block <= poolBytes;
+    }
+
     // tag::unusable[]
     /**
      * Linux's unusable free space index for {@code order} ({@code unusable_free_index} in
