@@ -1,0 +1,110 @@
+package vramlab.kv;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Block tables over a {@link KvBlockPool}, in the manner of vLLM's {@code KVCacheManager}
+ * ({@code vllm/v1/core/kv_cache_manager.py}): each request holds a list of blocks, logical
+ * block i of the request in physical block {@code table.get(i)}, allocated on demand as its
+ * tokens grow. Blocks need not be contiguous, so any free block serves any request.
+ *
+ * <p>Invariants: a request with {@code t} tokens holds exactly {@code ceil(t / blockSize)}
+ * blocks; no block is in two tables; every held block has {@code refCnt == 1} (no prefix
+ * caching here); held plus free blocks are all the usable blocks.
+ */
+public final class KvCacheManager {
+    private final KvBlockPool pool;
+    private final Map<String, List<Integer>> tables = new LinkedHashMap<>();
+    private final Map<String, Long> tokens = new LinkedHashMap<>();
+
+    public KvCacheManager(KvBlockPool pool) { this.pool = pool; }
+
+    public KvBlockPool pool() { return pool; }
+    public int blockSize() { return pool.blockSize(); }
+
+    /** The request's block table, logical order. */
+    public List<Integer> blocks(String request) {
+        return Collections.unmodifiableList(tables.getOrDefault(request, List.of()));
+    }
+
+    public long tokens(String request) { return tokens.getOrDefault(request, 0L); }
+    public int requests() { return tables.size(); }
+
+    /** Token slots the live requests use, over all requests. */
+    public long tokensHeld() { return tokens.values().stream().mapToLong(Long::longValue).sum(); }
+
+    /** Token slots of all the blocks the live requests hold. */
+    public long slotsHeld() { return tables.values().stream().mapToLong(List::size).sum() * blockSize(); }
+
+    // tag::cdiv[]
+    /** Blocks for {@code numTokens} tokens: {@code cdiv(numTokens, blockSize)}; 17 -> 2 at 16. */
+    public int blocksNeeded(long numTokens) {
+        throw new vramlab.lab.Todo("6.6", "Blocks for n tokens", "ch06 \"Rule 5: blocks are ceil(tokens / 16)\"", "labs/src/main/java/vramlab/kv/KvCacheManager.java");
+    }
+    // end::cdiv[]
+
+    // tag::allocate-slots[]
+    /**
+     * vLLM's {@code allocate_slots}: makes room for {@code numNewTokens} more tokens of
+     * {@code request}. It allocates the blocks the new total needs beyond those held, all or
+     * none: when the free queue is short it returns {@code false} and changes nothing (vLLM
+     * returns {@code None}; its scheduler then preempts or waits).
+     */
+    public boolean allocateSlots(String request, long numNewTokens) {
+        throw new vramlab.lab.Todo("6.7", "Allocate all or nothing", "ch06 \"Rule 6: all blocks or none\"", "labs/src/main/java/vramlab/kv/KvCacheManager.java");
+    }
+    // end::allocate-slots[]
+
+    // tag::free[]
+    /**
+     * vLLM's {@code KVCacheManager.free}: gives the request's blocks back in reverse order, so
+     * that its last block lands nearest the front of the free queue and, with prefix caching,
+     * the tail of a hash chain is evicted before its head.
+     */
+    public void free(String request) {
+        throw new vramlab.lab.Todo("6.8", "Free in reverse", "ch06 \"Rule 7: free in reverse order\"", "labs/src/main/java/vramlab/kv/KvCacheManager.java");
+    }
+    // end::free[]
+
+    /** The longest new request, in tokens, the free blocks could hold now. */
+    public long largestServableTokens() { return (long) pool.numFreeBlocks() * blockSize(); }
+
+    public void checkInvariants() {
+        pool.checkInvariants();
+        boolean[] seen = new boolean[pool.numBlocks()];
+        int held = 0;
+        for (var e : tables.entrySet()) {
+            long t = tokens(e.getKey());
+            if (e.getValue().size() != (t + blockSize() - 1) / blockSize()) {
+                throw new IllegalStateException(e.getKey() + " holds " + e.getValue().size()
+                        + " blocks for " + t + " tokens: " + e.getValue());
+            }
+            for (int b : e.getValue()) {
+                if (b == KvBlockPool.NULL_BLOCK || seen[b] || pool.refCnt(b) != 1) {
+                    throw new IllegalStateException("block " + b + " of " + e.getKey() + " is shared, null or free");
+                }
+                seen[b] = true;
+                held++;
+            }
+        }
+        if (held + pool.numFreeBlocks() != pool.usableBlocks()) {
+            throw new IllegalStateException(held + " held + " + pool.numFreeBlocks() + " free != "
+                    + pool.usableBlocks() + " usable blocks");
+        }
+    }
+
+    /** The block tables as text: {@code r1: [1, 2] (17 tokens)}, one request per line. */
+    public String map() {
+        StringBuilder sb = new StringBuilder();
+        tables.forEach((r, t) -> sb.append(r).append(": ").append(t).append(" (")
+                .append(tokens(r)).append(" tokens)\n"));
+        return sb.append("free queue: ").append(pool.freeQueue()).append('\n').toString();
+    }
+
+    @Override
+    public String toString() { return map(); }
+}
