@@ -289,6 +289,32 @@ class BuddyAllocatorTest {
     @Nested
     @DisplayName("external fragmentation and compaction")
     class Fragmentation {
+        @ParameterizedTest(name = "seed {0}")
+        @ValueSource(longs = {21, 22})
+        @DisplayName("the unusable index is the share of free units in blocks below the order, in thousandths")
+        void unusableIndexAgainstSpans(long seed) {
+            Random rnd = new Random(seed);
+            BuddyAllocator b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), 1024, 0, 10);
+            List<Long> live = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                if (live.isEmpty() || rnd.nextBoolean()) {
+                    try { live.add(b.alloc(1 + rnd.nextInt(32))); } catch (BuddyOutOfMemoryError e) { }
+                } else {
+                    b.free(live.remove(rnd.nextInt(live.size())));
+                }
+                for (int order = 0; order <= 10; order++) {
+                    long free = 0, small = 0;
+                    for (BuddyAllocator.Span s : b.spans()) {
+                        if (!s.free()) continue;
+                        free += s.size();
+                        if (s.order() < order) small += s.size();
+                    }
+                    long expected = free == 0 ? 1000 : small * 1000 / free;
+                    assertThat(b.unusableIndex(order)).as(b.map()).isEqualTo(expected);
+                }
+            }
+        }
+
         @Test
         @DisplayName("half the pool free in single units still cannot serve two units (the seed's tautology)")
         void checkerboard() {
@@ -311,6 +337,8 @@ class BuddyAllocatorTest {
             List<Long> units = new ArrayList<>();
             for (int i = 0; i < 16; i++) units.add(b.alloc(1));
             for (int i = 0; i < 16; i += 2) b.free(units.get(i));
+            assertThat(b.fitsAfterCompaction(8)).isTrue();
+            assertThat(b.fitsAfterCompaction(9)).as("16 - 8 live leaves one aligned 8").isFalse();
             BuddyAllocator.Compaction c = b.compact();
             b.checkInvariants();
             assertThat(b.largestFreeBlock()).isEqualTo(8);
