@@ -34,6 +34,9 @@ public final class BuddyLab {
         out.println("== The seed's guarantee, and half a pool free that cannot serve 128 MiB ==");
         counterexample(out);
         out.println();
+        out.println("== Monitoring the buddy's free blocks per order while it serves ==");
+        monitoring(out);
+        out.println();
         out.println("== Reference points: measured beside expected ==");
         ReferencePoints.measure(1).forEach(out::println);
         out.println();
@@ -96,6 +99,26 @@ public final class BuddyLab {
     }
     // end::counterexample[]
 
+    // tag::monitoring[]
+    /**
+     * The seed's monitoring: the buddy contender serves the standard workload and, every 800
+     * steps, prints its buddyinfo (2 MiB minimum blocks, so column k is 2^k x 2 MiB) and Linux's
+     * unusable free space index for a 1024-token (128 MiB) sequence.
+     */
+    public static void monitoring(PrintStream out) {
+        Comparison std = Comparison.standard(1);
+        long perToken = std.model().kvBytesPerToken();
+        BuddyContender c = new BuddyContender("buddy", new KvContender.Setup(std.budget(), perToken), 16, -1);
+        int order = c.allocator().orderFor(1024 * perToken);
+        Serving.run(std.workload(), c, perToken, false, (step, k) -> {
+            if (step % 800 != 0) return;
+            BuddyAllocator b = c.allocator();
+            out.printf("step %5d free %10s unusable(1024 tok) %.3f  %s", step, Bytes.formatSize(b.freeBytes()),
+                    b.unusableIndex(order) / 1000.0, b.buddyinfo());
+        });
+    }
+    // end::monitoring[]
+
     /** The same fill and finish on paged blocks: 16 tokens x 128 KiB = 2 MiB blocks, 1 GiB. */
     static KvCacheManager pagedTwin() {
         KvCacheManager kv = new KvCacheManager(new KvBlockPool(new Gpu(gib(2)).openToyProcess(),
@@ -124,6 +147,7 @@ public final class BuddyLab {
                   BuddyLab.run(System.out)                  everything below, as ./vramlab lab buddy prints it
                   BuddyLab.mechanics(System.out)            split and merge on a 16 MiB pool
                   BuddyLab.counterexample(System.out)       the seed's guarantee and half a pool that is useless
+                  BuddyLab.monitoring(System.out)           buddyinfo and the unusable index while serving
                   var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24)
                   b.alloc(mib(3)); b.map(); b.buddyinfo(); b.unusableIndex(22); b.checkInvariants()
                   ReferencePoints.measure(1)                25% buddy waste and < 4% paged waste, measured

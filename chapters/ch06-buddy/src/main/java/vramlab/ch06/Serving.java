@@ -34,9 +34,21 @@ public final class Serving {
         long tokens() { return r.prompt() + generated; }
     }
 
-    // tag::run[]
+    /** Called after every step with the step number and the contender, for monitoring. */
+    @FunctionalInterface
+    public interface Observer {
+        void afterStep(long step, KvContender c);
+    }
+
     /** Runs {@code workload} through {@code c}; with {@code check}, invariants after every step. */
     public static Result run(Workload workload, KvContender c, long bytesPerToken, boolean check) {
+        return run(workload, c, bytesPerToken, check, (step, contender) -> { });
+    }
+
+    // tag::run[]
+    /** The serving loop: arrivals join the queue, admission, one decode step, a sample. */
+    public static Result run(Workload workload, KvContender c, long bytesPerToken, boolean check,
+                             Observer observer) {
         List<Request> arrivals = workload.generate();
         Deque<Request> waiting = new ArrayDeque<>();
         List<Seq> running = new ArrayList<>();
@@ -47,6 +59,7 @@ public final class Serving {
             admit(c, waiting, running, workload.maxBatch(), res);
             decode(c, waiting, running, res);
             if (check) c.checkInvariants();
+            observer.afterStep(step, c);
             res.sample(new Sample(step, running.size(), waiting.size(), c.requestedBytes(), c.allocatedBytes(),
                     c.reservedBytes(), c.freeBytes(), c.largestServableTokens()));
             if (step > 1_000_000) throw new IllegalStateException(c.name() + ": no progress after 10^6 steps");

@@ -41,6 +41,16 @@ class BuddyLabTest {
     }
 
     @Test
+    @DisplayName("monitoring prints a buddyinfo line every 800 steps, eleven orders from 2 MiB to 2 GiB")
+    void monitoring() {
+        String[] lines = capture(BuddyLab::monitoring).split("\n");
+        assertThat(lines).hasSizeGreaterThan(3).allSatisfy(l ->
+                assertThat(l).matches("step +\\d+ free .* unusable\\(1024 tok\\) [01]\\.\\d{3}  "
+                        + "Node 0, zone   Normal( +\\d+ ){11}"));
+        assertThat(lines[0]).startsWith("step     0 ");
+    }
+
+    @Test
     @DisplayName("the launcher finds the chapter as 6 / buddy, with a startup that defines help()")
     void registered() {
         ChapterLab lab = ServiceLoader.load(ChapterLab.class).stream().map(ServiceLoader.Provider::get)
