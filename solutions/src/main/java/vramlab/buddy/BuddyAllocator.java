@@ -148,11 +148,13 @@ public final class BuddyAllocator {
      */
     public int orderFor(long size) {
         // lab:begin 6.1 "The order for a size" see ch06 "Rule 1: round up to a power of two"
-        if (size <= 0) throw new IllegalArgumentException("alloc(" + size + "): size must be positive");
+        if (size <= 0) {
+            throw new IllegalArgumentException("alloc(" + size + "): size must be positive");
+        }
         int order = Math.max(minOrder, 64 - Long.numberOfLeadingZeros(size - 1));
         if (order > maxOrder) {
-            throw new IllegalArgumentException("alloc(" + size + "): larger than the largest block, 2^"
-                    + maxOrder + " = " + (1L << maxOrder) + " bytes");
+            throw new IllegalArgumentException("alloc(" + size + "): larger than the largest block,"
+                    + " 2^" + maxOrder + " = " + (1L << maxOrder) + " bytes");
         }
         return order;
         // lab:end
@@ -242,7 +244,8 @@ public final class BuddyAllocator {
      */
     public String buddyinfo() {
         // lab:begin 6.5 "buddyinfo" see ch06 "Monitoring: free blocks per order"
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "Node %d, zone %8s ", 0, "Normal"));
+        StringBuilder line = new StringBuilder();
+        line.append(String.format(Locale.ROOT, "Node %d, zone %8s ", 0, "Normal"));
         for (long n : freeCounts()) line.append(String.format(Locale.ROOT, "%6d ", n));
         return line.append('\n').toString();
         // lab:end

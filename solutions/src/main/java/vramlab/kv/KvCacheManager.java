@@ -80,7 +80,9 @@ public final class KvCacheManager {
     public void free(String request) {
         // lab:begin 6.8 "Free in reverse" see ch06 "Rule 7: free in reverse order"
         List<Integer> table = tables.remove(request);
-        if (table == null) throw new IllegalArgumentException("free(" + request + "): no such request");
+        if (table == null) {
+            throw new IllegalArgumentException("free(" + request + "): no such request");
+        }
         tokens.remove(request);
         List<Integer> reversed = new ArrayList<>(table);
         Collections.reverse(reversed);

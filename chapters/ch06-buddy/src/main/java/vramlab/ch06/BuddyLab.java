@@ -90,7 +90,8 @@ public final class BuddyLab {
             out.println("buddy: 128 MiB refused with " + Bytes.formatSize(b.freeBytes()) + " free");
         }
         KvCacheManager paged = pagedTwin();
-        out.println("paged: " + paged.pool().numFreeBlocks() + " free blocks of 2 MiB; 128 MiB = 64 blocks -> "
+        out.println("paged: " + paged.pool().numFreeBlocks() + " free blocks of 2 MiB; 128 MiB = 64 blocks"
+                + " -> "
                 + (paged.allocateSlots("long", 64 * 16) ? "admitted" : "refused"));
         BuddyAllocator.Compaction c = b.compact();
         out.println("buddy after compaction (" + Bytes.formatSize(c.bytesMoved()) + " copied): largest free "
@@ -113,8 +114,8 @@ public final class BuddyLab {
         Serving.run(std.workload(), c, perToken, false, (step, k) -> {
             if (step % 800 != 0) return;
             BuddyAllocator b = c.allocator();
-            out.printf("step %5d free %10s unusable(1024 tok) %.3f  %s", step, Bytes.formatSize(b.freeBytes()),
-                    b.unusableIndex(order) / 1000.0, b.buddyinfo());
+            out.printf("step %5d free %10s unusable(1024 tok) %.3f  %s", step,
+                    Bytes.formatSize(b.freeBytes()), b.unusableIndex(order) / 1000.0, b.buddyinfo());
         });
     }
     // end::monitoring[]

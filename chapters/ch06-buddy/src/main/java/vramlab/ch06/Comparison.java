@@ -18,7 +18,8 @@ public final class Comparison {
     private final long budget;
     private final List<KvContender.Factory> contenders;
 
-    public Comparison(Workload workload, ModelShape model, long budget, List<KvContender.Factory> contenders) {
+    public Comparison(Workload workload, ModelShape model, long budget,
+                      List<KvContender.Factory> contenders) {
         this.workload = workload;
         this.model = model;
         this.budget = budget;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 import vramlab.buddy.BuddyAllocator;
+import vramlab.driver.Gpu;
 
 /**
  * The notes' figures as SVG strings, drawn from the simulators at build time (the site build
@@ -20,7 +21,7 @@ public final class Figures {
     // tag::split-tree[]
     /** The split tree of the mechanics pool after three allocations: one row per order. */
     public static String figureSplitTree() {
-        BuddyAllocator b = BuddyAllocator.upfront(new vramlab.driver.Gpu(gib(1)).openToyProcess(), mib(16), 20, 24);
+        BuddyAllocator b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24);
         b.alloc(mib(3));
         b.alloc(mib(1));
         b.alloc(mib(2));

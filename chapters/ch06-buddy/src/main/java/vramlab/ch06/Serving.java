@@ -55,14 +55,16 @@ public final class Serving {
         Result.Builder res = new Result.Builder(c.name(), bytesPerToken);
         int next = 0;
         for (long step = 0; res.done() < arrivals.size(); step++) {
-            while (next < arrivals.size() && arrivals.get(next).arrival() <= step) waiting.add(arrivals.get(next++));
+            while (next < arrivals.size() && arrivals.get(next).arrival() <= step) {
+                waiting.add(arrivals.get(next++));
+            }
             admit(c, waiting, running, workload.maxBatch(), res);
             decode(c, waiting, running, res);
             if (check) c.checkInvariants();
             observer.afterStep(step, c);
-            res.sample(new Sample(step, running.size(), waiting.size(), c.requestedBytes(), c.allocatedBytes(),
-                    c.reservedBytes(), c.freeBytes(), c.largestServableTokens()));
-            if (step > 1_000_000) throw new IllegalStateException(c.name() + ": no progress after 10^6 steps");
+            res.sample(new Sample(step, running.size(), waiting.size(), c.requestedBytes(),
+                    c.allocatedBytes(), c.reservedBytes(), c.freeBytes(), c.largestServableTokens()));
+            if (step > 1_000_000) throw new IllegalStateException(c.name() + ": stuck after 10^6 steps");
         }
         return res.build(c.notes());
     }
