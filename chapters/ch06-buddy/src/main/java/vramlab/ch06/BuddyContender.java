@@ -29,14 +29,21 @@ final class BuddyContender implements KvContender {
     private long bytesMoved;
 
     BuddyContender(String name, Setup setup, long minBlockTokens, int compactAt) {
+        this(name, setup, minBlockTokens, compactAt, false);
+    }
+
+    /** With {@code onDemand}, the pool's pages are committed as live blocks first touch them. */
+    BuddyContender(String name, Setup setup, long minBlockTokens, int compactAt, boolean onDemand) {
         this.name = name;
         this.setup = setup;
         this.compactAt = compactAt;
         int maxOrder = 63 - Long.numberOfLeadingZeros(setup.budgetBytes());
         int minOrder = 64 - Long.numberOfLeadingZeros(minBlockTokens * setup.bytesPerToken() - 1);
         long pool = setup.budgetBytes() / (1L << maxOrder) * (1L << maxOrder);
-        this.buddy = BuddyAllocator.upfront(new Gpu(setup.budgetBytes()).openToyProcess(), pool,
-                Math.min(minOrder, maxOrder), maxOrder);
+        var process = new Gpu(setup.budgetBytes()).openToyProcess();
+        int min = Math.min(minOrder, maxOrder);
+        this.buddy = onDemand ? BuddyAllocator.onDemand(process, pool, min, maxOrder)
+                              : BuddyAllocator.upfront(process, pool, min, maxOrder);
     }
 
     BuddyAllocator allocator() { return buddy; }

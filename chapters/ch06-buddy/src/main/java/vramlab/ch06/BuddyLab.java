@@ -155,6 +155,7 @@ public final class BuddyLab {
                   var c = Comparison.standard(1); System.out.print(c.table(c.run(false)))
                   new Comparison(Workload.chat(7), ModelShape.OPT_13B, gib(8),
                       List.of(KvContender.buddy(), KvContender.paged(16), KvContender.paged(128)))
+                  KvContender.buddyOnDemand()               the buddy on VMM pages committed on demand
                   Figures.figureSplitTree(), Figures.figureLargestServable()   the notes' SVG figures
                 Steps: 6.1 orderFor, 6.2 buddyOf, 6.3 splitDown, 6.4 mergeUp, 6.5 buddyinfo (BuddyAllocator);
                        6.6 blocksNeeded, 6.7 allocateSlots, 6.8 free (KvCacheManager).

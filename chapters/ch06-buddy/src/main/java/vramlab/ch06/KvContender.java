@@ -63,6 +63,11 @@ public interface KvContender {
         return new Factory("buddy", s -> new BuddyContender("buddy", s, 16, -1));
     }
 
+    /** The buddy with its 2 MiB pages committed on demand through the VMM calls. */
+    static Factory buddyOnDemand() {
+        return new Factory("buddy-vmm", s -> new BuddyContender("buddy-vmm", s, 16, -1, true));
+    }
+
     /** The buddy, compacting when Linux's unusable index for the next request reaches 0.5. */
     static Factory buddyCompacting() {
         return new Factory("buddy+compact", s -> new BuddyContender("buddy+compact", s, 16, 500));

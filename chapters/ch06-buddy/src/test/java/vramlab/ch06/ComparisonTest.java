@@ -108,6 +108,19 @@ class ComparisonTest {
     }
 
     @Test
+    @DisplayName("committed on demand, the buddy reserves what its blocks use; up front, the whole pool")
+    void onDemandReserved() {
+        Workload light = new Workload(4, 40, 0.05, LengthDist.uniform(32, 256), LengthDist.uniform(16, 128), 8);
+        List<Result> rs = new Comparison(light, ModelShape.LLAMA_3_8B, gib(1),
+                List.of(KvContender.buddy(), KvContender.buddyOnDemand())).run(true);
+        Result upfront = rs.get(0), vmm = rs.get(1);
+        assertThat(upfront.peakReserved()).isEqualTo(gib(1));
+        assertThat(vmm.peakReserved()).isEqualTo(vmm.peakAllocated()).isLessThan(gib(1) / 2);
+        assertThat(vmm.steps()).isEqualTo(upfront.steps());         // the same placements
+        assertThat(vmm.internalWaste()).isEqualTo(upfront.internalWaste());
+    }
+
+    @Test
     @DisplayName("a request longer than any contender could hold is rejected, not waited on forever")
     void rejection() {
         Workload w = new Workload(1, 5, 1, LengthDist.fixed(9000), LengthDist.fixed(10), 4);

@@ -24,7 +24,7 @@ class KvContenderContractTest {
 
     static Stream<KvContender.Factory> all() {
         return Stream.of(KvContender.caching("caching-toy", new ToyPolicy()), KvContender.buddy(),
-                KvContender.buddyCompacting(), KvContender.paged(16), KvContender.paged(64));
+                KvContender.buddyOnDemand(), KvContender.buddyCompacting(), KvContender.paged(16), KvContender.paged(64));
     }
 
     @ParameterizedTest(name = "{0}")
