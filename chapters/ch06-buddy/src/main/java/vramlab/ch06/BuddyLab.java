@@ -42,8 +42,10 @@ public final class BuddyLab {
         out.println();
         out.println("== The same workload, four ways (seed 1) ==");
         Comparison c = Comparison.standard(1);
-        out.print(c.table(c.run(false)));
+        List<Result> results = c.run(false);
+        out.print(c.table(results));
         out.print(Comparison.legend());
+        out.print(c.timeline(results, 72));
         out.println();
         out.print(whatToNotice());
     }
@@ -152,7 +154,8 @@ public final class BuddyLab {
                   var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24)
                   b.alloc(mib(3)); b.map(); b.buddyinfo(); b.unusableIndex(22); b.checkInvariants()
                   ReferencePoints.measure(1)                25% buddy waste and < 4% paged waste, measured
-                  var c = Comparison.standard(1); System.out.print(c.table(c.run(false)))
+                  var c = Comparison.standard(1); var rs = c.run(false)
+                  System.out.print(c.table(rs)); System.out.print(c.timeline(rs, 72))
                   new Comparison(Workload.chat(7), ModelShape.OPT_13B, gib(8),
                       List.of(KvContender.buddy(), KvContender.paged(16), KvContender.paged(128)))
                   KvContender.buddyOnDemand()               the buddy on VMM pages committed on demand

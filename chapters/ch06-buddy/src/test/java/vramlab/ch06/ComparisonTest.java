@@ -1,6 +1,7 @@
 package vramlab.ch06;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static vramlab.units.Bytes.gib;
 
 import java.util.List;
@@ -26,6 +27,7 @@ class ComparisonTest {
     class Standard {
         Map<String, Result> byName;
         String table;
+        String timeline;
 
         @BeforeAll
         void run() {
@@ -33,6 +35,26 @@ class ComparisonTest {
             List<Result> results = c.run(true);
             byName = results.stream().collect(Collectors.toMap(Result::name, Function.identity()));
             table = c.table(results);
+            timeline = c.timeline(results, 60);
+        }
+
+        @Test
+        @DisplayName("the timeline has one 60-column row per contender, starting with an empty pool")
+        void timeline() {
+            String[] rows = timeline.split("\n");
+            assertThat(rows).hasSize(1 + byName.size());
+            for (int i = 1; i < rows.length; i++) {
+                assertThat(rows[i]).matches(".{14}\\|.{60}\\|");
+                assertThat(rows[i].charAt(15)).as(timeline).isNotEqualTo(' ');
+            }
+        }
+
+        @Test
+        @DisplayName("allocated over requested is the internal waste as a ratio")
+        void overallocation() {
+            assertThat(byName.values()).allSatisfy(r ->
+                    assertThat(r.overallocation()).isCloseTo(1 / (1 - r.internalWaste()), within(1e-12)));
+            assertThat(byName.get("buddy").overallocation()).as(table).isBetween(4 / 3.0 - 0.05, 1.5);
         }
 
         @Test
