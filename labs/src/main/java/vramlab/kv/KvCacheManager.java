@@ -13,13 +13,14 @@ import java.util.Map;
  * tokens grow. Blocks need not be contiguous, so any free block serves any request.
  *
  * <p>Invariants: a request with {@code t} tokens holds exactly {@code ceil(t / blockSize)}
- * blocks; no block is in two tables; every held block has {@code refCnt == 1} (no prefix
- * caching here); held plus free blocks are all the usable blocks.
+ * blocks, none twice; a block's {@code refCnt} is the number of tables holding it (more than
+ * one only through prefix caching); held plus free blocks are all the usable blocks.
  */
 public final class KvCacheManager {
     private final KvBlockPool pool;
     private final Map<String, List<Integer>> tables = new LinkedHashMap<>();
     private final Map<String, Long> tokens = new LinkedHashMap<>();
+    private long prefixHitTokens;
 
     public KvCacheManager(KvBlockPool pool) { this.pool = pool; }
 
@@ -70,26 +71,82 @@ public final class KvCacheManager {
     }
     // end::free[]
 
+    // tag::prefix[]
+    /**
+     * Admits a request with its prompt's token ids, reusing cached blocks for the longest
+     * prefix of full blocks already computed (vLLM's {@code get_computed_blocks}, capped so at
+     * least one token is computed again), then allocating the rest all or nothing, and caching
+     * the prompt's new full blocks under their chained hashes.
+     */
+    public boolean allocatePrompt(String request, List<Integer> prompt) {
+        if (tables.containsKey(request)) {
+            throw new IllegalArgumentException("allocatePrompt(" + request + "): already admitted");
+        }
+        List<BlockHash> hashes = fullBlockHashes(prompt);
+        List<Integer> hits = new ArrayList<>();
+        for (int i = 0; i < hashes.size() && (i + 1L) * blockSize() <= prompt.size() - 1; i++) {
+            int b = pool.cachedBlock(hashes.get(i));
+            if (b < 0) break;
+            hits.add(b);
+        }
+        int fresh = blocksNeeded(prompt.size()) - hits.size();
+        long hitsInQueue = hits.stream().filter(b -> pool.refCnt(b) == 0).count();
+        if (fresh + hitsInQueue > pool.numFreeBlocks()) return false;
+        hits.forEach(pool::touch);                      // before popping: a hit is never evicted
+        List<Integer> table = new ArrayList<>(hits);
+        for (int b : pool.getNewBlocks(fresh)) table.add(b);
+        for (int i = hits.size(); i < hashes.size(); i++) pool.cacheBlock(table.get(i), hashes.get(i));
+        tables.put(request, table);
+        tokens.put(request, (long) prompt.size());
+        prefixHitTokens += (long) hits.size() * blockSize();
+        return true;
+    }
+    // end::prefix[]
+
+    /** The chained hashes of the prompt's full blocks, first block first. */
+    List<BlockHash> fullBlockHashes(List<Integer> prompt) {
+        List<BlockHash> hashes = new ArrayList<>();
+        BlockHash parent = null;
+        for (int start = 0; start + blockSize() <= prompt.size(); start += blockSize()) {
+            parent = new BlockHash(parent, prompt.subList(start, start + blockSize()));
+            hashes.add(parent);
+        }
+        return hashes;
+    }
+
+    /** Prompt tokens served from the prefix cache so far. */
+    public long prefixHitTokens() { return prefixHitTokens; }
+
+    /** Blocks held by at least one request. */
+    public int blocksInUse() { return pool.usableBlocks() - pool.numFreeBlocks(); }
+
     /** The longest new request, in tokens, the free blocks could hold now. */
     public long largestServableTokens() { return (long) pool.numFreeBlocks() * blockSize(); }
 
     public void checkInvariants() {
         pool.checkInvariants();
-        boolean[] seen = new boolean[pool.numBlocks()];
-        int held = 0;
+        int[] holders = new int[pool.numBlocks()];
         for (var e : tables.entrySet()) {
             long t = tokens(e.getKey());
             if (e.getValue().size() != (t + blockSize() - 1) / blockSize()) {
                 throw new IllegalStateException(e.getKey() + " holds " + e.getValue().size()
                         + " blocks for " + t + " tokens: " + e.getValue());
             }
-            for (int b : e.getValue()) {
-                if (b == KvBlockPool.NULL_BLOCK || seen[b] || pool.refCnt(b) != 1) {
-                    throw new IllegalStateException("block " + b + " of " + e.getKey() + " is shared, null or free");
-                }
-                seen[b] = true;
-                held++;
+            if (e.getValue().stream().distinct().count() != e.getValue().size()) {
+                throw new IllegalStateException(e.getKey() + " holds a block twice: " + e.getValue());
             }
+            for (int b : e.getValue()) {
+                if (b == KvBlockPool.NULL_BLOCK) throw new IllegalStateException(e.getKey() + " holds the null block");
+                holders[b]++;
+            }
+        }
+        int held = 0;
+        for (int b = 1; b < pool.numBlocks(); b++) {
+            if (pool.refCnt(b) != holders[b]) {
+                throw new IllegalStateException("block " + b + " has refCnt " + pool.refCnt(b) + " but "
+                        + holders[b] + " holders\n" + map());
+            }
+            if (holders[b] > 0) held++;
         }
         if (held + pool.numFreeBlocks() != pool.usableBlocks()) {
             throw new IllegalStateException(held + " held + " + pool.numFreeBlocks() + " free != "

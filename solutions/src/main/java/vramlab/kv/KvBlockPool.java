@@ -1,5 +1,8 @@
 package vramlab.kv;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import vramlab.driver.GpuProcess;
 
 /**
@@ -14,9 +17,11 @@ import vramlab.driver.GpuProcess;
  * <p>Invariants: every block but the null block is either in the free queue with
  * {@code refCnt == 0}, or out of it with {@code refCnt >= 1}; the null block is never queued.
  *
- * <p>Simplification: no prefix caching (no block hashes, no {@code touch}), so a block has one
- * owner and {@code refCnt} is 0 or 1; vLLM's caching, eviction and sharing are described in
- * the chapter's notes instead.
+ * <p>Prefix caching (used through {@link KvCacheManager#allocatePrompt}): a full block may
+ * carry a {@link BlockHash}; cached blocks are found by hash, shared by reference count
+ * ({@link #touch}), and stay in the free queue with their hash when their count drops to 0, until
+ * {@link #getNewBlocks} pops one for reuse and evicts the hash. Invariant: a hash maps to a block
+ * exactly when that block carries it.
  */
 public final class KvBlockPool {
     /** vLLM's {@code CacheConfig.DEFAULT_BLOCK_SIZE}: 16 tokens per block. */
@@ -30,6 +35,9 @@ public final class KvBlockPool {
     private final int[] refCnt;
     private final GpuProcess process;
     private final long base;
+    private final BlockHash[] hashOf;
+    private final Map<BlockHash, Integer> cached = new HashMap<>();
+    private long evictions;
 
     public KvBlockPool(GpuProcess process, int numBlocks, int blockSize, long blockBytes) {
         if (numBlocks < 2 || blockSize <= 0 || blockBytes <= 0) {
@@ -43,6 +51,7 @@ public final class KvBlockPool {
         this.base = process.cudaMalloc(numBlocks * blockBytes);
         this.freeQueue = new FreeBlockQueue(numBlocks);
         this.refCnt = new int[numBlocks];
+        this.hashOf = new BlockHash[numBlocks];
         freeQueue.popLeft();                    // block 0: the null block, never freed
         refCnt[NULL_BLOCK] = 1;
     }
@@ -75,11 +84,38 @@ public final class KvBlockPool {
         int[] blocks = new int[n];
         for (int i = 0; i < n; i++) {
             blocks[i] = freeQueue.popLeft();
+            evict(blocks[i]);                   // a cached block is reused: its contents go
             refCnt[blocks[i]] = 1;
         }
         return blocks;
     }
     // end::get-new-blocks[]
+
+    private void evict(int block) {
+        if (hashOf[block] == null) return;
+        cached.remove(hashOf[block]);
+        hashOf[block] = null;
+        evictions++;
+    }
+
+    /** The cached block holding {@code hash}, or -1. */
+    public int cachedBlock(BlockHash hash) { return cached.getOrDefault(hash, -1); }
+
+    /** Records that the full block {@code block} holds {@code hash}'s tokens. */
+    public void cacheBlock(int block, BlockHash hash) {
+        if (hashOf[block] != null || cached.containsKey(hash)) return;   // already cached
+        hashOf[block] = hash;
+        cached.put(hash, block);
+    }
+
+    /** vLLM's {@code touch}: a prefix hit takes a reference, leaving the free queue if it was there. */
+    public void touch(int block) {
+        if (refCnt[block] == 0) freeQueue.remove(block);
+        refCnt[block]++;
+    }
+
+    public int cachedBlocks() { return cached.size(); }
+    public long evictions() { return evictions; }
 
     /** vLLM's {@code free_blocks}: drops one reference each, in the order given; at 0 it queues. */
     public void freeBlocks(Iterable<Integer> blocks) {
@@ -93,7 +129,13 @@ public final class KvBlockPool {
     public void checkInvariants() {
         freeQueue.checkInvariants();
         if (freeQueue.contains(NULL_BLOCK)) throw new IllegalStateException("the null block is in the free queue");
+        for (var e : cached.entrySet()) {
+            if (hashOf[e.getValue()] != e.getKey()) throw new IllegalStateException("hash map stale at " + e);
+        }
         for (int b = 1; b < numBlocks; b++) {
+            if (hashOf[b] != null && cached.get(hashOf[b]) != b) {
+                throw new IllegalStateException("block " + b + " carries a hash the map does not know");
+            }
             if (freeQueue.contains(b) != (refCnt[b] == 0) || refCnt[b] < 0) {
                 throw new IllegalStateException("block " + b + " refCnt " + refCnt[b]
                         + (freeQueue.contains(b) ? " but queued" : " but not queued"));

@@ -156,4 +156,90 @@ class KvCacheManagerTest {
             assertThat(pool.reserved()).isEqualTo(100 * kib(2048));
         }
     }
+
+    @Nested
+    @DisplayName("prefix caching (vLLM's get_computed_blocks, touch and eviction)")
+    class PrefixCaching {
+        List<Integer> prompt(int family, int length) {
+            List<Integer> t = new ArrayList<>();
+            for (int i = 0; i < length; i++) t.add(family * 100_000 + i);
+            return t;
+        }
+
+        @Test
+        @DisplayName("a second request with the same prompt shares its full blocks and computes the rest")
+        void sharing() {
+            KvCacheManager m = manager(10);
+            assertThat(m.allocatePrompt("a", prompt(1, 40))).isTrue();    // 2 full blocks + 1 partial
+            assertThat(m.allocatePrompt("b", prompt(1, 40))).isTrue();
+            assertThat(m.blocks("b").subList(0, 2)).isEqualTo(m.blocks("a").subList(0, 2));
+            assertThat(m.blocks("b").get(2)).isNotEqualTo(m.blocks("a").get(2));
+            assertThat(m.pool().refCnt(m.blocks("a").get(0))).isEqualTo(2);
+            assertThat(m.blocksInUse()).isEqualTo(4);
+            assertThat(m.prefixHitTokens()).isEqualTo(32);
+            m.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("a hit never covers the whole prompt: at least one token is computed again")
+        void lastTokenRecomputed() {
+            KvCacheManager m = manager(10);
+            m.allocatePrompt("a", prompt(1, 32));
+            m.allocatePrompt("b", prompt(1, 32));
+            assertThat(m.prefixHitTokens()).isEqualTo(16);
+            assertThat(m.blocks("b").get(1)).isNotEqualTo(m.blocks("a").get(1));
+            m.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("freed cached blocks stay findable in the free queue until reused, then are evicted")
+        void cachedUntilReused() {
+            KvCacheManager m = manager(6);                                // 5 usable blocks
+            m.allocatePrompt("a", prompt(1, 40));
+            m.free("a");
+            assertThat(m.pool().cachedBlocks()).isEqualTo(2);
+            assertThat(m.allocatePrompt("b", prompt(1, 40))).isTrue();    // hits both from the queue
+            assertThat(m.prefixHitTokens()).isEqualTo(32);
+            m.free("b");
+            assertThat(m.allocatePrompt("c", prompt(2, 5 * 16))).isTrue(); // needs all 5: evicts both
+            assertThat(m.pool().cachedBlocks()).isEqualTo(5);              // c's five full blocks
+            assertThat(m.pool().evictions()).isEqualTo(2);
+            m.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("a prompt that does not fit takes nothing, not even a reference to its hits")
+        void allOrNothingWithHits() {
+            KvCacheManager m = manager(5);                                // 4 usable blocks
+            m.allocatePrompt("a", prompt(1, 40));                         // 3 blocks
+            m.free("a");
+            String before = m.pool().freeQueue().toString();
+            assertThat(m.allocatePrompt("b", prompt(1, 100))).isFalse();  // 2 hits + 5 fresh > 4
+            assertThat(m.pool().freeQueue().toString()).isEqualTo(before);
+            assertThat(m.blocks("b")).isEmpty();
+            m.checkInvariants();
+        }
+
+        @ParameterizedTest(name = "seed {0}")
+        @ValueSource(longs = {31, 32})
+        @DisplayName("keeps its invariants under seeded random prompts from a few families, growth and frees")
+        void seededRandom(long seed) {
+            Random rnd = new Random(seed);
+            KvCacheManager m = manager(40);
+            List<String> live = new ArrayList<>();
+            for (int step = 0; step < 2000; step++) {
+                int op = rnd.nextInt(3);
+                if (op == 0) {
+                    String r = "r" + step;
+                    if (m.allocatePrompt(r, prompt(rnd.nextInt(3), 1 + rnd.nextInt(120)))) live.add(r);
+                } else if (op == 1 && !live.isEmpty()) {
+                    m.allocateSlots(live.get(rnd.nextInt(live.size())), 1 + rnd.nextInt(20));
+                } else if (!live.isEmpty()) {
+                    m.free(live.remove(rnd.nextInt(live.size())));
+                }
+                m.checkInvariants();
+            }
+            assertThat(m.prefixHitTokens()).isPositive();
+        }
+    }
 }

@@ -34,6 +34,9 @@ public final class BuddyLab {
         out.println("== The seed's guarantee, and half a pool free that cannot serve 128 MiB ==");
         counterexample(out);
         out.println();
+        out.println("== Paged blocks can share: 64 requests with one 1024-token system prompt ==");
+        prefixSharing(out);
+        out.println();
         out.println("== Monitoring the buddy's free blocks per order while it serves ==");
         monitoring(out);
         out.println();
@@ -102,6 +105,34 @@ public final class BuddyLab {
     }
     // end::counterexample[]
 
+    // tag::prefix-sharing[]
+    /**
+     * Sixty-four requests whose prompts start with the same 1024-token system prompt and end
+     * with 64 tokens of their own, on 16-token blocks of Llama-3-8B: the blocks they hold
+     * without prefix caching, and with it. Returns {without, with}.
+     */
+    public static int[] prefixSharing(PrintStream out) {
+        long blockBytes = 16 * ModelShape.LLAMA_3_8B.kvBytesPerToken();
+        KvCacheManager plain = new KvCacheManager(new KvBlockPool(new Gpu(gib(80)).openToyProcess(),
+                5000, 16, blockBytes));
+        KvCacheManager cached = new KvCacheManager(new KvBlockPool(new Gpu(gib(80)).openToyProcess(),
+                5000, 16, blockBytes));
+        for (int r = 0; r < 64; r++) {
+            List<Integer> prompt = new ArrayList<>();
+            for (int t = 0; t < 1024; t++) prompt.add(t);                  // the system prompt
+            for (int t = 0; t < 64; t++) prompt.add(1_000_000 * (r + 1) + t); // the user's own
+            plain.allocateSlots("r" + r, prompt.size());
+            cached.allocatePrompt("r" + r, prompt);
+        }
+        int without = plain.blocksInUse(), with = cached.blocksInUse();
+        out.println("without prefix caching: " + without + " blocks = "
+                + Bytes.formatSize(without * blockBytes));
+        out.println("with prefix caching:    " + with + " blocks = " + Bytes.formatSize(with * blockBytes)
+                + " (" + cached.prefixHitTokens() + " prompt tokens from the cache)");
+        return new int[] {without, with};
+    }
+    // end::prefix-sharing[]
+
     // tag::monitoring[]
     /**
      * The seed's monitoring: the buddy contender serves the standard workload and, every 800
@@ -151,6 +182,7 @@ public final class BuddyLab {
                   BuddyLab.mechanics(System.out)            split and merge on a 16 MiB pool
                   BuddyLab.counterexample(System.out)       the seed's guarantee and half a pool that is useless
                   BuddyLab.monitoring(System.out)           buddyinfo and the unusable index while serving
+                  BuddyLab.prefixSharing(System.out)        64 requests sharing a system prompt's blocks
                   var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24)
                   b.alloc(mib(3)); b.map(); b.buddyinfo(); b.unusableIndex(22); b.checkInvariants()
                   ReferencePoints.measure(1)                25% buddy waste and < 4% paged waste, measured

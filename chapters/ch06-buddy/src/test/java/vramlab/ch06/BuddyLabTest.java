@@ -51,6 +51,14 @@ class BuddyLabTest {
     }
 
     @Test
+    @DisplayName("prefix caching: 64 shared prompt blocks plus 4 own blocks each, instead of 68 each")
+    void prefixSharing() {
+        int[] blocks = BuddyLab.prefixSharing(new PrintStream(java.io.OutputStream.nullOutputStream()));
+        assertThat(blocks[0]).isEqualTo(64 * 68);          // (1024 + 64) / 16 = 68 blocks per request
+        assertThat(blocks[1]).isEqualTo(64 + 64 * 4);      // the prompt's 64 blocks once, 4 each of their own
+    }
+
+    @Test
     @DisplayName("the launcher finds the chapter as 6 / buddy, with a startup that defines help()")
     void registered() {
         ChapterLab lab = ServiceLoader.load(ChapterLab.class).stream().map(ServiceLoader.Provider::get)
