@@ -104,12 +104,14 @@ public final class Ladder {
         long free = Math.max(0, r.get(Figure.FREE));
         if (others < 0) return unattributed();
         if (others > 0 && others >= significant() && others + free >= tried) {
-            return say(Cause.OTHER_PROCESSES, "2. Other processes: " + describeProcesses() + " hold "
+            return say(Cause.OTHER_PROCESSES, "2. Other processes: " + describeProcesses()
+                    + (r.processes().size() == 1 ? " holds " : " hold ")
                     + formatSize(others) + " of the card; without them " + formatSize(free + others)
                     + " would be free, enough for the " + formatSize(tried) + ".");
         }
         evidence.add(others == 0 ? "2. Other processes: the message lists none."
-                : "2. Other processes: " + describeProcesses() + " hold only " + formatSize(others)
+                : "2. Other processes: " + describeProcesses()
+                        + (r.processes().size() == 1 ? " holds only " : " hold only ") + formatSize(others)
                         + ", too little to explain it.");
         return null;
     }
@@ -162,7 +164,7 @@ public final class Ladder {
                 return say(Cause.NCCL_BUFFERS, "3. NCCL: this process holds " + formatSize(self)
                         + " but PyTorch reserved " + formatSize(reserved) + ": "
                         + formatSize(outside) + " is non-PyTorch memory, more than a context "
-                        + "(this kit draws the line at " + formatSize(CONTEXT_ALLOWANCE) + ")"
+                        + "(this kit draws the line at 1 GiB)"
                         + (distributed ? ", and the paste shows a distributed run."
                                 : ". The paste shows no distributed run, so also suspect another "
                                         + "library that allocates on its own."));
