@@ -27,7 +27,7 @@ public final class InterleavedLifetimes implements Scenario {
     @Override
     public Outcome run(Policy policy, long seed) {
         Random rnd = new Random(seed);
-        Rig rig = Rig.card((8 + rnd.nextInt(9)) * GiB, (300 + rnd.nextInt(400)) * MiB,
+        Rig rig = Rig.card((3 + rnd.nextInt(3)) * GiB, (300 + rnd.nextInt(400)) * MiB,
                 (300 + rnd.nextInt(300)) * MiB, policy);
         long kept = 5 * MiB + 1 + rnd.nextInt((int) (MiB / 2));     // a layer's saved activation
         long temp = 3 * MiB + 1 + rnd.nextInt((int) (MiB / 2));     // its scratch, freed at once

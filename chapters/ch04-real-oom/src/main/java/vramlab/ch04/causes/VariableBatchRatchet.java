@@ -31,7 +31,7 @@ public final class VariableBatchRatchet implements Scenario {
     @Override
     public Outcome run(Policy policy, long seed) {
         Random rnd = new Random(seed);
-        Rig rig = Rig.card((2 + rnd.nextInt(3)) * GiB, (200 + rnd.nextInt(200)) * MiB,
+        Rig rig = Rig.card(2 * GiB + rnd.nextInt(4) * 256 * MiB, (200 + rnd.nextInt(200)) * MiB,
                 (300 + rnd.nextInt(200)) * MiB, policy);
         List<Block> kept = new ArrayList<>();
         for (int step = 1; step <= 100_000; step++) {

@@ -29,7 +29,7 @@ class RoundTripTest {
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
         for (Scenario s : Causes.all()) {
-            for (long seed = 1; seed <= 12; seed++) runs.add(Arguments.of(s.name(), seed));
+            for (long seed = 1; seed <= 8; seed++) runs.add(Arguments.of(s.name(), seed));
         }
         return runs.stream();
     }
@@ -40,7 +40,7 @@ class RoundTripTest {
 
     @ParameterizedTest(name = "{0}, seed {1}")
     @MethodSource("runs")
-    @DisplayName("the triage names the scenario's cause and reads the simulator's numbers")
+    @DisplayName("the triage names the scenario's cause and reads the simulator's numbers (seeds 1-8)")
     void roundTrip(String name, long seed) {
         Scenario s = Causes.named(name);
         Outcome o = s.run(Causes.defaultPolicy(), seed);
@@ -65,18 +65,13 @@ class RoundTripTest {
         assertThat(d.reading().get(Figure.THIS_PROCESS)).isEqualTo(self);
         assertThat(d.reading().get(Figure.OTHER_PROCESSES)).isEqualTo(others);
         assertThat(d.reading().missing()).isEmpty();
-    }
 
-    @ParameterizedTest(name = "{0}, seed {1}")
-    @MethodSource("runs")
-    @DisplayName("the facts are the simulator's own: free and total from the driver, reserved >= allocated")
-    void factsAreConsistent(String name, long seed) {
-        Outcome o = Causes.named(name).run(Causes.defaultPolicy(), seed);
-        PyTorchOomMessage.Facts f = o.facts();
+        // the facts themselves are the simulator's: it failed for want of room, and what the
+        // processes hold plus what is free is at most the card (the rest is the driver's)
         long held = 0;
         for (PyTorchOomMessage.ProcessUsage p : f.processes()) held += p.bytes();
-        assertThat(f.free()).isBetween(0L, f.tried() - 1);           // it failed for want of room
-        assertThat(held + f.free()).isLessThanOrEqualTo(f.total());  // the rest is the driver's
+        assertThat(f.free()).isBetween(0L, f.tried() - 1);
+        assertThat(held + f.free()).isLessThanOrEqualTo(f.total());
         assertThat(f.reserved()).isGreaterThanOrEqualTo(f.allocated() + f.privatePools());
     }
 
