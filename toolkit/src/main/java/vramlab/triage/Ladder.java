@@ -46,6 +46,7 @@ public final class Ladder {
             evidence.add("The message lacks " + String.join(", ", r.missing())
                     + " (cut or mangled); the ladder works with what is there.");
         }
+        // tag::ladder[]
         Cause c = requestBiggerThanCard();
         if (c == null) c = fragmentation();
         if (c == null) c = otherProcesses();
@@ -53,6 +54,7 @@ public final class Ladder {
         if (c == null) c = graphPools();
         if (c == null) c = cudnn();
         return c != null ? c : full();
+        // end::ladder[]
     }
 
     private long significant() {
@@ -74,6 +76,7 @@ public final class Ladder {
         return null;
     }
 
+    // tag::fragmentation[]
     private Cause fragmentation() {
         long u = r.get(Figure.RESERVED_BUT_UNALLOCATED), tried = r.get(Figure.REQUESTED);
         long free = Math.max(0, r.get(Figure.FREE));
@@ -98,6 +101,7 @@ public final class Ladder {
                 + " it tried to allocate: not the main cause.");
         return null;
     }
+    // end::fragmentation[]
 
     private Cause otherProcesses() {
         long others = r.get(Figure.OTHER_PROCESSES), tried = Math.max(0, r.get(Figure.REQUESTED));

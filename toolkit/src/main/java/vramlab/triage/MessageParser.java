@@ -88,6 +88,7 @@ public final class MessageParser {
         return d.build();
     }
 
+    // tag::sentence[]
     /** PyTorch 2.1 and later (CCA:1351-1376 in the 2024 source). */
     private static void readSentence(String seg, Draft d) {
         d.family = Family.SENTENCE;
@@ -123,6 +124,7 @@ public final class MessageParser {
         d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.FREE, Figure.ALLOCATED_BY_PYTORCH,
                 Figure.RESERVED_BUT_UNALLOCATED);
     }
+    // end::sentence[]
 
     /** PyTorch 0.4 to 2.0: the parenthesized list, ending in "cached" or "reserved in total". */
     private static void readParenthesized(String seg, Draft d) {
