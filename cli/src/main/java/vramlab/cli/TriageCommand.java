@@ -15,7 +15,7 @@ import vramlab.triage.Triage;
 /** {@code vramlab triage [--json] [FILE|-]}: names the likely cause of a pasted OOM message. */
 final class TriageCommand implements Command {
     @Override public String name() { return "triage"; }
-    @Override public String summary() { return "read a pasted OOM message: its numbers, likely cause, fix ladder"; }
+    @Override public String summary() { return "read a pasted OOM message: numbers, cause, fixes"; }
 
     @Override
     public String usage() {
@@ -37,7 +37,9 @@ final class TriageCommand implements Command {
     @Override
     public int run(List<String> args, Io io) throws IOException {
         Args a = Args.parse("triage", args, Set.of("--json"), Set.of());
-        if (a.positional().size() > 1) throw new UsageException("triage", "expected at most one FILE (or -)");
+        if (a.positional().size() > 1) {
+            throw new UsageException("triage", "expected at most one FILE (or -)");
+        }
         String file = a.positional().isEmpty() ? "-" : a.positional().get(0);
         Diagnosis d = Triage.of(read(file, io.in()));
         io.out().println(a.flag("--json") ? d.json() : d.text());

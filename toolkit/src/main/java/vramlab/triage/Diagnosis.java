@@ -44,7 +44,9 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
         sb.append(": ").append(cause.title()).append("\n\nWhy, in the ladder's order:\n");
         evidence.forEach(e -> sb.append("  - ").append(e).append('\n'));
         sb.append("\nFix ladder, cheapest first:\n");
-        for (int i = 0; i < fixes().size(); i++) sb.append("  ").append(i + 1).append(". ").append(fixes().get(i)).append('\n');
+        for (int i = 0; i < fixes().size(); i++) {
+            sb.append("  ").append(i + 1).append(". ").append(fixes().get(i)).append('\n');
+        }
         if (!reading.notes().isEmpty()) {
             sb.append("\nAbout the message:\n");
             reading.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));

@@ -6,7 +6,8 @@ public enum Family {
     CACHED("PyTorch 0.4 to 1.3: '(GPU d; T total capacity; A already allocated; F free; C cached)'"),
     RESERVED_IN_TOTAL("PyTorch 1.4 to 2.0: '... R reserved in total by PyTorch)'"),
     SENTENCE("PyTorch 2.1 and later: 'GPU d has a total capacity of T of which F is free. ...'"),
-    MALLOC_ASYNC("PyTorch's cudaMallocAsync backend: 'Allocation on device d would exceed allowed memory'"),
+    MALLOC_ASYNC("PyTorch's cudaMallocAsync backend: 'Allocation on device d would exceed "
+            + "allowed memory'"),
     ONE_EB("PyTorch's front door: 'Tried to allocate more than 1EB memory'"),
     CUDA_ERROR("a raw CUDA call failed: 'CUDA error: out of memory' (no allocator numbers)"),
     NCCL_ERROR("NCCL failed to allocate: 'Cuda failure 'out of memory'' inside an NCCL error"),

@@ -69,7 +69,8 @@ public final class Json {
             }
             sb.append('}');
         } else {
-            throw new IllegalArgumentException("Json.write: cannot write a " + v.getClass().getSimpleName());
+            throw new IllegalArgumentException("Json.write: cannot write a "
+                    + v.getClass().getSimpleName());
         }
     }
 }

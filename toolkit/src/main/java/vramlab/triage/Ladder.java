@@ -115,7 +115,8 @@ public final class Ladder {
         }
         evidence.add(others == 0 ? "2. Other processes: the message lists none."
                 : "2. Other processes: " + describeProcesses()
-                        + (r.processes().size() == 1 ? " holds only " : " hold only ") + formatSize(others)
+                        + (r.processes().size() == 1 ? " holds only " : " hold only ")
+                        + formatSize(others)
                         + ", too little to explain it.");
         return null;
     }
@@ -131,7 +132,9 @@ public final class Ladder {
     /** Older formats list no processes: look at what is neither free nor PyTorch's. */
     private Cause unattributed() {
         long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE), reserved = r.get(Figure.RESERVED);
-        if (reserved < 0 && r.family() == Family.MALLOC_ASYNC) reserved = r.get(Figure.ALLOCATED_BY_PYTORCH);
+        if (reserved < 0 && r.family() == Family.MALLOC_ASYNC) {
+            reserved = r.get(Figure.ALLOCATED_BY_PYTORCH);   // the async backend's only figure
+        }
         if (cap < 0 || free < 0 || reserved < 0) {
             evidence.add("2. Other processes: cannot check, the message lists no processes and "
                     + "lacks the figures to infer them.");
@@ -173,7 +176,8 @@ public final class Ladder {
                                 : ". The paste shows no distributed run, so also suspect another "
                                         + "library that allocates on its own."));
             }
-            evidence.add("3. NCCL: this process's non-PyTorch memory is " + formatSize(Math.max(0, outside))
+            evidence.add("3. NCCL: this process's non-PyTorch memory is "
+                    + formatSize(Math.max(0, outside))
                     + ", about a context's worth.");
             return null;
         }
@@ -213,10 +217,11 @@ public final class Ladder {
     }
 
     private Cause full() {
-        long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE), a = r.get(Figure.ALLOCATED_BY_PYTORCH);
+        long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE);
+        long a = r.get(Figure.ALLOCATED_BY_PYTORCH);
         long self = r.get(Figure.THIS_PROCESS), others = r.get(Figure.OTHER_PROCESSES);
         StringBuilder sb = new StringBuilder("6. Otherwise the card is simply full");
-        if (a >= 0 && cap > 0) sb.append(": PyTorch has ").append(formatSize(a)).append(" of ").append(formatSize(cap));
+        if (a >= 0 && cap > 0) sb.append(": PyTorch has " + formatSize(a) + " of " + formatSize(cap));
         if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
         if (cap > 0 && free >= 0 && self >= 0 && others >= 0) {

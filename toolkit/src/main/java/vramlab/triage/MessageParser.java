@@ -25,8 +25,8 @@ public final class MessageParser {
     private static final int CI = Pattern.CASE_INSENSITIVE;
 
     /** Where a caching-allocator or async-backend message starts. */
-    private static final Pattern START = Pattern.compile(
-            "(CUDA|HIP|XPU|NPU|MUSA|MLU)outofmemory\\.|Allocationondevice\\d+wouldexceedallowedmemory", CI);
+    private static final Pattern START = Pattern.compile("(CUDA|HIP|XPU|NPU|MUSA|MLU)outofmemory\\."
+            + "|Allocationondevice\\d+wouldexceedallowedmemory", CI);
 
     private MessageParser() {}
 
@@ -89,16 +89,31 @@ public final class MessageParser {
     }
 
     // tag::sentence[]
-    /** PyTorch 2.1 and later (CCA:1351-1376 in the 2024 source). */
+    /** PyTorch 2.1 and later (CCA:1351-1376 in the 2024 source). Each figure, read alone. */
     private static void readSentence(String seg, Draft d) {
         d.family = Family.SENTENCE;
         Matcher m = Pattern.compile("GPU(\\d+)hasatotalcapac(i?)tyof" + SIZE, CI).matcher(seg);
         if (m.find()) {
             d.figures.put(Figure.DEVICE, Long.parseLong(m.group(1)));
             d.put(Figure.CAPACITY, m.group(3));
-            if (m.group(2).isEmpty()) d.notes.add("It spells 'capacty': PyTorch 2.1 printed it so.");
+            if (m.group(2).isEmpty()) d.notes.add("It spells 'capacty', as PyTorch 2.1 did.");
         }
-        d.put(Figure.FREE, d.group(seg, "ofwhich" + SIZE + "isfree"));
+        d.read(seg, Figure.FREE, "ofwhich", "isfree");
+        readProcesses(seg, d);
+        d.read(seg, Figure.ALLOWED, "", "allowed;");
+        d.read(seg, Figure.ALLOCATED_BY_PYTORCH, "Oftheallocatedmemory", "isallocatedbyPyTorch");
+        d.read(seg, Figure.PRIVATE_POOLS, "with", "allocatedinprivatepools");
+        if (d.lacks(Figure.PRIVATE_POOLS) && !d.lacks(Figure.ALLOCATED_BY_PYTORCH)) {
+            d.figures.put(Figure.PRIVATE_POOLS, 0L);      // the clause is printed only when > 0
+        }
+        d.read(seg, Figure.RESERVED_BUT_UNALLOCATED, "and", "isreservedbyPyTorchbutunallocated");
+        d.sum(Figure.RESERVED, Figure.ALLOCATED_BY_PYTORCH, Figure.RESERVED_BUT_UNALLOCATED);
+        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.FREE, Figure.ALLOCATED_BY_PYTORCH,
+                Figure.RESERVED_BUT_UNALLOCATED);
+    }
+
+    /** NVML's lines: "Process P has X memory in use." and "... this process has X ...". */
+    private static void readProcesses(String seg, Draft d) {
         Matcher p = Pattern.compile("Process(\\d+)has" + SIZE + "memoryinuse", CI).matcher(seg);
         long others = 0;
         while (p.find()) {
@@ -107,22 +122,12 @@ public final class MessageParser {
             d.processes.merge(Integer.parseInt(p.group(1)), bytes, Long::sum);
             others += bytes;
         }
-        d.put(Figure.THIS_PROCESS, d.group(seg, "thisprocesshas" + SIZE + "memoryinuse"));
-        if (!d.processes.isEmpty() || d.figures.containsKey(Figure.THIS_PROCESS)) {
+        d.read(seg, Figure.THIS_PROCESS, "thisprocesshas", "memoryinuse");
+        if (!d.processes.isEmpty() || !d.lacks(Figure.THIS_PROCESS)) {
             d.figures.put(Figure.OTHER_PROCESSES, others);
         } else {
             d.notes.add("It lists no processes: NVML was unavailable, or the lines were cut.");
         }
-        d.put(Figure.ALLOWED, d.group(seg, SIZE + "allowed;"));
-        d.put(Figure.ALLOCATED_BY_PYTORCH, d.group(seg, "Oftheallocatedmemory" + SIZE + "isallocatedbyPyTorch"));
-        d.put(Figure.PRIVATE_POOLS, d.group(seg, "with" + SIZE + "allocatedinprivatepools"));
-        if (!d.figures.containsKey(Figure.PRIVATE_POOLS) && d.figures.containsKey(Figure.ALLOCATED_BY_PYTORCH)) {
-            d.figures.put(Figure.PRIVATE_POOLS, 0L);   // the clause is printed only when > 0
-        }
-        d.put(Figure.RESERVED_BUT_UNALLOCATED, d.group(seg, "and" + SIZE + "isreservedbyPyTorchbutunallocated"));
-        d.sum(Figure.RESERVED, Figure.ALLOCATED_BY_PYTORCH, Figure.RESERVED_BUT_UNALLOCATED);
-        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.FREE, Figure.ALLOCATED_BY_PYTORCH,
-                Figure.RESERVED_BUT_UNALLOCATED);
     }
     // end::sentence[]
 
@@ -150,7 +155,8 @@ public final class MessageParser {
         long a = d.figures.getOrDefault(Figure.ALLOCATED_BY_PYTORCH, -1L);
         long r = d.figures.getOrDefault(Figure.RESERVED, -1L);
         if (a >= 0 && r >= 0) d.figures.put(Figure.RESERVED_BUT_UNALLOCATED, Math.max(0, r - a));
-        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.ALLOCATED_BY_PYTORCH, Figure.FREE, Figure.RESERVED);
+        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.ALLOCATED_BY_PYTORCH, Figure.FREE,
+                Figure.RESERVED);
     }
 
     /** The cudaMallocAsync backend (c10/cuda/CUDAMallocAsyncAllocator.cpp, mallocAsync). */
@@ -170,14 +176,15 @@ public final class MessageParser {
             d.put(Figure.ALLOWED, limit);
         }
         d.notes.add("The async backend reports no reserved figure: the driver's pool keeps that.");
-        d.expect(Figure.DEVICE, Figure.ALLOCATED_BY_PYTORCH, Figure.REQUESTED, Figure.CAPACITY, Figure.FREE);
+        d.expect(Figure.DEVICE, Figure.ALLOCATED_BY_PYTORCH, Figure.REQUESTED, Figure.CAPACITY,
+                Figure.FREE);
     }
 
     private static void readHints(String seg, Draft d) {
         if (contains(seg, "expandable_segments")) {
             d.notes.add("Its hint suggests expandable_segments:True (the hint of newer 2.x releases).");
         } else if (contains(seg, "max_split_size_mb")) {
-            d.notes.add("Its hint suggests max_split_size_mb (the hint of late 1.x releases up to 2.1).");
+            d.notes.add("Its hint suggests max_split_size_mb (late 1.x releases up to 2.1).");
         }
         if (contains(seg, "PYTORCH_ALLOC_CONF")) {
             d.notes.add("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable.");
@@ -211,12 +218,14 @@ public final class MessageParser {
         String text = all.toString();
         Draft d = new Draft(source, clues);
         d.backend = "CUDA";
-        if (contains(text, "NCCL") && contains(text, "Cudafailure\\d*['\"]?outofmemory|ncclUnhandledCudaError.*outofmemory")) {
+        if (contains(text, "NCCL")
+                && contains(text, "Cudafailure\\d*['\"]?outofmemory|ncclUnhandledCudaError.*outofmemory")) {
             d.family = Family.NCCL_ERROR;
             d.clues.add(Clue.DISTRIBUTED);
         } else if (contains(text, "THCudaCheckFAIL.*outofmemory|cudaruntimeerror\\(2\\):outofmemory")) {
             d.family = Family.THC_LEGACY;
-        } else if (contains(text, "CUDAerror:outofmemory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation")) {
+        } else if (contains(text,
+                "CUDAerror:outofmemory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation")) {
             d.family = Family.CUDA_ERROR;
         } else {
             d.family = Family.UNRECOGNIZED;
@@ -261,6 +270,13 @@ public final class MessageParser {
             return m.find() ? m.group(1) : null;
         }
 
+        /** Reads the size between {@code before} and {@code after} into {@code f}, if there. */
+        void read(String seg, Figure f, String before, String after) {
+            put(f, group(seg, before + SIZE + after));
+        }
+
+        boolean lacks(Figure f) { return !figures.containsKey(f); }
+
         long size(String seg, String regex) {
             String g = group(seg, regex);
             return g == null ? -1 : Sizes.parseOrMinusOne(g);
@@ -273,7 +289,7 @@ public final class MessageParser {
         }
 
         void sum(Figure into, Figure a, Figure b) {
-            if (figures.containsKey(a) && figures.containsKey(b)) figures.put(into, figures.get(a) + figures.get(b));
+            if (!lacks(a) && !lacks(b)) figures.put(into, figures.get(a) + figures.get(b));
         }
 
         void expect(Figure... fs) {

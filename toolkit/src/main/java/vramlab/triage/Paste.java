@@ -16,9 +16,10 @@ public final class Paste {
     /** The lines one process printed, as text and squeezed (no whitespace at all). */
     public record Source(String name, String text, String squeezed) {}
 
-    /** Prefixes that name the process: torchrun's {@code [rank3]:}, Ray/vLLM's {@code (Worker pid=5)}. */
+    /** Prefixes that name the process: torchrun's {@code [rank3]:}, Ray's {@code (Worker pid=5)}. */
     private static final Pattern RANK = Pattern.compile("^\\s*\\[(rank|default)(\\d+)\\]:?\\s?");
-    private static final Pattern WORKER = Pattern.compile("^\\s*\\(([\\w.-]+)(?: \\w+=[^\\s)]+)* pid=(\\d+)\\)\\s?");
+    private static final Pattern WORKER =
+            Pattern.compile("^\\s*\\(([\\w.-]+)(?: \\w+=[^\\s)]+)* pid=(\\d+)\\)\\s?");
 
     /** Prefixes that carry no identity: levels, timestamps, quote and comment marks. */
     private static final List<Pattern> NOISE = List.of(
@@ -29,7 +30,8 @@ public final class Paste {
             Pattern.compile("^\\s*\\[?\\d{4}-\\d\\d-\\d\\d[ T]\\d\\d:\\d\\d:\\d\\d(?:[.,]\\d+)?Z?\\]?"
                     + "(?:\\s+-\\s+[\\w.]+){0,2}(?:\\s+-\\s+|:\\s*|\\s+)"),
             // glog: E0314 05:16:58.123456  4242 file.cc:123]
-            Pattern.compile("^\\s*[IWEF]\\d{4}\\s+\\d\\d:\\d\\d:\\d\\d\\.\\d+\\s+\\d+\\s+[\\w./-]+:\\d+\\]\\s?"),
+            Pattern.compile("^\\s*[IWEF]\\d{4}\\s+\\d\\d:\\d\\d:\\d\\d\\.\\d+\\s+\\d+"
+                    + "\\s+[\\w./-]+:\\d+\\]\\s?"),
             // Python logging's default format: ERROR:root:
             Pattern.compile("^\\s*(?:ERROR|WARNING|INFO|DEBUG|CRITICAL):[\\w.]*:\\s?"),
             // srun -l: "3: "

@@ -17,9 +17,9 @@ public final class Causes {
 
     /** Every scenario, in the ladder's order (two for fragmentation, two for other processes). */
     public static List<Scenario> all() {
-        return List.of(new InterleavedLifetimes(), new VariableBatchRatchet(), new OtherProcesses(false),
-                new OtherProcesses(true), new NcclCommunicators(), new GraphPrivatePool(),
-                new CudnnWorkspace(), new DriverReserve());
+        return List.of(new InterleavedLifetimes(), new VariableBatchRatchet(),
+                new OtherProcesses(false), new OtherProcesses(true), new NcclCommunicators(),
+                new GraphPrivatePool(), new CudnnWorkspace(), new DriverReserve());
     }
 
     /** The scenario named {@code name}. */
@@ -42,7 +42,8 @@ public final class Causes {
             out.println("== " + s.cause().step() + ". " + s.title() + " (" + s.name() + ") ==");
             o.story().forEach(line -> out.println("  " + line));
             out.println("  message: " + o.message());
-            out.println("  triage:  " + d.cause() + " -- " + d.evidence().get(d.evidence().size() - 1));
+            String why = d.evidence().get(d.evidence().size() - 1);
+            out.println("  triage:  " + d.cause() + " -- " + why);
             out.println();
         }
     }

@@ -1,5 +1,6 @@
 package vramlab.ch04.causes;
 
+import static vramlab.ch04.causes.Rig.size;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 
@@ -20,8 +21,10 @@ import vramlab.triage.Cause;
  */
 public final class CudnnWorkspace implements Scenario {
     @Override public String name() { return "cudnn-workspace"; }
-    @Override public String title() { return "cuDNN: a benchmarked algorithm's workspace spikes at the edge"; }
     @Override public Cause cause() { return Cause.CUDNN_WORKSPACE; }
+    @Override public String title() {
+        return "cuDNN: a benchmarked algorithm's workspace spikes at the edge";
+    }
 
     // tag::cudnn[]
     @Override
@@ -32,19 +35,20 @@ public final class CudnnWorkspace implements Scenario {
         long headroom = (256 + rnd.nextInt(512)) * MiB;
         List<Block> tensors = new ArrayList<>();
         while (rig.gpu.free() - 64 * MiB >= headroom) tensors.add(rig.alloc(rig.torch, 64 * MiB));
-        rig.say("Weights and activations: " + Rig.size(rig.torch.allocated()) + "; "
-                + Rig.size(rig.gpu.free()) + " left on the device.");
-        long workspace = headroom + (256 + rnd.nextInt(1024)) * MiB;  // the fastest algorithm's ask
+        rig.say("Weights and activations: " + size(rig.torch.allocated()) + "; "
+                + size(rig.gpu.free()) + " left on the device.");
+        long workspace = headroom + (256 + rnd.nextInt(1024)) * MiB;  // the fastest algorithm
         try {
             rig.alloc(rig.torch, workspace);
-            throw new IllegalStateException("cudnn-workspace: the workspace fit");
+            throw new IllegalStateException(name() + ": the workspace fit");
         } catch (CudaOutOfMemoryError e) {
-            rig.say("conv2d with cudnn.benchmark: the chosen algorithm wants " + Rig.size(workspace)
-                    + " of workspace.");
+            rig.say("conv2d with cudnn.benchmark: the chosen algorithm wants "
+                    + size(workspace) + " of workspace.");
             return rig.outcome(name(), cause(), e, List.of(
                     "  File \"train_unet.py\", line 70, in forward",
                     "    x = self.down3(x)",
-                    "  File \"/usr/lib/python3/site-packages/torch/nn/modules/conv.py\", line 456, in _conv_forward",
+                    "  File \"/usr/lib/python3/site-packages/torch/nn/modules/conv.py\", "
+                            + "line 456, in _conv_forward",
                     "    return F.conv2d(input, weight, bias, self.stride,"));
         }
     }

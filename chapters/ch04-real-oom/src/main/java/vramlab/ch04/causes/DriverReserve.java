@@ -1,5 +1,6 @@
 package vramlab.ch04.causes;
 
+import static vramlab.ch04.causes.Rig.size;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Random;
 
 import vramlab.alloc.Block;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
 import vramlab.triage.Cause;
 
@@ -19,20 +21,24 @@ import vramlab.triage.Cause;
  */
 public final class DriverReserve implements Scenario {
     @Override public String name() { return "driver-reserve"; }
-    @Override public String title() { return "the driver's reserve and the context are gone before the first tensor"; }
     @Override public Cause cause() { return Cause.FULL_OR_DRIVER_RESERVE; }
+    @Override public String title() {
+        return "the driver's reserve and the context are gone before the first tensor";
+    }
 
     // tag::driver[]
     @Override
     public Outcome run(Policy policy, long seed) {
         Random rnd = new Random(seed);
-        long reserve = (512 + rnd.nextInt(1024)) * MiB;               // ECC, display, driver
+        long reserve = (512 + rnd.nextInt(1024)) * MiB;           // ECC, display, driver
         Rig rig = Rig.card(24 * GiB, reserve, (300 + rnd.nextInt(300)) * MiB, policy);
-        rig.say("A 24 GiB card: the driver reserves " + Rig.size(reserve) + ", the context takes "
-                + Rig.size(rig.self.contextBytes()) + "; " + Rig.size(rig.gpu.free()) + " is left for PyTorch.");
+        rig.say("A 24 GiB card: the driver reserves " + size(reserve) + ", the context takes "
+                + size(rig.self.contextBytes()) + "; " + size(rig.gpu.free()) + " is left.");
         List<Block> tensors = new ArrayList<>();
-        var oom = rig.fill(rig.torch, () -> (256 + 256L * rnd.nextInt(3)) * MiB, tensors);
-        rig.say("The model's tensors: " + tensors.size() + " fit, " + Rig.size(rig.torch.allocated()) + ".");
+        CudaOutOfMemoryError oom = rig.fill(rig.torch,
+                () -> (256 + 256L * rnd.nextInt(3)) * MiB, tensors);
+        rig.say("The model's tensors: " + tensors.size() + " fit, "
+                + size(rig.torch.allocated()) + ".");
         return rig.outcome(name(), cause(), oom, List.of(
                 "  File \"train.py\", line 30, in <module>",
                 "    model = build_model().cuda()"));

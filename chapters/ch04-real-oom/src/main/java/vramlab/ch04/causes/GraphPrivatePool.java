@@ -1,5 +1,6 @@
 package vramlab.ch04.causes;
 
+import static vramlab.ch04.causes.Rig.size;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 
@@ -9,6 +10,7 @@ import java.util.Random;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
 import vramlab.triage.Cause;
 
@@ -22,8 +24,10 @@ import vramlab.triage.Cause;
  */
 public final class GraphPrivatePool implements Scenario {
     @Override public String name() { return "graph-private-pool"; }
-    @Override public String title() { return "CUDA graphs: a live graph keeps its private pool reserved"; }
     @Override public Cause cause() { return Cause.CUDA_GRAPH_POOLS; }
+    @Override public String title() {
+        return "CUDA graphs: a live graph keeps its private pool reserved";
+    }
 
     // tag::graph[]
     @Override
@@ -31,18 +35,22 @@ public final class GraphPrivatePool implements Scenario {
         Random rnd = new Random(seed);
         Rig rig = Rig.card((24 + 16L * rnd.nextInt(2)) * GiB, (400 + rnd.nextInt(400)) * MiB,
                 (300 + rnd.nextInt(300)) * MiB, policy);
-        rig.graphPool = new CachingAllocator(rig.self, policy);
+        rig.graphPool = new CachingAllocator(rig.self, policy);   // owned by the graph
         List<Block> captured = new ArrayList<>();
         int n = 20 + rnd.nextInt(21);
-        for (int i = 0; i < n; i++) captured.add(rig.alloc(rig.graphPool, (64 + 32L * rnd.nextInt(6)) * MiB));
-        Block staticOutput = captured.remove(captured.size() - 1);    // replay writes here; kept
-        captured.forEach(b -> rig.free(rig.graphPool, b));            // "del" the intermediates
-        rig.say("Captured a graph: " + n + " tensors in its private pool; the intermediates are deleted, "
-                + "the static output (" + Rig.size(staticOutput.size()) + ") kept. The pool still reserves "
-                + Rig.size(rig.graphPool.reserved()) + "; empty_cache() cannot touch it while the graph lives.");
+        for (int i = 0; i < n; i++) {
+            captured.add(rig.alloc(rig.graphPool, (64 + 32L * rnd.nextInt(6)) * MiB));
+        }
+        Block output = captured.remove(captured.size() - 1);      // replay writes here; kept
+        captured.forEach(b -> rig.free(rig.graphPool, b));       // "del" the intermediates
+        rig.say("Captured a graph of " + n + " tensors; the intermediates are deleted, the "
+                + "static output (" + size(output.size()) + ") kept. Its pool still reserves "
+                + size(rig.graphPool.reserved()) + " while the graph lives.");
         List<Block> tensors = new ArrayList<>();
-        var oom = rig.fill(rig.torch, () -> (192 + 64L * rnd.nextInt(5)) * MiB, tensors);
-        rig.say("Eager training beside it: " + tensors.size() + " tensors, " + Rig.size(rig.torch.allocated()) + ".");
+        CudaOutOfMemoryError oom = rig.fill(rig.torch,
+                () -> (192 + 64L * rnd.nextInt(5)) * MiB, tensors);
+        rig.say("Eager work beside it: " + tensors.size() + " tensors, "
+                + size(rig.torch.allocated()) + ".");
         return rig.outcome(name(), cause(), oom, List.of(
                 "  File \"infer.py\", line 88, in warmup",
                 "    out = model(static_input)"));

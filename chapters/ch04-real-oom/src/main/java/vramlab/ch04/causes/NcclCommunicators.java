@@ -1,5 +1,6 @@
 package vramlab.ch04.causes;
 
+import static vramlab.ch04.causes.Rig.size;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Random;
 
 import vramlab.alloc.Block;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
 import vramlab.driver.GpuProcess;
 import vramlab.triage.Cause;
@@ -29,15 +31,17 @@ public final class NcclCommunicators implements Scenario {
     public static final long LL128 = 120L * 640 * 8 * 8;
 
     @Override public String name() { return "nccl-communicators"; }
-    @Override public String title() { return "NCCL: communicators hold scratch buffers for their whole life"; }
     @Override public Cause cause() { return Cause.NCCL_BUFFERS; }
+    @Override public String title() {
+        return "NCCL: communicators hold scratch buffers for their whole life";
+    }
 
-    /** One communicator's buffers: per channel, one for the send side and one for the receive side. */
+    /** One communicator's buffers: per channel, one for sending and one for receiving. */
     static List<Long> setUp(GpuProcess rank, int channels) {
         List<Long> buffers = new ArrayList<>();
         for (int c = 0; c < channels; c++) {
             for (int direction = 0; direction < 2; direction++) {
-                buffers.add(rank.cudaMalloc(SIMPLE + LL + LL128));      // rounded up to 2 MiB pages
+                buffers.add(rank.cudaMalloc(SIMPLE + LL + LL128));   // rounded up to 2 MiB pages
             }
         }
         return buffers;
@@ -49,15 +53,18 @@ public final class NcclCommunicators implements Scenario {
         Random rnd = new Random(seed);
         Rig rig = Rig.card((40 + 40L * rnd.nextInt(2)) * GiB, (500 + rnd.nextInt(500)) * MiB,
                 (400 + rnd.nextInt(200)) * MiB, policy);
-        int channels = 16 + 8 * rnd.nextInt(3);                        // 16, 24 or 32
-        int groups = 3 + rnd.nextInt(4);                               // dp, tp, pp + eval's leaks
+        int channels = 16 + 8 * rnd.nextInt(3);                   // 16, 24 or 32
+        int groups = 3 + rnd.nextInt(4);                          // dp, tp, pp + eval's leaks
         long before = rig.self.mappedBytes();
         for (int g = 0; g < groups; g++) setUp(rig.self, channels);
         rig.say(groups + " communicators x " + channels + " channels x 2 directions: "
-                + Rig.size(rig.self.mappedBytes() - before) + " of NCCL buffers, outside PyTorch's allocator.");
+                + size(rig.self.mappedBytes() - before) + " of NCCL buffers, outside "
+                + "PyTorch's allocator.");
         List<Block> tensors = new ArrayList<>();
-        var oom = rig.fill(rig.torch, () -> (256 + 128L * rnd.nextInt(4)) * MiB, tensors);
-        rig.say("Training state: " + tensors.size() + " tensors, " + Rig.size(rig.torch.allocated()) + ".");
+        CudaOutOfMemoryError oom = rig.fill(rig.torch,
+                () -> (256 + 128L * rnd.nextInt(4)) * MiB, tensors);
+        rig.say("Training state: " + tensors.size() + " tensors, "
+                + size(rig.torch.allocated()) + ".");
         String rank = "[rank" + rnd.nextInt(8) + "]: ";
         return rig.outcome(name(), cause(), oom, List.of(
                 rank + "Traceback (most recent call last):",

@@ -1,5 +1,6 @@
 package vramlab.ch04.causes;
 
+import static vramlab.ch04.causes.Rig.size;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 import static vramlab.units.Bytes.alignUp;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 
 import vramlab.alloc.Block;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
@@ -27,11 +29,11 @@ public final class OtherProcesses implements Scenario {
     public OtherProcesses(boolean mps) { this.mps = mps; }
 
     @Override public String name() { return mps ? "mps-clients" : "other-process"; }
+    @Override public Cause cause() { return Cause.OTHER_PROCESSES; }
     @Override public String title() {
         return mps ? "other processes: MPS clients share one server context"
                 : "other processes: a forgotten notebook holds gigabytes";
     }
-    @Override public Cause cause() { return Cause.OTHER_PROCESSES; }
 
     // tag::other-process[]
     @Override
@@ -39,18 +41,19 @@ public final class OtherProcesses implements Scenario {
         Random rnd = new Random(seed);
         Gpu gpu = new Gpu(0, (16 + 8L * rnd.nextInt(3)) * GiB, (400 + rnd.nextInt(400)) * MiB);
         long context = (300 + rnd.nextInt(300)) * MiB;
+        long ownContext = mps ? 0 : context;             // MPS clients share the server's
         if (mps) gpu.open(1500 + rnd.nextInt(100), "nvidia-cuda-mps-server", context);
-        GpuProcess notebook = gpu.open(4000 + rnd.nextInt(1000), "ipykernel", mps ? 0 : context);
-        long held = alignUp((4 + rnd.nextInt(5)) * GiB + rnd.nextInt(1 << 30), 2 * MiB);
-        notebook.cudaMalloc(held);                                   // last night's experiment
-        Rig rig = new Rig(gpu, gpu.open(Rig.PID, "python train.py", mps ? 0 : context), policy);
+        GpuProcess notebook = gpu.open(4000 + rnd.nextInt(1000), "ipykernel", ownContext);
+        notebook.cudaMalloc(alignUp((4 + rnd.nextInt(5)) * GiB + rnd.nextInt(1 << 30), 2 * MiB));
+        Rig rig = new Rig(gpu, gpu.open(Rig.PID, "python train.py", ownContext), policy);
         rig.say("Process " + notebook.pid() + " (" + notebook.name() + ") holds "
-                + Rig.size(notebook.physicalBytes()) + (mps ? "; the MPS server holds the one shared context of "
-                + Rig.size(context) + "." : "."));
+                + size(notebook.physicalBytes()) + (mps ? "; the MPS server holds the one "
+                + "shared context, " + size(context) + "." : "."));
         List<Block> weights = new ArrayList<>();
-        var oom = rig.fill(rig.torch, () -> (128 + 64L * rnd.nextInt(7)) * MiB, weights);
-        rig.say("Loading the model: " + weights.size() + " tensors, " + Rig.size(rig.torch.allocated())
-                + ", before one more does not fit.");
+        CudaOutOfMemoryError oom = rig.fill(rig.torch,
+                () -> (128 + 64L * rnd.nextInt(7)) * MiB, weights);
+        rig.say("Loading the model: " + weights.size() + " tensors, "
+                + size(rig.torch.allocated()) + ", then one more does not fit.");
         return rig.outcome(name(), cause(), oom, List.of(
                 "  File \"serve.py\", line 41, in load",
                 "    model.to(\"cuda\")"));

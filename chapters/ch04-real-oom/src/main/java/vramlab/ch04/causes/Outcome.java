@@ -30,6 +30,7 @@ public record Outcome(String scenario, Cause cause, PyTorchOomMessage.Facts fact
                 : context.get(0).substring(0, context.get(0).indexOf(']') + 2);
         StringBuilder sb = new StringBuilder();
         context.forEach(l -> sb.append(l).append('\n'));
-        return sb.append(prefix).append("torch.OutOfMemoryError: ").append(message).append('\n').toString();
+        sb.append(prefix).append("torch.OutOfMemoryError: ").append(message).append('\n');
+        return sb.toString();
     }
 }

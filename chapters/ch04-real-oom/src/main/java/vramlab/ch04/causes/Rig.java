@@ -97,8 +97,9 @@ final class Rig {
 
     Outcome outcome(String name, Cause cause, CudaOutOfMemoryError e, List<String> context) {
         PyTorchOomMessage.Facts f = facts(e);
-        say("OOM: tried " + size(f.tried()) + " with " + size(f.free()) + " free on the device; "
-                + "PyTorch reserved " + size(f.reserved()) + ", allocated " + size(f.allocated()) + ".");
+        say("OOM: tried " + size(f.tried()) + " with " + size(f.free()) + " free on the device;"
+                + " PyTorch reserved " + size(f.reserved()) + ", allocated "
+                + size(f.allocated()) + ".");
         return new Outcome(name, cause, f, PyTorchOomMessage.format(f), context, story);
     }
 }
