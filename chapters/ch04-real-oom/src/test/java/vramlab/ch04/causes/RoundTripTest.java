@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import vramlab.alloc.Policy;
 import vramlab.alloc.PyTorchOomMessage;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.Figure;
@@ -29,7 +30,8 @@ class RoundTripTest {
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
         for (Scenario s : Causes.all()) {
-            for (long seed = 1; seed <= 8; seed++) runs.add(Arguments.of(s.name(), seed));
+            for (long seed = 1; seed <= 8; seed++) runs.add(Arguments.of(s.name(), "toy", seed));
+            for (long seed = 1; seed <= 4; seed++) runs.add(Arguments.of(s.name(), "real-rules", seed));
         }
         return runs.stream();
     }
@@ -38,12 +40,16 @@ class RoundTripTest {
         return Sizes.parse(Bytes.formatSize(bytes)).orElseThrow();
     }
 
-    @ParameterizedTest(name = "{0}, seed {1}")
+    private static Policy policy(String name) {
+        return name.equals("toy") ? Causes.defaultPolicy() : new RealRulesPolicy();
+    }
+
+    @ParameterizedTest(name = "{0}, {1} policy, seed {2}")
     @MethodSource("runs")
-    @DisplayName("the triage names the scenario's cause and reads the simulator's numbers (seeds 1-8)")
-    void roundTrip(String name, long seed) {
+    @DisplayName("the triage names the scenario's cause and reads the simulator's numbers (toy seeds 1-8, real rules seeds 1-4)")
+    void roundTrip(String name, String policy, long seed) {
         Scenario s = Causes.named(name);
-        Outcome o = s.run(Causes.defaultPolicy(), seed);
+        Outcome o = s.run(policy(policy), seed);
         PyTorchOomMessage.Facts f = o.facts();
         Diagnosis d = Triage.of(o.pasted());
         String why = o.pasted() + "\n" + d.text();
