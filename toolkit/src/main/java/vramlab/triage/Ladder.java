@@ -231,6 +231,9 @@ public final class Ladder {
         }
         if (r.family() == Family.THC_LEGACY || r.family() == Family.CUDA_ERROR) {
             sb.append(" (Without figures this is the fallback, not a finding.)");
+        } else if (!r.missing().isEmpty()) {
+            sb.append(" (Figures are missing, so earlier steps could not all be ruled out: "
+                    + "this is the fallback, not a finding.)");
         }
         return say(Cause.FULL_OR_DRIVER_RESERVE, sb.toString());
     }
