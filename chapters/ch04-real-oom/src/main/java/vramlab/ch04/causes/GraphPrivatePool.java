@@ -50,7 +50,8 @@ public final class GraphPrivatePool implements Scenario {
         CudaOutOfMemoryError oom = rig.fill(rig.torch,
                 () -> (192 + 64L * rnd.nextInt(5)) * MiB, tensors);
         rig.say("Eager work beside it: " + tensors.size() + " tensors, "
-                + size(rig.torch.allocated()) + ".");
+                + size(rig.torch.allocated()) + "; empty_cache() there releases "
+                + size(rig.torch.emptyCache()) + ", and cannot reach the graph's pool.");
         return rig.outcome(name(), cause(), oom, List.of(
                 "  File \"infer.py\", line 88, in warmup",
                 "    out = model(static_input)"));

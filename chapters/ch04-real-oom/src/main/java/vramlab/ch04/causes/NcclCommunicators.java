@@ -36,16 +36,39 @@ public final class NcclCommunicators implements Scenario {
         return "NCCL: communicators hold scratch buffers for their whole life";
     }
 
-    /** One communicator's buffers: per channel, one for sending and one for receiving. */
-    static List<Long> setUp(GpuProcess rank, int channels) {
-        List<Long> buffers = new ArrayList<>();
-        for (int c = 0; c < channels; c++) {
-            for (int direction = 0; direction < 2; direction++) {
-                buffers.add(rank.cudaMalloc(SIMPLE + LL + LL128));   // rounded up to 2 MiB pages
+    /**
+     * One communicator's buffers on one rank: per channel, one for sending and one for
+     * receiving, each rounded up to whole 2 MiB pages by cudaMalloc. They live until
+     * {@link #destroy()}, as NCCL's do until ncclCommDestroy.
+     */
+    // tag::communicator[]
+    static final class Communicator {
+        private final GpuProcess rank;
+        private final List<Long> buffers = new ArrayList<>();
+
+        Communicator(GpuProcess rank, int channels) {
+            this.rank = rank;
+            for (int c = 0; c < channels; c++) {
+                for (int direction = 0; direction < 2; direction++) {
+                    buffers.add(rank.cudaMalloc(SIMPLE + LL + LL128));
+                }
             }
         }
-        return buffers;
+
+        /** The bytes its buffers hold on the device. */
+        long bytes() {
+            long sum = 0;
+            for (long b : buffers) sum += rank.allocationSize(b);
+            return sum;
+        }
+
+        /** ncclCommDestroy: the only way its buffers go back to the driver. */
+        void destroy() {
+            buffers.forEach(rank::cudaFree);
+            buffers.clear();
+        }
     }
+    // end::communicator[]
 
     // tag::nccl[]
     @Override
@@ -55,11 +78,11 @@ public final class NcclCommunicators implements Scenario {
                 (400 + rnd.nextInt(200)) * MiB, policy);
         int channels = 16 + 8 * rnd.nextInt(3);                   // 16, 24 or 32
         int groups = 3 + rnd.nextInt(4);                          // dp, tp, pp + eval's leaks
-        long before = rig.self.mappedBytes();
-        for (int g = 0; g < groups; g++) setUp(rig.self, channels);
-        rig.say(groups + " communicators x " + channels + " channels x 2 directions: "
-                + size(rig.self.mappedBytes() - before) + " of NCCL buffers, outside "
-                + "PyTorch's allocator.");
+        long nccl = 0;
+        for (int g = 0; g < groups; g++) nccl += new Communicator(rig.self, channels).bytes();
+        rig.say(groups + " communicators (" + (groups - 3) + " made by the eval loop and never "
+                + "destroyed) x " + channels + " channels x 2 directions: " + size(nccl)
+                + " of NCCL buffers, outside PyTorch's allocator.");
         List<Block> tensors = new ArrayList<>();
         CudaOutOfMemoryError oom = rig.fill(rig.torch,
                 () -> (256 + 128L * rnd.nextInt(4)) * MiB, tensors);

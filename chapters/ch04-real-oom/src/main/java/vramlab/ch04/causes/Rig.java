@@ -79,8 +79,8 @@ final class Rig {
 
     static String size(long bytes) { return Bytes.formatSize(bytes); }
 
-    /** The facts PyTorch's message reports, read from the simulator at the OOM. */
-    PyTorchOomMessage.Facts facts(CudaOutOfMemoryError e) {
+    /** The facts PyTorch's message reports, read from the simulator now. */
+    PyTorchOomMessage.Facts facts(long tried) {
         List<PyTorchOomMessage.ProcessUsage> ps = new ArrayList<>();
         for (GpuProcess p : gpu.processes()) {
             ps.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == self));
@@ -91,12 +91,12 @@ final class Rig {
             reserved += graphPool.reserved();
             privatePools = graphPool.freeBytes();     // cached free blocks of the private pool
         }
-        return new PyTorchOomMessage.Facts(e.report().tried(), gpu.id(), gpu.capacity(), gpu.free(),
+        return new PyTorchOomMessage.Facts(tried, gpu.id(), gpu.capacity(), gpu.free(),
                 ps, -1, allocated, privatePools, reserved);
     }
 
     Outcome outcome(String name, Cause cause, CudaOutOfMemoryError e, List<String> context) {
-        PyTorchOomMessage.Facts f = facts(e);
+        PyTorchOomMessage.Facts f = facts(e.report().tried());   // the would-be segment
         say("OOM: tried " + size(f.tried()) + " with " + size(f.free()) + " free on the device;"
                 + " PyTorch reserved " + size(f.reserved()) + ", allocated "
                 + size(f.allocated()) + ".");
