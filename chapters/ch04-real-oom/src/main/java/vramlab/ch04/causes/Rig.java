@@ -96,6 +96,14 @@ final class Rig {
     }
 
     Outcome outcome(String name, Cause cause, CudaOutOfMemoryError e, List<String> context) {
+        // PyTorch would free wholly free cached segments and retry before raising; the kit's
+        // allocator does not, so a scenario must fail where no such segment is left.
+        for (var s : torch.segments()) {
+            if (s.isEntirelyFree()) {
+                throw new IllegalStateException(name + ": segment " + s.id() + " is wholly free "
+                        + "at the OOM; PyTorch would have released it and retried");
+            }
+        }
         PyTorchOomMessage.Facts f = facts(e.report().tried());   // the would-be segment
         say("OOM: tried " + size(f.tried()) + " with " + size(f.free()) + " free on the device;"
                 + " PyTorch reserved " + size(f.reserved()) + ", allocated "
