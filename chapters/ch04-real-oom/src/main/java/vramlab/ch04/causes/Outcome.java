@@ -33,4 +33,13 @@ public record Outcome(String scenario, Cause cause, PyTorchOomMessage.Facts fact
         sb.append(prefix).append("torch.OutOfMemoryError: ").append(message).append('\n');
         return sb.toString();
     }
+
+    /** What JShell prints: the story, then the message. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(scenario).append(" (built to show ").append(cause)
+                .append(")\n");
+        story.forEach(l -> sb.append("  ").append(l).append('\n'));
+        return sb.append("  ").append(message).append('\n').toString();
+    }
 }
