@@ -7,7 +7,8 @@ import java.util.Map;
  * Just enough JSON writing for {@code triage --json}: objects, arrays, strings, longs and null.
  * Strings are escaped as RFC 8259 requires: the quote, the backslash and every control
  * character below U+0020; {@code \b \f \n \r \t} by name, the rest as {@code \}{@code u00XX}.
- * Everything else, non-ASCII included, is written as it is (the output is UTF-8).
+ * A lone UTF-16 surrogate is escaped the same way, since UTF-8 cannot carry it. Everything
+ * else, non-ASCII included, is written as it is (the output is UTF-8).
  */
 public final class Json {
     private Json() {}
@@ -26,12 +27,21 @@ public final class Json {
                 case '\r' -> sb.append("\\r");
                 case '\t' -> sb.append("\\t");
                 default -> {
-                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20 || isLoneSurrogate(s, i)) sb.append(String.format("\\u%04x", (int) c));
                     else sb.append(c);
                 }
             }
         }
         return sb.append('"').toString();
+    }
+
+    /** A UTF-16 half with no partner cannot be written as UTF-8; JSON can escape it. */
+    private static boolean isLoneSurrogate(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        return Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
     }
 
     /**

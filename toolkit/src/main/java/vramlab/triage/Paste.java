@@ -34,16 +34,23 @@ public final class Paste {
                     + "\\s+[\\w./-]+:\\d+\\]\\s?"),
             // Python logging's default format: ERROR:root:
             Pattern.compile("^\\s*(?:ERROR|WARNING|INFO|DEBUG|CRITICAL):[\\w.]*:\\s?"),
+            // loguru, after its timestamp: "| ERROR    | trainer:step:88 - "
+            Pattern.compile("^\\s*\\|\\s*[A-Z]+\\s*\\|\\s*[\\w.:<>-]+\\s+-\\s"),
+            // containerd's log lines, after their timestamp: "stderr F "
+            Pattern.compile("^\\s*(?:stdout|stderr) [FP] "),
             // srun -l: "3: "
             Pattern.compile("^\\s*\\d{1,4}:\\s"),
             // quoted mail or markdown, and code comments
             Pattern.compile("^\\s*(?:>|#|//)\\s?"));
 
+    /** Terminal colour and cursor codes, which logs keep when piped: ESC [ ... letter. */
+    private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[A-Za-z]");
+
     private Paste() {}
 
     /** Reads a paste into one source per process, in order of first appearance. */
     public static List<Source> read(String raw) {
-        String text = unescapeRepr(raw == null ? "" : raw);
+        String text = ANSI.matcher(unescapeRepr(raw == null ? "" : raw)).replaceAll("");
         Map<String, StringBuilder> groups = new LinkedHashMap<>();
         String current = "";
         for (String line : text.split("\r\n|\r|\n", -1)) {

@@ -52,4 +52,12 @@ class JsonTest {
         assertThat(json).startsWith("{\"cause\":\"").endsWith("}").doesNotContain("\u0001").doesNotContain("\t");
         assertThat(MiniJsonReader.isValid(json)).as(json).isTrue();
     }
+
+    @Test
+    @DisplayName("a lone surrogate is escaped; a pair is kept as one character")
+    void surrogates() {
+        assertThat(Json.quote("a\uD83Db")).isEqualTo("\"a\\ud83db\"");
+        assertThat(Json.quote("\uDE00")).isEqualTo("\"\\ude00\"");
+        assertThat(Json.quote("\uD83D\uDE00")).isEqualTo("\"\uD83D\uDE00\"");
+    }
 }

@@ -27,13 +27,15 @@ class PasteTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(delimiter = '^', textBlock = """
             ERROR 03-14 05:16:58 [core.py:843] Tried
             2025-01-19 22:04:51,377 - trainer - ERROR - Tried
             2025-01-19T22:04:51.377Z Tried
             E0314 05:16:58.123456  4242 trainer.cc:88] Tried
             ERROR:root:Tried
             3: Tried
+            | ERROR    | trainer:step:88 - Tried
+            stderr F Tried
             > Tried
             # Tried
             """)
@@ -58,5 +60,22 @@ class PasteTest {
         assertThat(s).extracting(Paste.Source::name).containsExactly("rank 1", "rank 0");
         assertThat(s.get(0).squeezed()).isEqualTo("AaCunprefixed");
         assertThat(s.get(1).squeezed()).isEqualTo("BbD");
+    }
+
+    @Test
+    @DisplayName("terminal colour codes are removed before anything else")
+    void ansi() {
+        List<Paste.Source> s = Paste.read("\u001b[31mERROR\u001b[0m 03-14 05:16:58 [core.py:843] "
+                + "CUDA out of \u001b[1mmemory\u001b[0m.");
+        assertThat(s.get(0).squeezed()).isEqualTo("CUDAoutofmemory.");
+    }
+
+    @Test
+    @DisplayName("a loguru or containerd timestamp and its fields are removed together")
+    void chainedPrefixes() {
+        assertThat(Paste.read("2025-02-01 10:00:00.123 | ERROR    | trainer:step:88 - Tried to")
+                .get(0).squeezed()).isEqualTo("Triedto");
+        assertThat(Paste.read("2025-02-01T10:00:00.123456789Z stderr F Tried to")
+                .get(0).squeezed()).isEqualTo("Triedto");
     }
 }
