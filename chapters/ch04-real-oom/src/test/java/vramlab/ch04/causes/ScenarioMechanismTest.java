@@ -78,4 +78,22 @@ class ScenarioMechanismTest {
             }
         }
     }
+
+    @Nested
+    @DisplayName("given variable batch lengths")
+    class Ratchet {
+        @Test
+        @DisplayName("padding the lengths to 128 tokens keeps the run free of OOMs (seeds 1-3, both policies)")
+        void paddingFixesIt() {
+            for (var policy : java.util.List.of(new ToyPolicy(), new RealRulesPolicy())) {
+                for (long seed = 1; seed <= 3; seed++) {
+                    long s = seed;
+                    org.assertj.core.api.Assertions.assertThatThrownBy(
+                                    () -> new VariableBatchRatchet(128).run(policy, s))
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("no OOM in " + VariableBatchRatchet.MAX_STEPS);
+                }
+            }
+        }
+    }
 }
