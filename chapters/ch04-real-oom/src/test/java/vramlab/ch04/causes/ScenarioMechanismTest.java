@@ -1,0 +1,99 @@
+package vramlab.ch04.causes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.GiB;
+import static vramlab.units.Bytes.MiB;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.PyTorchOomMessage;
+import vramlab.alloc.ToyPolicy;
+
+@DisplayName("What each scenario rests on")
+class ScenarioMechanismTest {
+    @Nested
+    @DisplayName("given an NCCL communicator")
+    class Nccl {
+        @Test
+        @DisplayName("its buffers are cudaMalloc'd outside PyTorch and return only when it is destroyed")
+        void destroy() {
+            Rig rig = Rig.card(8 * GiB, 0, 500 * MiB, new ToyPolicy());
+            long free = rig.gpu.free();
+            var comm = new NcclCommunicators.Communicator(rig.self, 16);
+            // 4 MiB + 512 KiB + 4,915,200 B = 9,633,792 B per buffer, 10 MiB in 2 MiB pages
+            assertThat(comm.bytes()).isEqualTo(16 * 2 * 10 * MiB);
+            assertThat(rig.gpu.free()).isEqualTo(free - comm.bytes());
+            assertThat(rig.torch.reserved()).isZero();
+            assertThat(rig.torch.emptyCache()).isZero();
+            comm.destroy();
+            assertThat(rig.gpu.free()).isEqualTo(free);
+            rig.gpu.checkInvariants();
+        }
+    }
+
+    @Nested
+    @DisplayName("given a captured graph's private pool")
+    class GraphPool {
+        @Test
+        @DisplayName("deleted intermediates stay reserved until the graph is gone")
+        void poolOutlivesTensors() {
+            Rig rig = Rig.card(8 * GiB, 0, 500 * MiB, new ToyPolicy());
+            rig.graphPool = new CachingAllocator(rig.self, new ToyPolicy());
+            Block a = rig.alloc(rig.graphPool, 256 * MiB);
+            Block out = rig.alloc(rig.graphPool, 64 * MiB);
+            rig.free(rig.graphPool, a);                                  // del intermediate
+            assertThat(rig.torch.emptyCache()).isZero();                 // the ordinary pool
+            assertThat(rig.graphPool.reserved()).isEqualTo(320 * MiB);
+            assertThat(rig.facts(0).privatePools()).isEqualTo(256 * MiB);
+            rig.free(rig.graphPool, out);                                // the graph dies ...
+            assertThat(rig.graphPool.emptyCache()).isEqualTo(320 * MiB); // ... and its pool goes
+            rig.check();
+        }
+    }
+
+    @Nested
+    @DisplayName("given the MPS and driver-reserve scenarios")
+    class Processes {
+        @Test
+        @DisplayName("under MPS only the server has a context; without MPS every process has one")
+        void mpsContexts() {
+            for (boolean mps : new boolean[] {false, true}) {
+                PyTorchOomMessage.Facts f = new OtherProcesses(mps).run(new ToyPolicy(), 3).facts();
+                assertThat(f.processes()).hasSize(mps ? 3 : 2);
+            }
+        }
+
+        @Test
+        @DisplayName("capacity - free - every process is exactly the driver's reserve")
+        void reserve() {
+            for (long seed = 1; seed <= 5; seed++) {
+                PyTorchOomMessage.Facts f = new DriverReserve().run(new ToyPolicy(), seed).facts();
+                long held = f.processes().stream().mapToLong(PyTorchOomMessage.ProcessUsage::bytes).sum();
+                long reserve = f.total() - f.free() - held;
+                assertThat(reserve).isBetween(512 * MiB, 1536 * MiB);
+            }
+        }
+    }
+
+    @Nested
+    @DisplayName("given variable batch lengths")
+    class Ratchet {
+        @Test
+        @DisplayName("padding the lengths to 128 tokens keeps the run free of OOMs (seeds 1-3, both policies)")
+        void paddingFixesIt() {
+            for (var policy : java.util.List.of(new ToyPolicy(), new RealRulesPolicy())) {
+                for (long seed = 1; seed <= 3; seed++) {
+                    long s = seed;
+                    org.assertj.core.api.Assertions.assertThatThrownBy(
+                                    () -> new VariableBatchRatchet(128).run(policy, s))
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("no OOM in " + VariableBatchRatchet.MAX_STEPS);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package vramlab.triage;
+
+import java.util.List;
+
+/**
+ * The six causes of a real CUDA OOM in the order the 3 a.m. ladder checks them, plus the answer
+ * for a message that is not a PyTorch CUDA OOM at all. Each cause carries its fix ladder,
+ * cheapest first.
+ */
+public enum Cause {
+    FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece", List.of(
+            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; newer "
+                    + "releases also read PYTORCH_ALLOC_CONF): segments grow page by page, so freed "
+                    + "holes are returned and re-mapped instead of stranded.",
+            "Keep tensor shapes steady: pad or bucket variable-length batches to a few sizes, so "
+                    + "each step reuses the blocks the last one freed.",
+            "On a release without expandable segments, set max_split_size_mb so large cached "
+                    + "blocks are not split for small requests.",
+            "Lower the batch size (it costs throughput).",
+            "Restart the process (last: it only resets the cache). empty_cache() will not help: "
+                    + "a segment with a hole also holds a live block, and only whole free segments "
+                    + "are released.")),
+    OTHER_PROCESSES(2, "other processes hold memory on the same GPU", List.of(
+            "List them: nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv.",
+            "Stop the stale one (an old notebook kernel, a cron job), ask its owner, or move to a "
+                    + "free GPU with CUDA_VISIBLE_DEVICES.",
+            "If the co-tenant is another PyTorch process of yours, torch.cuda.empty_cache() there "
+                    + "hands its cached segments back, and "
+                    + "torch.cuda.set_per_process_memory_fraction caps it.",
+            "Several small clients on one GPU: MPS makes them share one server context, which "
+                    + "saves a context per client (not tensor memory).")),
+    NCCL_BUFFERS(3, "NCCL communicators hold scratch buffers outside the caching allocator", List.of(
+            "Count the communicators: every process group (new_group, device mesh dimension) "
+                    + "has its own, and each keeps its buffers until it is destroyed.",
+            "Destroy groups you no longer use with torch.distributed.destroy_process_group(group).",
+            "Trade bandwidth for memory: fewer channels (NCCL_MAX_NCHANNELS) or smaller buffers "
+                    + "(NCCL_BUFFSIZE, default 4 MiB per channel and peer).",
+            "Run once with NCCL_DEBUG=INFO to see the channels and buffers each communicator sets up.",
+            "Budget for it: what PyTorch may use is the capacity minus the context and NCCL's "
+                    + "scratch.")),
+    CUDA_GRAPH_POOLS(4, "CUDA graphs keep their private memory pools reserved", List.of(
+            "Drop the graphs you no longer replay: a private pool is released only when its "
+                    + "graph object is gone, then empty_cache() can return it.",
+            "Capture graphs that run one after another into one shared pool "
+                    + "(torch.cuda.graph(..., pool=torch.cuda.graph_pool_handle())).",
+            "With torch.compile(mode=\"reduce-overhead\"), fewer distinct shapes mean fewer "
+                    + "graphs; mode=\"default\" captures none.",
+            "Capture with smaller static shapes (the pool holds every intermediate of the "
+                    + "capture).")),
+    CUDNN_WORKSPACE(5, "a cuDNN algorithm's workspace spiked at the edge", List.of(
+            "Set torch.backends.cudnn.benchmark = False: benchmarking may pick an algorithm "
+                    + "with a workspace of hundreds of MiB.",
+            "Leave headroom at the convolution for the chosen algorithm's workspace, not only "
+                    + "for the tensors.",
+            "Lower the batch size at the convolution, or checkpoint the activations around it.")),
+    FULL_OR_DRIVER_RESERVE(6, "the card is full: tensors, context and the driver's reserve", List.of(
+            "Budget from the real total: the capacity in the message is what cudaMemGetInfo "
+                    + "reports, and the context takes hundreds of MiB of it before the first tensor.",
+            "Lower the batch size, or keep it and accumulate gradients over micro-batches.",
+            "Checkpoint activations, train in bf16/fp16, use a smaller optimizer state "
+                    + "(8-bit, or sharded with FSDP/ZeRO).",
+            "Use a GPU with more memory, or shard the model over several.")),
+    NOT_PYTORCH_OOM(0, "not a PyTorch CUDA out-of-memory error", List.of(
+            "This triage reads PyTorch CUDA caching-allocator messages only; look up the memory "
+                    + "settings of the framework or library that printed this one."));
+
+    private final int step;
+    private final String title;
+    private final List<String> fixes;
+
+    Cause(int step, String title, List<String> fixes) {
+        this.step = step;
+        this.title = title;
+        this.fixes = fixes;
+    }
+
+    /** The step of the ladder (1 to 6); 0 for {@link #NOT_PYTORCH_OOM}. */
+    public int step() { return step; }
+
+    public String title() { return title; }
+
+    /** The fix ladder, cheapest first. */
+    public List<String> fixes() { return fixes; }
+}

@@ -1,0 +1,303 @@
+package vramlab.triage;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads every out-of-memory message in a paste. The patterns run on squeezed text (all
+ * whitespace removed, see {@link Paste}), so they are written without spaces: a message wrapped
+ * at any column still matches. Each figure is looked for on its own, so a truncated message
+ * gives what it has and names the rest as missing. Nothing here throws on bad input.
+ *
+ * <p>The wordings are PyTorch's own (c10/cuda/CUDACachingAllocator.cpp across releases, and
+ * c10/cuda/CUDAMallocAsyncAllocator.cpp for the async backend); see the notes' triage section.
+ */
+public final class MessageParser {
+    private static final String SIZE =
+            "(morethan1EB|\\d+(?:\\.\\d+)?(?:bytes|byte|KiB|MiB|GiB|TiB|KB|MB|GB|TB|B))";
+    private static final int CI = Pattern.CASE_INSENSITIVE;
+
+    /** Where a caching-allocator or async-backend message starts. */
+    private static final Pattern START = Pattern.compile("(CUDA|HIP|XPU|NPU|MUSA|MLU)outofmemory\\."
+            + "|Allocationondevice\\d+wouldexceedallowedmemory", CI);
+
+    private MessageParser() {}
+
+    /** Every message found, in order; a paste with none gives one reading that says why. */
+    public static List<Reading> parse(String raw) {
+        List<Paste.Source> sources = Paste.read(raw);
+        Set<Clue> clues = cluesOf(sources);
+        List<Reading> found = new ArrayList<>();
+        for (Paste.Source s : sources) {
+            Matcher m = START.matcher(s.squeezed());
+            List<Integer> starts = new ArrayList<>();
+            while (m.find()) starts.add(m.start());
+            for (int i = 0; i < starts.size(); i++) {
+                int end = i + 1 < starts.size() ? starts.get(i + 1) : s.squeezed().length();
+                found.add(readOne(s.squeezed().substring(starts.get(i), end), s.name(), clues));
+            }
+        }
+        if (found.isEmpty()) found.add(withoutAllocatorNumbers(sources, clues));
+        return found;
+    }
+
+    private static Set<Clue> cluesOf(List<Paste.Source> sources) {
+        Set<Clue> clues = EnumSet.noneOf(Clue.class);
+        for (Paste.Source s : sources) {
+            for (Clue c : Clue.values()) if (c.foundIn(s.text())) clues.add(c);
+            if (s.name().startsWith("rank")) clues.add(Clue.DISTRIBUTED);
+        }
+        return clues;
+    }
+
+    // ---- one allocator message -------------------------------------------------------------
+
+    private static Reading readOne(String seg, String source, Set<Clue> clues) {
+        Draft d = new Draft(source, clues);
+        if (Pattern.compile("^Allocationondevice", CI).matcher(seg).find()) {
+            readAsync(seg, d);
+        } else {
+            Matcher b = Pattern.compile("^(\\w+?)outofmemory", CI).matcher(seg);
+            d.backend = b.find() ? b.group(1).toUpperCase(java.util.Locale.ROOT) : "CUDA";
+            long tried = d.size(seg, "Triedtoallocate" + SIZE);
+            if (tried >= 0) d.figures.put(Figure.REQUESTED, tried);
+            if (tried == Sizes.ONE_EB && seg.matches("(?is).*Triedtoallocatemorethan1EB.*")) {
+                d.family = Family.ONE_EB;
+                d.notes.add("The request is at least 1 EiB: PyTorch refuses it at the front door, "
+                        + "before any cudaMalloc.");
+            } else if (contains(seg, "hasatotalcapac")) {
+                readSentence(seg, d);
+            } else if (contains(seg, "\\(GPU\\d")) {
+                readParenthesized(seg, d);
+            } else {
+                d.family = Family.SENTENCE;
+                d.notes.add("The message stops before its device figures.");
+                d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.FREE, Figure.ALLOCATED_BY_PYTORCH,
+                        Figure.RESERVED_BUT_UNALLOCATED);
+            }
+            if (tried < 0 && d.family != Family.ONE_EB) d.missing.add(Figure.REQUESTED.label());
+        }
+        readHints(seg, d);
+        return d.build();
+    }
+
+    // tag::sentence[]
+    /** PyTorch 2.1 and later (CCA:1351-1376 in the 2024 source). Each figure, read alone. */
+    private static void readSentence(String seg, Draft d) {
+        d.family = Family.SENTENCE;
+        Matcher m = Pattern.compile("GPU(\\d+)hasatotalcapac(i?)tyof" + SIZE, CI).matcher(seg);
+        if (m.find()) {
+            d.figures.put(Figure.DEVICE, Long.parseLong(m.group(1)));
+            d.put(Figure.CAPACITY, m.group(3));
+            if (m.group(2).isEmpty()) d.notes.add("It spells 'capacty', as PyTorch 2.1 did.");
+        }
+        d.read(seg, Figure.FREE, "ofwhich", "isfree");
+        readProcesses(seg, d);
+        d.read(seg, Figure.ALLOWED, "", "allowed;");
+        d.read(seg, Figure.ALLOCATED_BY_PYTORCH, "Oftheallocatedmemory", "isallocatedbyPyTorch");
+        d.read(seg, Figure.PRIVATE_POOLS, "with", "allocatedinprivatepools");
+        if (d.lacks(Figure.PRIVATE_POOLS) && !d.lacks(Figure.ALLOCATED_BY_PYTORCH)) {
+            d.figures.put(Figure.PRIVATE_POOLS, 0L);      // the clause is printed only when > 0
+        }
+        d.read(seg, Figure.RESERVED_BUT_UNALLOCATED, "and", "isreservedbyPyTorchbutunallocated");
+        d.sum(Figure.RESERVED, Figure.ALLOCATED_BY_PYTORCH, Figure.RESERVED_BUT_UNALLOCATED);
+        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.FREE, Figure.ALLOCATED_BY_PYTORCH,
+                Figure.RESERVED_BUT_UNALLOCATED);
+    }
+
+    /** NVML's lines: "Process P has X memory in use." and "... this process has X ...". */
+    private static void readProcesses(String seg, Draft d) {
+        Matcher p = Pattern.compile("Process(\\d+)has" + SIZE + "memoryinuse", CI).matcher(seg);
+        long others = 0;
+        while (p.find()) {
+            long bytes = Sizes.parseOrMinusOne(p.group(2));
+            if (bytes < 0) continue;
+            d.processes.merge(Integer.parseInt(p.group(1)), bytes, Long::sum);
+            others += bytes;
+        }
+        d.read(seg, Figure.THIS_PROCESS, "thisprocesshas", "memoryinuse");
+        if (!d.processes.isEmpty() || !d.lacks(Figure.THIS_PROCESS)) {
+            d.figures.put(Figure.OTHER_PROCESSES, others);
+        } else {
+            d.notes.add("It lists no processes: NVML was unavailable, or the lines were cut.");
+        }
+    }
+    // end::sentence[]
+
+    /** PyTorch 0.4 to 2.0: the parenthesized list, ending in "cached" or "reserved in total". */
+    private static void readParenthesized(String seg, Draft d) {
+        Matcher g = Pattern.compile("\\(GPU(\\d+);", CI).matcher(seg);
+        if (g.find()) d.figures.put(Figure.DEVICE, Long.parseLong(g.group(1)));
+        d.put(Figure.CAPACITY, d.group(seg, SIZE + "totalcapacity"));
+        d.put(Figure.ALLOCATED_BY_PYTORCH, d.group(seg, SIZE + "alreadyallocated"));
+        d.put(Figure.FREE, d.group(seg, SIZE + "free[;)]"));
+        d.put(Figure.ALLOWED, d.group(seg, SIZE + "allowed;"));
+        String reserved = d.group(seg, SIZE + "reservedintotalbyPyTorch");
+        String cached = d.group(seg, SIZE + "cached\\)");
+        if (reserved != null || contains(seg, "reservedintotal")) {
+            d.family = Family.RESERVED_IN_TOTAL;
+            d.put(Figure.RESERVED, reserved);
+        } else if (cached != null || contains(seg, "cached")) {
+            d.family = Family.CACHED;
+            d.put(Figure.RESERVED, cached);
+            d.notes.add("'cached' is what PyTorch called reserved memory before 1.4.");
+        } else {
+            d.family = Family.RESERVED_IN_TOTAL;
+            d.notes.add("It is cut before its last figure, so 0.4-1.3 and 1.4-2.0 look alike here.");
+        }
+        long a = d.figures.getOrDefault(Figure.ALLOCATED_BY_PYTORCH, -1L);
+        long r = d.figures.getOrDefault(Figure.RESERVED, -1L);
+        if (a >= 0 && r >= 0) d.figures.put(Figure.RESERVED_BUT_UNALLOCATED, Math.max(0, r - a));
+        d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.ALLOCATED_BY_PYTORCH, Figure.FREE,
+                Figure.RESERVED);
+    }
+
+    /** The cudaMallocAsync backend (c10/cuda/CUDAMallocAsyncAllocator.cpp, mallocAsync). */
+    private static void readAsync(String seg, Draft d) {
+        d.family = Family.MALLOC_ASYNC;
+        d.backend = "CUDA";
+        Matcher m = Pattern.compile("Allocationondevice(\\d+)", CI).matcher(seg);
+        if (m.find()) d.figures.put(Figure.DEVICE, Long.parseLong(m.group(1)));
+        d.put(Figure.ALLOCATED_BY_PYTORCH, d.group(seg, "Currentlyallocated:" + SIZE));
+        d.put(Figure.REQUESTED, d.group(seg, "Requested:" + SIZE));
+        d.put(Figure.CAPACITY, d.group(seg, "Devicelimit:" + SIZE));
+        d.put(Figure.FREE, d.group(seg, "Free\\(accordingtoCUDA\\):" + SIZE));
+        String limit = d.group(seg, "memoryfraction\\):" + SIZE);
+        if (limit != null && Sizes.parse(limit).isEmpty()) {
+            d.notes.add("Its PyTorch limit is " + limit + " (2^64 bytes): no memory fraction was set.");
+        } else {
+            d.put(Figure.ALLOWED, limit);
+        }
+        d.notes.add("The async backend reports no reserved figure: the driver's pool keeps that.");
+        d.expect(Figure.DEVICE, Figure.ALLOCATED_BY_PYTORCH, Figure.REQUESTED, Figure.CAPACITY,
+                Figure.FREE);
+    }
+
+    private static void readHints(String seg, Draft d) {
+        if (contains(seg, "expandable_segments")) {
+            d.notes.add("Its hint suggests expandable_segments:True (the hint of newer 2.x releases).");
+        } else if (contains(seg, "max_split_size_mb")) {
+            d.notes.add("Its hint suggests max_split_size_mb (late 1.x releases up to 2.1).");
+        }
+        if (contains(seg, "PYTORCH_ALLOC_CONF")) {
+            d.notes.add("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable.");
+        }
+    }
+
+    // ---- no allocator message: raw CUDA errors, NCCL, look-alikes ----------------------------
+
+    private static final Map<String, String> LOOK_ALIKES = lookAlikes();
+
+    private static Map<String, String> lookAlikes() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("ResourceExhaustedError|OOMwhenallocatingtensor|_bfc\\)?ranoutofmemory", "TensorFlow");
+        m.put("RESOURCE_EXHAUSTED:Outofmemory|XlaRuntimeError.*outofmemory", "JAX/XLA");
+        m.put("hipErrorOutOfMemory|HIPerror:outofmemory", "ROCm/HIP");
+        m.put("MPSbackendoutofmemory", "Apple MPS");
+        m.put("DefaultCPUAllocator:(?:can'?t|cannot)allocatememory|DefaultCPUAllocator:notenoughmemory",
+                "the CPU allocator (host RAM)");
+        m.put("CUBLAS_STATUS_ALLOC_FAILED", "cuBLAS");
+        m.put("CUDNN_STATUS_ALLOC_FAILED", "cuDNN");
+        return m;
+    }
+
+    private static Reading withoutAllocatorNumbers(List<Paste.Source> sources, Set<Clue> clues) {
+        StringBuilder all = new StringBuilder();
+        String source = "";
+        for (Paste.Source s : sources) {
+            all.append(s.squeezed()).append('\n');
+            if (source.isEmpty()) source = s.name();
+        }
+        String text = all.toString();
+        Draft d = new Draft(source, clues);
+        d.backend = "CUDA";
+        if (contains(text, "NCCL")
+                && contains(text, "Cudafailure\\d*['\"]?outofmemory|ncclUnhandledCudaError.*outofmemory")) {
+            d.family = Family.NCCL_ERROR;
+            d.clues.add(Clue.DISTRIBUTED);
+        } else if (contains(text, "THCudaCheckFAIL.*outofmemory|cudaruntimeerror\\(2\\):outofmemory")) {
+            d.family = Family.THC_LEGACY;
+        } else if (contains(text,
+                "CUDAerror:outofmemory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation")) {
+            d.family = Family.CUDA_ERROR;
+        } else {
+            d.family = Family.UNRECOGNIZED;
+            d.backend = "";
+            for (Map.Entry<String, String> e : LOOK_ALIKES.entrySet()) {
+                if (contains(text, e.getKey())) {
+                    d.family = Family.LOOK_ALIKE;
+                    d.backend = e.getValue();
+                    break;
+                }
+            }
+        }
+        if (d.family != Family.LOOK_ALIKE && d.family != Family.UNRECOGNIZED) {
+            d.notes.add("It carries no allocator figures; the ladder can only go by its words.");
+        }
+        return d.build();
+    }
+
+    private static boolean contains(String text, String regex) {
+        return Pattern.compile(regex, CI | Pattern.DOTALL).matcher(text).find();
+    }
+
+    /** A reading being assembled. */
+    private static final class Draft {
+        final String source;
+        final Set<Clue> clues;
+        Family family = Family.UNRECOGNIZED;
+        String backend = "";
+        final Map<Figure, Long> figures = new EnumMap<>(Figure.class);
+        final Map<Integer, Long> processes = new LinkedHashMap<>();
+        final List<String> missing = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
+
+        Draft(String source, Set<Clue> clues) {
+            this.source = source;
+            this.clues = clues.isEmpty() ? EnumSet.noneOf(Clue.class) : EnumSet.copyOf(clues);
+        }
+
+        /** The first group of {@code regex} in {@code seg}, or null. */
+        String group(String seg, String regex) {
+            Matcher m = Pattern.compile(regex, CI).matcher(seg);
+            return m.find() ? m.group(1) : null;
+        }
+
+        /** Reads the size between {@code before} and {@code after} into {@code f}, if there. */
+        void read(String seg, Figure f, String before, String after) {
+            put(f, group(seg, before + SIZE + after));
+        }
+
+        boolean lacks(Figure f) { return !figures.containsKey(f); }
+
+        long size(String seg, String regex) {
+            String g = group(seg, regex);
+            return g == null ? -1 : Sizes.parseOrMinusOne(g);
+        }
+
+        void put(Figure f, String sizeText) {
+            if (sizeText == null) return;
+            long bytes = Sizes.parseOrMinusOne(sizeText);
+            if (bytes >= 0) figures.put(f, bytes);
+        }
+
+        void sum(Figure into, Figure a, Figure b) {
+            if (!lacks(a) && !lacks(b)) figures.put(into, figures.get(a) + figures.get(b));
+        }
+
+        void expect(Figure... fs) {
+            for (Figure f : fs) if (!figures.containsKey(f)) missing.add(f.label());
+        }
+
+        Reading build() {
+            return new Reading(family, backend, source, figures, processes, clues, missing, notes);
+        }
+    }
+}
