@@ -3,4 +3,6 @@ import static vramlab.units.Bytes.*;
 import vramlab.alloc.*;
 import vramlab.driver.*;
 import vramlab.ch04.*;
+import vramlab.ch04.causes.*;
+import vramlab.triage.*;
 void help() { System.out.print(RealOomLab.help()); }

@@ -32,6 +32,9 @@ public final class RealOomLab {
         expandableTwin(out);
         out.println();
         out.print(whatToNotice());
+        out.println();
+        out.println("== The six causes, each staged until it OOMs, and what triage reads from its message ==");
+        vramlab.ch04.causes.Causes.runCauses(out);
     }
 
     // tag::fragmentation[]
@@ -107,6 +110,10 @@ public final class RealOomLab {
                   sim.emptyCache()                       bytes released (whole free segments only)
                   var exp = new SimExp(mib(40));         the expandable twin: exp.alloc, exp.free, exp.mapped()
                   RealOomLab.run(System.out)             the whole lab, as ./vramlab lab real-oom prints it
+                The six causes (the triage section of the notes):
+                  var o = Causes.named("other-process").run(Causes.defaultPolicy(), 7);
+                  Triage.of(o.pasted()).text()          what ./vramlab triage says of its message
+                  Causes.runCauses(System.out)           every cause, in the ladder's order
                 Your steps (labs/): 4.1 the toy's OOM message, 4.2 SimExp.alloc, 4.3 SimExp.free.
                 Check them: mvn test -Plab (or ./vramlab grade).
                 """;
