@@ -1,0 +1,89 @@
+package vramlab.ch04.quiz;
+
+import static vramlab.units.Bytes.mib;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.Sim;
+import vramlab.quiz.Blanks;
+import vramlab.quiz.Part;
+import vramlab.quiz.Question;
+import vramlab.quiz.Variant;
+import vramlab.units.Bytes;
+
+/**
+ * Seed question 2: free bytes exceed the request and the allocation fails anyway. Each student
+ * gets a hole pattern (hole and fence sizes that tile 20 MiB segments), a number of segments
+ * and a request; the simulator builds the state and decides every answer.
+ */
+public final class FragmentationFailure implements Question {
+    /** {segments, hole MiB, fence MiB, request bytes}. */
+    static long[] pattern(Variant v) {
+        if (v.isSeed()) return new long[] {2, 4, 6, mib(10)};
+        long hole = v.pick("hole", List.of(2L, 4L, 6L, 8L));
+        long segments = v.between("segments", 2, 3);
+        return new long[] {segments, hole, 10 - hole, v.between("request", mib(hole) + 1, mib(18))};
+    }
+
+    @Override public String id() { return "q4.1"; }
+    @Override public String title() { return "Derive the fragmentation failure"; }
+
+    @Override
+    public String prompt(Variant v) {
+        long[] p = pattern(v);
+        String seg = ("[" + p[1] + " MiB FREE][" + p[2] + " MiB LIVE]").repeat(2);
+        return "The toy allocator is in this state: each of " + p[0] + " segments is " + seg + ",\n"
+                + "reserved = " + 20 * p[0] + " MiB of a " + 20 * p[0] + " MiB device; every hole is on the large\n"
+                + "pool's free list. A request for " + p[3] + " B arrives.\n"
+                + "(a) the rounded request; (b) the free bytes and the largest free block;\n"
+                + "(c) the size the allocator tries to get from the driver (the message's 'Tried to allocate');\n"
+                + "(d) one request size that would succeed now; (e) one that fails although it is no\n"
+                + "larger than the free bytes.";
+    }
+
+    /** The state, built on the reference simulator: fill every segment, then free the holes. */
+    static Sim state(Variant v) {
+        long[] p = pattern(v);
+        Sim sim = new Sim(mib(20 * p[0]));
+        List<Block> holes = new ArrayList<>();
+        for (int s = 0; s < p[0]; s++) {
+            for (int i = 0; i < 2; i++) {
+                holes.add(sim.alloc(mib(p[1]) - mib(1) + 1));      // rounds up to the hole's size
+                sim.alloc(mib(p[2]) - mib(1) + 1);                 // the live fence
+            }
+        }
+        holes.forEach(sim::free);
+        return sim;
+    }
+
+    /** Whether {@code size} would be served now, tried on a fresh copy of the state. */
+    static boolean succeeds(Variant v, long size) {
+        try {
+            state(v).alloc(size);
+            return true;
+        } catch (CudaOutOfMemoryError e) {
+            return false;
+        }
+    }
+
+    @Override
+    public List<Part> parts(Variant v) {
+        long[] p = pattern(v);
+        Sim sim = state(v);
+        long rounded = sim.allocator().policy().roundSize(p[3]);
+        long tried = sim.allocator().policy().segmentSize(rounded);
+        long free = sim.freeBytes();
+        return List.of(
+                Part.of("a", 1, Blanks.size("q4.1.a.rounded", rounded, Bytes::parse)),
+                Part.of("b", 1, Blanks.size("q4.1.b.free", free, Bytes::parse),
+                        Blanks.size("q4.1.b.largest", sim.largestFreeBlock(), Bytes::parse)),
+                Part.of("c", 1, Blanks.size("q4.1.c.tried", tried, Bytes::parse)),
+                Part.of("d", 1, Blanks.sizeThat("q4.1.d.succeeds", "a request that succeeds now", Bytes::parse,
+                        n -> succeeds(v, n), mib(p[1]))),
+                Part.of("e", 1, Blanks.sizeThat("q4.1.e.fails", "a request of at most the free bytes that fails",
+                        Bytes::parse, n -> n <= free && !succeeds(v, n), mib(p[1]) + 1)));
+    }
+}
