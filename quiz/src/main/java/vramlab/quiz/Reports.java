@@ -37,7 +37,7 @@ public final class Reports {
     }
 
     /**
-     * Gradescope's {@code results.json}: top-level {@code score}, {@code max_score} is per test,
+     * Gradescope's {@code results.json}: top-level {@code score} (the sum), {@code output}, {@code visibility},
      * and one test per row with {@code name}, {@code number}, {@code score}, {@code max_score},
      * {@code status} ({@code passed}/{@code failed}), {@code output} and {@code visibility}.
      */
@@ -47,7 +47,6 @@ public final class Reports {
         }
         StringBuilder sb = new StringBuilder("{\n");
         sb.append("  \"score\": ").append(earned(rows)).append(",\n");
-        sb.append("  \"max_score\": ").append(total(rows)).append(",\n");
         sb.append("  \"output\": ").append(Json.string(output)).append(",\n");
         sb.append("  \"visibility\": ").append(Json.string(visibility)).append(",\n");
         sb.append("  \"stdout_visibility\": \"hidden\",\n");
