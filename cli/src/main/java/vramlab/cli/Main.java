@@ -18,7 +18,7 @@ public final class Main {
     static Map<String, Command> commands() {
         Map<String, Command> m = new LinkedHashMap<>();
         for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(), new LabgenCommand(),
-                new QuizCommand())) {
+                new QuizCommand(), new GradeCommand())) {
             m.put(c.name(), c);
         }
         return m;

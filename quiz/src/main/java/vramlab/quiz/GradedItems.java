@@ -53,6 +53,9 @@ public final class GradedItems {
 
     public List<Item> items() { return new ArrayList<>(items.values()); }
 
+    /** The rows booked so far, by item unique id. */
+    public Map<String, ScoreRow> booked() { return new LinkedHashMap<>(rows); }
+
     /** The item {@code id} is, or belongs to; null when it is not graded. */
     public Item itemOf(TestIdentifier id) {
         for (TestIdentifier t = id; t != null; t = plan.getParent(t).orElse(null)) {
