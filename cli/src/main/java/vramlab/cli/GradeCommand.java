@@ -1,10 +1,12 @@
 package vramlab.cli;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 
@@ -40,6 +42,8 @@ final class GradeCommand implements Command {
                   --time-bound <s>       the longest one submission may run in all (default 300)
                   --visibility <v>       results.json visibility: visible, hidden, after_due_date,
                                          after_published (default visible)
+                  --classroom <file>     (working copy) also write GitHub Classroom's runner result,
+                                         base64, for autograding-grading-reporter
                   --maven                grade the working copy with mvn -q test -Plab instead
                 Quiz keys use the instructor's salt from VRAMLAB_SALT or VRAMLAB_SALT_FILE when set.
                 """;
@@ -48,7 +52,7 @@ final class GradeCommand implements Command {
     @Override
     public int run(List<String> args, Io io) throws Exception {
         Args a = Args.parse("grade", args, Set.of("--maven"),
-                Set.of("--out", "--item-timeout", "--time-bound", "--visibility"));
+                Set.of("--out", "--item-timeout", "--time-bound", "--visibility", "--classroom"));
         Path root = KitPaths.root();
         if (a.flag("--maven")) return maven(root);
         Grader.Options o = new Grader.Options(Duration.ofSeconds(seconds(a, "--item-timeout", 10)),
@@ -80,6 +84,11 @@ final class GradeCommand implements Command {
             List<ScoreRow> rows = g.grade(student(root), root, out);
             io.out().println(Reports.table(rows));
             io.out().println("(results.json in " + out + ")");
+            String classroom = a.value("--classroom", null);
+            if (classroom != null) {
+                Files.writeString(Path.of(classroom), Base64.getEncoder().encodeToString(
+                        Reports.classroomJson(rows).getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+            }
             return 0;
         }
         Path out = Path.of(a.value("--out", "grades"));

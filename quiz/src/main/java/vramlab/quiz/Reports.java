@@ -65,6 +65,26 @@ public final class Reports {
         return sb.append(rows.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
     }
 
+    /**
+     * GitHub Classroom's runner result, as {@code autograding-grading-reporter} reads it (base64
+     * of this JSON in the step output {@code result}): version 1, status, max_score and tests with
+     * name, status, score and message.
+     */
+    public static String classroomJson(List<ScoreRow> rows) {
+        StringBuilder sb = new StringBuilder("{\"version\": 1, \"status\": ")
+                .append(Json.string(earned(rows) == total(rows) ? "pass" : "fail"))
+                .append(", \"max_score\": ").append(total(rows)).append(", \"tests\": [");
+        for (int i = 0; i < rows.size(); i++) {
+            ScoreRow r = rows.get(i);
+            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.string(r.step() + " " + r.name()))
+              .append(", \"status\": ").append(Json.string(r.passed() ? "pass" : "fail"))
+              .append(", \"score\": ").append(r.earned())
+              .append(", \"message\": ").append(Json.string(r.reason()))
+              .append(", \"test_code\": \"\", \"filename\": \"\", \"line_no\": 0, \"duration\": 0}");
+        }
+        return sb.append("]}").toString();
+    }
+
     /** The gradebook's header: student, score, max, then one column per graded item. */
     public static String csvHeader(List<ScoreRow> rows) {
         StringBuilder sb = new StringBuilder("student,score,max_score");

@@ -81,6 +81,17 @@ class ReportsTest {
     }
 
     @Test
+    @DisplayName("the Classroom result has the reporter's fields and a test per item")
+    @SuppressWarnings("unchecked")
+    void classroom() {
+        Map<String, Object> top = (Map<String, Object>) MiniJson.parse(Reports.classroomJson(ROWS));
+        assertThat(top).containsEntry("version", 1.0).containsEntry("status", "fail").containsEntry("max_score", 9.0);
+        List<Map<String, Object>> tests = (List<Map<String, Object>>) (List<?>) top.get("tests");
+        assertThat(tests).extracting(t -> t.get("score")).containsExactly(2.0, 0.0, 1.0);
+        assertThat(tests).extracting(t -> t.get("status")).containsExactly("pass", "fail", "fail");
+    }
+
+    @Test
     @DisplayName("the table lists each item with its reason and ends in Score: X/Y")
     void table() {
         String t = Reports.table(Reports.sorted(ROWS));
