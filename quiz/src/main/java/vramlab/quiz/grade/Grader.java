@@ -80,7 +80,8 @@ public final class Grader {
 
     /** Grades one submission; writes {@code out/results.json}; returns its rows in step order. */
     public List<ScoreRow> grade(String student, Path dir, Path out) throws IOException, InterruptedException {
-        Path area = work.resolve(student);
+        Path area = work.resolve(folderName(student)).normalize();
+        if (!area.startsWith(work.normalize())) throw new IllegalArgumentException("bad student id " + student);
         deleteTree(area);                           // a fresh build area for every run
         Files.createDirectories(area);
         Submission s = new Submission(dir, area);
@@ -111,8 +112,9 @@ public final class Grader {
         Map<String, List<ScoreRow>> all = new LinkedHashMap<>();
         String header = null;
         for (Path d : dirs) {
-            String student = d.toAbsolutePath().normalize().getFileName().toString();
-            List<ScoreRow> rows = grade(student, d, out.resolve(student));
+            Path name = d.toAbsolutePath().normalize().getFileName();
+            String student = name == null ? "root" : name.toString();
+            List<ScoreRow> rows = grade(student, d, out.resolve(folderName(student)));
             all.put(student, rows);
             if (header == null) header = Reports.csvHeader(rows);
             lines.add(Reports.csvRow(student, rows));
@@ -122,6 +124,13 @@ public final class Grader {
         Files.writeString(out.resolve("gradebook.csv"), (header == null ? "student,score,max_score" : header) + "\n"
                 + String.join("\n", lines) + (lines.isEmpty() ? "" : "\n"), StandardCharsets.UTF_8);
         return all;
+    }
+
+    /** A student id as a folder name: letters, digits and {@code ._@+-} only, never {@code .} or {@code ..}. */
+    static String folderName(String student) {
+        String f = student.replaceAll("[^A-Za-z0-9._@+-]", "_");
+        if (f.length() > 64) f = f.substring(0, 64);
+        return f.isEmpty() || f.chars().allMatch(c -> c == '.') ? "_" + f : f;
     }
 
     private static void deleteTree(Path p) throws IOException {
