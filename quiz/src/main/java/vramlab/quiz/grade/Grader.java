@@ -156,7 +156,14 @@ public final class Grader {
             Files.write(uids, left, StandardCharsets.UTF_8);
             ChildRun run = new ChildRun(command(area, s.classes, "run", uids), area, attempt);
             run.run(items, options.itemTimeout(), deadline, options.outputCap());
-            run.booked().forEach(booked::putIfAbsent);
+            // Steps, names and points are the kit's; the child only says how each item ended.
+            run.booked().forEach((uid, r) -> {
+                ScoreRow z = items.get(uid);
+                if (z == null) return;
+                int earned = Math.min(r.earned(), z.points());
+                String status = earned == z.points() ? r.status() : r.passed() ? "FAILED" : r.status();
+                booked.putIfAbsent(uid, new ScoreRow(z.step(), z.name(), z.points(), earned, status, r.reason()));
+            });
             if (run.completed() || run.booked().isEmpty() || System.nanoTime() > deadline) break;
         }
         List<ScoreRow> out = new ArrayList<>();

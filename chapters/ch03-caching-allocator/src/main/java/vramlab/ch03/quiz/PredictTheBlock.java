@@ -55,7 +55,8 @@ public abstract class PredictTheBlock implements Question {
         long[] r = requests(v);
         return "A caching allocator with " + policyName + " receives four requests. For each, give the\n"
                 + "size of the block it is rounded to and the pool (SMALL or LARGE) it is served from:\n"
-                + "(a) " + r[0] + " B   (b) " + r[1] + " B   (c) " + r[2] + " B   (d) " + r[3] + " B";
+                + "(a) " + Show.size(r[0]) + "   (b) " + Show.size(r[1]) + "\n"
+                + "(c) " + Show.size(r[2]) + "   (d) " + Show.size(r[3]);
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class RoundingTax implements Question {
     public String prompt(Variant v) {
         long[] f = fill(v);
         return "On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ", alternate " + f[0] + " times:\n"
-                + "  alloc(" + f[1] + "); alloc(" + f[2] + ");\n"
+                + "  alloc(" + f[1] + "); alloc(" + f[2] + ");   (" + Show.size(f[1]) + ", " + Show.size(f[2]) + ")\n"
                 + "and free nothing. (a) allocated; (b) reserved; (c) how many segments (cudaMalloc calls).";
     }
 

@@ -21,20 +21,26 @@ public final class NightOnlyOom implements Question {
     /** The first thing to do with such an error in hand. */
     public enum FirstStep { LIST_THE_GPU_PROCESSES, CALL_EMPTY_CACHE, SET_EXPANDABLE_SEGMENTS, REINSTALL_THE_DRIVER }
 
-    static final long TOTAL = gib(40);
+    /** What the driver and ECC keep before any process runs (the kit's assumption, cause 6). */
+    static final long DRIVER_RESERVE = mib(512);
 
-    /** {co-tenant pid, co-tenant bytes, this process's bytes, reserved-but-unallocated bytes}. */
+    /**
+     * {co-tenant pid, co-tenant bytes, this process's bytes, reserved-but-unallocated bytes,
+     * total, free}. The card is full: free is under the 20 MiB segment the allocator asks for.
+     */
     static long[] facts(Variant v) {
-        if (v.isSeed()) return new long[] {23187, gib(27) + mib(307), gib(12) + mib(100), mib(1229)};
-        return new long[] {v.between("pid", 2000, 60000), mib(v.between("other", 8 * 1024, 30 * 1024)),
-            mib(v.between("mine", 6 * 1024, 9 * 1024)), mib(v.between("unallocated", 100, 1500))};
+        long pid = v.isSeed() ? 23187 : v.between("pid", 2000, 60000);
+        long total = v.isSeed() ? gib(40) : gib(v.pick("card", List.of(24L, 40L, 48L, 80L)));
+        long other = v.isSeed() ? gib(27) + mib(307) : total / 100 * v.between("other%", 35, 70);
+        long free = v.isSeed() ? mib(12) : mib(v.between("free", 2, 19));
+        long unallocated = v.isSeed() ? mib(1229) : mib(v.between("unallocated", 100, 1500));
+        return new long[] {pid, other, total - other - free - DRIVER_RESERVE, unallocated, total, free};
     }
 
     static String message(Variant v) {
         long[] f = facts(v);
-        long free = Math.max(0, TOTAL - f[1] - f[2] - mib(500));
-        long reserved = f[2] - mib(400);
-        return PyTorchOomMessage.format(new Facts(mib(20), 0, TOTAL, free,
+        long reserved = f[2] - mib(400);                 // the rest is this process's CUDA context
+        return PyTorchOomMessage.format(new Facts(mib(20), 0, f[4], f[5],
                 List.of(new ProcessUsage((int) f[0], f[1], false), new ProcessUsage(0, f[2], true)),
                 -1, reserved - f[3], 0, reserved));
     }

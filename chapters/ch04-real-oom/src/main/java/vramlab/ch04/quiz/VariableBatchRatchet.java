@@ -45,8 +45,8 @@ public final class VariableBatchRatchet implements Question {
         StringBuilder sb = new StringBuilder("On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ", each step does\n"
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");
-        for (int i = 1; i < s.length; i++) sb.append(' ').append(s[i]);
-        return sb.append(" bytes.\n(a) the cause, one of the six; (b) reserved after the last step;\n")
+        for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(s[i]));
+        return sb.append(".\n(keep: ").append(Show.size(s[0])).append(")\n(a) the cause, one of the six; (b) reserved after the last step;\n")
                  .append("(c) why empty_cache() cannot stop it; (d) the two fixes that can.").toString();
     }
 
