@@ -134,7 +134,7 @@ class GradeCommandTest {
         submission(subs, "copycat", solutions, UnaryOperator.identity(), false);
         copyTree(subs.resolve("correct/labs/answers"), subs.resolve("copycat/labs/answers"));
 
-        Grader.Options o = new Grader.Options(Duration.ofSeconds(3), Duration.ofSeconds(60), 4L << 20, "visible");
+        Grader.Options o = new Grader.Options(Duration.ofSeconds(5), Duration.ofSeconds(90), 4L << 20, "visible");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Grader g = new Grader(kit, o, Files.createDirectories(tmp.resolve("work")), SALT, new PrintStream(log, true));
         List<Path> dirs;
@@ -227,7 +227,7 @@ class GradeCommandTest {
         assertThat(row("empty", "3.1").reason()).contains("TODO step 3.1");
         assertThat(row("empty", "q3.1").reason()).contains("not answered");
         assertThat(row("broken", "3.4").reason()).contains("did not compile").contains("Broken.java:1");
-        assertThat(row("looping", "3.1").reason()).contains("timed out after 3 s");
+        assertThat(row("looping", "3.1").reason()).contains("timed out after 5 s");
         assertThat(row("looping", "4.2").passed()).isTrue();
         assertThat(row("exiting", "3.4").reason()).contains("JVM exited with status 3");
         assertThat(row("exiting", "3.1").passed()).as("graded after the exit, in a new JVM").isTrue();

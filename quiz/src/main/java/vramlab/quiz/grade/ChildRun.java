@@ -32,6 +32,10 @@ final class ChildRun {
     private final Set<String> open = new LinkedHashSet<>();
     private long offset;
     private boolean done;
+    private boolean started;
+
+    /** How long a child may take to start and discover tests before its first test begins. */
+    static final Duration STARTUP = Duration.ofSeconds(60);
 
     ChildRun(List<String> command, Path area, int attempt) {
         this.command = command;
@@ -44,6 +48,15 @@ final class ChildRun {
 
     /** Items finished in this run, by unique id. */
     Map<String, ScoreRow> booked() { return booked; }
+
+    /** The first line the child printed, for a child that died before its first test. */
+    String firstOutput() {
+        try {
+            return Files.lines(stdout).findFirst().map(l -> l.length() > 200 ? l.substring(0, 200) : l).orElse("");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "";
+        }
+    }
 
     /** True when the child ran to its end (DONE), so unreported items were not selectable. */
     boolean completed() { return done; }
@@ -70,7 +83,7 @@ final class ChildRun {
                 break;
             }
             long now = System.nanoTime();
-            if (now - lastEvent > itemTimeout.toNanos()) {
+            if (now - lastEvent > (started ? itemTimeout : STARTUP).toNanos()) {
                 stopped = "timed out after " + itemTimeout.toSeconds() + " s (an infinite loop?)";
             } else if (Files.size(stdout) > outputCap) {
                 stopped = "printed more than " + outputCap / 1024 + " KiB";
@@ -124,7 +137,7 @@ final class ChildRun {
         for (String line : lines) {
             String[] f = line.split("\t", 3);
             switch (f[0]) {
-                case "START" -> open.add(f[1]);
+                case "START" -> { open.add(f[1]); started = true; }
                 case "FIN" -> open.remove(f[1]);
                 case "END" -> booked.putIfAbsent(f[1], ScoreRow.fromTsv(f[2]));
                 case "DONE" -> done = true;

@@ -150,6 +150,7 @@ public final class Grader {
         Map<String, ScoreRow> items = inventory();
         Map<String, ScoreRow> booked = new LinkedHashMap<>();
         long deadline = System.nanoTime() + options.submissionTime().toNanos();
+        String stoppedEarly = "not run: the test JVM stopped before it";
         for (int attempt = 1; booked.size() < items.size() && attempt <= items.size() + 1; attempt++) {
             List<String> left = items.keySet().stream().filter(u -> !booked.containsKey(u)).toList();
             Path uids = area.resolve("uids-" + attempt + ".txt");
@@ -164,12 +165,15 @@ public final class Grader {
                 String status = earned == z.points() ? r.status() : r.passed() ? "FAILED" : r.status();
                 booked.putIfAbsent(uid, new ScoreRow(z.step(), z.name(), z.points(), earned, status, r.reason()));
             });
+            if (run.booked().isEmpty() && !run.completed()) {
+                stoppedEarly = "not run: the test JVM stopped before its first test: " + run.firstOutput();
+            }
             if (run.completed() || run.booked().isEmpty() || System.nanoTime() > deadline) break;
         }
+        String why = System.nanoTime() > deadline ? "not run: the submission's time bound was used up" : stoppedEarly;
         List<ScoreRow> out = new ArrayList<>();
-        items.forEach((uid, z) -> out.add(booked.getOrDefault(uid, ScoreRow.zero(z.step(), z.name(), z.points(),
-                "FAILED", System.nanoTime() > deadline ? "not run: the submission's time bound was used up"
-                        : "not run: the test JVM stopped before it"))));
+        items.forEach((uid, z) -> out.add(booked.getOrDefault(uid,
+                ScoreRow.zero(z.step(), z.name(), z.points(), "FAILED", why))));
         return out;
     }
 
