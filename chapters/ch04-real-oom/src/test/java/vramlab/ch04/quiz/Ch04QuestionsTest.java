@@ -69,8 +69,8 @@ class Ch04QuestionsTest {
             long free = Long.parseLong(solution(new FragmentationFailure(), v, "q4.1.b.free"));
             assertThat(free).as(v.toString()).isEqualTo(2 * p[0] * p[1] * MiB);
             assertThat(Long.parseLong(solution(new FragmentationFailure(), v, "q4.1.b.largest"))).isEqualTo(p[1] * MiB);
-            assertThat(FragmentationFailure.succeeds(v, p[3])).as("the request fails").isFalse();
-            assertThat(FragmentationFailure.succeeds(v, p[1] * MiB)).as("a hole-sized request fits").isTrue();
+            assertThat(new FragmentationFailure().succeeds(v, p[3])).as("the request fails").isFalse();
+            assertThat(new FragmentationFailure().succeeds(v, p[1] * MiB)).as("a hole-sized request fits").isTrue();
         }
     }
 
