@@ -102,6 +102,19 @@ public final class GradedItems {
         }
     }
 
+    /**
+     * Every item's row as things stand, without booking anything: an item not yet reported shows
+     * as 0 with {@code pending} as its reason.
+     */
+    public List<ScoreRow> snapshot(String pending) {
+        List<ScoreRow> out = new ArrayList<>();
+        for (Item i : items.values()) {
+            ScoreRow r = rows.get(i.uniqueId());
+            out.add(r != null ? r : ScoreRow.zero(i.graded().step(), i.name(), i.graded().points(), "FAILED", pending));
+        }
+        return out;
+    }
+
     /** Books "not run" for every item nothing reported; returns every row in plan order. */
     public List<ScoreRow> finish() {
         for (Item i : items.values()) {

@@ -86,6 +86,19 @@ class GradedItemsTest {
         assertThat(rows).anySatisfy(r -> assertThat(r.reason()).contains("student code exploded"));
     }
 
+    @Test
+    @DisplayName("before anything runs, every item already shows 0 with the reason a dead JVM leaves")
+    void snapshotBeforeRunning(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
+                .enableTestExecutionListenerAutoRegistration(false).build());
+        TestPlan plan = launcher.discover(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(Mixed.class)).build());
+        java.nio.file.Path file = tmp.resolve("scores.tsv");
+        ScoreListener listener = new ScoreListener(file);
+        listener.testPlanExecutionStarted(plan);
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        assertThat(lines).hasSize(5).allSatisfy(l -> assertThat(ScoreRow.fromTsv(l).reason()).isEqualTo(ScoreListener.DIED));
+    }
+
     static class Mixed {
         @Test @Graded(step = "t.1", points = 2) void passes() { }
 
