@@ -30,10 +30,8 @@ public final class NoCompaction implements Question {
                 A copying garbage collector defragments a Java heap by moving live objects together.
                 The caching allocator never moves a live block, even when a request fails with
                 enough free bytes in holes.
-                (a) Which layer's promise forbids moving a live block? GMMU_PAGE_TABLES (a VA maps
-                    to one physical page), DRIVER_CUDA_MALLOC (a segment keeps its VA until cudaFree),
-                    CACHING_ALLOCATOR (a block's pointer, handed to the tensor that asked for it, stays
-                    valid at that address until the tensor frees it), CUDA_KERNEL_LAUNCH.
+                (a) Whose promise, to whom, forbids moving a live block? Name the layer that made it:
+                    GMMU_PAGE_TABLES, DRIVER_CUDA_MALLOC, CACHING_ALLOCATOR or CUDA_KERNEL_LAUNCH.
                 (b) What does the JVM have that lets its collector move objects safely?
                 (c) What gives a large request contiguous memory without moving any live block?""";
     }
