@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
@@ -56,7 +57,9 @@ class GradedItemsTest {
     @DisplayName("passing, failing, partly right, skipped and parameterized items each get one row")
     void oneRowPerItem() {
         Map<String, ScoreRow> rows = byStep(run(Mixed.class));
-        assertThat(rows).containsOnlyKeys("t.1", "t.2", "t.3", "t.4", "t.5");
+        assertThat(rows).containsOnlyKeys("t.1", "t.2", "t.3", "t.4", "t.5", "t.6", "t.7");
+        assertThat(rows.get("t.6").earned()).as("a nested class's graded test").isEqualTo(1);
+        assertThat(rows.get("t.7").reason()).as("a factory is one item").contains("dynamic 2");
         assertThat(rows.get("t.1")).extracting(ScoreRow::earned, ScoreRow::status).containsExactly(2, "PASSED");
         assertThat(rows.get("t.2")).extracting(ScoreRow::earned, ScoreRow::reason).containsExactly(0, "expected 4 but was 5");
         assertThat(rows.get("t.3")).extracting(ScoreRow::earned, ScoreRow::points).containsExactly(1, 4);
@@ -96,7 +99,7 @@ class GradedItemsTest {
         ScoreListener listener = new ScoreListener(file);
         listener.testPlanExecutionStarted(plan);
         List<String> lines = java.nio.file.Files.readAllLines(file);
-        assertThat(lines).hasSize(5).allSatisfy(l -> assertThat(ScoreRow.fromTsv(l).reason()).isEqualTo(ScoreListener.DIED));
+        assertThat(lines).hasSize(7).allSatisfy(l -> assertThat(ScoreRow.fromTsv(l).reason()).isEqualTo(ScoreListener.DIED));
     }
 
     static class Mixed {
@@ -112,6 +115,18 @@ class GradedItemsTest {
         void everyInvocation(int n) { if (n % 2 != 0) throw new AssertionError("odd: " + n); }
 
         @Test void notGraded() { throw new AssertionError("not graded, not counted"); }
+
+        @org.junit.jupiter.api.Nested
+        class Inner {
+            @Test @Graded(step = "t.6", points = 1) void nested() { }
+        }
+
+        @org.junit.jupiter.api.TestFactory @Graded(step = "t.7", points = 2)
+        Stream<org.junit.jupiter.api.DynamicTest> dynamic() {
+            return Stream.of(1, 2).map(n -> org.junit.jupiter.api.DynamicTest.dynamicTest("n=" + n, () -> {
+                if (n == 2) throw new AssertionError("dynamic " + n);
+            }));
+        }
     }
 
     static int explode() { throw new IllegalStateException("student code exploded"); }
