@@ -30,7 +30,12 @@ public final class Quiz {
         String chapter = q.chapter();
         Path file = sheetFile(chapter, type.getClassLoader());
         AnswerSheet sheet = read(file);
-        Variant v = Variant.of(chapter, student(sheet), Salt.resolve());
+        // The kit's own build marks the reference sheet: always the seed's numbers, never a salt.
+        boolean reference = file.getParent() != null && file.getParent().getParent() != null
+                && file.getParent().getParent().getFileName().toString().equals("solutions")
+                && System.getProperty("vramlab.answers") == null;
+        Variant v = reference ? Variant.of(chapter, sheet.get("student"), Salt.PRACTICE)
+                : Variant.of(chapter, student(sheet), Salt.resolve());
         Mark mark = Mark.of(q, v, sheet);
         if (mark.full()) return mark;
         String note = "";
