@@ -2,69 +2,67 @@ package vramlab.quiz;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
 
 /**
- * Scores graded tests as they finish and writes {@code target/grading/scores.tsv} in the module
- * being tested, one row per graded test. Registered through {@code META-INF/services}, so any
- * module with the harness on its test classpath is scored. The report module adds the rows of
- * every module into one table and one {@code Score: X/Y} line.
+ * Scores graded tests and writes {@code target/grading/scores.tsv} in the module being tested,
+ * one row per graded item (see {@link GradedItems} for the rules: a class that fails to
+ * initialise still gets a row per graded test, with 0 and the reason). The file is rewritten
+ * after every graded item, starting with every item at 0, so a test JVM that a submission ends
+ * with {@code System.exit} leaves the rows it had and a reason for the rest. Registered through
+ * {@code META-INF/services}, so any module with the harness on its test classpath is scored.
+ * The report module adds the rows of every module into one table, {@code results.json} and a
+ * gradebook row.
  */
 public final class ScoreListener implements TestExecutionListener {
-    private final List<ScoreRow> rows = new ArrayList<>();
+    /** What an item that never reported shows when the test JVM died (System.exit, a crash). */
+    static final String DIED = "the test JVM stopped before this test finished (System.exit or a crash?)";
+
+    private final GradedItems items = new GradedItems(row -> write());
+    private final Path out;
+    private boolean started;
+
+    public ScoreListener() { this(Path.of("target", "grading", "scores.tsv")); }
+
+    public ScoreListener(Path out) { this.out = out; }
 
     @Override
-    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-        if (!id.isTest()) return;
-        graded(id).ifPresent(g -> rows.add(ScoreRow.of(g, id.getDisplayName(), result)));
+    public void testPlanExecutionStarted(TestPlan plan) {
+        items.start(plan);
+        started = true;
+        write();                // every item at 0 first, so a JVM that dies still leaves its rows
     }
 
     @Override
-    public void executionSkipped(TestIdentifier id, String reason) {
-        if (!id.isTest()) return;
-        graded(id).ifPresent(g -> rows.add(new ScoreRow(g.step(), id.getDisplayName(), g.points(), 0,
-                "SKIPPED", reason)));
-    }
+    public void executionFinished(TestIdentifier id, TestExecutionResult result) { items.finished(id, result); }
 
     @Override
-    public void testPlanExecutionFinished(TestPlan plan) {
+    public void executionSkipped(TestIdentifier id, String reason) { items.skipped(id, reason); }
+
+    @Override
+    public void testPlanExecutionFinished(TestPlan plan) { save(items.finish()); }
+
+    private void write() {
+        if (started) save(items.snapshot(DIED));
+    }
+
+    private void save(List<ScoreRow> rows) {
         if (rows.isEmpty()) return;
-        Path out = Path.of("target", "grading", "scores.tsv");
         try {
-            Files.createDirectories(out.getParent());
+            Files.createDirectories(out.toAbsolutePath().getParent());
             StringBuilder sb = new StringBuilder();
             for (ScoreRow r : rows) sb.append(r.toTsv()).append('\n');
             Files.writeString(out, sb.toString(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Optional<Graded> graded(TestIdentifier id) {
-        return id.getSource()
-                .filter(MethodSource.class::isInstance)
-                .map(MethodSource.class::cast)
-                .map(ScoreListener::method)
-                .map(m -> m.getAnnotation(Graded.class));
-    }
-
-    private static Method method(MethodSource s) {
-        try {
-            return s.getJavaMethod();
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 }

@@ -1,0 +1,76 @@
+package vramlab.ch03.quiz;
+
+import static vramlab.units.Bytes.mib;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import vramlab.alloc.Policy;
+import vramlab.quiz.Blanks;
+import vramlab.quiz.Part;
+import vramlab.quiz.Question;
+import vramlab.quiz.Variant;
+import vramlab.units.Bytes;
+
+/**
+ * Seed question 1: the block size and pool of four requests. The seed asks it for PyTorch's
+ * policy but answers with the toy's rules (2 MiB steps above 1 MiB), which is the toy's premise,
+ * not PyTorch's (PyTorch rounds every block to 512 B). So the kit asks it once per policy:
+ * {@link Toy} now; a {@code PyTorch} subclass with id {@code q3.1p} joins when the real policy
+ * lands (one line: {@code super("q3.1p", "PyTorch 2.x", PyTorchPolicy::new)}).
+ */
+public abstract class PredictTheBlock implements Question {
+    private final String id;
+    private final String policyName;
+    private final Supplier<Policy> policy;
+
+    protected PredictTheBlock(String id, String policyName, Supplier<Policy> policy) {
+        this.id = id;
+        this.policyName = policyName;
+        this.policy = policy;
+    }
+
+    /** The toy policy of the seed chapter ({@code ToyPolicy}). */
+    public static final class Toy extends PredictTheBlock {
+        public Toy() { super("q3.1", "the toy policy", vramlab.alloc.ToyPolicy::new); }
+    }
+
+    @Override public String id() { return id; }
+    @Override public String title() { return "Predict the block: size and pool under " + policyName; }
+
+    /** The four requests: the seed's (100 B, 300,000 B, 1.5 MiB, 2.4 MiB), or this student's. */
+    static long[] requests(Variant v) {
+        if (v.isSeed()) return new long[] {100, 300_000, mib(3) / 2, 2_516_582};
+        return new long[] {
+            v.between("tiny", 1, 4095),
+            v.between("small", 4097, mib(1)),
+            v.between("just-large", mib(1) + 1, mib(2) - 1),
+            v.between("large", mib(2) + 1, mib(12)),
+        };
+    }
+
+    @Override
+    public String prompt(Variant v) {
+        long[] r = requests(v);
+        return "A caching allocator with " + policyName + " receives four requests. For each, give the\n"
+                + "size of the block it is rounded to and the pool (SMALL or LARGE) it is served from:\n"
+                + "(a) " + Show.size(r[0]) + "   (b) " + Show.size(r[1]) + "\n"
+                + "(c) " + Show.size(r[2]) + "   (d) " + Show.size(r[3]);
+    }
+
+    @Override
+    public List<Part> parts(Variant v) {
+        Policy p = policy.get();
+        long[] r = requests(v);
+        List<Part> parts = new ArrayList<>();
+        for (int i = 0; i < r.length; i++) {
+            String label = String.valueOf((char) ('a' + i));
+            long block = p.roundSize(r[i]);
+            parts.add(Part.of(label, 1,
+                    Blanks.size(id + "." + label + ".size", block, Bytes::parse),
+                    Blanks.choice(id + "." + label + ".pool", p.poolFor(block))));
+        }
+        return parts;
+    }
+}

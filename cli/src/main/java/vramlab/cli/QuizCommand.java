@@ -1,0 +1,144 @@
+package vramlab.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+import vramlab.kit.ChapterLab;
+import vramlab.quiz.AnswerSheet;
+import vramlab.quiz.Mark;
+import vramlab.quiz.Question;
+import vramlab.quiz.Salt;
+import vramlab.quiz.Variant;
+
+/**
+ * {@code vramlab quiz <chapter> [--student <id>]}: prints a chapter's quiz with the student's
+ * numbers, writes a blank answer sheet, checks one without showing the key, and (for an
+ * instructor holding the salt) prints the key.
+ */
+final class QuizCommand implements Command {
+    @Override public String name() { return "quiz"; }
+    @Override public String summary() { return "print a chapter's quiz (your own numbers with --student), check answers"; }
+
+    @Override
+    public String usage() {
+        return """
+                usage: vramlab quiz <chapter> [--student <id>] [--sheet <file>] [--check <file>] [--key]
+
+                Prints the chapter's questions. With --student, your own variant: sizes, device and hole
+                pattern drawn from your id; without, the seed chapter's numbers.
+                  --sheet <file>  also write a blank answer sheet for this variant (labs/answers/chNN.txt
+                                  is where ./vramlab grade and mvn test -Plab look for it)
+                  --check <file>  mark an answer sheet: points and what is wrong, never the right answer
+                  --key           print the answer key (instructors: needs VRAMLAB_SALT or VRAMLAB_SALT_FILE)
+                Graded runs use an instructor's salt (VRAMLAB_SALT / VRAMLAB_SALT_FILE) that students do not
+                hold; then the numbers differ from the practice numbers printed without it.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, Io io) throws IOException {
+        Args a = Args.parse("quiz", args, Set.of("--key"), Set.of("--student", "--sheet", "--check"));
+        if (a.positional().size() != 1) throw new UsageException("quiz", "expected one chapter, e.g. vramlab quiz 3");
+        ChapterLab chapter = LabCommand.find(a.positional().get(0), "quiz");
+        String id = String.format("ch%02d", chapter.number());
+        String student = a.value("--student", null);
+        if (student != null && !student.matches("[A-Za-z0-9._@+-]{1,64}")) {
+            throw new UsageException("quiz", "--student '" + student + "': expected 1-64 letters, digits or ._@+-");
+        }
+        List<Question> questions = questions(id);
+        if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
+        Salt salt = salt();
+        Variant v = Variant.of(id, student, salt);
+        if (a.flag("--key")) return key(id, v, salt, questions, io);
+        if (a.value("--check", null) != null) return check(Path.of(a.value("--check", null)), v, questions, io);
+        io.out().print(text(chapter, v, salt, questions));
+        String sheet = a.value("--sheet", null);
+        if (sheet != null) writeSheet(Path.of(sheet), id, v, questions, io);
+        return 0;
+    }
+
+    /** The questions of chapter {@code id} ("ch03"), in the order their chapter lists them. */
+    static List<Question> questions(String id) {
+        List<Question> out = new ArrayList<>();
+        for (Question q : ServiceLoader.load(Question.class)) if (q.chapter().equals(id)) out.add(q);
+        return out;
+    }
+
+    private static Salt salt() {
+        try {
+            return Salt.resolve();
+        } catch (RuntimeException e) {
+            throw new UsageException("quiz", e.getMessage());
+        }
+    }
+
+    static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions) {
+        StringBuilder sb = new StringBuilder("Quiz: ch").append(String.format("%02d ", chapter.number()))
+                .append(chapter.title()).append('\n')
+                .append(v.isSeed() ? "The seed chapter's numbers (give --student <id> for your own)"
+                        : "Variant " + v.fingerprint() + " for student " + v.student()
+                        + (salt.isPractice() ? " (practice numbers)" : " (graded numbers)"))
+                .append('\n');
+        for (Question q : questions) {
+            sb.append('\n').append(q.id()).append("  ").append(q.title())
+              .append("  [").append(q.points(v)).append(" points]\n");
+            for (String line : q.prompt(v).strip().split("\n")) sb.append("  ").append(line).append('\n');
+        }
+        return sb.append("\nAnswer in an answer sheet (--sheet <file>), then --check <file>.\n").toString();
+    }
+
+    private static void writeSheet(Path file, String id, Variant v, List<Question> questions, Io io) throws IOException {
+        if (Files.exists(file) && hasAnswers(file)) {
+            throw new UsageException("quiz", file + " already holds answers; move it away or pick another file");
+        }
+        if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, AnswerSheet.template(id, v, questions), StandardCharsets.UTF_8);
+        io.out().println("Wrote a blank answer sheet for variant " + v.fingerprint() + " to " + file);
+    }
+
+    private static boolean hasAnswers(Path file) throws IOException {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String s = line.strip();
+            if (s.startsWith("q") && s.contains("=") && !s.substring(s.indexOf('=') + 1).isBlank()) return true;
+        }
+        return false;
+    }
+
+    private static int check(Path file, Variant v, List<Question> questions, Io io) throws IOException {
+        if (!Files.isRegularFile(file)) throw new UsageException("quiz", "--check " + file + ": no such file");
+        AnswerSheet sheet;
+        try {
+            sheet = AnswerSheet.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("quiz", e.getMessage());
+        }
+        String written = sheet.get("variant");
+        if (written != null && !written.equals(v.fingerprint())) {
+            io.out().println("note: " + file + " was written for variant " + written + "; checking it against "
+                    + v.fingerprint() + " (student " + v.student() + ")");
+        }
+        int earned = 0, total = 0;
+        for (Question q : questions) {
+            Mark m = Mark.of(q, v, sheet);
+            earned += m.earned();
+            total += m.points();
+            io.out().println((m.full() ? "  right  " : "  wrong  ") + m.summary());
+        }
+        io.out().println("Score: " + earned + "/" + total);
+        return 0;
+    }
+
+    private static int key(String id, Variant v, Salt salt, List<Question> questions, Io io) {
+        if (salt.isPractice()) {
+            throw new UsageException("quiz", "--key needs the instructor's salt (VRAMLAB_SALT or VRAMLAB_SALT_FILE)");
+        }
+        io.out().print(AnswerSheet.key(id, v, questions));
+        return 0;
+    }
+}

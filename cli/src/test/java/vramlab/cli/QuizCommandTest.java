@@ -1,0 +1,79 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.quiz.AnswerSheet;
+import vramlab.quiz.Salt;
+import vramlab.quiz.Variant;
+
+class QuizCommandTest {
+    @TempDir Path tmp;
+
+    record Result(int status, String out, String err) {}
+
+    static Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status = Main.run(args, new Io(new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)));
+        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @DisplayName("without a student the quiz has the seed's numbers; with one, that student's")
+    void variants() {
+        Result seed = run("quiz", "real-oom");
+        assertThat(seed.status()).isZero();
+        assertThat(seed.out()).contains("The seed chapter's numbers").contains("Process 23187 has 27.30 GiB");
+        Result alice = run("quiz", "4", "--student", "alice");
+        assertThat(alice.out()).contains("student alice (practice numbers)").doesNotContain("Process 23187");
+        assertThat(run("quiz", "ch04", "--student", "alice").out()).isEqualTo(alice.out());
+        assertThat(run("quiz", "4", "--student", "bob").out()).isNotEqualTo(alice.out());
+    }
+
+    @Test
+    @DisplayName("a blank sheet is written once; --check marks it without showing the key")
+    void sheetAndCheck() throws Exception {
+        Path sheet = tmp.resolve("ch03.txt");
+        assertThat(run("quiz", "3", "--student", "carol", "--sheet", sheet.toString()).status()).isZero();
+        String text = Files.readString(sheet).replace("q3.1.a.size = ", "q3.1.a.size = 1").replace("q3.5.a.layer = ", "q3.5.a.layer = DRIVER_CUDA_MALLOC");
+        Files.writeString(sheet, text);
+        Result check = run("quiz", "3", "--student", "carol", "--check", sheet.toString());
+        assertThat(check.out()).contains("Score: 0/17").contains("q3.5.a.layer: not the right choice")
+                .doesNotContain("CACHING_ALLOCATOR");
+        Result again = run("quiz", "3", "--student", "carol", "--sheet", sheet.toString());
+        assertThat(again.status()).isEqualTo(2);
+        assertThat(again.err()).contains("already holds answers");
+    }
+
+    @Test
+    @DisplayName("the key's sheet checks out at full marks")
+    void keyChecksOut() throws Exception {
+        Variant v = Variant.of("ch03", "dave", Salt.PRACTICE);
+        Path sheet = tmp.resolve("key.txt");
+        Files.writeString(sheet, AnswerSheet.key("ch03", v, QuizCommand.questions("ch03")));
+        assertThat(run("quiz", "3", "--student", "dave", "--check", sheet.toString()).out()).contains("Score: 17/17");
+    }
+
+    @Test
+    @DisplayName("bad input is one line and status 2: an odd id, --key without the salt, a chapter without a quiz")
+    void badInput() {
+        for (List<String> args : List.of(List.of("quiz", "3", "--student", "a b"), List.of("quiz", "3", "--key"),
+                List.of("quiz"), List.of("quiz", "99"))) {
+            Result r = run(args.toArray(String[]::new));
+            assertThat(r.status()).as(args.toString()).isEqualTo(2);
+            assertThat(r.err()).startsWith("error: quiz: ").hasLineCount(1);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package vramlab.quiz;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One grading model (rows of {@link ScoreRow}), written three ways: the console table that
+ * ends in {@code Score: X/Y}, Gradescope's {@code results.json}, and a gradebook CSV row.
+ */
+public final class Reports {
+    /** Gradescope's visibility values (autograder_samples, docs/specs.md). */
+    public static final List<String> VISIBILITY = List.of("hidden", "after_due_date", "after_published", "visible");
+
+    private Reports() {}
+
+    public static int earned(List<ScoreRow> rows) { return rows.stream().mapToInt(ScoreRow::earned).sum(); }
+    public static int total(List<ScoreRow> rows) { return rows.stream().mapToInt(ScoreRow::points).sum(); }
+
+    /** Rows in step order (3.2 before 3.10, lab steps before quiz questions), then by name. */
+    public static List<ScoreRow> sorted(List<ScoreRow> rows) {
+        List<ScoreRow> out = new ArrayList<>(rows);
+        out.sort(Comparator.comparing(ScoreRow::step, Reports::compareSteps).thenComparing(ScoreRow::name));
+        return out;
+    }
+
+    /** The table of graded items, ending in the one line {@code Score: X/Y}. */
+    public static String table(List<ScoreRow> rows) {
+        StringBuilder sb = new StringBuilder("Graded steps and questions\n");
+        for (ScoreRow r : rows) {
+            sb.append(String.format(Locale.ROOT, "  %-6s %-7s %2d/%-2d %s%n", r.step(), r.status(), r.earned(),
+                    r.points(), r.name()));
+            if (!r.reason().isEmpty() && r.earned() < r.points()) sb.append("           ").append(r.reason()).append('\n');
+        }
+        return sb.append("Score: ").append(earned(rows)).append('/').append(total(rows)).toString();
+    }
+
+    /**
+     * Gradescope's {@code results.json}: top-level {@code score} (the sum), {@code output}, {@code visibility},
+     * and one test per row with {@code name}, {@code number}, {@code score}, {@code max_score},
+     * {@code status} ({@code passed}/{@code failed}), {@code output} and {@code visibility}.
+     */
+    public static String gradescopeJson(List<ScoreRow> rows, String visibility, String output) {
+        if (!VISIBILITY.contains(visibility)) {
+            throw new IllegalArgumentException("visibility '" + visibility + "': expected one of " + VISIBILITY);
+        }
+        StringBuilder sb = new StringBuilder("{\n");
+        sb.append("  \"score\": ").append(earned(rows)).append(",\n");
+        sb.append("  \"output\": ").append(Json.string(output)).append(",\n");
+        sb.append("  \"visibility\": ").append(Json.string(visibility)).append(",\n");
+        sb.append("  \"stdout_visibility\": \"hidden\",\n");
+        sb.append("  \"tests\": [");
+        for (int i = 0; i < rows.size(); i++) {
+            ScoreRow r = rows.get(i);
+            sb.append(i == 0 ? "\n" : ",\n").append("    {");
+            sb.append("\"name\": ").append(Json.string(r.name())).append(", ");
+            sb.append("\"number\": ").append(Json.string(r.step())).append(", ");
+            sb.append("\"score\": ").append(r.earned()).append(", ");
+            sb.append("\"max_score\": ").append(r.points()).append(", ");
+            sb.append("\"status\": ").append(Json.string(r.passed() ? "passed" : "failed")).append(", ");
+            sb.append("\"output\": ").append(Json.string(r.passed() ? "" : r.status() + ": " + r.reason())).append(", ");
+            sb.append("\"visibility\": ").append(Json.string(visibility)).append('}');
+        }
+        return sb.append(rows.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
+    }
+
+    /**
+     * GitHub Classroom's runner result, as {@code autograding-grading-reporter} reads it (base64
+     * of this JSON in the step output {@code result}): version 1, status, max_score and tests with
+     * name, status, score and message.
+     */
+    public static String classroomJson(List<ScoreRow> rows) {
+        StringBuilder sb = new StringBuilder("{\"version\": 1, \"status\": ")
+                .append(Json.string(earned(rows) == total(rows) ? "pass" : "fail"))
+                .append(", \"max_score\": ").append(total(rows)).append(", \"tests\": [");
+        for (int i = 0; i < rows.size(); i++) {
+            ScoreRow r = rows.get(i);
+            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.string(r.step() + " " + r.name()))
+              .append(", \"status\": ").append(Json.string(r.passed() ? "pass" : "fail"))
+              .append(", \"score\": ").append(r.earned())
+              .append(", \"message\": ").append(Json.string(r.reason()))
+              .append(", \"test_code\": \"\", \"filename\": \"\", \"line_no\": 0, \"duration\": 0}");
+        }
+        return sb.append("]}").toString();
+    }
+
+    /** The gradebook's header: student, score, max, then one column per graded item. */
+    public static String csvHeader(List<ScoreRow> rows) {
+        StringBuilder sb = new StringBuilder("student,score,max_score");
+        for (ScoreRow r : rows) sb.append(',').append(csv(r.step() + " " + r.name()));
+        return sb.toString();
+    }
+
+    /** One student's gradebook row, the columns in the order of {@link #csvHeader}. */
+    public static String csvRow(String student, List<ScoreRow> rows) {
+        StringBuilder sb = new StringBuilder(csv(student)).append(',').append(earned(rows)).append(',').append(total(rows));
+        for (ScoreRow r : rows) sb.append(',').append(r.earned());
+        return sb.toString();
+    }
+
+    /** RFC 4180 quoting, plus a leading quote for text a spreadsheet would run as a formula. */
+    public static String csv(String s) {
+        String t = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
+        if (t.contains(",") || t.contains("\"") || t.contains("\n") || t.contains("\r")) {
+            return "\"" + t.replace("\"", "\"\"") + "\"";
+        }
+        return t;
+    }
+
+    /** Orders step ids numerically part by part: 3.2 before 3.10, q-ids after steps. */
+    public static int compareSteps(String a, String b) {
+        int c = Boolean.compare(a.startsWith("q"), b.startsWith("q"));
+        if (c != 0) return c;
+        String[] x = a.replaceAll("[^0-9.]", "").split("\\.");
+        String[] y = b.replaceAll("[^0-9.]", "").split("\\.");
+        for (int i = 0; c == 0 && i < Math.min(x.length, y.length); i++) {
+            c = Long.compare(num(x[i]), num(y[i]));
+        }
+        if (c != 0) return c;
+        c = Integer.compare(x.length, y.length);
+        return c != 0 ? c : a.compareTo(b);
+    }
+
+    private static long num(String s) {
+        if (s.isEmpty()) return 0;
+        return s.length() > 18 ? Long.MAX_VALUE : Long.parseLong(s);
+    }
+}

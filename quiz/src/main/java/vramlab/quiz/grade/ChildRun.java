@@ -1,0 +1,155 @@
+package vramlab.quiz.grade;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import vramlab.quiz.ScoreRow;
+
+/**
+ * One child JVM over a set of graded items, watched from outside: the child reports each
+ * descriptor it starts and each item it finishes; the watcher kills it when one item runs past
+ * its timeout, when it prints past the cap, or when the submission's time is up, and books 0
+ * with that reason for the item (or class) that was running. Items the child never reached are
+ * left for the next child.
+ */
+final class ChildRun {
+    private final List<String> command;
+    private final Path area;
+    private final Path results;
+    private final Path stdout;
+    private final Map<String, ScoreRow> booked = new LinkedHashMap<>();
+    private final Set<String> open = new LinkedHashSet<>();
+    private long offset;
+    private boolean done;
+    private boolean started;
+
+    /** How long a child may take to start and discover tests before its first test begins. */
+    static final Duration STARTUP = Duration.ofSeconds(60);
+
+    ChildRun(List<String> command, Path area, int attempt) {
+        this.command = command;
+        this.area = area;
+        this.results = area.resolve("results-" + attempt + ".txt");
+        this.stdout = area.resolve("stdout-" + attempt + ".txt");
+    }
+
+    Path results() { return results; }
+
+    /** Items finished in this run, by unique id. */
+    Map<String, ScoreRow> booked() { return booked; }
+
+    /** The first line the child printed, for a child that died before its first test. */
+    String firstOutput() {
+        try {
+            return Files.lines(stdout).findFirst().map(l -> l.length() > 200 ? l.substring(0, 200) : l).orElse("");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "";
+        }
+    }
+
+    /** True when the child ran to its end (DONE), so unreported items were not selectable. */
+    boolean completed() { return done; }
+
+    /**
+     * Runs the child to its end or until a bound trips; {@code items} gives each item's zero
+     * row, to book the one that was running when the child had to be stopped.
+     */
+    void run(Map<String, ScoreRow> items, Duration itemTimeout, long deadlineNanos, long outputCap)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(area.toFile())
+                .redirectErrorStream(true).redirectOutput(stdout.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
+        Process p = pb.start();
+        long lastEvent = System.nanoTime();
+        String stopped = null;
+        while (true) {
+            boolean exited = p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (poll()) lastEvent = System.nanoTime();
+            if (exited) {
+                poll();
+                if (!done) stopped = "the JVM exited with status " + p.exitValue()
+                        + " during this test (System.exit, or a crash)";
+                break;
+            }
+            long now = System.nanoTime();
+            if (now - lastEvent > (started ? itemTimeout : STARTUP).toNanos()) {
+                stopped = "timed out after " + itemTimeout.toSeconds() + " s (an infinite loop?)";
+            } else if (Files.size(stdout) > outputCap) {
+                stopped = "printed more than " + outputCap / 1024 + " KiB";
+            } else if (now > deadlineNanos) {
+                stopped = "not finished: the submission's time bound was used up";
+            }
+            if (stopped != null) {
+                kill(p);
+                poll();
+                break;
+            }
+        }
+        if (stopped != null) blame(items, stopped);
+    }
+
+    private static void kill(Process p) throws InterruptedException {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+    }
+
+    /** Books 0 for every unfinished item inside, or containing, the deepest open descriptor. */
+    private void blame(Map<String, ScoreRow> items, String why) {
+        String deepest = open.stream().reduce((a, b) -> b.length() >= a.length() ? b : a).orElse(null);
+        if (deepest == null) return;
+        for (Map.Entry<String, ScoreRow> e : items.entrySet()) {
+            String uid = e.getKey();
+            if (booked.containsKey(uid)) continue;
+            if (uid.startsWith(deepest) || deepest.startsWith(uid)) {
+                ScoreRow z = e.getValue();
+                booked.put(uid, ScoreRow.zero(z.step(), z.name(), z.points(), "FAILED", why));
+            }
+        }
+    }
+
+    /** Reads the complete lines the child added since the last poll; true when there were any. */
+    private boolean poll() throws IOException {
+        if (!Files.exists(results)) return false;
+        List<String> lines = new ArrayList<>();
+        try (RandomAccessFile f = new RandomAccessFile(results.toFile(), "r")) {
+            if (f.length() <= offset) return false;
+            f.seek(offset);
+            byte[] b = new byte[(int) (f.length() - offset)];
+            f.readFully(b);
+            int last = -1;
+            for (int i = 0; i < b.length; i++) if (b[i] == '\n') last = i;
+            if (last < 0) return false;
+            offset += last + 1;
+            lines.addAll(List.of(new String(b, 0, last, StandardCharsets.UTF_8).split("\n")));
+        }
+        for (String line : lines) {
+            String[] f = line.split("\t", 3);
+            switch (f[0]) {
+                case "START" -> { open.add(f[1]); started = true; }
+                case "FIN" -> open.remove(f[1]);
+                case "END" -> booked.putIfAbsent(f[1], ScoreRow.fromTsv(f[2]));
+                case "DONE" -> done = true;
+                default -> { }
+            }
+        }
+        return true;
+    }
+
+    static String classpath(List<Path> parts) {
+        StringBuilder sb = new StringBuilder();
+        for (Path p : parts) sb.append(sb.length() == 0 ? "" : File.pathSeparator).append(p.toAbsolutePath());
+        return sb.toString();
+    }
+}

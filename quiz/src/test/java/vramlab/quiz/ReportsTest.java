@@ -1,0 +1,123 @@
+package vramlab.quiz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class ReportsTest {
+    /** Gradescope's documented fields (gradescope/autograder_samples, docs/specs.md). */
+    static final Set<String> TOP = Set.of("score", "execution_time", "output", "output_format",
+            "test_output_format", "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests",
+            "leaderboard");
+    static final Set<String> TEST = Set.of("score", "max_score", "status", "name", "name_format", "number",
+            "output", "output_format", "tags", "visibility", "extra_data");
+
+    static final List<ScoreRow> ROWS = List.of(
+            new ScoreRow("3.1", "rounds \"100 B\"\tto 512", 2, 2, "PASSED", ""),
+            new ScoreRow("3.10", "merges", 3, 0, "FAILED", "TODO step 3.10 (Merge) is not written yet"),
+            new ScoreRow("q3.1", "predict the block", 4, 1, "FAILED", "q3.1: 1/4: (b) wrong\nsecond line"));
+
+    @Nested
+    @DisplayName("results.json")
+    class GradescopeJson {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json() {
+            return (Map<String, Object>) MiniJson.parse(Reports.gradescopeJson(ROWS, "after_due_date", "Score: 3/9"));
+        }
+
+        @Test
+        @DisplayName("uses only Gradescope's documented fields, with their types and values")
+        @SuppressWarnings("unchecked")
+        void validatesAgainstTheSpec() {
+            Map<String, Object> top = json();
+            assertThat(TOP).containsAll(top.keySet());
+            assertThat(top.get("score")).isInstanceOf(Double.class);
+            assertThat(Reports.VISIBILITY).contains((String) top.get("visibility"), (String) top.get("stdout_visibility"));
+            List<Object> tests = (List<Object>) top.get("tests");
+            assertThat(tests).hasSize(ROWS.size());
+            for (Object o : tests) {
+                Map<String, Object> t = (Map<String, Object>) o;
+                assertThat(TEST).containsAll(t.keySet());
+                assertThat(t.keySet()).contains("name", "number", "score", "max_score", "status", "output", "visibility");
+                assertThat(t.get("status")).isIn("passed", "failed");
+                assertThat(Reports.VISIBILITY).contains((String) t.get("visibility"));
+                assertThat((Double) t.get("score")).isBetween(0.0, (Double) t.get("max_score"));
+            }
+        }
+
+        @Test
+        @DisplayName("the top-level score is the sum of the tests' scores, and names survive escaping")
+        @SuppressWarnings("unchecked")
+        void scoreAndEscaping() {
+            Map<String, Object> top = json();
+            List<Map<String, Object>> tests = (List<Map<String, Object>>) (List<?>) top.get("tests");
+            double sum = tests.stream().mapToDouble(t -> (Double) t.get("score")).sum();
+            assertThat(top.get("score")).isEqualTo(sum).isEqualTo(3.0);
+            assertThat(tests.get(0).get("name")).isEqualTo("rounds \"100 B\"\tto 512");
+            assertThat(tests.get(0).get("status")).isEqualTo("passed");
+            assertThat(tests.get(2).get("number")).isEqualTo("q3.1");
+            assertThat((String) tests.get(2).get("output")).contains("(b) wrong");
+        }
+
+        @Test
+        @DisplayName("an unknown visibility is refused")
+        void badVisibility() {
+            assertThatThrownBy(() -> Reports.gradescopeJson(ROWS, "public", ""))
+                    .hasMessageContaining("expected one of");
+        }
+
+        @Test
+        @DisplayName("no rows is still valid JSON with score 0")
+        void empty() {
+            assertThat(MiniJson.parse(Reports.gradescopeJson(List.of(), "visible", ""))).isInstanceOf(Map.class);
+        }
+    }
+
+    @Test
+    @DisplayName("the Classroom result has the reporter's fields and a test per item")
+    @SuppressWarnings("unchecked")
+    void classroom() {
+        Map<String, Object> top = (Map<String, Object>) MiniJson.parse(Reports.classroomJson(ROWS));
+        assertThat(top).containsEntry("version", 1.0).containsEntry("status", "fail").containsEntry("max_score", 9.0);
+        List<Map<String, Object>> tests = (List<Map<String, Object>>) (List<?>) top.get("tests");
+        assertThat(tests).extracting(t -> t.get("score")).containsExactly(2.0, 0.0, 1.0);
+        assertThat(tests).extracting(t -> t.get("status")).containsExactly("pass", "fail", "fail");
+    }
+
+    @Test
+    @DisplayName("the table lists each item with its reason and ends in Score: X/Y")
+    void table() {
+        String t = Reports.table(Reports.sorted(ROWS));
+        assertThat(t).endsWith("Score: 3/9");
+        assertThat(t.indexOf("3.1 ")).isLessThan(t.indexOf("3.10")).isLessThan(t.indexOf("q3.1"));
+        assertThat(t).contains("TODO step 3.10 (Merge) is not written yet");
+    }
+
+    @Test
+    @DisplayName("the gradebook quotes commas and quotes, and defuses spreadsheet formulas")
+    void csv() {
+        assertThat(Reports.csv("a,b")).isEqualTo("\"a,b\"");
+        assertThat(Reports.csv("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
+        assertThat(Reports.csv("=cmd()")).isEqualTo("'=cmd()");
+        assertThat(Reports.csvRow("alice", ROWS)).isEqualTo("alice,3,9,2,0,1");
+        assertThat(Reports.csvHeader(ROWS).split(",", -1)).hasSize(3 + ROWS.size());
+    }
+
+    @Test
+    @DisplayName("score rows survive the TSV round trip and refuse impossible points")
+    void tsv() {
+        for (ScoreRow r : ROWS) {
+            ScoreRow back = ScoreRow.fromTsv(r.toTsv());
+            assertThat(back.earned()).isEqualTo(r.earned());
+            assertThat(back.step()).isEqualTo(r.step());
+        }
+        assertThatThrownBy(() -> new ScoreRow("1", "x", 2, 3, "PASSED", "")).hasMessageContaining("earned 3 of 2");
+    }
+}
