@@ -674,30 +674,8 @@ public final class CachingAllocator {
      * boundary. Returns the merged free block (now in the free set), or null when the driver
      * has no pages.
      */
-    private Block mapBlock(Block toMap, long size) {
-        ExpandableSegment.Range r = toMap.segment.pages.map(toMap.offset, size);
-        if (r.size() == 0) return null;
-        PoolKind kind = toMap.segment.pool;
-        unmapped.get(kind).remove(toMap);
-        toMap.mapped = true;
-        if (r.size() < toMap.size) {                // [toMap mapped][rest unmapped]
-            Block rest = new Block(toMap.segment, toMap.stream, toMap.offset + r.size(), toMap.size - r.size());
-            rest.mapped = false;
-            rest.prev = toMap;
-            rest.next = toMap.next;
-            if (toMap.next != null) toMap.next.prev = rest;
-            toMap.next = rest;
-            toMap.size = r.size();
-            unmapped.get(kind).add(rest);
-        }
-        TreeSet<Block> pool = freeBlocks.get(kind);
-        Block merged = mergeWithNeighbours(toMap, pool);
-        cache(merged, pool);
-        reserved += r.size();
-        stats.increase("reserved_bytes", kind, r.size());
-        stats.numDeviceAlloc++;
-        trace.add(Action.SEGMENT_MAP, toMap.segment.address + r.offset(), r.size(), toMap.stream);
-        return merged;
+    Block mapBlock(Block toMap, long size) {
+        throw new vramlab.lab.Todo("5.2", "Map a block, merge across the page boundary", "ch05 \"Growing: map pages on demand\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
     }
     // end::map-block[]
 

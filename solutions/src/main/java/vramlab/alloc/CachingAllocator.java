@@ -698,7 +698,8 @@ public final class CachingAllocator {
      * boundary. Returns the merged free block (now in the free set), or null when the driver
      * has no pages.
      */
-    private Block mapBlock(Block toMap, long size) {
+    Block mapBlock(Block toMap, long size) {
+        // lab:begin 5.2 "Map a block, merge across the page boundary" see ch05 "Growing: map pages on demand"
         ExpandableSegment.Range r = toMap.segment.pages.map(toMap.offset, size);
         if (r.size() == 0) return null;
         PoolKind kind = toMap.segment.pool;
@@ -722,6 +723,7 @@ public final class CachingAllocator {
         stats.numDeviceAlloc++;
         trace.add(Action.SEGMENT_MAP, toMap.segment.address + r.offset(), r.size(), toMap.stream);
         return merged;
+        // lab:end
     }
     // end::map-block[]
 
