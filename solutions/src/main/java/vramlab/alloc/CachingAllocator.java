@@ -224,7 +224,7 @@ public final class CachingAllocator {
 
     // tag::recovery[]
     /**
-     * New memory when the cache has none that fits, in PyTorch's order (CCA:1234-1255):
+     * New memory when the cache has none that fits, in PyTorch's order (CCA:1235-1255):
      * garbage-collect (with a memory fraction and a threshold), try the driver; then release
      * oversize cached blocks (only with {@code max_split_size}) and try again; then
      * synchronise, release every wholly free segment and try a last time; then OOM.
@@ -693,7 +693,7 @@ public final class CachingAllocator {
 
     // tag::map-block[]
     /**
-     * {@code map_block} (CCA:2234-2295): map pages under the front of an unmapped block, keep
+     * {@code map_block} (statistics at CCA:2275-2290): map pages under the front of an unmapped block, keep
      * the rest unmapped, and merge the new memory with free neighbours across the page
      * boundary. Returns the merged free block (now in the free set), or null when the driver
      * has no pages.

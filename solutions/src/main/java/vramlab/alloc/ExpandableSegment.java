@@ -25,7 +25,7 @@ public final class ExpandableSegment {
 
     /**
      * Reserves address space for {@code totalMemory + totalMemory / 8} bytes, rounded up to
-     * whole pages (CCA:2208-2217 and the constructor at 403-408). No physical memory yet.
+     * whole pages (CCA:2214-2217 and the constructor at 403-408). No physical memory yet.
      */
     public ExpandableSegment(GpuProcess process, long totalMemory, long pageSize) {
         this.process = process;

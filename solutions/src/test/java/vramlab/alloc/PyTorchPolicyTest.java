@@ -62,7 +62,7 @@ class PyTorchPolicyTest {
                 5242881 | 4 | 6291456  | 5 MiB + 1 between 4 and 8 MiB, steps of 1 MiB
                 3145729 | 4 | 3670016  | 3 MiB + 1 between 2 and 4 MiB, steps of 512 KiB
                 1200    | 4 | 1536     | the guard needs size > 512 * 4, so plain 512 rounding (CCA:2031)
-                4194304 | 4 | 4194304  | a power of two stays (CCA:2009)
+                4194304 | 4 | 4194304  | a power of two stays (CCA:2006-2024)
                 2500    | 4 | 2560     | 2500 > 2048: between 2048 and 4096 in steps of 512
                 """)
         @DisplayName("round to the next 1/d step between powers of two")
