@@ -53,7 +53,7 @@ public final class ExpandableSegment {
      * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
      */
     public Range map(long offset, long size) {
-        throw new vramlab.lab.Todo("5.1", "Map pages on demand", "ch05 \"Growing: map pages on demand\"", "labs/src/main/java/vramlab/alloc/ExpandableSegment.java");
+        throw new vramlab.lab.Todo("5.1", "Map pages on demand", "ch05 \"One reservation per (pool, stream), pages on demand\"", "labs/src/main/java/vramlab/alloc/ExpandableSegment.java");
     }
     // end::map[]
 

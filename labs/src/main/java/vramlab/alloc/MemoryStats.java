@@ -39,32 +39,37 @@ public final class MemoryStats {
     public static final String[] ARRAYS = {"allocation", "segment", "active", "inactive_split",
         "allocated_bytes", "reserved_bytes", "active_bytes", "inactive_split_bytes", "requested_bytes"};
 
-    private final Map<String, Stat[]> arrays = new TreeMap<>();
+    // Indices into ARRAYS, so the allocator's hot path updates a stat without a map lookup.
+    static final int ALLOCATION = 0, SEGMENT = 1, ACTIVE = 2, INACTIVE_SPLIT = 3, ALLOCATED_BYTES = 4,
+            RESERVED_BYTES = 5, ACTIVE_BYTES = 6, INACTIVE_SPLIT_BYTES = 7, REQUESTED_BYTES = 8;
+
+    private final Stat[][] arrays = new Stat[ARRAYS.length][];
     final Stat oversizeAllocations = new Stat();
     final Stat oversizeSegments = new Stat();
     long numAllocRetries, numOoms, numSyncAllStreams, numDeviceAlloc, numDeviceFree;
     long maxSplitSize = -1;                 // SIZE_MAX seen through int64: -1 means unlimited
 
     MemoryStats() {
-        for (String a : ARRAYS) arrays.put(a, new Stat[] {new Stat(), new Stat(), new Stat()});
+        for (int i = 0; i < ARRAYS.length; i++) arrays[i] = new Stat[] {new Stat(), new Stat(), new Stat()};
     }
 
     /** One stat of one pool type: {@code stat("reserved_bytes", "large_pool")}. */
     public Stat stat(String array, String type) {
-        Stat[] s = arrays.get(array);
-        if (s == null) throw new IllegalArgumentException("no statistic '" + array + "'");
+        int index = java.util.Arrays.asList(ARRAYS).indexOf(array);
+        if (index < 0) throw new IllegalArgumentException("no statistic '" + array + "'");
+        Stat[] s = arrays[index];
         for (int i = 0; i < STAT_TYPES.length; i++) if (STAT_TYPES[i].equals(type)) return s[i];
         throw new IllegalArgumentException("no stat type '" + type + "' (expected all, small_pool, large_pool)");
     }
 
-    void increase(String array, PoolKind pool, long n) {
-        Stat[] s = arrays.get(array);
+    void increase(int array, PoolKind pool, long n) {
+        Stat[] s = arrays[array];
         s[0].increase(n);
         s[index(pool)].increase(n);
     }
 
-    void decrease(String array, PoolKind pool, long n) {
-        Stat[] s = arrays.get(array);
+    void decrease(int array, PoolKind pool, long n) {
+        Stat[] s = arrays[array];
         s[0].decrease(n);
         s[index(pool)].decrease(n);
     }
@@ -82,8 +87,8 @@ public final class MemoryStats {
      */
     public Map<String, Long> asMap() {
         Map<String, Long> m = new TreeMap<>();
-        for (var e : arrays.entrySet()) {
-            for (int i = 0; i < STAT_TYPES.length; i++) put(m, e.getKey() + "." + STAT_TYPES[i], e.getValue()[i]);
+        for (int a = 0; a < ARRAYS.length; a++) {
+            for (int i = 0; i < STAT_TYPES.length; i++) put(m, ARRAYS[a] + "." + STAT_TYPES[i], arrays[a][i]);
         }
         put(m, "oversize_allocations", oversizeAllocations);
         put(m, "oversize_segments", oversizeSegments);

@@ -53,7 +53,7 @@ public final class ExpandableSegment {
      * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
      */
     public Range map(long offset, long size) {
-        // lab:begin 5.1 "Map pages on demand" see ch05 "Growing: map pages on demand"
+        // lab:begin 5.1 "Map pages on demand" see ch05 "One reservation per (pool, stream), pages on demand"
         int first = (int) (offset / pageSize);
         int end = (int) ((offset + size + pageSize - 1) / pageSize);
         for (int page = first; page < end; page++) {
