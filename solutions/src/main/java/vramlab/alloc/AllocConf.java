@@ -231,13 +231,24 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
     @Override
     public int hashCode() { return Arrays.hashCode(roundupPower2Divisions) * 31 + Long.hashCode(maxSplitSize); }
 
+    /** The divisions in the list syntax, one entry per interval: {@code [1:4,2:4,...,32768:0]}. */
+    private String divisionsList() {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < INTERVALS; i++) {
+            if (i > 0) sb.append(',');
+            sb.append(1L << i).append(':').append(roundupPower2Divisions[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    /** The options as a config string that {@link #parse} reads back to an equal value. */
     @Override
     public String toString() {
         return "expandable_segments:" + (expandableSegments ? "True" : "False")
                 + (maxSplitSize == Long.MAX_VALUE ? "" : ",max_split_size_mb:" + maxSplitSize / MiB)
                 + (maxNonSplitRounding == 20 * MiB ? "" : ",max_non_split_rounding_mb:" + maxNonSplitRounding / MiB)
                 + (Arrays.stream(roundupPower2Divisions).allMatch(d -> d == 0) ? ""
-                    : ",roundup_power2_divisions:" + Arrays.toString(roundupPower2Divisions))
+                    : ",roundup_power2_divisions:" + divisionsList())
                 + (garbageCollectionThreshold == 0 ? "" : ",garbage_collection_threshold:" + garbageCollectionThreshold)
                 + (memoryFraction < 0 ? "" : ",per_process_memory_fraction:" + memoryFraction);
     }

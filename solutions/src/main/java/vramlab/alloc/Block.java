@@ -68,7 +68,7 @@ public final class Block {
 
     /** The streams {@code record_stream} named for this block, sorted. */
     public Set<Integer> streamUses() {
-        return streamUses == null ? Set.of() : Set.copyOf(new TreeSet<>(streamUses));
+        return streamUses == null ? Set.of() : java.util.Collections.unmodifiableSet(new TreeSet<>(streamUses));
     }
 
     /** Prints as the seed does: {@code seg0[4..10)M 6M LIVE}, in the largest unit that is exact. */

@@ -39,6 +39,17 @@ class AllocConfTest {
     }
 
     @Test
+    @DisplayName("prints as a config string that parses back to the same options")
+    void roundTrip() {
+        for (String text : new String[] {"", "expandable_segments:True,max_split_size_mb:128",
+            "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6",
+            "per_process_memory_fraction:0.25,max_non_split_rounding_mb:40"}) {
+            AllocConf c = AllocConf.parse(text);
+            assertThat(AllocConf.parse(c.toString())).as(c.toString()).isEqualTo(c);
+        }
+    }
+
+    @Test
     @DisplayName("accepts the keys it does not simulate, and checks their values")
     void acceptedKeys() {
         AllocConf c = AllocConf.parse("backend:native,release_lock_on_cudamalloc:True,"
