@@ -69,6 +69,21 @@ class MemorySummaryTest {
     }
 
     @Test
+    @DisplayName("reset_peak_memory_stats lowers peaks to current; reset_accumulated clears totals")
+    void resets() {
+        CachingAllocator a = afterHundredBytesAndTwentyFiveMiB();
+        a.free(a.segments().stream().filter(s -> s.pool() == PoolKind.LARGE).findFirst().orElseThrow().first());
+        MemoryStats s = a.memoryStats();
+        assertThat(s.stat("allocated_bytes", "all").peak()).isEqualTo(mib(26) + 512);
+        s.resetPeak();
+        assertThat(s.stat("allocated_bytes", "all").peak()).isEqualTo(512);
+        s.resetAccumulated();
+        assertThat(s.stat("allocated_bytes", "all").allocated()).isZero();
+        assertThat(s.stat("allocated_bytes", "all").current()).isEqualTo(512);
+        a.checkInvariants();
+    }
+
+    @Test
     @DisplayName("sizes move to MiB only from 768 MiB, counts to K from 750,000")
     void units() {
         assertThat(MemorySummary.formatSize(mib(767), mib(767))).isEqualTo("785408 KiB");
