@@ -1,17 +1,14 @@
 package vramlab.alloc;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import vramlab.alloc.DeviceTrace.Action;
@@ -72,9 +69,6 @@ public final class CachingAllocator {
         boolean isComplete(int stream, long seq);
     }
 
-    /** An event recorded on {@code stream} when {@code block}, used there, was freed. */
-    private record PendingEvent(int stream, long seq, Block block) {}
-
     private final GpuProcess process;
     private final Policy policy;
     private final Map<PoolKind, TreeSet<Block>> freeBlocks = new EnumMap<>(PoolKind.class);
@@ -82,11 +76,8 @@ public final class CachingAllocator {
     private final Map<Integer, Segment> segments = new LinkedHashMap<>();
     private final MemoryStats stats = new MemoryStats();
     private final DeviceTrace trace = new DeviceTrace();
-    private final TreeMap<Integer, ArrayDeque<PendingEvent>> events = new TreeMap<>();
-    private final Map<Integer, Long> completedThrough = new HashMap<>();
+    private final StreamEvents events = new StreamEvents();
     private final long[] getFreeBlockCalls = new long[PoolKind.values().length];
-    private EventQuery eventQuery = (stream, seq) -> seq <= completedThrough.getOrDefault(stream, 0L);
-    private long eventSeq;
     private int nextSegmentId;
     private long requested;
     private long allocated;
@@ -375,7 +366,7 @@ public final class CachingAllocator {
         trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
         if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.decrease(1);
         if (block.hasStreamUses()) {
-            insertEvents(block);
+            events.insert(block);
         } else {
             freeBlock(block);
         }
@@ -445,49 +436,27 @@ public final class CachingAllocator {
         if (b.next != null) b.next.prev = a;
     }
 
-    // ---- streams and events -------------------------------------------------------------
-
-    /** {@code insert_events} (CCA:2993-3010): one event per stream that used the block. */
-    private void insertEvents(Block block) {
-        for (int s : new TreeSet<>(block.streamUses)) {
-            events.computeIfAbsent(s, k -> new ArrayDeque<>()).addLast(new PendingEvent(s, ++eventSeq, block));
-            block.eventCount++;
-        }
-        block.streamUses = null;
-    }
+    // ---- streams and events (the queue itself is StreamEvents) -------------------------
 
     /**
      * The simulated GPU has run all work queued on {@code stream} so far: every event recorded
      * there until now is complete. The blocks they held are collected by the next
      * {@link #processEvents()} (the next {@code alloc} runs it).
      */
-    public void completeStream(int stream) { completedThrough.put(stream, eventSeq); }
+    public void completeStream(int stream) { events.completeStream(stream); }
 
     /** Replaces how events are queried: the hook for a driver with real streams and events. */
-    public void setEventQuery(EventQuery query) { this.eventQuery = query; }
+    public void setEventQuery(EventQuery query) { events.setQuery(query); }
 
     /** Number of events still pending. */
-    public int pendingEvents() {
-        int n = 0;
-        for (ArrayDeque<PendingEvent> q : events.values()) n += q.size();
-        return n;
-    }
+    public int pendingEvents() { return events.pending(); }
 
     /**
      * {@code process_events} (CCA:3031-3071): per stream, in order, collect completed events,
      * stopping at the first that is not; a block whose last event completes is freed for real.
      */
     public void processEvents() {
-        if (events.isEmpty()) return;
-        var it = events.values().iterator();
-        while (it.hasNext()) {
-            ArrayDeque<PendingEvent> q = it.next();
-            while (!q.isEmpty() && eventQuery.isComplete(q.peekFirst().stream(), q.peekFirst().seq())) {
-                Block b = q.pollFirst().block();
-                if (--b.eventCount == 0) freeBlock(b);
-            }
-            if (q.isEmpty()) it.remove();
-        }
+        if (!events.isEmpty()) events.process(this::freeBlock);
     }
 
     /**
@@ -496,13 +465,7 @@ public final class CachingAllocator {
      */
     public void synchronize() {
         stats.numSyncAllStreams++;
-        for (int s : events.keySet()) completedThrough.put(s, eventSeq);
-        for (ArrayDeque<PendingEvent> q : events.values()) {
-            for (PendingEvent e : q) {
-                if (--e.block().eventCount == 0) freeBlock(e.block());
-            }
-        }
-        events.clear();
+        events.synchronizeAll(this::freeBlock);
     }
 
     // ---- releasing memory ---------------------------------------------------------------
@@ -743,89 +706,11 @@ public final class CachingAllocator {
         segments.remove(s.id);
     }
 
-    // ---- checks -------------------------------------------------------------------------
-
     /** Checks every invariant in the class comment; throws with the segment map if one fails. */
-    public void checkInvariants() {
-        long sumAllocated = 0, sumRequested = 0, sumReserved = 0, live = 0;
-        Map<PoolKind, Integer> freeCount = new EnumMap<>(PoolKind.class);
-        Map<PoolKind, Integer> unmappedCount = new EnumMap<>(PoolKind.class);
-        for (Segment s : segments.values()) {
-            sumReserved += s.reservedBytes();
-            if (!s.isExpandable() && process.allocationSize(s.address) != s.size) {
-                fail("segment " + s.id + " is not a live cudaMalloc");
-            }
-            long expected = 0, mapped = 0;
-            Block prev = null;
-            for (Block b = s.first; b != null; b = b.next) {
-                if (b.segment != s || b.prev != prev || b.offset != expected || b.size <= 0 || b.stream != s.stream) {
-                    fail("blocks of segment " + s.id + " do not tile it at " + b);
-                }
-                if (prev != null && canMerge(prev, b) && canMerge(b, prev)) fail("adjacent free blocks " + prev + " " + b);
-                if (b.mapped) mapped += b.size;
-                checkBlockSets(s, b, freeCount, unmappedCount);
-                if (b.allocated) {
-                    sumAllocated += b.size;
-                    sumRequested += b.requested;
-                    live++;
-                    if (b.requested > b.size) fail("block " + b + " smaller than its request " + b.requested);
-                }
-                expected += b.size;
-                prev = b;
-            }
-            if (expected != s.size) fail("blocks of segment " + s.id + " cover " + expected + " of " + s.size);
-            if (s.isExpandable()) checkPages(s, mapped);
-        }
-        for (PoolKind k : PoolKind.values()) {
-            if (freeBlocks.get(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");
-            if (unmapped.get(k).size() != unmappedCount.getOrDefault(k, 0)) fail("stale entries in " + k + " unmapped set");
-        }
-        if (sumAllocated != allocated || sumRequested != requested || sumReserved != reserved || live != liveBlocks) {
-            fail("counters disagree with blocks: allocated " + allocated + " vs " + sumAllocated
-                    + ", requested " + requested + " vs " + sumRequested + ", reserved " + reserved
-                    + " vs " + sumReserved);
-        }
-        if (!(requested <= allocated && allocated <= reserved)) {
-            fail("requested <= allocated <= reserved broken: " + requested + ", " + allocated + ", " + reserved);
-        }
-        if (stats.stat("allocated_bytes", "all").current() != allocated
-                || stats.stat("reserved_bytes", "all").current() != reserved
-                || stats.stat("allocation", "all").current() != liveBlocks) {
-            fail("statistics disagree with the counters: " + stats.asMap());
-        }
-    }
+    public void checkInvariants() { new AllocatorCheck(this).run(); }
 
-    private void checkBlockSets(Segment s, Block b, Map<PoolKind, Integer> freeCount,
-                                Map<PoolKind, Integer> unmappedCount) {
-        boolean inFree = freeBlocks.get(s.pool).contains(b);
-        boolean inUnmapped = unmapped.get(s.pool).contains(b);
-        boolean cachedFree = !b.allocated && b.mapped && b.eventCount == 0;
-        if (inFree != cachedFree) fail((cachedFree ? "free block missing from its pool: " : "block in free set: ") + b);
-        if (inUnmapped != !b.mapped) fail("unmapped set disagrees about " + b);
-        if (!b.mapped && (b.allocated || !s.isExpandable())) fail("unmapped block that is live or not expandable: " + b);
-        if (inFree) freeCount.merge(s.pool, 1, Integer::sum);
-        if (inUnmapped) unmappedCount.merge(s.pool, 1, Integer::sum);
-    }
-
-    /** An expandable segment's pages are mapped exactly under its mapped blocks. */
-    private void checkPages(Segment s, long mappedBlocks) {
-        ExpandableSegment p = s.pages;
-        if (mappedBlocks != p.mappedBytes()) fail("segment " + s.id + ": blocks map " + mappedBlocks + " B, pages " + p.mappedBytes());
-        for (Block b = s.first; b != null; b = b.next) {
-            if (!b.mapped && (b.offset % p.pageSize() != 0 || b.size % p.pageSize() != 0)) {
-                fail("unmapped block not on page boundaries: " + b);
-            }
-            int first = (int) (b.offset / p.pageSize());
-            int last = (int) ((b.offset + b.size - 1) / p.pageSize());
-            for (int i = first; i <= last; i++) {
-                if (p.isMapped(i) != b.mapped) fail("page " + i + " of segment " + s.id + " disagrees with " + b);
-            }
-        }
-    }
-
-    private void fail(String what) {
-        throw new IllegalStateException(what + "\n" + SegmentMap.text(this));
-    }
+    TreeSet<Block> freeSet(PoolKind pool) { return freeBlocks.get(pool); }
+    TreeSet<Block> unmappedSet(PoolKind pool) { return unmapped.get(pool); }
 
     @Override
     public String toString() { return SegmentMap.text(this); }

@@ -18,7 +18,9 @@ import java.util.Map;
  *  "allocator_settings": {...}}
  * </pre>
  * An expandable segment is reported as one segment per contiguous mapped range
- * (CCA:1932-1936). No stack frames are recorded: every {@code frames} list is empty.
+ * (CCA:1932-1936). Taking a snapshot records a {@code snapshot} trace entry with the total
+ * active bytes, as PyTorch's does. No stack frames are recorded: every {@code frames} list is
+ * empty.
  */
 public final class MemorySnapshot {
     private MemorySnapshot() {}
@@ -34,6 +36,9 @@ public final class MemorySnapshot {
             }
         }
         segments.sort((x, y) -> Long.compare(address(x), address(y)));
+        long totalActive = 0;
+        for (Object seg : segments) totalActive += (Long) ((Map<?, ?>) seg).get("active_size");
+        a.trace().add(DeviceTrace.Action.SNAPSHOT, 0, totalActive, 0);   // as snapshot() does (CCA:1983)
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("segments", segments);
         out.put("device_traces", List.of(traceEntries(a.trace())));

@@ -76,6 +76,21 @@ public final class MemoryStats {
 
     private static int index(PoolKind pool) { return pool == PoolKind.SMALL ? 1 : 2; }
 
+    /** {@code torch.cuda.reset_peak_memory_stats()}: every peak becomes the current value. */
+    public void resetPeak() {
+        for (Stat[] a : arrays) for (Stat s : a) s.peak = s.current;
+        oversizeAllocations.peak = oversizeAllocations.current;
+        oversizeSegments.peak = oversizeSegments.current;
+    }
+
+    /** {@code torch.cuda.reset_accumulated_memory_stats()}: totals and event counts back to 0. */
+    public void resetAccumulated() {
+        for (Stat[] a : arrays) for (Stat s : a) s.allocated = s.freed = 0;
+        oversizeAllocations.allocated = oversizeAllocations.freed = 0;
+        oversizeSegments.allocated = oversizeSegments.freed = 0;
+        numAllocRetries = numOoms = numSyncAllStreams = numDeviceAlloc = numDeviceFree = 0;
+    }
+
     public long numAllocRetries() { return numAllocRetries; }
     public long numOoms() { return numOoms; }
     public Stat oversizeAllocations() { return oversizeAllocations; }
