@@ -36,7 +36,8 @@ public final class ExpandableLab {
     public static void main(String[] args) { run(System.out); }
 
     /** What one allocator did with the workload. */
-    public record Outcome(String allocator, String result, long reserved, long allocated, String map) {}
+    public record Outcome(String allocator, String result, long reserved, long allocated, String map,
+                          List<String> bars) {}
 
     /** The three allocators the lab compares, in order. */
     public static List<Policy> policies() {
@@ -54,6 +55,8 @@ public final class ExpandableLab {
         List<Outcome> outcomes = new ArrayList<>();
         for (Policy p : policies()) outcomes.add(workload(p));
         out.print(table(outcomes));
+        out.println();
+        out.print(sideBySide(outcomes));
         for (Outcome o : outcomes) {
             out.println();
             out.println("-- " + o.allocator() + " --");
@@ -78,7 +81,9 @@ public final class ExpandableLab {
             result = "OOM: " + e.getMessage();
         }
         a.checkInvariants();
-        return new Outcome(label(policy), result, a.reserved(), a.allocated(), maps(a));
+        List<String> bars = new ArrayList<>();
+        for (Segment s : a.segments()) bars.add(SegmentMap.bar(s));
+        return new Outcome(label(policy), result, a.reserved(), a.allocated(), maps(a), bars);
     }
     // end::workload[]
 
@@ -89,6 +94,25 @@ public final class ExpandableLab {
         if (a.segments().isEmpty()) sb.append("(no segments)\n");
         return sb.toString();
     }
+
+    /**
+     * The segment bars of each allocator in columns, one row per segment: {@code #} live,
+     * {@code .} free, {@code _} address space with no pages.
+     */
+    public static String sideBySide(List<Outcome> outcomes) {
+        int width = 44;
+        StringBuilder sb = new StringBuilder();
+        int rows = outcomes.stream().mapToInt(o -> o.bars().size()).max().orElse(0);
+        for (Outcome o : outcomes) sb.append(pad(o.allocator() + " (" + Bytes.toyM(o.reserved()) + " reserved)", width));
+        sb.append('\n');
+        for (int r = 0; r < rows; r++) {
+            for (Outcome o : outcomes) sb.append(pad(r < o.bars().size() ? o.bars().get(r) : "", width));
+            sb.append('\n');
+        }
+        return sb.toString().replaceAll(" +\n", "\n");
+    }
+
+    private static String pad(String s, int width) { return String.format("%-" + width + "s", s); }
 
     static String table(List<Outcome> outcomes) {
         StringBuilder sb = new StringBuilder(String.format("%-20s %10s %10s  %s%n", "allocator", "reserved", "allocated",
