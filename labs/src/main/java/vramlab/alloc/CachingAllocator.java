@@ -63,10 +63,17 @@ public final class CachingAllocator {
             ? Integer.compare(a.stream, b.stream)
             : Long.compare(a.segment.address + a.offset, b.segment.address + b.offset);
 
-    /** Whether the event recorded on {@code stream} as number {@code seq} has completed. */
+    /**
+     * The allocator's view of CUDA events: it records event number {@code seq} on
+     * {@code stream} when a block used there is freed ({@code cudaEventRecord}), and later asks
+     * whether it has completed ({@code cudaEventQuery}). A driver with streams connects here.
+     */
     @FunctionalInterface
     public interface EventQuery {
         boolean isComplete(int stream, long seq);
+
+        /** Called when the allocator records event {@code seq} on {@code stream}. */
+        default void recorded(int stream, long seq) {}
     }
 
     private final GpuProcess process;

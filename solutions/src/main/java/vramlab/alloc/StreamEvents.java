@@ -36,6 +36,7 @@ final class StreamEvents {
     void insert(Block block) {
         for (int s : new TreeSet<>(block.streamUses)) {
             queues.computeIfAbsent(s, k -> new ArrayDeque<>()).addLast(new Pending(s, ++seq, block));
+            query.recorded(s, seq);
             block.eventCount++;
         }
         block.streamUses = null;

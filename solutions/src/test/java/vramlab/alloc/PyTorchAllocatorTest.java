@@ -233,6 +233,30 @@ class PyTorchAllocatorTest {
             a.checkInvariants();
         }
 
+        @Test
+        @DisplayName("a custom EventQuery hears each recorded event and decides when it completes")
+        void customQuery() {
+            CachingAllocator a = allocator(mib(64), "");
+            java.util.Set<Long> done = new java.util.HashSet<>();
+            List<long[]> recorded = new java.util.ArrayList<>();
+            a.setEventQuery(new CachingAllocator.EventQuery() {
+                @Override public boolean isComplete(int stream, long seq) { return done.contains(seq); }
+                @Override public void recorded(int stream, long seq) { recorded.add(new long[] {stream, seq}); }
+            });
+            Block x = a.alloc(mib(1));
+            a.recordStream(x, 5);
+            a.recordStream(x, 6);
+            a.free(x);
+            assertThat(recorded).hasSize(2);
+            done.add(recorded.get(0)[1]);
+            a.processEvents();
+            assertThat(x.isPendingFree()).as("one of two events still pending").isTrue();
+            done.add(recorded.get(1)[1]);
+            a.processEvents();
+            assertThat(x.isPendingFree()).isFalse();
+            a.checkInvariants();
+        }
+
         private List<Object> blockStates(CachingAllocator a) {
             Map<String, Object> snap = MemorySnapshot.of(a);
             return ((List<?>) snap.get("segments")).stream()
