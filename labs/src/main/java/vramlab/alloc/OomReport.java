@@ -1,5 +1,7 @@
 package vramlab.alloc;
 
+import java.util.List;
+
 /**
  * The allocator's state when an allocation fails: what a policy needs to write its message.
  *
@@ -12,11 +14,30 @@ package vramlab.alloc;
  * @param allocated       bytes in live blocks
  * @param reserved        bytes in segments
  * @param largestFreeBlock the largest cached free block, in either pool
+ * @param device          the device index
+ * @param processes       what NVML would list on the device: each process's memory in use
+ * @param allowed         the per-process limit ({@code set_per_process_memory_fraction}), or -1
+ * @param privatePools    cached bytes in private pools (CUDA graphs; 0: not simulated)
  */
 public record OomReport(long requested, long rounded, long tried, PoolKind pool,
                         long deviceTotal, long deviceFree, long allocated, long reserved,
-                        long largestFreeBlock) {
+                        long largestFreeBlock, int device,
+                        List<PyTorchOomMessage.ProcessUsage> processes, long allowed,
+                        long privatePools) {
+
+    /** The toy's report: one device, no process list, no limit, no private pools. */
+    public OomReport(long requested, long rounded, long tried, PoolKind pool, long deviceTotal,
+                     long deviceFree, long allocated, long reserved, long largestFreeBlock) {
+        this(requested, rounded, tried, pool, deviceTotal, deviceFree, allocated, reserved,
+                largestFreeBlock, 0, List.of(), -1, 0);
+    }
 
     /** Cached bytes no live block uses: {@code reserved - allocated}. */
     public long reservedButUnallocated() { return reserved - allocated; }
+
+    /** What PyTorch's message reports (CCA:1258-1377). */
+    public PyTorchOomMessage.Facts facts() {
+        return new PyTorchOomMessage.Facts(tried, device, deviceTotal, deviceFree, processes,
+                allowed, allocated, privatePools, reserved);
+    }
 }

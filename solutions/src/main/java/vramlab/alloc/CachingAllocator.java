@@ -5,51 +5,102 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import vramlab.alloc.DeviceTrace.Action;
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
 
 /**
- * A caching allocator in the manner of PyTorch's {@code CUDACachingAllocator}: segments from
- * the driver, cut into blocks; freed blocks are cached in a free set per pool and reused by
- * best fit; a block splits when the policy allows and merges with free neighbours when freed.
+ * A caching allocator in the manner of PyTorch's {@code CUDACachingAllocator}
+ * (c10/cuda/CUDACachingAllocator.cpp, 2024 main, cited as CCA:lines): segments from the
+ * driver, cut into blocks; freed blocks are cached in a free set per pool and reused by best
+ * fit; a block splits when the policy allows and merges with free neighbours when freed.
+ * A {@link Policy} sets the numbers; the toy and PyTorch's rules share this one core.
+ *
+ * <p>Beyond the toy, the core has PyTorch's streams ({@link #alloc(long, int)},
+ * {@link #recordStream}), the recovery order on a failed cudaMalloc, garbage collection under a
+ * memory fraction, expandable segments on the driver's VMM calls, {@link #memoryStats()} and a
+ * {@link #trace()} of {@code device_traces} entries.
+ *
+ * <p><b>Streams and events.</b> A block belongs to the stream it was allocated on. When a block
+ * that {@link #recordStream} marked is freed, the allocator records one event per other stream
+ * and the block stays pending ("active") until they complete. The simulator has no GPU, so
+ * an event completes when someone says so: {@link #completeStream(int)} (that stream's work up
+ * to now has run), {@link #synchronize()} (every stream), or a custom {@link EventQuery} set by
+ * {@link #setEventQuery} (the hook for the driver's streams and events). Completed events are
+ * collected by {@link #processEvents()}, which every {@code alloc} runs first (CCA:1208-1220).
  *
  * <p>Invariants, checked by {@link #checkInvariants()}:
  * <ul>
  *   <li>{@code requested <= allocated <= reserved};
- *   <li>the blocks of each segment tile it, and no two adjacent blocks are both free;
- *   <li>each pool's free set holds exactly the free blocks of that pool's segments;
- *   <li>{@code reserved} is the sum of the segments, and each segment is a live cudaMalloc of
- *       that size in the driver.
+ *   <li>the blocks of each segment tile it, and no two adjacent blocks could merge;
+ *   <li>each pool's free set holds exactly the free, mapped, event-free blocks of that pool,
+ *       and its unmapped set exactly the unmapped blocks;
+ *   <li>{@code reserved} is the sum of the segments' device memory, and each cudaMalloc
+ *       segment is a live cudaMalloc of that size in the driver;
+ *   <li>the statistics agree with the blocks.
  * </ul>
  *
- * <p>Cost: {@code alloc} and {@code free} are O(log n) in the number of free blocks.
+ * <p>Cost: {@code alloc} and {@code free} are O(log n) in the number of free blocks (expandable
+ * segments add a walk over the few unmapped ranges of the pool).
  */
 public final class CachingAllocator {
-    /** Free blocks ordered as PyTorch orders its pools: (stream, size, address). */
-    static final Comparator<Block> BY_STREAM_SIZE_ADDRESS = Comparator
-            .comparingInt(Block::stream)
-            .thenComparingLong(Block::size)
-            .thenComparingLong(Block::address);
+    /** Free blocks ordered as PyTorch orders its pools: (stream, size, address) (CCA:746-754). */
+    static final Comparator<Block> BY_STREAM_SIZE_ADDRESS = (a, b) -> {
+        // Written out rather than chained: this runs log n times per alloc and free.
+        if (a.stream != b.stream) return Integer.compare(a.stream, b.stream);
+        if (a.size != b.size) return Long.compare(a.size, b.size);
+        return Long.compare(a.segment.address + a.offset, b.segment.address + b.offset);
+    };
+
+    /** Unmapped ranges of expandable segments: (stream, address), lowest address first. */
+    static final Comparator<Block> BY_STREAM_ADDRESS = (a, b) -> a.stream != b.stream
+            ? Integer.compare(a.stream, b.stream)
+            : Long.compare(a.segment.address + a.offset, b.segment.address + b.offset);
+
+    /**
+     * The allocator's view of CUDA events: it records event number {@code seq} on
+     * {@code stream} when a block used there is freed ({@code cudaEventRecord}), and later asks
+     * whether it has completed ({@code cudaEventQuery}). A driver with streams connects here.
+     */
+    @FunctionalInterface
+    public interface EventQuery {
+        boolean isComplete(int stream, long seq);
+
+        /** Called when the allocator records event {@code seq} on {@code stream}. */
+        default void recorded(int stream, long seq) {}
+    }
 
     private final GpuProcess process;
     private final Policy policy;
     private final Map<PoolKind, TreeSet<Block>> freeBlocks = new EnumMap<>(PoolKind.class);
+    private final Map<PoolKind, TreeSet<Block>> unmapped = new EnumMap<>(PoolKind.class);
     private final Map<Integer, Segment> segments = new LinkedHashMap<>();
+    private final MemoryStats stats = new MemoryStats();
+    private final DeviceTrace trace = new DeviceTrace();
+    private final StreamEvents events = new StreamEvents();
+    private final long[] getFreeBlockCalls = new long[PoolKind.values().length];
     private int nextSegmentId;
     private long requested;
     private long allocated;
     private long reserved;
     private long liveBlocks;
+    private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
 
     public CachingAllocator(GpuProcess process, Policy policy) {
         this.process = process;
         this.policy = policy;
-        for (PoolKind k : PoolKind.values()) freeBlocks.put(k, new TreeSet<>(BY_STREAM_SIZE_ADDRESS));
+        for (PoolKind k : PoolKind.values()) {
+            freeBlocks.put(k, new TreeSet<>(BY_STREAM_SIZE_ADDRESS));
+            unmapped.put(k, new TreeSet<>(BY_STREAM_ADDRESS));
+        }
+        if (policy.maxSplitSize() != Long.MAX_VALUE) stats.maxSplitSize = policy.maxSplitSize();
+        if (policy.memoryFraction() >= 0) setMemoryFraction(policy.memoryFraction());
     }
 
     public Policy policy() { return policy; }
@@ -59,11 +110,17 @@ public final class CachingAllocator {
     public long requested() { return requested; }
     /** Sum of live block sizes: requested plus the rounding tax and unsplit remainders. */
     public long allocated() { return allocated; }
-    /** Sum of segment sizes: what this allocator got from the driver. */
+    /** Device memory held: cudaMalloc'd segments plus the mapped pages of expandable ones. */
     public long reserved() { return reserved; }
     /** Cached bytes no live block uses: {@code reserved - allocated}. */
     public long freeBytes() { return reserved - allocated; }
     public long liveBlocks() { return liveBlocks; }
+    /** PyTorch's statistics, updated where the source updates them. */
+    public MemoryStats memoryStats() { return stats; }
+    /** The recorded history ({@code device_traces}); off until {@code trace().record(true, n)}. */
+    public DeviceTrace trace() { return trace; }
+    /** The per-process limit in bytes, or -1 when no memory fraction is set. */
+    public long allowedMemory() { return allowedMemoryMaximum; }
 
     public Collection<Segment> segments() { return Collections.unmodifiableCollection(segments.values()); }
 
@@ -79,40 +136,49 @@ public final class CachingAllocator {
         return max;
     }
 
-    // tag::alloc[]
     /**
-     * Allocates {@code size} bytes: round, look in the pool's free set, else get a new segment
-     * from the driver; then split off what the policy allows.
+     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction): the allocator may hold at
+     * most {@code fraction} of the device's total memory.
+     */
+    public void setMemoryFraction(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) throw new IllegalArgumentException("invalid fraction: " + fraction);
+        allowedMemoryMaximum = (long) (fraction * process.cudaMemGetInfo().total());
+    }
+
+    // tag::alloc[]
+    /** Allocates {@code size} bytes on the default stream (0). */
+    public Block alloc(long size) { return alloc(size, 0); }
+
+    /**
+     * Allocates {@code size} bytes for use on {@code stream} (CCA malloc, 1198-1382): round,
+     * look in the pool's free set, else get new memory from the driver (recovering as the
+     * policy says when it has none); then split off what the policy allows.
      *
      * @throws CudaOutOfMemoryError when no cached block fits and the driver has no segment
      */
-    public Block alloc(long size) {
+    public Block alloc(long size, int stream) {
         if (size <= 0) throw new IllegalArgumentException("alloc(" + size + "): size must be positive");
+        processEvents();
         long rounded = policy.roundSize(size);
         PoolKind kind = policy.poolFor(rounded);
-        TreeSet<Block> pool = freeBlocks.get(kind);
-        Block block = findFreeBlock(pool, rounded);
-        if (block == null) {
-            block = newSegment(kind, rounded, size);        // the driver boundary: OOM is born here
-        } else {
-            pool.remove(block);
-        }
-        splitIfAllowed(block, rounded, pool);
-        block.allocated = true;
-        block.requested = size;
-        requested += size;
-        allocated += block.size;
-        liveBlocks++;
-        return block;
+        Block block = getFreeBlock(kind, stream, rounded);
+        if (block == null) block = newMemory(kind, stream, rounded, size);   // OOM is born here
+        return allocFoundBlock(block, rounded, size);
     }
     // end::alloc[]
 
+    /** Best fit on the default stream: {@link #findFreeBlock(TreeSet, int, long)} with stream 0. */
+    Block findFreeBlock(TreeSet<Block> pool, long rounded) { return findFreeBlock(pool, 0, rounded); }
+
     // tag::find[]
-    /** Best fit: the smallest free block of at least {@code rounded} bytes, lowest address first. */
-    Block findFreeBlock(TreeSet<Block> pool, long rounded) {
+    /**
+     * Best fit: the smallest free block of this stream of at least {@code rounded} bytes, lowest
+     * address first ({@code lower_bound} in CCA get_free_block, 2507-2509).
+     */
+    Block findFreeBlock(TreeSet<Block> pool, int stream, long rounded) {
         // lab:begin 3.2 "Find a block" see ch03 "Rule 3: best fit from the pool's free set"
-        Block found = pool.ceiling(probe(0, rounded));
-        return found != null && found.stream() == 0 ? found : null;
+        Block found = pool.ceiling(probe(stream, rounded));
+        return found != null && found.stream() == stream ? found : null;
         // lab:end
     }
     // end::find[]
@@ -121,76 +187,253 @@ public final class CachingAllocator {
 
     /** A stand-in block that sorts before every real block of this stream and size. */
     private static Block probe(int stream, long size) {
-        Segment s = stream == 0 ? PROBE_SEGMENT : new Segment(-1, Long.MIN_VALUE, 0, PoolKind.LARGE, stream);
-        return new Block(s, 0, size);
+        return new Block(PROBE_SEGMENT, stream, 0, size);
     }
 
-    private Block newSegment(PoolKind kind, long rounded, long size) {
-        long segmentSize = policy.segmentSize(rounded);
+    // tag::get-free-block[]
+    /**
+     * {@code get_free_block} (CCA:2498-2555): best fit, then PyTorch's extra rules. With
+     * expandable segments a block counts as large as it could grow; with
+     * {@code max_split_size}, a small request never takes an oversize block and an oversize
+     * request takes only a block under its size plus 20 MiB.
+     */
+    private Block getFreeBlock(PoolKind kind, int stream, long rounded) {
+        if (gcEnabled()) getFreeBlockCalls[kind.ordinal()]++;
+        TreeSet<Block> pool = freeBlocks.get(kind);
+        Block b = findFreeBlock(pool, stream, rounded);
+        if (b == null) return null;
+        if (b.segment.isExpandable() && policy.expandableSegments()) {
+            Block next = pool.higher(b);
+            while (b.segment.isExpandable() && next != null && next.stream == stream
+                    && expandableSize(next) < expandableSize(b)) {
+                b = next;
+                next = pool.higher(b);
+            }
+        }
+        long maxSplit = policy.maxSplitSize();
+        if (rounded < maxSplit && b.size >= maxSplit) return null;
+        if (rounded >= maxSplit && b.size >= rounded + policy.oversizeSlack()) return null;
+        pool.remove(b);
+        return b;
+    }
+    // end::get-free-block[]
+
+    private static long expandableSize(Block b) {
+        return b.size + (b.next != null && !b.next.mapped ? b.next.size : 0);
+    }
+
+    // tag::recovery[]
+    /**
+     * New memory when the cache has none that fits, in PyTorch's order (CCA:1235-1255):
+     * garbage-collect (with a memory fraction and a threshold), try the driver; then release
+     * oversize cached blocks (only with {@code max_split_size}) and try again; then
+     * synchronise, release every wholly free segment and try a last time; then OOM.
+     */
+    private Block newMemory(PoolKind kind, int stream, long rounded, long size) {
+        long allocSize = policy.segmentSize(rounded);
+        if (gcEnabled()) garbageCollectCachedBlocks();
+        Block block = allocBlock(kind, stream, rounded, allocSize, false);
+        if (block == null && policy.retriesBeforeOom()) {
+            if (releaseAvailableCachedBlocks(kind, stream, rounded)) {
+                block = allocBlock(kind, stream, rounded, allocSize, false);
+            }
+            if (block == null) {
+                releaseCachedBlocks();
+                block = allocBlock(kind, stream, rounded, allocSize, true);
+            }
+        }
+        if (block == null) throw outOfMemory(kind, stream, rounded, allocSize, size);
+        return block;
+    }
+    // end::recovery[]
+
+    /**
+     * {@code alloc_block} (CCA:2630-2722): one cudaMalloc of the segment size, or pages of an
+     * expandable segment. Returns null when the driver (or the memory fraction) says no.
+     */
+    private Block allocBlock(PoolKind kind, int stream, long rounded, long allocSize, boolean isRetry) {
+        if (isRetry) stats.numAllocRetries++;
+        if (allowedMemoryMaximum >= 0 && reserved + allocSize > allowedMemoryMaximum) return null;
+        if (policy.expandableSegments()) return tryAllocateExpandableBlock(kind, stream, rounded);
         long ptr;
         try {
-            ptr = process.cudaMalloc(segmentSize);
+            ptr = process.cudaMalloc(allocSize);
         } catch (CudaException e) {
             if (!e.isOutOfMemory()) throw e;
-            OomReport report = new OomReport(size, rounded, segmentSize, kind,
-                    process.gpu().capacity(), process.gpu().free(), allocated, reserved,
-                    largestFreeBlock());
-            throw new CudaOutOfMemoryError(policy.oomMessage(report), report);
+            return null;
         }
-        Segment segment = new Segment(nextSegmentId++, ptr, segmentSize, kind, 0);
-        segment.first = new Block(segment, 0, segmentSize);
+        Segment segment = new Segment(nextSegmentId++, ptr, allocSize, kind, stream);
+        segment.first = new Block(segment, 0, allocSize);
         segments.put(segment.id, segment);
-        reserved += segmentSize;
+        reserved += allocSize;
+        stats.increase(MemoryStats.SEGMENT, kind, 1);
+        stats.increase(MemoryStats.RESERVED_BYTES, kind, allocSize);
+        if (allocSize >= policy.maxSplitSize()) stats.oversizeSegments.increase(1);
+        stats.numDeviceAlloc++;
+        trace.add(Action.SEGMENT_ALLOC, ptr, allocSize, stream);
         return segment.first;
     }
 
+    private CudaOutOfMemoryError outOfMemory(PoolKind kind, int stream, long rounded, long allocSize, long size) {
+        long deviceFree = process.cudaMemGetInfo().free();
+        trace.add(Action.OOM, deviceFree, rounded, stream);
+        stats.numOoms++;
+        List<PyTorchOomMessage.ProcessUsage> procs = new ArrayList<>();
+        for (GpuProcess p : process.gpu().processes()) {
+            procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
+        }
+        OomReport report = new OomReport(size, rounded, allocSize, kind, process.gpu().capacity(),
+                deviceFree, allocated, reserved, largestFreeBlock(), process.gpu().id(),
+                List.copyOf(procs), allowedMemoryMaximum, 0);
+        return new CudaOutOfMemoryError(policy.oomMessage(report), report);
+    }
+
+    /** {@code alloc_found_block} (CCA:1384-1474): split, mark live, count. */
+    private Block allocFoundBlock(Block block, long rounded, long size) {
+        PoolKind kind = block.segment.pool;
+        boolean alreadySplit = block.isSplit();
+        Block remainder = splitIfAllowed(block, rounded, freeBlocks.get(kind));
+        if (!block.segment.isExpandable()) {   // expandable blocks are left out (CCA:2378-2403)
+            if (remainder != null && alreadySplit) {
+                stats.decrease(MemoryStats.INACTIVE_SPLIT_BYTES, kind, block.size);
+            } else if (remainder != null) {
+                stats.increase(MemoryStats.INACTIVE_SPLIT_BYTES, kind, remainder.size);
+                stats.increase(MemoryStats.INACTIVE_SPLIT, kind, 1);
+            } else if (alreadySplit) {
+                stats.decrease(MemoryStats.INACTIVE_SPLIT_BYTES, kind, block.size);
+                stats.decrease(MemoryStats.INACTIVE_SPLIT, kind, 1);
+            }
+        }
+        block.allocated = true;
+        block.requested = size;
+        requested += size;
+        allocated += block.size;
+        liveBlocks++;
+        trace.add(Action.ALLOC, block.address(), size, block.stream);
+        stats.increase(MemoryStats.ALLOCATION, kind, 1);
+        stats.increase(MemoryStats.ALLOCATED_BYTES, kind, block.size);
+        stats.increase(MemoryStats.ACTIVE, kind, 1);
+        stats.increase(MemoryStats.ACTIVE_BYTES, kind, block.size);
+        stats.increase(MemoryStats.REQUESTED_BYTES, kind, size);
+        if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.increase(1);
+        return block;
+    }
+
     // tag::split[]
-    /** [block .................] -> [block rounded][remainder FREE], if the policy allows. */
-    private void splitIfAllowed(Block block, long rounded, TreeSet<Block> pool) {
-        if (!policy.shouldSplit(block.segment.pool, block.size, rounded)) return;
-        Block remainder = new Block(block.segment, block.offset + rounded, block.size - rounded);
+    /**
+     * [block .................] -> [block rounded][remainder FREE], if the policy allows. The
+     * new block is carved from the front (CCA:1401-1417). Returns the remainder, or null.
+     */
+    private Block splitIfAllowed(Block block, long rounded, TreeSet<Block> pool) {
+        if (!policy.shouldSplit(block.segment.pool, block.size, rounded)) return null;
+        Block remainder = new Block(block.segment, block.stream, block.offset + rounded, block.size - rounded);
         remainder.prev = block;
         remainder.next = block.next;
         if (block.next != null) block.next.prev = remainder;
         block.next = remainder;
         block.size = rounded;
-        pool.add(remainder);
+        cache(remainder, pool);
+        return remainder;
     }
     // end::split[]
 
+    /** Puts a free block into its set, stamping its age for garbage collection. */
+    private void cache(Block b, TreeSet<Block> pool) {
+        b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
+        pool.add(b);
+    }
+
+    /**
+     * {@code record_stream}: {@code block} is also used on {@code stream}, so its memory may be
+     * reused only after that stream's work queued so far has run (CCA:1570-1581). Uses on the
+     * block's own stream need nothing.
+     */
+    public void recordStream(Block block, int stream) {
+        if (!block.allocated) throw new IllegalArgumentException("recordStream(" + block + "): block is not live");
+        if (stream == block.stream) return;
+        if (block.streamUses == null) block.streamUses = new HashSet<>();
+        block.streamUses.add(stream);
+    }
+
     // tag::free[]
-    /** Frees a live block: it merges with free neighbours and goes back to its pool's free set. */
+    /**
+     * Frees a live block (CCA:1476-1525). {@code allocated} drops now; if other streams used the
+     * block, one event is recorded per stream and the rest waits for them; otherwise the block
+     * merges with free neighbours and goes back to its pool's free set.
+     */
     public void free(Block block) {
         if (block == null || segments.get(block.segment.id) != block.segment) {
             throw new IllegalArgumentException("free(" + block + "): not a block of this allocator");
         }
         if (!block.allocated) throw new IllegalArgumentException("free(" + block + "): block already free");
+        PoolKind kind = block.segment.pool;
         block.allocated = false;
         allocated -= block.size;
         requested -= block.requested;
-        block.requested = 0;
         liveBlocks--;
-        TreeSet<Block> pool = freeBlocks.get(block.segment.pool);
-        pool.add(mergeWithNeighbours(block, pool));
+        stats.decrease(MemoryStats.ALLOCATION, kind, 1);
+        stats.decrease(MemoryStats.ALLOCATED_BYTES, kind, block.size);
+        trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
+        if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.decrease(1);
+        if (block.hasStreamUses()) {
+            events.insert(block);
+        } else {
+            freeBlock(block);
+        }
     }
     // end::free[]
+
+    /** {@code free_block} (CCA:2331-2408): merge, cache, and only now count it inactive. */
+    private void freeBlock(Block block) {
+        PoolKind kind = block.segment.pool;
+        trace.add(Action.FREE_COMPLETED, block.address(), block.requested, block.stream);
+        long originalSize = block.size;
+        long req = block.requested;
+        block.requested = 0;
+        long netSplitBlocks = 0, netSplitBytes = 0;
+        for (Block n : new Block[] {block.prev, block.next}) {
+            if (canMerge(n, block)) {
+                netSplitBlocks--;
+                netSplitBytes -= n.size;
+            }
+        }
+        TreeSet<Block> pool = freeBlocks.get(kind);
+        Block merged = mergeWithNeighbours(block, pool);
+        cache(merged, pool);
+        if (merged.isSplit()) {
+            netSplitBlocks++;
+            netSplitBytes += merged.size;
+        }
+        if (!merged.segment.isExpandable()) {
+            addSigned(MemoryStats.INACTIVE_SPLIT, kind, netSplitBlocks);
+            addSigned(MemoryStats.INACTIVE_SPLIT_BYTES, kind, netSplitBytes);
+        }
+        stats.decrease(MemoryStats.ACTIVE, kind, 1);
+        stats.decrease(MemoryStats.ACTIVE_BYTES, kind, originalSize);
+        stats.decrease(MemoryStats.REQUESTED_BYTES, kind, req);
+    }
+
+    private void addSigned(int stat, PoolKind kind, long n) {
+        if (n > 0) stats.increase(stat, kind, n);
+        if (n < 0) stats.decrease(stat, kind, -n);
+    }
 
     // tag::merge[]
     /**
      * [FREE a][block][FREE c] -> [FREE a+block+c]. Neighbours are in the same segment by
      * construction, so a merge never crosses segments. Returns the merged block, which is not
-     * yet in the free set.
+     * yet in the free set. {@code pool} is the set the neighbours that may merge live in.
      */
     Block mergeWithNeighbours(Block block, TreeSet<Block> pool) {
         // lab:begin 3.4 "Merge on free" see ch03 "Rule 5: merge with free neighbours"
         Block prev = block.prev;
-        if (prev != null && !prev.allocated) {
+        if (canMerge(prev, block)) {
             pool.remove(prev);
             absorbNext(prev);
             block = prev;
         }
         Block next = block.next;
-        if (next != null && !next.allocated) {
+        if (canMerge(next, block)) {
             pool.remove(next);
             absorbNext(block);
         }
@@ -198,6 +441,15 @@ public final class CachingAllocator {
         // lab:end
     }
     // end::merge[]
+
+    /**
+     * {@code try_merge_blocks}'s test (CCA:2412-2443): the neighbour exists, is free, has no
+     * pending events or stream uses, and is mapped exactly when the block is.
+     */
+    static boolean canMerge(Block neighbour, Block block) {
+        return neighbour != null && !neighbour.allocated && neighbour.eventCount == 0
+                && !neighbour.hasStreamUses() && neighbour.mapped == block.mapped;
+    }
 
     /** [a][b] -> [a+b]: {@code a} takes over its next neighbour's bytes and links. */
     private static void absorbNext(Block a) {
@@ -207,74 +459,313 @@ public final class CachingAllocator {
         if (b.next != null) b.next.prev = a;
     }
 
-    // tag::empty-cache[]
+    // ---- streams and events (the queue itself is StreamEvents) -------------------------
+
     /**
-     * Releases every segment that is entirely free back to the driver (cudaFree) and returns
-     * the bytes released. A segment with one live block keeps all of its bytes.
+     * The simulated GPU has run all work queued on {@code stream} so far: every event recorded
+     * there until now is complete. The blocks they held are collected by the next
+     * {@link #processEvents()} (the next {@code alloc} runs it).
+     */
+    public void completeStream(int stream) { events.completeStream(stream); }
+
+    /** Replaces how events are queried: the hook for a driver with real streams and events. */
+    public void setEventQuery(EventQuery query) { events.setQuery(query); }
+
+    /** Number of events still pending. */
+    public int pendingEvents() { return events.pending(); }
+
+    /**
+     * {@code process_events} (CCA:3031-3071): per stream, in order, collect completed events,
+     * stopping at the first that is not; a block whose last event completes is freed for real.
+     */
+    public void processEvents() {
+        if (!events.isEmpty()) events.process(this::freeBlock);
+    }
+
+    /**
+     * {@code synchronize_and_free_events} (CCA:2948-2973): wait for every pending event, as a
+     * device-wide synchronise does, and free the blocks they held.
+     */
+    public void synchronize() {
+        stats.numSyncAllStreams++;
+        events.synchronizeAll(this::freeBlock);
+    }
+
+    // ---- releasing memory ---------------------------------------------------------------
+
+    /**
+     * {@code empty_cache} (CCA:1594-1598): wait for pending events, release every segment that
+     * is entirely free, and unmap the whole free pages of expandable segments. Returns the
+     * bytes given back to the driver. A segment with one live block keeps all of its bytes.
      */
     public long emptyCache() {
+        return releaseCachedBlocks();
+    }
+
+    /** {@code release_cached_blocks} (CCA:2772-2797). */
+    private long releaseCachedBlocks() {
+        synchronize();
+        long before = reserved;
+        releaseWholeFreeSegments();
+        unmapFreePages();
+        return before - reserved;
+    }
+
+    // tag::empty-cache[]
+    /** cudaFree every cudaMalloc segment that one free block covers whole (CCA:2916-2940). */
+    long releaseWholeFreeSegments() {
         // lab:begin 3.5 "empty_cache" see ch03 "empty_cache releases whole free segments only"
         long released = 0;
-        var it = segments.values().iterator();
-        while (it.hasNext()) {
-            Segment s = it.next();
-            if (!s.isEntirelyFree()) continue;
-            freeBlocks.get(s.pool).remove(s.first);
-            process.cudaFree(s.address);
-            reserved -= s.size;
+        for (Segment s : new ArrayList<>(segments.values())) {
+            if (s.isExpandable() || !s.isEntirelyFree()) continue;
             released += s.size;
-            it.remove();
+            releaseBlock(s.first);
         }
         return released;
         // lab:end
     }
     // end::empty-cache[]
 
-    /** Checks every invariant in the class comment; throws with the segment map if one fails. */
-    public void checkInvariants() {
-        long sumAllocated = 0, sumRequested = 0, sumReserved = 0, live = 0;
-        Map<PoolKind, Integer> freeCount = new EnumMap<>(PoolKind.class);
-        for (Segment s : segments.values()) {
-            sumReserved += s.size;
-            if (process.allocationSize(s.address) != s.size) fail("segment " + s.id + " is not a live cudaMalloc");
-            long expected = 0;
-            Block prev = null;
-            for (Block b = s.first; b != null; b = b.next) {
-                if (b.segment != s || b.prev != prev || b.offset != expected || b.size <= 0) {
-                    fail("blocks of segment " + s.id + " do not tile it at " + b);
-                }
-                if (prev != null && !prev.allocated && !b.allocated) fail("adjacent free blocks " + prev + " " + b);
-                if (b.allocated) {
-                    sumAllocated += b.size;
-                    sumRequested += b.requested;
-                    live++;
-                    if (b.requested > b.size) fail("block " + b + " smaller than its request " + b.requested);
-                    if (freeBlocks.get(s.pool).contains(b)) fail("live block in free set: " + b);
-                } else {
-                    if (!freeBlocks.get(s.pool).contains(b)) fail("free block missing from its pool: " + b);
-                    freeCount.merge(s.pool, 1, Integer::sum);
-                }
-                expected += b.size;
-                prev = b;
+    /** {@code release_block} (CCA:2815-2848): cudaFree one whole free segment. */
+    private void releaseBlock(Block block) {
+        Segment s = block.segment;
+        if (s.isExpandable() || block.isSplit() || block.allocated) {
+            throw new IllegalStateException("release_block(" + block + "): not a whole free cudaMalloc segment");
+        }
+        PoolKind kind = s.pool;
+        freeBlocks.get(kind).remove(block);
+        stats.numDeviceFree++;
+        trace.add(Action.SEGMENT_FREE, s.address, s.size, s.stream);
+        process.cudaFree(s.address);
+        reserved -= s.size;
+        stats.decrease(MemoryStats.SEGMENT, kind, 1);
+        stats.decrease(MemoryStats.RESERVED_BYTES, kind, s.size);
+        if (s.size >= policy.maxSplitSize()) stats.oversizeSegments.decrease(1);
+        segments.remove(s.id);
+    }
+
+    /**
+     * {@code release_available_cached_blocks} (CCA:2728-2770): only with {@code max_split_size}.
+     * Releases the smallest cached oversize block of at least max(request, max_split_size), or
+     * else the largest oversize blocks, biggest first, until they cover the request.
+     */
+    private boolean releaseAvailableCachedBlocks(PoolKind kind, int stream, long rounded) {
+        long maxSplit = policy.maxSplitSize();
+        if (maxSplit == Long.MAX_VALUE) return false;
+        TreeSet<Block> pool = freeBlocks.get(kind);
+        long key = Math.max(rounded, maxSplit);
+        Block it = pool.ceiling(probe(stream, key));
+        if (it != null && it.stream == stream) {
+            if (!isWholeSegment(it)) return false;
+            releaseBlock(it);
+            return true;
+        }
+        Block cur = it == null ? (pool.isEmpty() ? null : pool.last()) : pool.lower(it);
+        long released = 0;
+        while (cur != null && released < key && cur.size >= maxSplit && cur.stream == stream
+                && isWholeSegment(cur)) {
+            Block lower = pool.lower(cur);
+            released += cur.size;
+            releaseBlock(cur);
+            cur = lower;
+        }
+        return released >= key;
+    }
+
+    /** The source releases oversize blocks as whole segments; this guards that assumption. */
+    private static boolean isWholeSegment(Block b) { return !b.segment.isExpandable() && !b.isSplit(); }
+
+    private boolean gcEnabled() {
+        return allowedMemoryMaximum >= 0 && policy.garbageCollectionThreshold() > 0;
+    }
+
+    /**
+     * {@code garbage_collect_cached_blocks} (CCA:2566-2623): above threshold * allowed, release
+     * unsplit cached large blocks whose age (free-set searches since cached) is at least the
+     * average, pass after pass, until enough is reclaimed or a pass frees nothing.
+     */
+    private void garbageCollectCachedBlocks() {
+        long threshold = (long) (policy.garbageCollectionThreshold() * allowedMemoryMaximum);
+        if (reserved <= threshold) return;
+        long target = reserved - threshold;
+        TreeSet<Block> large = freeBlocks.get(PoolKind.LARGE);
+        long now = getFreeBlockCalls[PoolKind.LARGE.ordinal()];
+        long totalAge = 0;
+        int count = 0;
+        for (Block b : large) {
+            if (isWholeSegment(b)) {
+                totalAge += now - b.gcStamp;
+                count++;
             }
-            if (expected != s.size) fail("blocks of segment " + s.id + " cover " + expected + " of " + s.size);
         }
-        for (PoolKind k : PoolKind.values()) {
-            if (freeBlocks.get(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");
-        }
-        if (sumAllocated != allocated || sumRequested != requested || sumReserved != reserved || live != liveBlocks) {
-            fail("counters disagree with blocks: allocated " + allocated + " vs " + sumAllocated
-                    + ", requested " + requested + " vs " + sumRequested + ", reserved " + reserved
-                    + " vs " + sumReserved);
-        }
-        if (!(requested <= allocated && allocated <= reserved)) {
-            fail("requested <= allocated <= reserved broken: " + requested + ", " + allocated + ", " + reserved);
+        long reclaimed = 0;
+        boolean freed = true;
+        while (reclaimed < target && freed && count > 0) {
+            double ageThreshold = (double) totalAge / count;
+            freed = false;
+            for (Block b : new ArrayList<>(large)) {
+                if (isWholeSegment(b) && now - b.gcStamp >= ageThreshold) {
+                    freed = true;
+                    reclaimed += b.size;
+                    totalAge -= now - b.gcStamp;
+                    count--;
+                    releaseBlock(b);
+                }
+            }
         }
     }
 
-    private void fail(String what) {
-        throw new IllegalStateException(what + "\n" + SegmentMap.text(this));
+    // ---- expandable segments ------------------------------------------------------------
+
+    /**
+     * {@code try_allocate_expandable_block} (CCA:2297-2328): find the lowest run of free and
+     * unmapped space that fits, map what is missing, and return it as one free block.
+     */
+    private Block tryAllocateExpandableBlock(PoolKind kind, int stream, long size) {
+        Block candidate = findExpandableBlock(kind, stream, size);
+        if (!candidate.mapped) {
+            candidate = mapBlock(candidate, Math.min(candidate.size, size));
+            if (candidate == null) return null;
+        }
+        while (candidate.size < size) {              // free -> unmapped -> ...
+            Block next = candidate.next;
+            candidate = mapBlock(next, Math.min(size - candidate.size, next.size));
+            if (candidate == null) return null;
+        }
+        freeBlocks.get(kind).remove(candidate);
+        return candidate;
     }
+
+    private static boolean allocatable(Block b) {
+        return b != null && !b.allocated && b.eventCount == 0 && !b.hasStreamUses();
+    }
+
+    /**
+     * {@code find_expandable_block} (CCA:2178-2232): the lowest-address unmapped range (with
+     * the free block just before it) that has room, else a new segment for this (pool, stream).
+     */
+    private Block findExpandableBlock(PoolKind kind, int stream, long size) {
+        for (Block c : unmapped.get(kind).tailSet(probe(stream, 0), true)) {
+            if (c.stream != stream) break;
+            Block start = allocatable(c.prev) ? c.prev : c;
+            long bytes = 0;
+            for (Block b = start; b != null && bytes < size && allocatable(b); b = b.next) bytes += b.size;
+            if (bytes >= size) return start;
+        }
+        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().capacity(),
+                policy.expandablePageSize(kind));
+        Segment s = new Segment(nextSegmentId++, pages.base(), pages.size(), kind, stream, pages);
+        Block all = new Block(s, stream, 0, s.size);
+        all.mapped = false;
+        s.first = all;
+        segments.put(s.id, s);
+        unmapped.get(kind).add(all);
+        return all;
+    }
+
+    // tag::map-block[]
+    /**
+     * {@code map_block} (statistics at CCA:2275-2290): map pages under the front of an unmapped block, keep
+     * the rest unmapped, and merge the new memory with free neighbours across the page
+     * boundary. Returns the merged free block (now in the free set), or null when the driver
+     * has no pages.
+     */
+    Block mapBlock(Block toMap, long size) {
+        // lab:begin 5.2 "Map a block, merge across the page boundary" see ch05 "Growing: map pages on demand"
+        ExpandableSegment.Range r = toMap.segment.pages.map(toMap.offset, size);
+        if (r.size() == 0) return null;
+        PoolKind kind = toMap.segment.pool;
+        unmapped.get(kind).remove(toMap);
+        toMap.mapped = true;
+        if (r.size() < toMap.size) {                // [toMap mapped][rest unmapped]
+            Block rest = new Block(toMap.segment, toMap.stream, toMap.offset + r.size(), toMap.size - r.size());
+            rest.mapped = false;
+            rest.prev = toMap;
+            rest.next = toMap.next;
+            if (toMap.next != null) toMap.next.prev = rest;
+            toMap.next = rest;
+            toMap.size = r.size();
+            unmapped.get(kind).add(rest);
+        }
+        TreeSet<Block> pool = freeBlocks.get(kind);
+        Block merged = mergeWithNeighbours(toMap, pool);
+        cache(merged, pool);
+        reserved += r.size();
+        stats.increase(MemoryStats.RESERVED_BYTES, kind, r.size());
+        stats.numDeviceAlloc++;
+        trace.add(Action.SEGMENT_MAP, toMap.segment.address + r.offset(), r.size(), toMap.stream);
+        return merged;
+        // lab:end
+    }
+    // end::map-block[]
+
+    /** Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940). */
+    private void unmapFreePages() {
+        List<Block> toUnmap = new ArrayList<>();
+        for (TreeSet<Block> pool : freeBlocks.values()) {
+            for (Block b : pool) if (b.segment.isExpandable()) toUnmap.add(b);
+        }
+        for (Block b : toUnmap) {
+            Block u = unmapBlock(b);
+            if (u != null && u.prev == null && u.next == null) releaseExpandableSegment(u.segment);
+        }
+    }
+
+    /**
+     * {@code unmap_block} (CCA:2850-2915): unmap the pages wholly inside a free block; the
+     * partial pages at its ends stay mapped as free blocks of their own. Returns the unmapped
+     * block after merging with unmapped neighbours, or null when no whole page was free.
+     */
+    private Block unmapBlock(Block block) {
+        Segment s = block.segment;
+        ExpandableSegment.Range r = s.pages.unmap(block.offset, block.size);
+        if (r.size() == 0) return null;
+        PoolKind kind = s.pool;
+        TreeSet<Block> pool = freeBlocks.get(kind);
+        pool.remove(block);
+        long before = r.offset() - block.offset;
+        if (before > 0) {                           // [before FREE][block]
+            Block b = new Block(s, block.stream, block.offset, before);
+            b.prev = block.prev;
+            b.next = block;
+            if (block.prev != null) block.prev.next = b; else s.first = b;
+            block.prev = b;
+            cache(b, pool);
+        }
+        long after = block.size - before - r.size();
+        if (after > 0) {                            // [block][after FREE]
+            Block a = new Block(s, block.stream, r.offset() + r.size(), after);
+            a.prev = block;
+            a.next = block.next;
+            if (block.next != null) block.next.prev = a;
+            block.next = a;
+            cache(a, pool);
+        }
+        block.offset = r.offset();
+        block.size = r.size();
+        block.mapped = false;
+        TreeSet<Block> unmappedSet = unmapped.get(kind);
+        Block merged = mergeWithNeighbours(block, unmappedSet);
+        unmappedSet.add(merged);
+        reserved -= r.size();
+        stats.decrease(MemoryStats.RESERVED_BYTES, kind, r.size());
+        stats.numDeviceFree++;
+        trace.add(Action.SEGMENT_UNMAP, s.address + r.offset(), r.size(), s.stream);
+        return merged;
+    }
+
+    /** {@code release_expandable_segment} (CCA:2799-2813): its address space goes back. */
+    private void releaseExpandableSegment(Segment s) {
+        unmapped.get(s.pool).remove(s.first);
+        s.pages.release();
+        segments.remove(s.id);
+    }
+
+    /** Checks every invariant in the class comment; throws with the segment map if one fails. */
+    public void checkInvariants() { new AllocatorCheck(this).run(); }
+
+    TreeSet<Block> freeSet(PoolKind pool) { return freeBlocks.get(pool); }
+    TreeSet<Block> unmappedSet(PoolKind pool) { return unmapped.get(pool); }
 
     @Override
     public String toString() { return SegmentMap.text(this); }

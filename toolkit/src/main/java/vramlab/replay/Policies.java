@@ -2,17 +2,20 @@ package vramlab.replay;
 
 import java.util.List;
 
+import vramlab.alloc.AllocConf;
 import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.ToyPolicy;
 
 /** The allocator policies {@code --policy} names. */
 public final class Policies {
     private Policies() {}
 
-    public static List<String> names() { return List.of("toy"); }
+    public static List<String> names() { return List.of("toy", "pytorch"); }
 
     /**
-     * @param name      {@code toy} (the seed chapter's policy)
+     * @param name      {@code toy} (the seed chapter's policy) or {@code pytorch} (PyTorch's
+     *                  native caching allocator)
      * @param allocConf a {@code PYTORCH_CUDA_ALLOC_CONF} string, or empty
      * @throws IllegalArgumentException naming the unknown policy or option
      */
@@ -22,6 +25,13 @@ public final class Policies {
                 throw new IllegalArgumentException("--alloc-conf applies to --policy pytorch, not to the toy");
             }
             return new ToyPolicy();
+        }
+        if (name.equals("pytorch")) {
+            try {
+                return new PyTorchPolicy(AllocConf.parse(allocConf));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--alloc-conf '" + allocConf + "': " + e.getMessage(), e);
+            }
         }
         throw new IllegalArgumentException("unknown policy '" + name + "' (expected one of " + names() + ")");
     }

@@ -67,7 +67,7 @@ public final class Replayer {
         }
         failed.remove(e.handle());
         try {
-            live.put(e.handle(), allocator.alloc(e.size()));
+            live.put(e.handle(), allocator.alloc(e.size(), e.stream()));
             listener.event(step, e, Result.OK, e.size(), allocator);
         } catch (CudaOutOfMemoryError oom) {
             failed.add(e.handle());

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.MemorySummary;
 import vramlab.alloc.SegmentMap;
 import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
@@ -32,13 +33,14 @@ public final class SummaryListener implements Replayer.Listener {
                 + Bytes.formatSize(e.size()) + "): " + error.getMessage());
     }
 
-    /** Prints the totals and the final segment map. */
+    /** Prints the totals, the final {@code memory_summary()} and the segment map. */
     public void finish(CachingAllocator a) {
         out.println("events: " + events + ", OOMs: " + ooms + ", skipped frees: " + skipped
                 + " (policy " + a.policy().name() + ")");
         out.println(String.format("%-10s %14s %14s %14s", "", "requested", "allocated", "reserved"));
         out.println(String.format("%-10s %14d %14d %14d", "peak", peakRequested, peakAllocated, peakReserved));
         out.println(String.format("%-10s %14d %14d %14d", "final", a.requested(), a.allocated(), a.reserved()));
+        out.print(MemorySummary.format(a.memoryStats(), a.process().gpu().id()));
         out.print(SegmentMap.text(a));
     }
 }

@@ -1,0 +1,172 @@
+package vramlab.ch05;
+
+import static vramlab.units.Bytes.mib;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.MemorySummary;
+import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.Segment;
+import vramlab.alloc.SegmentMap;
+import vramlab.alloc.ToyPolicy;
+import vramlab.driver.Gpu;
+import vramlab.units.Bytes;
+
+/**
+ * The expandable-segments lab: one workload on a 64 MiB card under three allocators, the toy,
+ * PyTorch's defaults and PyTorch with {@code expandable_segments:True}, with the reserved
+ * bytes and the segment maps of each. Every number is the simulator's.
+ *
+ * <p>The workload: a 30 MiB activation, a 1.5 MiB tensor that stays, the activation freed,
+ * then a 46 MiB request. 62.5 MiB of the card hold no live data, yet only expandable
+ * segments can hand out 46 contiguous MiB.
+ */
+public final class ExpandableLab {
+    /** The card: small, so every byte shows on the map. */
+    public static final long DEVICE = mib(64);
+
+    private ExpandableLab() {}
+
+    public static void main(String[] args) { run(System.out); }
+
+    /** What one allocator did with the workload. */
+    public record Outcome(String allocator, String result, long reserved, long allocated, String map,
+                          List<String> bars) {}
+
+    /** The three allocators the lab compares, in order. */
+    public static List<Policy> policies() {
+        return List.of(new ToyPolicy(), new PyTorchPolicy(), new PyTorchPolicy("expandable_segments:True"));
+    }
+
+    public static String label(Policy p) {
+        return p instanceof PyTorchPolicy pt && pt.expandableSegments() ? "pytorch+expandable" : p.name();
+    }
+
+    public static void run(PrintStream out) {
+        out.println("== One workload, three allocators (" + Bytes.toyMiB(DEVICE) + " card) ==");
+        out.println("a = alloc(30 MiB); b = alloc(1.5 MiB); free(a); c = alloc(46 MiB)");
+        out.println();
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Policy p : policies()) outcomes.add(workload(p));
+        out.print(table(outcomes));
+        out.println();
+        out.print(sideBySide(outcomes));
+        for (Outcome o : outcomes) {
+            out.println();
+            out.println("-- " + o.allocator() + " --");
+            out.print(o.map());
+        }
+        out.println();
+        out.print(whatToNotice());
+    }
+
+    // tag::workload[]
+    /** Runs the workload under {@code policy} and reports the result and the final map. */
+    public static Outcome workload(Policy policy) {
+        CachingAllocator a = new CachingAllocator(new Gpu(DEVICE).openToyProcess(), policy);
+        Block activation = a.alloc(mib(30));
+        a.alloc(mib(3) / 2);                         // stays live: it pins its segment or page
+        a.free(activation);
+        String result;
+        try {
+            Block c = a.alloc(mib(46));
+            result = "OK at +" + Bytes.formatSize(c.offset()) + " of segment " + c.segment().id();
+        } catch (CudaOutOfMemoryError e) {
+            result = "OOM: " + e.getMessage();
+        }
+        a.checkInvariants();
+        List<String> bars = new ArrayList<>();
+        for (Segment s : a.segments()) bars.add(SegmentMap.bar(s));
+        return new Outcome(label(policy), result, a.reserved(), a.allocated(), maps(a), bars);
+    }
+    // end::workload[]
+
+    /** Each segment's map line; expandable ones are drawn up to their last mapped page. */
+    static String maps(CachingAllocator a) {
+        StringBuilder sb = new StringBuilder();
+        for (Segment s : a.segments()) sb.append(SegmentMap.line(s)).append('\n');
+        if (a.segments().isEmpty()) sb.append("(no segments)\n");
+        return sb.toString();
+    }
+
+    /**
+     * The segment bars of each allocator in columns, one row per segment: {@code #} live,
+     * {@code .} free, {@code _} address space with no pages.
+     */
+    public static String sideBySide(List<Outcome> outcomes) {
+        int width = 44;
+        StringBuilder sb = new StringBuilder();
+        int rows = outcomes.stream().mapToInt(o -> o.bars().size()).max().orElse(0);
+        for (Outcome o : outcomes) sb.append(pad(o.allocator() + " (" + Bytes.toyM(o.reserved()) + " reserved)", width));
+        sb.append('\n');
+        for (int r = 0; r < rows; r++) {
+            for (Outcome o : outcomes) sb.append(pad(r < o.bars().size() ? o.bars().get(r) : "", width));
+            sb.append('\n');
+        }
+        return sb.toString().replaceAll(" +\n", "\n");
+    }
+
+    private static String pad(String s, int width) { return String.format("%-" + width + "s", s); }
+
+    static String table(List<Outcome> outcomes) {
+        StringBuilder sb = new StringBuilder(String.format("%-20s %10s %10s  %s%n", "allocator", "reserved", "allocated",
+                "alloc(46 MiB)"));
+        for (Outcome o : outcomes) {
+            String r = o.result().startsWith("OOM") ? "OOM" : o.result();
+            sb.append(String.format("%-20s %10s %10s  %s%n", o.allocator(), Bytes.toyM(o.reserved()),
+                    Bytes.toyM(o.allocated()), r));
+        }
+        return sb.toString();
+    }
+
+    /** PyTorch's {@code memory_summary()} after the workload under {@code policy}. */
+    public static String summary(Policy policy) {
+        CachingAllocator a = new CachingAllocator(new Gpu(DEVICE).openToyProcess(), policy);
+        Block activation = a.alloc(mib(30));
+        a.alloc(mib(3) / 2);
+        a.free(activation);
+        try {
+            a.alloc(mib(46));
+        } catch (CudaOutOfMemoryError e) {
+            // the summary counts it: CUDA OOMs: 1
+        }
+        return MemorySummary.format(a.memoryStats(), 0);
+    }
+
+    public static String whatToNotice() {
+        return """
+                What to notice:
+                  1. The toy fails at the first cudaMalloc: it has no retry.
+                  2. PyTorch's defaults flush the cache (the free 30 MiB segment goes back) and retry,
+                     but the card has 44 MiB left: the 1.5 MiB tensor holds a 20 MiB segment of its
+                     own, and a cudaMalloc'd segment never grows.
+                  3. With expandable segments the tensor took its bytes from the free tail of the
+                     activation's second page. The retry unmaps the one page that is wholly free,
+                     then maps two pages after the tail and merges them with it across the page
+                     boundary: 46 contiguous MiB in virtual space, on pages from anywhere.
+                """;
+    }
+
+    /** What a student can try in JShell. */
+    public static String help() {
+        return """
+                Expandable-segments lab: the same workload under three allocators.
+                  var p = new PyTorchPolicy("expandable_segments:True");
+                  var a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), p);
+                  var x = a.alloc(mib(25)); a          two 20 MiB pages mapped, 15 MiB free after the block
+                  a.memoryStats().asMap()              PyTorch's memory_stats() keys
+                  MemorySummary.format(a.memoryStats(), 0)
+                  ExpandableLab.workload(new PyTorchPolicy())     one allocator's outcome
+                  ExpandableLab.run(System.out)        the whole lab, as ./vramlab lab expandable-segments prints it
+                Your steps (labs/): 5.1 ExpandableSegment.map, 5.2 CachingAllocator.mapBlock
+                (merge across a page boundary), 5.3 ExpandableSegment.unmap.
+                Check them: mvn test -Plab (or ./vramlab grade).
+                """;
+    }
+}

@@ -1,0 +1,6 @@
+// ch05 Expandable segments: what ./vramlab jshell expandable-segments loads first.
+import static vramlab.units.Bytes.*;
+import vramlab.alloc.*;
+import vramlab.driver.*;
+import vramlab.ch05.*;
+void help() { System.out.print(ExpandableLab.help()); }

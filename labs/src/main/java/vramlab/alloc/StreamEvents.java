@@ -1,0 +1,73 @@
+package vramlab.alloc;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The events a freed block waits for when other streams used it ({@code cuda_events} in
+ * CCA): one queue per stream, in the order the events were recorded.
+ *
+ * <p>The simulator runs no kernels, so an event is complete when {@link #completeStream} says
+ * its stream has run past it, or when a {@link CachingAllocator.EventQuery} set with
+ * {@link #setQuery} (the driver's events, once connected) says so.
+ */
+final class StreamEvents {
+    /** An event recorded on {@code stream} as number {@code seq} when {@code block} was freed. */
+    private record Pending(int stream, long seq, Block block) {}
+
+    private final TreeMap<Integer, ArrayDeque<Pending>> queues = new TreeMap<>();
+    private final Map<Integer, Long> completedThrough = new HashMap<>();
+    private CachingAllocator.EventQuery query = (s, q) -> q <= completedThrough.getOrDefault(s, 0L);
+    private long seq;
+
+    boolean isEmpty() { return queues.isEmpty(); }
+
+    int pending() {
+        int n = 0;
+        for (ArrayDeque<Pending> q : queues.values()) n += q.size();
+        return n;
+    }
+
+    /** {@code insert_events} (CCA:2993-3010): one event per stream that used the block. */
+    void insert(Block block) {
+        for (int s : new TreeSet<>(block.streamUses)) {
+            queues.computeIfAbsent(s, k -> new ArrayDeque<>()).addLast(new Pending(s, ++seq, block));
+            query.recorded(s, seq);
+            block.eventCount++;
+        }
+        block.streamUses = null;
+    }
+
+    /** Every event recorded on {@code stream} until now is complete. */
+    void completeStream(int stream) { completedThrough.put(stream, seq); }
+
+    void setQuery(CachingAllocator.EventQuery q) { this.query = q; }
+
+    /** Collects completed events per stream, in order; {@code freed} gets each block now free. */
+    void process(Consumer<Block> freed) {
+        var it = queues.values().iterator();
+        while (it.hasNext()) {
+            ArrayDeque<Pending> q = it.next();
+            while (!q.isEmpty() && query.isComplete(q.peekFirst().stream(), q.peekFirst().seq())) {
+                Block b = q.pollFirst().block();
+                if (--b.eventCount == 0) freed.accept(b);
+            }
+            if (q.isEmpty()) it.remove();
+        }
+    }
+
+    /** Waits for every event, as a device-wide synchronise does. */
+    void synchronizeAll(Consumer<Block> freed) {
+        for (int s : queues.keySet()) completedThrough.put(s, seq);
+        for (ArrayDeque<Pending> q : queues.values()) {
+            for (Pending e : q) {
+                if (--e.block().eventCount == 0) freed.accept(e.block());
+            }
+        }
+        queues.clear();
+    }
+}

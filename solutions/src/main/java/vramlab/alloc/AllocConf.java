@@ -1,0 +1,255 @@
+package vramlab.alloc;
+
+import static vramlab.units.Bytes.MiB;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import vramlab.units.Bytes;
+
+/**
+ * The options of {@code PYTORCH_CUDA_ALLOC_CONF}, parsed as c10/cuda/CUDAAllocatorConfig.cpp
+ * parses them (index id 706613213; lexer at lines 53-72, {@code parseArgs} at 300-345):
+ * {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad value is an
+ * {@link IllegalArgumentException} that names it.
+ *
+ * <p>Keys with an effect here: {@code expandable_segments}, {@code max_split_size_mb},
+ * {@code max_non_split_rounding_mb}, {@code roundup_power2_divisions},
+ * {@code garbage_collection_threshold} and {@code per_process_memory_fraction} (the newest
+ * parser's key for what {@code torch.cuda.set_per_process_memory_fraction} sets). Accepted and
+ * checked but without effect in this simulator: {@code backend:native},
+ * {@code release_lock_on_cudamalloc} and the {@code pinned_*} keys (chapter 7's allocator).
+ * {@code expandable_segments_page_size} is not a key of the cited source and is refused.
+ *
+ * @param roundupPower2Divisions 16 entries, one per power-of-two interval from 1 MiB up
+ */
+public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxNonSplitRounding,
+                        long[] roundupPower2Divisions, double garbageCollectionThreshold,
+                        double memoryFraction) {
+    /** {@code kRoundUpPowerOfTwoIntervals} (CFG:34-51). */
+    public static final int INTERVALS = 16;
+
+    /** The defaults (CFG:13-31): nothing set. */
+    public static AllocConf defaults() {
+        return new AllocConf(false, Long.MAX_VALUE, 20 * MiB, new long[INTERVALS], 0, -1);
+    }
+
+    /** The divisions for a size: interval {@code floor(log2(size)) - 20}, clamped to 0..15. */
+    public long divisionsFor(long size) {
+        int log = 63 - Long.numberOfLeadingZeros(size);
+        int index = Math.min(Math.max(log - 20, 0), INTERVALS - 1);
+        return roundupPower2Divisions[index];
+    }
+
+    /**
+     * Parses a {@code PYTORCH_CUDA_ALLOC_CONF} string; blank means the defaults.
+     *
+     * @throws IllegalArgumentException naming the key and value that are wrong
+     */
+    public static AllocConf parse(String text) {
+        Parser p = new Parser(lex(text));
+        return p.parse();
+    }
+
+    /** CFG's lexer: {@code , : [ ]} are tokens of their own; spaces are dropped. */
+    static List<String> lex(String text) {
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (c == ',' || c == ':' || c == '[' || c == ']') {
+                if (word.length() > 0) out.add(word.toString());
+                word.setLength(0);
+                out.add(String.valueOf(c));
+            } else if (c != ' ') {
+                word.append(c);
+            }
+        }
+        if (word.length() > 0) out.add(word.toString());
+        return out;
+    }
+
+    private static final class Parser {
+        private final List<String> t;
+        private int i;
+        private boolean expandable;
+        private long maxSplit = Long.MAX_VALUE;
+        private long maxNonSplit = 20 * MiB;
+        private final long[] divisions = new long[INTERVALS];
+        private double gc;
+        private double fraction = -1;
+
+        Parser(List<String> tokens) { this.t = tokens; }
+
+        AllocConf parse() {
+            while (i < t.size()) {
+                String key = t.get(i++);
+                expect(":", key);
+                switch (key) {
+                    case "expandable_segments" -> expandable = bool(key);
+                    case "max_split_size_mb" -> maxSplit = megabytes(key);
+                    case "max_non_split_rounding_mb" -> maxNonSplit = megabytes(key);
+                    case "roundup_power2_divisions" -> divisions(key);
+                    case "garbage_collection_threshold" -> gc = fraction(key, false);
+                    case "per_process_memory_fraction" -> fraction = fraction(key, true);
+                    case "backend" -> backend(key);
+                    case "release_lock_on_cudamalloc", "pinned_use_cuda_host_register",
+                         "pinned_use_background_threads" -> bool(key);
+                    case "pinned_num_register_threads" -> registerThreads(key);
+                    default -> throw new IllegalArgumentException("unknown option '" + key
+                            + "' in the allocator config (keys: expandable_segments, max_split_size_mb, "
+                            + "max_non_split_rounding_mb, roundup_power2_divisions, "
+                            + "garbage_collection_threshold, per_process_memory_fraction, backend, "
+                            + "release_lock_on_cudamalloc, pinned_*)");
+                }
+                if (i < t.size()) expect(",", key);
+            }
+            return new AllocConf(expandable, maxSplit, maxNonSplit, divisions, gc, fraction);
+        }
+
+        private String value(String key) {
+            if (i >= t.size() || isPunct(t.get(i))) throw bad(key, i < t.size() ? t.get(i) : "", "a value");
+            return t.get(i++);
+        }
+
+        private void expect(String token, String key) {
+            if (i >= t.size() || !t.get(i).equals(token)) {
+                throw new IllegalArgumentException("allocator config: expected '" + token + "' after '" + key
+                        + "'" + (i < t.size() ? ", found '" + t.get(i) + "'" : ""));
+            }
+            i++;
+        }
+
+        /** CFG:335-345: exactly {@code True} or {@code False}. */
+        private boolean bool(String key) {
+            String v = value(key);
+            if (v.equals("True")) return true;
+            if (v.equals("False")) return false;
+            throw bad(key, v, "True or False (case-sensitive)");
+        }
+
+        /** CFG:85-104: an integer number of MB that must be > 20, stored as bytes. */
+        private long megabytes(String key) {
+            String v = value(key);
+            long mb = integer(key, v);
+            if (mb <= 20) throw bad(key, v, "a number of MB > 20 (CachingAllocator: too small, must be > 20)");
+            if (mb > Long.MAX_VALUE / MiB) return Long.MAX_VALUE;
+            return mb * MiB;
+        }
+
+        /** CFG:127-143: strictly between 0 and 1 (the fraction also allows 0 and 1). */
+        private double fraction(String key, boolean closed) {
+            String v = value(key);
+            double d;
+            try {
+                d = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw bad(key, v, "a number between 0 and 1");
+            }
+            boolean ok = closed ? d >= 0 && d <= 1 : d > 0 && d < 1;
+            if (!ok) throw bad(key, v, closed ? "a number in [0, 1]" : "a number strictly between 0.0 and 1.0");
+            return d;
+        }
+
+        /** CFG:145-225: one power of two for every size, or {@code [MB:div,...,>:div]}. */
+        private void divisions(String key) {
+            if (i < t.size() && t.get(i).equals("[")) {
+                i++;
+                int last = -1;
+                while (i < t.size() && !t.get(i).equals("]")) {
+                    String start = value(key);
+                    expect(":", key);
+                    String dv = value(key);
+                    long d = powerOfTwoOrZero(key, dv);
+                    if (start.equals(">")) {
+                        Arrays.fill(divisions, last + 1, INTERVALS, d);
+                    } else {
+                        long mb = integer(key, start);
+                        if (!Bytes.isPowerOfTwo(mb)) throw bad(key, start, "interval starts in MB that are powers of two");
+                        int index = Math.min(63 - Long.numberOfLeadingZeros(mb), INTERVALS - 1);
+                        if (last < 0) Arrays.fill(divisions, 0, index, d);   // the first entry fills below it
+                        divisions[index] = d;
+                        last = index;
+                    }
+                    if (i < t.size() && t.get(i).equals(",")) i++;
+                }
+                expect("]", key);
+            } else {
+                String v = value(key);
+                Arrays.fill(divisions, powerOfTwoOrZero(key, v));
+            }
+        }
+
+        private void backend(String key) {
+            String v = value(key);
+            if (v.equals("native")) return;
+            if (v.equals("cudaMallocAsync")) throw bad(key, v, "native (cudaMallocAsync is not simulated)");
+            throw bad(key, v, "native or cudaMallocAsync");
+        }
+
+        /** CFG.h:69-74: a power of two, at most 128. */
+        private void registerThreads(String key) {
+            String v = value(key);
+            long n = integer(key, v);
+            if (!Bytes.isPowerOfTwo(n) || n > 128) throw bad(key, v, "a power of two up to 128");
+        }
+
+        private long powerOfTwoOrZero(String key, String v) {
+            long d = integer(key, v);
+            if (d != 0 && !Bytes.isPowerOfTwo(d)) throw bad(key, v, "a power of two (divisions)");
+            return d;
+        }
+
+        private long integer(String key, String v) {
+            try {
+                long n = Long.parseLong(v);
+                if (n < 0) throw bad(key, v, "a non-negative integer");
+                return n;
+            } catch (NumberFormatException e) {
+                throw bad(key, v, "an integer");
+            }
+        }
+
+        private static boolean isPunct(String s) {
+            return s.equals(",") || s.equals(":") || s.equals("[") || s.equals("]");
+        }
+
+        private static IllegalArgumentException bad(String key, String value, String expected) {
+            return new IllegalArgumentException("bad value '" + value + "' for " + key + ": expected " + expected);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AllocConf c && c.expandableSegments == expandableSegments
+                && c.maxSplitSize == maxSplitSize && c.maxNonSplitRounding == maxNonSplitRounding
+                && Arrays.equals(c.roundupPower2Divisions, roundupPower2Divisions)
+                && c.garbageCollectionThreshold == garbageCollectionThreshold
+                && c.memoryFraction == memoryFraction;
+    }
+
+    @Override
+    public int hashCode() { return Arrays.hashCode(roundupPower2Divisions) * 31 + Long.hashCode(maxSplitSize); }
+
+    /** The divisions in the list syntax, one entry per interval: {@code [1:4,2:4,...,32768:0]}. */
+    private String divisionsList() {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < INTERVALS; i++) {
+            if (i > 0) sb.append(',');
+            sb.append(1L << i).append(':').append(roundupPower2Divisions[i]);
+        }
+        return sb.append(']').toString();
+    }
+
+    /** The options as a config string that {@link #parse} reads back to an equal value. */
+    @Override
+    public String toString() {
+        return "expandable_segments:" + (expandableSegments ? "True" : "False")
+                + (maxSplitSize == Long.MAX_VALUE ? "" : ",max_split_size_mb:" + maxSplitSize / MiB)
+                + (maxNonSplitRounding == 20 * MiB ? "" : ",max_non_split_rounding_mb:" + maxNonSplitRounding / MiB)
+                + (Arrays.stream(roundupPower2Divisions).allMatch(d -> d == 0) ? ""
+                    : ",roundup_power2_divisions:" + divisionsList())
+                + (garbageCollectionThreshold == 0 ? "" : ",garbage_collection_threshold:" + garbageCollectionThreshold)
+                + (memoryFraction < 0 ? "" : ",per_process_memory_fraction:" + memoryFraction);
+    }
+}

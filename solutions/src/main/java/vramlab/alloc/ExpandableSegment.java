@@ -1,0 +1,109 @@
+package vramlab.alloc;
+
+import vramlab.driver.CudaException;
+import vramlab.driver.GpuProcess;
+
+/**
+ * The pages under one expandable segment, as PyTorch's {@code ExpandableSegment} keeps them
+ * (c10/cuda/CUDACachingAllocator.cpp, 2024 main, class at lines 388-668): one virtual
+ * reservation of 1 1/8 times the device's memory, cut into pages of {@code pageSize} bytes
+ * (2 MiB for the small pool, 20 MiB for the large one, line 2211), each backed on demand by
+ * its own {@code cuMemCreate} handle.
+ *
+ * <p>Invariant: {@code mappedBytes == pageSize * (number of non-zero handles)}, and every
+ * non-zero handle is a live {@code cuMemCreate} mapped at {@code base + i * pageSize}.
+ */
+public final class ExpandableSegment {
+    /** A byte range inside the reservation, as offsets from its base. */
+    public record Range(long offset, long size) {}
+
+    private final GpuProcess process;
+    private final long base;
+    private final long pageSize;
+    private final long[] handles;          // 0 = no page mapped there
+    private long mappedBytes;
+
+    /**
+     * Reserves address space for {@code totalMemory + totalMemory / 8} bytes, rounded up to
+     * whole pages (CCA:2214-2217 and the constructor at 403-408). No physical memory yet.
+     */
+    public ExpandableSegment(GpuProcess process, long totalMemory, long pageSize) {
+        this.process = process;
+        this.pageSize = pageSize;
+        long want = totalMemory + totalMemory / 8;
+        long pages = (want + pageSize - 1) / pageSize;
+        this.handles = new long[Math.toIntExact(pages)];
+        this.base = process.cuMemAddressReserve(pages * pageSize);
+    }
+
+    public long base() { return base; }
+    public long pageSize() { return pageSize; }
+    /** The reservation's size: address space, not memory. */
+    public long size() { return handles.length * pageSize; }
+    public long mappedBytes() { return mappedBytes; }
+    public int pageCount() { return handles.length; }
+    public boolean isMapped(int page) { return handles[page] != 0; }
+
+    // tag::map[]
+    /**
+     * Maps every page that {@code [offset, offset + size)} touches, rounded out to whole pages:
+     * one {@code cuMemCreate} and one {@code cuMemMap} per page (CCA:414-447). When the driver
+     * runs out of memory, the pages this call made are released and the range is empty.
+     *
+     * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
+     */
+    public Range map(long offset, long size) {
+        // lab:begin 5.1 "Map pages on demand" see ch05 "One reservation per (pool, stream), pages on demand"
+        int first = (int) (offset / pageSize);
+        int end = (int) ((offset + size + pageSize - 1) / pageSize);
+        for (int page = first; page < end; page++) {
+            long handle;
+            try {
+                handle = process.cuMemCreate(pageSize);
+            } catch (CudaException e) {
+                if (!e.isOutOfMemory()) throw e;
+                for (int undo = first; undo < page; undo++) unmapPage(undo);   // all or nothing
+                return new Range(first * pageSize, 0);
+            }
+            process.cuMemMap(base + page * pageSize, pageSize, handle);
+            handles[page] = handle;
+            mappedBytes += pageSize;
+        }
+        return new Range(first * pageSize, (end - first) * pageSize);
+        // lab:end
+    }
+    // end::map[]
+
+    // tag::unmap[]
+    /**
+     * Unmaps and releases the pages lying wholly inside {@code [offset, offset + size)}
+     * (CCA:454-462); a page shared with a neighbouring block stays.
+     *
+     * @return the range unmapped; size 0 when no page lies wholly inside
+     */
+    public Range unmap(long offset, long size) {
+        // lab:begin 5.3 "Unmap whole free pages" see ch05 "Shrinking: empty_cache unmaps pages"
+        int first = (int) ((offset + pageSize - 1) / pageSize);
+        int end = (int) ((offset + size) / pageSize);
+        if (first >= end) return new Range(offset, 0);
+        for (int page = first; page < end; page++) unmapPage(page);
+        return new Range(first * pageSize, (end - first) * pageSize);
+        // lab:end
+    }
+    // end::unmap[]
+
+    private void unmapPage(int page) {
+        // The source synchronises the segment's stream first (CCA:595-620); the simulated
+        // driver has no work in flight, so there is nothing to wait for here.
+        process.cuMemUnmap(base + page * pageSize, pageSize);
+        process.cuMemRelease(handles[page]);
+        handles[page] = 0;
+        mappedBytes -= pageSize;
+    }
+
+    /** Gives the address space back; every page must be unmapped already. */
+    void release() {
+        if (mappedBytes != 0) throw new IllegalStateException("release: " + mappedBytes + " bytes still mapped");
+        process.cuMemAddressFree(base, size());
+    }
+}

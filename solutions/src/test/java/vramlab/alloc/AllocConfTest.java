@@ -1,0 +1,87 @@
+package vramlab.alloc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static vramlab.units.Bytes.mib;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@DisplayName("PYTORCH_CUDA_ALLOC_CONF parsing")
+class AllocConfTest {
+
+    @Test
+    @DisplayName("a blank string is the defaults: nothing set")
+    void defaults() {
+        AllocConf c = AllocConf.parse("");
+        assertThat(c).isEqualTo(AllocConf.defaults());
+        assertThat(c.maxSplitSize()).isEqualTo(Long.MAX_VALUE);
+        assertThat(c.expandableSegments()).isFalse();
+        assertThat(c.divisionsFor(mib(5))).isZero();
+    }
+
+    @Test
+    @DisplayName("reads every key with an effect, spaces dropped as the lexer drops them")
+    void allKeys() {
+        AllocConf c = AllocConf.parse("expandable_segments:True, max_split_size_mb:128,"
+                + "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6,"
+                + "per_process_memory_fraction:0.8,max_non_split_rounding_mb:64");
+        assertThat(c.expandableSegments()).isTrue();
+        assertThat(c.maxSplitSize()).isEqualTo(mib(128));
+        assertThat(c.maxNonSplitRounding()).isEqualTo(mib(64));
+        assertThat(c.divisionsFor(mib(5))).as("below 64 MB: filled by the first entry").isEqualTo(8);
+        assertThat(c.divisionsFor(mib(100))).isEqualTo(8);
+        assertThat(c.divisionsFor(mib(200))).isEqualTo(2);
+        assertThat(c.garbageCollectionThreshold()).isEqualTo(0.6);
+        assertThat(c.memoryFraction()).isEqualTo(0.8);
+    }
+
+    @Test
+    @DisplayName("prints as a config string that parses back to the same options")
+    void roundTrip() {
+        for (String text : new String[] {"", "expandable_segments:True,max_split_size_mb:128",
+            "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6",
+            "per_process_memory_fraction:0.25,max_non_split_rounding_mb:40"}) {
+            AllocConf c = AllocConf.parse(text);
+            assertThat(AllocConf.parse(c.toString())).as(c.toString()).isEqualTo(c);
+        }
+    }
+
+    @Test
+    @DisplayName("accepts the keys it does not simulate, and checks their values")
+    void acceptedKeys() {
+        AllocConf c = AllocConf.parse("backend:native,release_lock_on_cudamalloc:True,"
+                + "pinned_use_cuda_host_register:False,pinned_num_register_threads:8,"
+                + "pinned_use_background_threads:True");
+        assertThat(c).isEqualTo(AllocConf.defaults());
+    }
+
+    @ParameterizedTest(name = "{0} -> error naming {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            expandable_segment:True               | unknown option 'expandable_segment'
+            expandable_segments_page_size:4       | unknown option 'expandable_segments_page_size'
+            expandable_segments:true              | bad value 'true' for expandable_segments
+            expandable_segments:1                 | bad value '1' for expandable_segments
+            max_split_size_mb:20                  | bad value '20' for max_split_size_mb
+            max_split_size_mb:big                 | bad value 'big' for max_split_size_mb
+            max_split_size_mb:-5                  | bad value '-5' for max_split_size_mb
+            garbage_collection_threshold:1.0      | bad value '1.0' for garbage_collection_threshold
+            garbage_collection_threshold:0        | bad value '0' for garbage_collection_threshold
+            roundup_power2_divisions:3            | bad value '3' for roundup_power2_divisions
+            roundup_power2_divisions:[3:4]        | bad value '3' for roundup_power2_divisions
+            roundup_power2_divisions:[64:6]       | bad value '6' for roundup_power2_divisions
+            per_process_memory_fraction:1.5       | bad value '1.5' for per_process_memory_fraction
+            backend:cudaMallocAsync               | bad value 'cudaMallocAsync' for backend
+            pinned_num_register_threads:256       | bad value '256' for pinned_num_register_threads
+            max_split_size_mb                     | expected ':' after 'max_split_size_mb'
+            max_split_size_mb:64 expandable_segments:True | bad value '64expandable_segments' for max_split_size_mb
+            """)
+    @DisplayName("an unknown key or a bad value is an error that names it")
+    void errors(String conf, String message) {
+        assertThatThrownBy(() -> AllocConf.parse(conf))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
+}
