@@ -46,7 +46,7 @@ public class ReplayBenchmark {
     @Param({"1000", "100000"})
     int live;
 
-    @Param({"toy"})
+    @Param({"toy", "pytorch", "pytorch+expandable"})
     String policy;
 
     List<TraceEvent> events;
@@ -60,7 +60,8 @@ public class ReplayBenchmark {
     @OperationsPerInvocation(EVENTS)
     public long replay() {
         CachingAllocator a = new CachingAllocator(new Gpu(Bytes.TiB).openToyProcess(),
-                Policies.create(policy, ""));
+                policy.equals("pytorch+expandable") ? Policies.create("pytorch", "expandable_segments:True")
+                        : Policies.create(policy, ""));
         long[] sink = {0};
         Replayer r = new Replayer(a, (step, e, result, bytes, alloc) -> sink[0] += bytes, "bench", false);
         r.replay(events.iterator());

@@ -2,6 +2,7 @@ package vramlab.alloc;
 
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
+import vramlab.gmmu.Access;
 
 /**
  * The pages under one expandable segment, as PyTorch's {@code ExpandableSegment} keeps them

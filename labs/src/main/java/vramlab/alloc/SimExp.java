@@ -6,6 +6,7 @@ import java.util.List;
 import vramlab.driver.CudaException;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
+import vramlab.gmmu.Access;
 import vramlab.units.Bytes;
 
 /**

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
+import vramlab.gmmu.Access;
 import vramlab.units.Bytes;
 
 /**
@@ -112,6 +113,7 @@ public abstract class Backing {
         private void map(long p) {
             long h = process.cuMemCreate(page);
             process.cuMemMap(base + p * page, page, h);
+            process.cuMemSetAccess(base + p * page, page, Access.READWRITE);
             handles.put(p, h);
         }
 

@@ -2,6 +2,7 @@ package vramlab.alloc;
 
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
+import vramlab.gmmu.Access;
 
 /**
  * The pages under one expandable segment, as PyTorch's {@code ExpandableSegment} keeps them
@@ -66,6 +67,7 @@ public final class ExpandableSegment {
                 return new Range(first * pageSize, 0);
             }
             process.cuMemMap(base + page * pageSize, pageSize, handle);
+            process.cuMemSetAccess(base + page * pageSize, pageSize, Access.READWRITE);
             handles[page] = handle;
             mappedBytes += pageSize;
         }

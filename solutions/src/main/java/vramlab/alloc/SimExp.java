@@ -6,6 +6,7 @@ import java.util.List;
 import vramlab.driver.CudaException;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
+import vramlab.gmmu.Access;
 import vramlab.units.Bytes;
 
 /**
@@ -63,6 +64,7 @@ public final class SimExp {
                 long page = process.cuMemCreate(Gpu.PAGE);
                 pages.add(page);
                 process.cuMemMap(arena + top + off, Gpu.PAGE, page);
+                process.cuMemSetAccess(arena + top + off, Gpu.PAGE, Access.READWRITE);
             }
         } catch (CudaException e) {
             unmap(top, pages);                              // give back what this call took

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import vramlab.alloc.AllocConf;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.ToyPolicy;
 import vramlab.units.Bytes;
 
@@ -31,6 +33,9 @@ public final class Comparison {
     public static Comparison standard(long seed) {
         return new Comparison(Workload.chat(seed), ModelShape.LLAMA_3_8B, Bytes.gib(2), List.of(
                 KvContender.caching("caching-toy", new ToyPolicy()),
+                KvContender.caching("pytorch", new PyTorchPolicy()),
+                KvContender.caching("pytorch+expseg",
+                        new PyTorchPolicy(AllocConf.parse("expandable_segments:True"))),
                 KvContender.buddy(),
                 KvContender.buddyCompacting(),
                 KvContender.paged(16)));

@@ -23,7 +23,11 @@ class KvContenderContractTest {
     static final KvContender.Setup SETUP = new KvContender.Setup(gib(1), PER_TOKEN);
 
     static Stream<KvContender.Factory> all() {
-        return Stream.of(KvContender.caching("caching-toy", new ToyPolicy()), KvContender.buddy(),
+        return Stream.of(KvContender.caching("caching-toy", new ToyPolicy()),
+                KvContender.caching("pytorch", new vramlab.alloc.PyTorchPolicy()),
+                KvContender.caching("pytorch+expseg", new vramlab.alloc.PyTorchPolicy(
+                        vramlab.alloc.AllocConf.parse("expandable_segments:True"))),
+                KvContender.buddy(),
                 KvContender.buddyOnDemand(), KvContender.buddyCompacting(), KvContender.paged(16), KvContender.paged(64));
     }
 

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 
 import vramlab.alloc.Policy;
-import vramlab.alloc.ToyPolicy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.Triage;
 
@@ -29,7 +29,7 @@ public final class Causes {
     }
 
     /** The policy the lab runs the scenarios with. The toy for now (see the notes). */
-    public static Policy defaultPolicy() { return new ToyPolicy(); }
+    public static Policy defaultPolicy() { return new PyTorchPolicy(); }
 
     public static void main(String[] args) { runCauses(System.out); }
 
