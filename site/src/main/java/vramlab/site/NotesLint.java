@@ -1,0 +1,191 @@
+package vramlab.site;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The rules a chapter's notes obey before they are rendered, checked without Asciidoctor so
+ * plain {@code mvn test} runs them in a blink:
+ * <ol>
+ *   <li>A listing is never pasted in: a delimited listing or literal block holds only
+ *       {@code include::} lines. Only shell commands ({@code [source,shell]}, {@code console},
+ *       {@code bash}, {@code sh}) may be typed, because a command is not code under test.</li>
+ *   <li>Every include names a file that exists inside the repository; every tag it asks for has
+ *       both {@code tag::name[]} and {@code end::name[]} in that file; a Java include always
+ *       asks for a tag and comes from {@code src/main/java} or {@code src/test/java}.</li>
+ *   <li>Nothing in the notes asks for the network: no remote image, stylesheet or reveal.js,
+ *       no font icons, web fonts or math (they load from a CDN).</li>
+ * </ol>
+ * Includes of {@code {generated}/...} are made by the site build (the lab's real output) and
+ * are checked there, when they exist.
+ */
+public final class NotesLint {
+    /** One broken rule, as {@code file:line: what}. */
+    public record Problem(Path file, int line, String what) {
+        @Override public String toString() { return file + ":" + line + ": " + what; }
+    }
+
+    static final Set<String> TYPED_LANGUAGES = Set.of("shell", "console", "bash", "sh");
+    private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
+    private static final Pattern BLOCK_ATTRS = Pattern.compile("^\\[([^\\]]*)]\\s*$");
+    private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=([^,]+)");
+    private static final Pattern REMOTE_IMAGE = Pattern.compile("image::?\\s*(https?:)?//");
+    private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
+    private static final Set<String> NETWORK_ATTRIBUTES = Set.of("stylesheet", "revealjsdir",
+            "revealjs_customtheme", "highlightjsdir", "iconfont-cdn", "iconfont-remote", "webfonts",
+            "stem", "asciimath", "latexmath");
+
+    private NotesLint() {}
+
+    public static List<Problem> check(Path adoc, Path repoRoot) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(adoc);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Problem> out = new ArrayList<>();
+        Path root = repoRoot.toAbsolutePath().normalize();
+        String delimiter = null;
+        String language = null;
+        int opened = 0;
+        String pendingAttrs = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int n = i + 1;
+            if (delimiter != null) {
+                if (line.equals(delimiter)) {
+                    delimiter = null;
+                    continue;
+                }
+                if (delimiter.startsWith("////")) continue;
+                if (line.startsWith("include::")) {
+                    include(adoc, root, n, line, out);
+                } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language)) {
+                    out.add(new Problem(adoc, n, "a listing is pasted in (block opened on line " + opened
+                            + "); include it by tag from tested source instead: include::<path>[tag=<name>]"));
+                }
+                continue;
+            }
+            if (line.matches("-{4,}|\\.{4,}|/{4,}")) {
+                delimiter = line;
+                language = languageOf(pendingAttrs, line);
+                opened = n;
+                pendingAttrs = null;
+                continue;
+            }
+            Matcher attrs = BLOCK_ATTRS.matcher(line);
+            if (attrs.matches()) {
+                pendingAttrs = attrs.group(1);
+                continue;
+            }
+            boolean source = pendingAttrs != null
+                    && (pendingAttrs.startsWith("source") || !languageOf(pendingAttrs, "").isEmpty());
+            if (source && !TYPED_LANGUAGES.contains(languageOf(pendingAttrs, "")) && !line.isBlank()
+                    && !line.startsWith("include::") && !line.startsWith(".")) {
+                out.add(new Problem(adoc, n, "a one-line listing is pasted in; include it by tag instead"));
+            }
+            if (!line.startsWith(".")) pendingAttrs = null;
+            if (line.startsWith("include::")) include(adoc, root, n, line, out);
+            network(adoc, n, line, out);
+        }
+        if (delimiter != null) out.add(new Problem(adoc, opened, "block '" + delimiter + "' is never closed"));
+        return out;
+    }
+
+    /** The language of a block: {@code [source,java]} -> java; a bare listing -> "". */
+    static String languageOf(String attrs, String delimiter) {
+        if (attrs == null) return "";
+        String[] parts = attrs.split(",");
+        if (parts.length >= 2 && (parts[0].trim().equals("source") || parts[0].trim().isEmpty())) {
+            return parts[1].trim().toLowerCase();
+        }
+        return "";
+    }
+
+    private static void include(Path adoc, Path root, int n, String line, List<Problem> out) {
+        Matcher m = INCLUDE.matcher(line.trim());
+        if (!m.matches()) {
+            out.add(new Problem(adoc, n, "cannot read this include line: " + line));
+            return;
+        }
+        String target = m.group(1);
+        if (target.startsWith("{generated}/")) return;
+        if (target.contains("{")) {
+            out.add(new Problem(adoc, n, "include target uses an attribute the lint cannot resolve: " + target
+                    + " (use a path relative to the .adoc file, or {generated}/ for build output)"));
+            return;
+        }
+        Path file = adoc.toAbsolutePath().getParent().resolve(target).normalize();
+        if (!file.startsWith(root)) {
+            out.add(new Problem(adoc, n, "include leaves the repository: " + target));
+            return;
+        }
+        if (!Files.isRegularFile(file)) {
+            out.add(new Problem(adoc, n, "include target does not exist: " + target + " (resolved to " + file + ")"));
+            return;
+        }
+        List<String> tags = tags(m.group(2));
+        String rel = root.relativize(file).toString().replace('\\', '/');
+        if (rel.endsWith(".java")) {
+            if (tags.isEmpty()) {
+                out.add(new Problem(adoc, n, "a Java include must name a tag (tag=...): " + target));
+            }
+            if (!rel.contains("src/main/java/") && !rel.contains("src/test/java/")) {
+                out.add(new Problem(adoc, n, "include of Java that is not compiled and tested source: " + target));
+            }
+        }
+        if (tags.isEmpty()) return;
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String tag : tags) {
+            if (!text.contains("tag::" + tag + "[]")) {
+                out.add(new Problem(adoc, n, "tag '" + tag + "' is not in " + rel + " (expected // tag::" + tag + "[])"));
+            } else if (!text.contains("end::" + tag + "[]")) {
+                out.add(new Problem(adoc, n, "tag '" + tag + "' is never closed in " + rel + " (expected // end::"
+                        + tag + "[])"));
+            }
+        }
+    }
+
+    /** The tags an include asks for; wildcards and negations ({@code **}, {@code !x}) ask for none. */
+    static List<String> tags(String attrs) {
+        List<String> out = new ArrayList<>();
+        Matcher m = TAG_ATTR.matcher(attrs);
+        while (m.find()) {
+            for (String t : m.group(1).replace("\"", "").split("[;,]")) {
+                t = t.trim();
+                if (!t.isEmpty() && !t.startsWith("!") && !t.contains("*")) out.add(t);
+            }
+        }
+        return out;
+    }
+
+    private static void network(Path adoc, int n, String line, List<Problem> out) {
+        if (REMOTE_IMAGE.matcher(line).find()) {
+            out.add(new Problem(adoc, n, "a remote image; draw it with a figure method instead"));
+        }
+        Matcher a = ATTRIBUTE_ENTRY.matcher(line);
+        if (!a.matches()) return;
+        String name = a.group(1);
+        String value = a.group(2).trim();
+        boolean unset = name.endsWith("!");
+        name = unset ? name.substring(0, name.length() - 1) : name;
+        if (name.equals("icons") && value.equals("font")) {
+            out.add(new Problem(adoc, n, ":icons: font loads Font Awesome from a CDN; leave icons unset"));
+        } else if (!unset && NETWORK_ATTRIBUTES.contains(name)) {
+            out.add(new Problem(adoc, n, ":" + name + ": would load from the network; the site build sets it"));
+        }
+    }
+}
