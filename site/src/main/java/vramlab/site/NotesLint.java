@@ -35,7 +35,7 @@ public final class NotesLint {
     static final Set<String> TYPED_LANGUAGES = Set.of("shell", "console", "bash", "sh");
     private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
     private static final Pattern BLOCK_ATTRS = Pattern.compile("^\\[([^\\]]*)]\\s*$");
-    private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=([^,]+)");
+    private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=(\"[^\"]*\"|[^,]+)");
     private static final Pattern REMOTE_IMAGE = Pattern.compile("image::?\\s*(https?:)?//");
     private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
     private static final Set<String> NETWORK_ATTRIBUTES = Set.of("stylesheet", "revealjsdir",

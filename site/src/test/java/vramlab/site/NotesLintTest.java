@@ -1,0 +1,98 @@
+package vramlab.site;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The notes' rules, on fixtures laid out as a chapter, beside a copy of ch04's real source. */
+@DisplayName("Notes lint")
+class NotesLintTest {
+    @TempDir Path repo;
+    Path docs;
+
+    @BeforeEach
+    void chapter() throws IOException {
+        Path ch = repo.resolve("chapters/ch04-real-oom");
+        docs = Files.createDirectories(ch.resolve("src/docs/asciidoc"));
+        Path java = Files.createDirectories(ch.resolve("src/main/java/vramlab/ch04"));
+        Files.copy(Repo.root().resolve("chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java"),
+                java.resolve("RealOomLab.java"));
+    }
+
+    List<NotesLint.Problem> lint(String fixture) throws IOException {
+        Path adoc = docs.resolve(fixture);
+        try (InputStream in = getClass().getResourceAsStream("/fixtures/" + fixture)) {
+            Files.copy(in, adoc);
+        }
+        return NotesLint.check(adoc, repo);
+    }
+
+    @Test
+    @DisplayName("notes whose listings are tagged includes of tested source pass; shell commands may be typed")
+    void goodNotesPass() throws IOException {
+        assertThat(lint("ch04-real-oom.adoc")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            pasted-listing.adoc | 5 | a listing is pasted in (block opened on line 4)
+            missing-tag.adoc    | 5 | tag 'no-such-tag' is not in chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java
+            missing-file.adoc   | 5 | include target does not exist: ../../main/java/vramlab/ch04/NoSuchLab.java
+            untagged-java.adoc  | 5 | a Java include must name a tag
+            """)
+    @DisplayName("a broken rule is reported with its file and line")
+    void brokenRules(String fixture, int line, String message) throws IOException {
+        List<NotesLint.Problem> problems = lint(fixture);
+        assertThat(problems).hasSize(1);
+        assertThat(problems.get(0).line()).isEqualTo(line);
+        assertThat(problems.get(0).toString()).contains(fixture + ":" + line + ": " + message);
+    }
+
+    @Test
+    @DisplayName("font icons, math and remote images are refused: they load from the network")
+    void networkIsRefused() throws IOException {
+        assertThat(lint("network.adoc")).extracting(NotesLint.Problem::line).containsExactly(2, 3, 5);
+    }
+
+    @Test
+    @DisplayName("an include that climbs out of the repository is refused")
+    void includeStaysInTheRepository() throws IOException {
+        Path adoc = docs.resolve("escape.adoc");
+        Files.writeString(adoc, "= x\n\ninclude::../../../../../../../../etc/hostname[]\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("include leaves the repository");
+    }
+
+    @Test
+    @DisplayName("a tag opened but never closed is reported")
+    void unclosedTag() throws IOException {
+        Path java = repo.resolve("chapters/ch04-real-oom/src/main/java/vramlab/ch04/Half.java");
+        Files.writeString(java, "class Half {\n    // tag::open[]\n}\n");
+        Path adoc = docs.resolve("half.adoc");
+        Files.writeString(adoc, "= x\n\n[source,java]\n----\ninclude::../../main/java/vramlab/ch04/Half.java[tag=open]\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("tag 'open' is never closed");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            tag=split               | split
+            tags=split;merge        | split,merge
+            tags="split,merge"      | split,merge
+            tags=**;!hidden         | ''
+            lines=1..4              | ''
+            """)
+    @DisplayName("the tags an include asks for")
+    void tags(String attrs, String expected) {
+        assertThat(String.join(",", NotesLint.tags(attrs))).isEqualTo(expected);
+    }
+}
