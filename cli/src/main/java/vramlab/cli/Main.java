@@ -17,7 +17,8 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> m = new LinkedHashMap<>();
-        for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(), new LabgenCommand())) {
+        for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(), new LabgenCommand(),
+                new SiteCommand())) {
             m.put(c.name(), c);
         }
         return m;

@@ -51,6 +51,8 @@ public final class SiteBuilder {
     }
 
     private static final Pattern IMG = Pattern.compile("<img\\b[^>]*?\\bsrc=\"([^\"]+)\"");
+    private static final Pattern LOCAL = Pattern.compile(
+            "<(?:img|script|link)\\b[^>]*?\\b(?:src|href)=\"(?!https?:|//|data:|#)([^\"#?]+)");
 
     private final Path root;
     private final Path out;
@@ -215,7 +217,7 @@ public final class SiteBuilder {
         List<Object> problems = new ArrayList<>(OfflineCheck.scanTree(out));
         try (Stream<Path> s = Files.walk(out)) {
             for (Path html : (Iterable<Path>) s.filter(p -> p.toString().endsWith(".html"))::iterator) {
-                problems.addAll(missingImages(html));
+                problems.addAll(missingFiles(html));
             }
         } catch (IOException e) {
             throw new SiteException("cannot read the site", List.of(e));
@@ -231,14 +233,14 @@ public final class SiteBuilder {
         if (!problems.isEmpty()) throw new SiteException("the rendered site is broken", problems);
     }
 
-    static List<String> missingImages(Path html) throws IOException {
+    /** Every image, script and stylesheet a page names by a local path must be in the site. */
+    static List<String> missingFiles(Path html) throws IOException {
         List<String> out = new ArrayList<>();
-        Matcher m = IMG.matcher(Files.readString(html));
+        Matcher m = LOCAL.matcher(Files.readString(html));
         while (m.find()) {
             String src = m.group(1);
-            if (src.startsWith("data:")) continue;
             if (!Files.isRegularFile(html.getParent().resolve(src).normalize())) {
-                out.add(html + ": image not found: " + src);
+                out.add(html + ": not found: " + src);
             }
         }
         return out;
