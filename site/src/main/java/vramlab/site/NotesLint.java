@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,13 +18,16 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>A listing is never pasted in: a delimited listing or literal block holds only
  *       {@code include::} lines. Only shell commands ({@code [source,shell]}, {@code console},
- *       {@code bash}, {@code sh}) may be typed, because a command is not code under test.</li>
+ *       {@code bash}, {@code sh}) may be typed, and, in any block, a line that runs the
+ *       launcher or Maven ({@code ./vramlab ...}, {@code mvn ...}): a command is not code under
+ *       test.</li>
  *   <li>Every include names a file that exists inside the repository; every tag it asks for has
  *       both {@code tag::name[]} and {@code end::name[]} in that file; a Java include always
  *       asks for a tag and comes from {@code src/main/java} or {@code src/test/java}.</li>
  *   <li>Nothing in the notes asks for the network: no remote image, stylesheet or reveal.js,
  *       no font icons, web fonts or math (they load from a CDN).</li>
  * </ol>
+ * Include targets may use attributes defined above them ({@code :sol: ../../../../../solutions}).
  * Includes of {@code {generated}/...} are made by the site build (the lab's real output) and
  * are checked there, when they exist.
  */
@@ -38,6 +43,9 @@ public final class NotesLint {
     private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=(\"[^\"]*\"|[^,]+)");
     private static final Pattern REMOTE_IMAGE = Pattern.compile("image::?\\s*(https?:)?//");
     private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
+    private static final Pattern ATTRIBUTE_REF = Pattern.compile("\\{([\\w-]+)}");
+    /** A command a reader types may stand in any listing: the launcher or Maven, never code. */
+    private static final Pattern COMMAND = Pattern.compile("^(\\$ )?(\\./vramlab|vramlab|mvn)( .*)?$");
     private static final Set<String> NETWORK_ATTRIBUTES = Set.of("stylesheet", "revealjsdir",
             "revealjs_customtheme", "highlightjsdir", "iconfont-cdn", "iconfont-remote", "webfonts",
             "stem", "asciimath", "latexmath");
@@ -57,6 +65,7 @@ public final class NotesLint {
         String language = null;
         int opened = 0;
         String pendingAttrs = null;
+        Map<String, String> attributes = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             int n = i + 1;
@@ -67,8 +76,9 @@ public final class NotesLint {
                 }
                 if (delimiter.startsWith("////")) continue;
                 if (line.startsWith("include::")) {
-                    include(adoc, root, n, line, out);
-                } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language)) {
+                    include(adoc, root, n, line, attributes, out);
+                } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language)
+                        && !COMMAND.matcher(line.trim()).matches()) {
                     out.add(new Problem(adoc, n, "a listing is pasted in (block opened on line " + opened
                             + "); include it by tag from tested source instead: include::<path>[tag=<name>]"));
                 }
@@ -93,8 +103,10 @@ public final class NotesLint {
                 out.add(new Problem(adoc, n, "a one-line listing is pasted in; include it by tag instead"));
             }
             if (!line.startsWith(".")) pendingAttrs = null;
-            if (line.startsWith("include::")) include(adoc, root, n, line, out);
+            if (line.startsWith("include::")) include(adoc, root, n, line, attributes, out);
             network(adoc, n, line, out);
+            Matcher entry = ATTRIBUTE_ENTRY.matcher(line);
+            if (entry.matches()) attributes.put(entry.group(1), entry.group(2).trim());
         }
         if (delimiter != null) out.add(new Problem(adoc, opened, "block '" + delimiter + "' is never closed"));
         return out;
@@ -110,17 +122,19 @@ public final class NotesLint {
         return "";
     }
 
-    private static void include(Path adoc, Path root, int n, String line, List<Problem> out) {
+    private static void include(Path adoc, Path root, int n, String line, Map<String, String> attributes,
+            List<Problem> out) {
         Matcher m = INCLUDE.matcher(line.trim());
         if (!m.matches()) {
             out.add(new Problem(adoc, n, "cannot read this include line: " + line));
             return;
         }
-        String target = m.group(1);
-        if (target.startsWith("{generated}/")) return;
-        if (target.contains("{")) {
-            out.add(new Problem(adoc, n, "include target uses an attribute the lint cannot resolve: " + target
-                    + " (use a path relative to the .adoc file, or {generated}/ for build output)"));
+        String written = m.group(1);
+        if (written.startsWith("{generated}/")) return;
+        String target = substitute(written, attributes);
+        if (target == null) {
+            out.add(new Problem(adoc, n, "include target uses an attribute not defined above it: " + written
+                    + " (define it with :name: value, or use {generated}/ for build output)"));
             return;
         }
         Path file = adoc.toAbsolutePath().getParent().resolve(target).normalize();
@@ -157,6 +171,18 @@ public final class NotesLint {
                         + tag + "[])"));
             }
         }
+    }
+
+    /** {@code {sol}/alloc/X.java} with {@code :sol: ../../x} -> {@code ../../x/alloc/X.java}; null if undefined. */
+    static String substitute(String target, Map<String, String> attributes) {
+        StringBuilder sb = new StringBuilder();
+        Matcher m = ATTRIBUTE_REF.matcher(target);
+        while (m.find()) {
+            String value = attributes.get(m.group(1));
+            if (value == null) return null;
+            m.appendReplacement(sb, Matcher.quoteReplacement(value));
+        }
+        return m.appendTail(sb).toString();
     }
 
     /** The tags an include asks for; wildcards and negations ({@code **}, {@code !x}) ask for none. */

@@ -83,6 +83,23 @@ class NotesLintTest {
         assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("tag 'open' is never closed");
     }
 
+    @Test
+    @DisplayName("an attribute used in an include target must be defined above it")
+    void undefinedAttribute() throws IOException {
+        Path adoc = docs.resolve("attr.adoc");
+        Files.writeString(adoc, "= x\n\ninclude::{sol}/X.java[tag=a]\n:sol: ../../main/java\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString()
+                .contains("attr.adoc:3: include target uses an attribute not defined above it: {sol}/X.java");
+    }
+
+    @Test
+    @DisplayName("Java typed into a plain listing is refused even when a command sits beside it")
+    void commandDoesNotExcuseCode() throws IOException {
+        Path adoc = docs.resolve("mixed.adoc");
+        Files.writeString(adoc, "= x\n\n----\n./vramlab jshell 4\nvar sim = new Sim(mib(40));\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(5));
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             tag=split               | split
