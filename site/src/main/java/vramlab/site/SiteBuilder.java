@@ -38,7 +38,7 @@ import vramlab.kit.Chapters;
  * out/chNN-slug/notes.html        the notes
  * out/chNN-slug/slides.html       the deck
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter
- * out/reveal.js/...               reveal.js, shared by every deck
+ * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
  * </pre>
  */
@@ -119,8 +119,12 @@ public final class SiteBuilder {
         }
         Path figures = out.resolve(c.id()).resolve("figures");
         Files.createDirectories(figures);
-        for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
-            Files.writeString(figures.resolve(f.name() + ".svg"), f.draw());
+        try {
+            for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
+                Files.writeString(figures.resolve(f.name() + ".svg"), f.draw());
+            }
+        } catch (IllegalStateException e) {
+            throw new SiteException(c.id() + ": a figure cannot be drawn", List.of(e.getMessage()));
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
@@ -162,7 +166,10 @@ public final class SiteBuilder {
                 .attribute("site-root", root.toString());
         if (backend.equals("revealjs")) {
             attrs.attribute("revealjsdir", "../reveal.js")
-                 .attribute("revealjs_theme", "white")
+                 .attribute("revealjs_customtheme", "../reveal.js/deck.css")
+                 .attribute("revealjs_width", "1280")
+                 .attribute("revealjs_height", "800")
+                 .attribute("revealjs_center", "false")
                  .attribute("revealjs_hash", "true")
                  .attribute("revealjs_slideNumber", "true");
         }
@@ -196,6 +203,8 @@ public final class SiteBuilder {
             copyTree(revealjs.resolve(part), out.resolve("reveal.js").resolve(part));
         }
         Files.copy(revealjs.resolve("LICENSE"), out.resolve("reveal.js/LICENSE"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(root.resolve("site/src/site/deck.css"), out.resolve("reveal.js/deck.css"),
+                StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
@@ -240,10 +249,21 @@ public final class SiteBuilder {
         while (m.find()) {
             String src = m.group(1);
             if (!Files.isRegularFile(html.getParent().resolve(src).normalize())) {
-                out.add(html + ": not found: " + src);
+                out.add(html + ": not found: " + src + (src.startsWith("figures/") ? " (no public static String "
+                        + figureMethod(src) + "() in the chapter's package)" : ""));
             }
         }
         return out;
+    }
+
+    /** {@code figures/split-merge.svg} -> {@code figureSplitMerge}, the method that would draw it. */
+    static String figureMethod(String src) {
+        String name = src.substring("figures/".length()).replaceAll("\\.svg$", "");
+        StringBuilder sb = new StringBuilder("figure");
+        for (String part : name.split("-")) {
+            if (!part.isEmpty()) sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        return sb.toString();
     }
 
     static long figuresShown(Path html) {
