@@ -59,6 +59,8 @@ public final class SiteBuilder {
     private final Path revealjs;
     private final Path generated;
     private final List<String> warnings = new ArrayList<>();
+    private int pages;
+    private int figures;
 
     public SiteBuilder(Path root, Path out, Path revealjs) {
         this.root = root.toAbsolutePath().normalize();
@@ -70,9 +72,11 @@ public final class SiteBuilder {
     public static void main(String[] args) {
         Map<String, String> a = Args.parse(args, "--root", "--out", "--revealjs");
         try {
-            Path index = new SiteBuilder(Path.of(a.get("--root")), Path.of(a.get("--out")),
-                    Path.of(a.get("--revealjs"))).build();
-            System.out.println("site: " + index);
+            long start = System.nanoTime();
+            SiteBuilder b = new SiteBuilder(Path.of(a.get("--root")), Path.of(a.get("--out")), Path.of(a.get("--revealjs")));
+            Path index = b.build();
+            System.out.printf("site: %d chapter pages, %d decks, %d figures in %.1f s -> %s%n", b.pages, b.pages,
+                    b.figures, (System.nanoTime() - start) / 1e9, index);
         } catch (SiteException e) {
             System.err.println("error: site: " + e.getMessage());
             System.exit(1);
@@ -117,11 +121,12 @@ public final class SiteBuilder {
             }
             return;
         }
-        Path figures = out.resolve(c.id()).resolve("figures");
-        Files.createDirectories(figures);
+        Path dir = out.resolve(c.id()).resolve("figures");
+        Files.createDirectories(dir);
         try {
             for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
-                Files.writeString(figures.resolve(f.name() + ".svg"), f.draw());
+                Files.writeString(dir.resolve(f.name() + ".svg"), f.draw());
+                figures++;
             }
         } catch (IllegalStateException e) {
             throw new SiteException(c.id() + ": a figure cannot be drawn", List.of(e.getMessage()));
@@ -143,6 +148,7 @@ public final class SiteBuilder {
                 if (c.notes().isEmpty()) continue;
                 Path dir = out.resolve(c.id());
                 convert(asciidoctor, c.notes().get(), dir.resolve("notes.html"), "html5", generated.resolve(c.id()));
+                pages++;
                 convert(asciidoctor, c.slides().get(), dir.resolve("slides.html"), "revealjs",
                         generated.resolve(c.id()));
             }
