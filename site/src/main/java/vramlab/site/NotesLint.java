@@ -208,7 +208,10 @@ public final class NotesLint {
         String value = a.group(2).trim();
         boolean unset = name.endsWith("!");
         name = unset ? name.substring(0, name.length() - 1) : name;
-        if (name.equals("icons") && value.equals("font")) {
+        if (name.equals("imagesdir") && !unset) {
+            out.add(new Problem(adoc, n, ":imagesdir: moves the figures away from the page; leave it unset and "
+                    + "write image::figures/<name>.svg[]"));
+        } else if (name.equals("icons") && value.equals("font")) {
             out.add(new Problem(adoc, n, ":icons: font loads Font Awesome from a CDN; leave icons unset"));
         } else if (!unset && NETWORK_ATTRIBUTES.contains(name)) {
             out.add(new Problem(adoc, n, ":" + name + ": would load from the network; the site build sets it"));

@@ -148,6 +148,7 @@ public final class SiteBuilder {
                 if (c.notes().isEmpty()) continue;
                 Path dir = out.resolve(c.id());
                 convert(asciidoctor, c.notes().get(), dir.resolve("notes.html"), "html5", generated.resolve(c.id()));
+                addNavigation(dir.resolve("notes.html"));
                 pages++;
                 convert(asciidoctor, c.slides().get(), dir.resolve("slides.html"), "revealjs",
                         generated.resolve(c.id()));
@@ -195,6 +196,22 @@ public final class SiteBuilder {
         if (r.getSeverity().ordinal() < Severity.WARN.ordinal()) return;
         String where = r.getCursor() == null ? "" : r.getCursor().getFile() + ":" + r.getCursor().getLineNumber() + ": ";
         warnings.add(r.getSeverity() + " " + where + r.getMessage());
+    }
+
+    /** A line above a chapter's notes: back to the course map, over to the deck. */
+    static void addNavigation(Path notes) {
+        try {
+            String html = Files.readString(notes);
+            int body = html.indexOf("<body");
+            int at = body < 0 ? -1 : html.indexOf('>', body) + 1;
+            if (at <= 0) throw new SiteException("no <body> in " + notes, List.of());
+            String nav = "\n<nav class=\"vramlab-nav\" style=\"max-width:62.5em;margin:0 auto;padding:.5em 1em;"
+                    + "font-size:.9em\"><a href=\"../index.html\">&#8592; course map</a> &#183; "
+                    + "<a href=\"slides.html\">slides</a></nav>";
+            Files.writeString(notes, html.substring(0, at) + nav + html.substring(at));
+        } catch (IOException e) {
+            throw new SiteException("cannot write " + notes, List.of(e));
+        }
     }
 
     /** reveal.js's own files, the part a deck loads: its dist folder and the plugins we enable. */

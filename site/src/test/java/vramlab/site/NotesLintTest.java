@@ -60,9 +60,9 @@ class NotesLintTest {
     }
 
     @Test
-    @DisplayName("font icons, math and remote images are refused: they load from the network")
+    @DisplayName("font icons, math and remote images are refused (they load from the network), and so is imagesdir")
     void networkIsRefused() throws IOException {
-        assertThat(lint("network.adoc")).extracting(NotesLint.Problem::line).containsExactly(2, 3, 5);
+        assertThat(lint("network.adoc")).extracting(NotesLint.Problem::line).containsExactly(2, 3, 4, 6);
     }
 
     @Test
