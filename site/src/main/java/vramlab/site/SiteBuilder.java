@@ -169,8 +169,7 @@ public final class SiteBuilder {
                 .attribute("data-uri!", "")
                 .attribute("reproducible", "")
                 .attribute("attribute-missing", "warn")
-                .attribute("generated", gen.toString())
-                .attribute("site-root", root.toString());
+                .attribute("generated", gen.toString());
         if (backend.equals("revealjs")) {
             attrs.attribute("revealjsdir", "../reveal.js")
                  .attribute("revealjs_customtheme", "../reveal.js/deck.css")
