@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  *       no font icons, web fonts or math (they load from a CDN).</li>
  * </ol>
  * Include targets may use attributes defined above them ({@code :sol: ../../../../../solutions}).
- * Includes of {@code {generated}/...} are made by the site build (the lab's real output) and
- * are checked there, when they exist.
+ * Includes of {@code {generated}/...} (also spelled {@code {labout}} or {@code {lab-output}})
+ * are made by the site build (the lab's real output) and are checked there, when they exist.
  */
 public final class NotesLint {
     /** One broken rule, as {@code file:line: what}. */
@@ -45,7 +45,9 @@ public final class NotesLint {
     private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
     private static final Pattern ATTRIBUTE_REF = Pattern.compile("\\{([\\w-]+)}");
     /** A command a reader types may stand in any listing: the launcher or Maven, never code. */
-    private static final Pattern COMMAND = Pattern.compile("^(\\$ )?(\\./vramlab|vramlab|mvn)( .*)?$");
+    private static final Pattern COMMAND = Pattern.compile("^(\\$ )?(.*\\| *)?(\\./vramlab|vramlab|mvn)( .*)?$");
+    /** Attributes the site build sets to the folder of the chapter's generated lab output. */
+    static final Set<String> BUILD_OUTPUT = Set.of("generated", "labout", "lab-output");
     private static final Set<String> NETWORK_ATTRIBUTES = Set.of("stylesheet", "revealjsdir",
             "revealjs_customtheme", "highlightjsdir", "iconfont-cdn", "iconfont-remote", "webfonts",
             "stem", "asciimath", "latexmath");
@@ -130,7 +132,8 @@ public final class NotesLint {
             return;
         }
         String written = m.group(1);
-        if (written.startsWith("{generated}/")) return;
+        Matcher first = ATTRIBUTE_REF.matcher(written);
+        if (first.lookingAt() && BUILD_OUTPUT.contains(first.group(1))) return;
         String target = substitute(written, attributes);
         if (target == null) {
             out.add(new Problem(adoc, n, "include target uses an attribute not defined above it: " + written

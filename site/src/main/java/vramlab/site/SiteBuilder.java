@@ -40,6 +40,7 @@ import vramlab.kit.Chapters;
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
+ * out/../generated/chNN-slug/chNN-slug.txt    the same, as include::{labout}/chNN-slug.txt[]
  * </pre>
  */
 public final class SiteBuilder {
@@ -137,7 +138,9 @@ public final class SiteBuilder {
         }
         Path g = generated.resolve(c.id());
         Files.createDirectories(g);
+        // Two names for one output: {generated}/lab-output.txt and {labout}/chNN-slug.txt.
         Files.writeString(g.resolve("lab-output.txt"), buf.toString(StandardCharsets.UTF_8));
+        Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
     }
 
     private void render(List<Course.ChapterDir> chapters) {
@@ -169,7 +172,9 @@ public final class SiteBuilder {
                 .attribute("data-uri!", "")
                 .attribute("reproducible", "")
                 .attribute("attribute-missing", "warn")
-                .attribute("generated", gen.toString());
+                .attribute("generated", gen.toString())
+                .attribute("labout", gen.toString())
+                .attribute("lab-output", gen.toString());
         if (backend.equals("revealjs")) {
             attrs.attribute("revealjsdir", "../reveal.js")
                  .attribute("revealjs_customtheme", "../reveal.js/deck.css")

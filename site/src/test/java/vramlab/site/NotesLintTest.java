@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The notes' rules, on fixtures laid out as a chapter, beside a copy of ch04's real source. */
 @DisplayName("Notes lint")
@@ -98,6 +99,29 @@ class NotesLintTest {
         Path adoc = docs.resolve("mixed.adoc");
         Files.writeString(adoc, "= x\n\n----\n./vramlab jshell 4\nvar sim = new Sim(mib(40));\n----\n");
         assertThat(NotesLint.check(adoc, repo)).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(5));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"./vramlab lab real-oom                   # runs every scenario",
+        "pbpaste | ./vramlab triage", "$ mvn -q test -Plab"})
+    @DisplayName("a launcher or Maven command may stand in a plain listing, with a comment or a pipe")
+    void commands(String command) throws IOException {
+        Path adoc = docs.resolve("cmd.adoc");
+        Files.writeString(adoc, "= x\n\n----\n" + command + "\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            include::{generated}/lab-output.txt[]
+            include::{labout}/ch04-real-oom.txt[]
+            include::{lab-output}/ch04-real-oom.txt[]
+            """)
+    @DisplayName("the lab's output is included from the build, under any of its three attribute names")
+    void buildOutput(String include) throws IOException {
+        Path adoc = docs.resolve("out.adoc");
+        Files.writeString(adoc, "= x\n\n....\n" + include + "\n....\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
