@@ -27,7 +27,8 @@ import vramlab.kit.ChapterLab;
  * in the package of the chapter's {@link ChapterLab} (in any jar or folder on the classpath) is
  * one figure. Its file name is the rest of the method name in kebab case:
  * {@code figureSplitMerge()} becomes {@code figures/split-merge.svg}, which the notes show with
- * {@code image::figures/split-merge.svg[]}.
+ * {@code image::figures/split-merge.svg[]}. The build also writes it as
+ * {@code figures/chNN-split-merge.svg}, for notes that prefix figure names with the chapter.
  */
 public final class FigureRegistry {
     /** One figure: its file name without {@code .svg} and the method that draws it. */
@@ -74,6 +75,21 @@ public final class FigureRegistry {
                 && m.getReturnType() == String.class && m.getName().startsWith("figure")
                 && m.getName().length() > "figure".length()
                 && Character.isUpperCase(m.getName().charAt("figure".length()));
+    }
+
+    /** The chapter-prefixed alias of a figure's name: ({@code ch05-x}, {@code pages}) -> {@code ch05-pages}. */
+    public static String prefixed(String chapterId, String name) {
+        return chapterId.substring(0, 4) + "-" + name;
+    }
+
+    /** The names a chapter's notes may show: each figure's name and its prefixed alias. */
+    public static java.util.Set<String> shownNames(ChapterLab chapter) {
+        java.util.Set<String> out = new TreeSet<>();
+        for (String n : figures(chapter).keySet()) {
+            out.add(n);
+            out.add(prefixed(chapter.id(), n));
+        }
+        return out;
     }
 
     /** {@code figureSplitMerge} -> {@code split-merge}; {@code figureOom2} -> {@code oom2}. */

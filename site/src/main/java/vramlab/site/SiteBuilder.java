@@ -37,7 +37,7 @@ import vramlab.kit.Chapters;
  * out/index.html
  * out/chNN-slug/notes.html        the notes
  * out/chNN-slug/slides.html       the deck
- * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter
+ * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter (also as chNN-NAME.svg)
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
  * out/../generated/chNN-slug/chNN-slug.txt    the same, as include::{labout}/chNN-slug.txt[]
@@ -126,7 +126,9 @@ public final class SiteBuilder {
         Files.createDirectories(dir);
         try {
             for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
-                Files.writeString(dir.resolve(f.name() + ".svg"), f.draw());
+                String svg = f.draw();
+                Files.writeString(dir.resolve(f.name() + ".svg"), svg);
+                Files.writeString(dir.resolve(FigureRegistry.prefixed(c.id(), f.name()) + ".svg"), svg);
                 figures++;
             }
         } catch (IllegalStateException e) {

@@ -63,6 +63,12 @@ class FigureRegistryTest {
         assertThat(FigureRegistry.fileName(method)).isEqualTo(file);
     }
 
+    @Test
+    @DisplayName("notes may show a figure by its name or prefixed with the chapter number")
+    void aliases() {
+        assertThat(FigureRegistry.shownNames(Chapters.find("ch03"))).contains("split-merge", "ch03-split-merge");
+    }
+
     public static String figureNotACandidate(int x) { return ""; }
 
     @Test
