@@ -102,12 +102,17 @@ public final class SiteBuilder {
         return out.resolve("index.html");
     }
 
+    /** Every .adoc of every chapter (notes, deck, partials they include) obeys NotesLint. */
     private void lint(List<Course.ChapterDir> chapters) {
         List<NotesLint.Problem> problems = new ArrayList<>();
         for (Course.ChapterDir c : chapters) {
-            c.notes().ifPresent(n -> problems.addAll(NotesLint.check(n, root)));
-            c.slides().filter(s -> !s.equals(c.notes().orElse(null)))
-                    .ifPresent(s -> problems.addAll(NotesLint.check(s, root)));
+            if (!Files.isDirectory(c.docs())) continue;
+            try (Stream<Path> s = Files.walk(c.docs())) {
+                s.filter(p -> p.toString().endsWith(".adoc")).sorted()
+                        .forEach(p -> problems.addAll(NotesLint.check(p, root)));
+            } catch (IOException e) {
+                throw new SiteException("cannot read " + c.docs(), List.of(e));
+            }
         }
         if (!problems.isEmpty()) throw new SiteException("the notes break the site's rules", problems);
     }
