@@ -69,6 +69,15 @@ class FigureRegistryTest {
         assertThat(FigureRegistry.shownNames(Chapters.find("ch03"))).contains("split-merge", "ch03-split-merge");
     }
 
+    @Test
+    @DisplayName("classes are found in a jar as well as in a classes folder (here: AsciidoctorJ's own jar)")
+    void scansJars() {
+        assertThat(org.asciidoctor.Asciidoctor.class.getProtectionDomain().getCodeSource().getLocation().getPath())
+                .endsWith(".jar");
+        assertThat(FigureRegistry.classesOf(org.asciidoctor.Asciidoctor.class)).extracting(Class::getSimpleName)
+                .contains("Asciidoctor", "Options", "SafeMode").noneMatch(n -> n.contains("$"));
+    }
+
     public static String figureNotACandidate(int x) { return ""; }
 
     @Test
