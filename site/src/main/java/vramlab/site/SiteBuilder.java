@@ -216,9 +216,9 @@ public final class SiteBuilder {
             int body = html.indexOf("<body");
             int at = body < 0 ? -1 : html.indexOf('>', body) + 1;
             if (at <= 0) throw new SiteException("no <body> in " + notes, List.of());
-            String nav = "\n<nav class=\"vramlab-nav\" style=\"max-width:62.5em;margin:0 auto;padding:.5em 1em;"
-                    + "font-size:.9em\"><a href=\"../index.html\">&#8592; course map</a> &#183; "
-                    + "<a href=\"slides.html\">slides</a></nav>";
+            String nav = "\n<nav class=\"vramlab-nav\" style=\"max-width:62.5em;margin:0 auto;padding:.5em .9375em 0\">"
+                    + "<small><a href=\"../index.html\">&#8592; course map</a> &#183; "
+                    + "<a href=\"slides.html\">slides</a></small></nav>";
             Files.writeString(notes, html.substring(0, at) + nav + html.substring(at));
         } catch (IOException e) {
             throw new SiteException("cannot write " + notes, List.of(e));
