@@ -12,7 +12,7 @@ final class IndexPage {
 
     static String courseMap(List<Course.ChapterDir> present) {
         StringBuilder sb = new StringBuilder();
-        sb.append("[cols=\"1,5,3,2\",options=\"header\"]\n|===\n")
+        sb.append("[cols=\"1,5,4,1\",options=\"header\"]\n|===\n")
           .append("|# |Chapter and what it teaches |Try it |Read\n\n");
         for (Course.Entry e : Course.map()) {
             Course.ChapterDir dir = present.stream().filter(c -> c.id().equals(e.id())).findFirst().orElse(null);
