@@ -10,16 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import org.asciidoctor.Asciidoctor;
-import org.asciidoctor.Attributes;
-import org.asciidoctor.Options;
-import org.asciidoctor.SafeMode;
-import org.asciidoctor.log.LogRecord;
-import org.asciidoctor.log.Severity;
 
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
@@ -51,15 +42,12 @@ public final class SiteBuilder {
         }
     }
 
-    private static final Pattern IMG = Pattern.compile("<img\\b[^>]*?\\bsrc=\"([^\"]+)\"");
-    private static final Pattern LOCAL = Pattern.compile(
-            "<(?:img|script|link)\\b[^>]*?\\b(?:src|href)=\"(?!https?:|//|data:|#)([^\"#?]+)");
+    private static final String MARKER = ".vramlab-site";
 
     private final Path root;
     private final Path out;
     private final Path revealjs;
     private final Path generated;
-    private final List<String> warnings = new ArrayList<>();
     private int pages;
     private int figures;
 
@@ -89,17 +77,40 @@ public final class SiteBuilder {
         List<Course.ChapterDir> chapters = Course.chapters(root);
         lint(chapters);
         try {
+            clean();
             Files.createDirectories(out);
+            Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n");
             for (Course.ChapterDir c : chapters) generate(c);
             Files.createDirectories(generated);
             Files.writeString(generated.resolve("course-map.adoc"), IndexPage.courseMap(chapters));
-            render(chapters);
+            pages = new Renderer(root, out, generated).render(chapters);
             copyRevealJs();
         } catch (IOException e) {
             throw new SiteException("cannot write the site", List.of(e));
         }
-        check(chapters);
+        SiteChecks.check(out, chapters);
         return out.resolve("index.html");
+    }
+
+    /**
+     * Deletes the last build's site, so a page whose notes are gone does not linger; only a
+     * folder this builder wrote (it holds the marker file) or one inside a build's
+     * {@code target/} is ever deleted.
+     */
+    private void clean() throws IOException {
+        if (!Files.isDirectory(out)) return;
+        boolean ours = Files.exists(out.resolve(MARKER)) || out.getParent().getFileName().toString().equals("target");
+        if (!ours) {
+            try (Stream<Path> s = Files.list(out)) {
+                if (s.findAny().isPresent()) {
+                    throw new SiteException("will not overwrite", List.of(out + " is not empty and was not written by "
+                            + "the site build (no " + MARKER + " in it)"));
+                }
+            }
+        }
+        try (Stream<Path> s = Files.walk(out)) {
+            for (Path p : (Iterable<Path>) s.sorted(java.util.Comparator.reverseOrder())::iterator) Files.delete(p);
+        }
     }
 
     /** Every .adoc of every chapter (notes, deck, partials they include) obeys NotesLint. */
@@ -150,81 +161,6 @@ public final class SiteBuilder {
         Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
     }
 
-    private void render(List<Course.ChapterDir> chapters) {
-        try (Asciidoctor asciidoctor = Asciidoctor.Factory.create()) {
-            asciidoctor.registerLogHandler(this::log);
-            asciidoctor.requireLibrary("asciidoctor-revealjs");
-            for (Course.ChapterDir c : chapters) {
-                if (c.notes().isEmpty()) continue;
-                Path dir = out.resolve(c.id());
-                convert(asciidoctor, c.notes().get(), dir.resolve("notes.html"), "html5", generated.resolve(c.id()));
-                addNavigation(dir.resolve("notes.html"));
-                pages++;
-                convert(asciidoctor, c.slides().get(), dir.resolve("slides.html"), "revealjs",
-                        generated.resolve(c.id()));
-            }
-            Path index = root.resolve("site/src/site/index.adoc");
-            convert(asciidoctor, index, out.resolve("index.html"), "html5", generated);
-        }
-        if (!warnings.isEmpty()) throw new SiteException("Asciidoctor warned (a warning fails the site build)", warnings);
-    }
-
-    private void convert(Asciidoctor asciidoctor, Path source, Path target, String backend, Path gen) {
-        org.asciidoctor.AttributesBuilder attrs = Attributes.builder()
-                .attribute("source-highlighter", "rouge")
-                .attribute("rouge-style", "github")
-                .attribute("webfonts!", "")
-                .attribute("icons!", "")
-                .attribute("linkcss!", "")
-                .attribute("data-uri!", "")
-                .attribute("reproducible", "")
-                .attribute("attribute-missing", "warn")
-                .attribute("generated", gen.toString())
-                .attribute("labout", gen.toString())
-                .attribute("lab-output", gen.toString());
-        if (backend.equals("revealjs")) {
-            attrs.attribute("revealjsdir", "../reveal.js")
-                 .attribute("revealjs_customtheme", "../reveal.js/deck.css")
-                 .attribute("revealjs_width", "1280")
-                 .attribute("revealjs_height", "800")
-                 .attribute("revealjs_center", "false")
-                 .attribute("revealjs_hash", "true")
-                 .attribute("revealjs_slideNumber", "true");
-        }
-        Options options = Options.builder()
-                .backend(backend)
-                // UNSAFE: includes reach ../../main/java and solutions/; NotesLint keeps them in the repository.
-                .safe(SafeMode.UNSAFE)
-                .toFile(target.toFile())
-                .mkDirs(true)
-                .standalone(true)
-                .attributes(attrs.build())
-                .build();
-        asciidoctor.convertFile(source.toFile(), options);
-    }
-
-    private void log(LogRecord r) {
-        if (r.getSeverity().ordinal() < Severity.WARN.ordinal()) return;
-        String where = r.getCursor() == null ? "" : r.getCursor().getFile() + ":" + r.getCursor().getLineNumber() + ": ";
-        warnings.add(r.getSeverity() + " " + where + r.getMessage());
-    }
-
-    /** A line above a chapter's notes: back to the course map, over to the deck. */
-    static void addNavigation(Path notes) {
-        try {
-            String html = Files.readString(notes);
-            int body = html.indexOf("<body");
-            int at = body < 0 ? -1 : html.indexOf('>', body) + 1;
-            if (at <= 0) throw new SiteException("no <body> in " + notes, List.of());
-            String nav = "\n<nav class=\"vramlab-nav\" style=\"max-width:62.5em;margin:0 auto;padding:.5em .9375em 0\">"
-                    + "<small><a href=\"../index.html\">&#8592; course map</a> &#183; "
-                    + "<a href=\"slides.html\">slides</a></small></nav>";
-            Files.writeString(notes, html.substring(0, at) + nav + html.substring(at));
-        } catch (IOException e) {
-            throw new SiteException("cannot write " + notes, List.of(e));
-        }
-    }
-
     /** reveal.js's own files, the part a deck loads: its dist folder and the plugins we enable. */
     private void copyRevealJs() throws IOException {
         if (!Files.isRegularFile(revealjs.resolve("dist/reveal.js"))) {
@@ -255,57 +191,4 @@ public final class SiteBuilder {
         }
     }
 
-    /** After rendering: nothing remote, every image there, every chapter page with a figure. */
-    private void check(List<Course.ChapterDir> chapters) {
-        List<Object> problems = new ArrayList<>(OfflineCheck.scanTree(out));
-        try (Stream<Path> s = Files.walk(out)) {
-            for (Path html : (Iterable<Path>) s.filter(p -> p.toString().endsWith(".html"))::iterator) {
-                problems.addAll(missingFiles(html));
-            }
-        } catch (IOException e) {
-            throw new SiteException("cannot read the site", List.of(e));
-        }
-        for (Course.ChapterDir c : chapters) {
-            if (c.notes().isEmpty()) continue;
-            Path page = out.resolve(c.id()).resolve("notes.html");
-            if (figuresShown(page) == 0) {
-                problems.add(page + ": shows no generated figure (add image::figures/<name>.svg[] for a figure"
-                        + " method of the chapter)");
-            }
-        }
-        if (!problems.isEmpty()) throw new SiteException("the rendered site is broken", problems);
-    }
-
-    /** Every image, script and stylesheet a page names by a local path must be in the site. */
-    static List<String> missingFiles(Path html) throws IOException {
-        List<String> out = new ArrayList<>();
-        Matcher m = LOCAL.matcher(Files.readString(html));
-        while (m.find()) {
-            String src = m.group(1);
-            if (!Files.isRegularFile(html.getParent().resolve(src).normalize())) {
-                out.add(html + ": not found: " + src + (src.startsWith("figures/") ? " (no public static String "
-                        + figureMethod(src) + "() in the chapter's package)" : ""));
-            }
-        }
-        return out;
-    }
-
-    /** {@code figures/split-merge.svg} -> {@code figureSplitMerge}, the method that would draw it. */
-    static String figureMethod(String src) {
-        String name = src.substring("figures/".length()).replaceAll("\\.svg$", "");
-        StringBuilder sb = new StringBuilder("figure");
-        for (String part : name.split("-")) {
-            if (!part.isEmpty()) sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
-        }
-        return sb.toString();
-    }
-
-    static long figuresShown(Path html) {
-        try {
-            Matcher m = IMG.matcher(Files.readString(html));
-            return m.results().filter(r -> r.group(1).matches("figures/[a-z0-9-]+\\.svg")).count();
-        } catch (IOException e) {
-            return 0;
-        }
-    }
 }
