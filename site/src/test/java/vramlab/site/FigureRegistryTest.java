@@ -23,15 +23,18 @@ import vramlab.kit.Chapters;
 @DisplayName("Figures")
 class FigureRegistryTest {
     @TestFactory
-    @DisplayName("every chapter draws at least one figure, each well-formed SVG with a size")
+    @DisplayName("every chapter draws at least one figure, each well-formed SVG with a size that loads nothing")
     Stream<DynamicTest> everyFigureIsWellFormed() {
         return Chapters.all().stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
             Map<String, FigureRegistry.Figure> figures = FigureRegistry.figures(c);
             assertThat(figures).as("%s has no public static String figureXxx()", c.id()).isNotEmpty();
             for (FigureRegistry.Figure f : figures.values()) {
+                String text = f.draw();
                 Element svg = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                        .parse(new ByteArrayInputStream(f.draw().getBytes(StandardCharsets.UTF_8)))
+                        .parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)))
                         .getDocumentElement();
+                assertThat(OfflineCheck.scan(java.nio.file.Path.of(f.name() + ".svg"), text)).as(f.where()).isEmpty();
+                assertThat(text).as("%s runs no script", f.where()).doesNotContain("<script");
                 assertThat(svg.getTagName()).as(f.where()).isEqualTo("svg");
                 boolean sized = svg.getAttribute("width").matches("\\d+(\\.\\d+)?")
                         && svg.getAttribute("height").matches("\\d+(\\.\\d+)?");
