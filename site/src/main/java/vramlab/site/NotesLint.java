@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * The rules a chapter's notes obey before they are rendered, checked without Asciidoctor so
  * plain {@code mvn test} runs them in a blink:
  * <ol>
- *   <li>A listing is never pasted in: a delimited listing or literal block holds only
- *       {@code include::} lines. Only shell commands ({@code [source,shell]}, {@code console},
+ *   <li>A listing is never pasted in: a delimited listing or literal block, or an indented
+ *       (literal) paragraph, holds only {@code include::} lines. Only shell commands ({@code [source,shell]}, {@code console},
  *       {@code bash}, {@code sh}) may be typed, and, in any block, a line that runs the
  *       launcher or Maven ({@code ./vramlab ...}, {@code mvn ...}): a command is not code under
  *       test.</li>
@@ -61,58 +61,106 @@ public final class NotesLint {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<Problem> out = new ArrayList<>();
-        Path root = repoRoot.toAbsolutePath().normalize();
-        String delimiter = null;
-        String language = null;
-        int opened = 0;
-        String pendingAttrs = null;
-        Map<String, String> attributes = new HashMap<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            int n = i + 1;
+        Scan scan = new Scan(adoc, repoRoot.toAbsolutePath().normalize());
+        for (int i = 0; i < lines.size(); i++) scan.line(i + 1, lines.get(i));
+        return scan.finish();
+    }
+
+    /** One pass over a document, line by line, remembering which block it is in. */
+    private static final class Scan {
+        final Path adoc;
+        final Path root;
+        final List<Problem> out = new ArrayList<>();
+        final Map<String, String> attributes = new HashMap<>();
+        String delimiter;       // the open listing, literal or comment block's delimiter, or null
+        String language;        // that block's language ("" when none)
+        int opened;             // the line it opened on
+        String pendingAttrs;    // the block attribute line just read, e.g. "source,java"
+        boolean inTable;        // between |=== lines, where indentation means nothing
+        boolean afterBlank = true;
+        boolean inLiteral;      // inside an indented (literal) paragraph
+
+        Scan(Path adoc, Path root) {
+            this.adoc = adoc;
+            this.root = root;
+        }
+
+        void line(int n, String line) {
             if (delimiter != null) {
-                if (line.equals(delimiter)) {
-                    delimiter = null;
-                    continue;
-                }
-                if (delimiter.startsWith("////")) continue;
-                if (line.startsWith("include::")) {
-                    include(adoc, root, n, line, attributes, out);
-                } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language)
-                        && !COMMAND.matcher(line.trim()).matches()) {
-                    out.add(new Problem(adoc, n, "a listing is pasted in (block opened on line " + opened
-                            + "); include it by tag from tested source instead: include::<path>[tag=<name>]"));
-                }
-                continue;
+                inBlock(n, line);
+            } else {
+                outside(n, line);
             }
+            afterBlank = line.isBlank();
+        }
+
+        void inBlock(int n, String line) {
+            if (line.equals(delimiter)) {
+                delimiter = null;
+            } else if (delimiter.startsWith("////")) {
+                return;
+            } else if (line.startsWith("include::")) {
+                include(adoc, root, n, line, attributes, out);
+            } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language) && !isCommand(line)) {
+                out.add(new Problem(adoc, n, "a listing is pasted in (block opened on line " + opened
+                        + "); include it by tag from tested source instead: include::<path>[tag=<name>]"));
+            }
+        }
+
+        void outside(int n, String line) {
             if (line.matches("-{4,}|\\.{4,}|/{4,}")) {
                 delimiter = line;
                 language = languageOf(pendingAttrs, line);
                 opened = n;
                 pendingAttrs = null;
-                continue;
+                return;
             }
+            if (line.startsWith("|===")) inTable = !inTable;
+            literal(n, line);
             Matcher attrs = BLOCK_ATTRS.matcher(line);
             if (attrs.matches()) {
                 pendingAttrs = attrs.group(1);
-                continue;
+                return;
             }
-            boolean source = pendingAttrs != null
-                    && (pendingAttrs.startsWith("source") || !languageOf(pendingAttrs, "").isEmpty());
-            if (source && !TYPED_LANGUAGES.contains(languageOf(pendingAttrs, "")) && !line.isBlank()
-                    && !line.startsWith("include::") && !line.startsWith(".")) {
-                out.add(new Problem(adoc, n, "a one-line listing is pasted in; include it by tag instead"));
-            }
+            oneLineListing(n, line);
             if (!line.startsWith(".")) pendingAttrs = null;
             if (line.startsWith("include::")) include(adoc, root, n, line, attributes, out);
             network(adoc, n, line, out);
             Matcher entry = ATTRIBUTE_ENTRY.matcher(line);
             if (entry.matches()) attributes.put(entry.group(1), entry.group(2).trim());
         }
-        if (delimiter != null) out.add(new Problem(adoc, opened, "block '" + delimiter + "' is never closed"));
-        return out;
+
+        /** {@code [source,java]} directly followed by a line of code, no delimiters. */
+        void oneLineListing(int n, String line) {
+            String lang = languageOf(pendingAttrs, "");
+            boolean source = pendingAttrs != null && (pendingAttrs.startsWith("source") || !lang.isEmpty());
+            if (source && !TYPED_LANGUAGES.contains(lang) && !line.isBlank()
+                    && !line.startsWith("include::") && !line.startsWith(".")) {
+                out.add(new Problem(adoc, n, "a one-line listing is pasted in; include it by tag instead"));
+            }
+        }
+
+        /** An indented paragraph is a literal block: it may hold commands, not code or output. */
+        void literal(int n, String line) {
+            if (line.isBlank()) {
+                inLiteral = false;
+                return;
+            }
+            boolean indented = Character.isWhitespace(line.charAt(0));
+            if (afterBlank && indented && !inTable) inLiteral = true;
+            if (inLiteral && !isCommand(line)) {
+                out.add(new Problem(adoc, n, "an indented (literal) paragraph is pasted in; include code by tag, "
+                        + "and lab output from {generated}/lab-output.txt"));
+            }
+        }
+
+        List<Problem> finish() {
+            if (delimiter != null) out.add(new Problem(adoc, opened, "block '" + delimiter + "' is never closed"));
+            return out;
+        }
     }
+
+    static boolean isCommand(String line) { return COMMAND.matcher(line.trim()).matches(); }
 
     /** The language of a block: {@code [source,java]} -> java; a bare listing -> "". */
     static String languageOf(String attrs, String delimiter) {

@@ -51,6 +51,7 @@ class NotesLintTest {
             missing-tag.adoc    | 5 | tag 'no-such-tag' is not in chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java
             missing-file.adoc   | 5 | include target does not exist: ../../main/java/vramlab/ch04/NoSuchLab.java
             untagged-java.adoc  | 5 | a Java include must name a tag
+            literal-paragraph.adoc | 5 | an indented (literal) paragraph is pasted in
             """)
     @DisplayName("a broken rule is reported with its file and line")
     void brokenRules(String fixture, int line, String message) throws IOException {
