@@ -1,0 +1,37 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("vramlab site")
+class SiteCommandTest {
+    final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    final Io io = new Io(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    @Test
+    @DisplayName("is listed among the commands and explains itself with --help")
+    void help() {
+        assertThat(Main.run(new String[] {"--help"}, io)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("site", "render notes and slides to HTML");
+        out.reset();
+        assertThat(Main.run(new String[] {"site", "--help"}, io)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: vramlab site [--offline]", "-Psite");
+    }
+
+    @Test
+    @DisplayName("refuses an argument with one line and exit status 2, before starting any build")
+    void refusesArguments() {
+        assertThat(Main.run(new String[] {"site", "ch04"}, io)).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).trim())
+                .isEqualTo("error: site: takes no arguments, got [ch04]");
+    }
+}

@@ -1,0 +1,51 @@
+package vramlab.ch04;
+
+import static vramlab.units.Bytes.mib;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.Sim;
+import vramlab.figures.SegmentMapFigure;
+import vramlab.figures.TimelineFigure;
+import vramlab.figures.TimelineFigure.Event;
+
+/**
+ * The real-OOM chapter's first figures, found by the site's convention (any public static
+ * {@code String figureXxx()} in package {@code vramlab.ch04}). They live in the site module
+ * until the chapter's author moves them into {@code chapters/ch04-real-oom}; the convention finds
+ * them in either place.
+ */
+public final class StarterFigures {
+    private StarterFigures() {}
+
+    /** The lab's fragmentation scenario, run now, its segments drawn as it leaves them. */
+    public static String figureFragmentation() {
+        Sim sim = RealOomLab.fragmentation(new PrintStream(OutputStream.nullOutputStream()));
+        return SegmentMapFigure.svg("Fragmentation: 4 MiB holes between live 6 MiB blocks (toy policy, 40 MiB GPU)",
+                SegmentMapFigure.snapshot(sim.allocator()));
+    }
+
+    /** The same fill and free as an active-memory timeline: the stack shrinks, the holes stay. */
+    public static String figureFragmentationTimeline() {
+        Sim sim = new Sim(mib(40));
+        List<Event> events = new ArrayList<>();
+        List<Block> small = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Block a = sim.alloc(mib(3) + 1);
+            events.add(Event.alloc("a" + i, a.requested()));
+            small.add(a);
+            Block b = sim.alloc(mib(5) + 1);
+            events.add(Event.alloc("b" + i, b.requested()));
+        }
+        for (int i = 0; i < small.size(); i++) {
+            sim.free(small.get(i));
+            events.add(Event.free("a" + i));
+        }
+        return TimelineFigure.svg("Active memory: four 3 MiB and four 5 MiB tensors, then the 3 MiB ones freed",
+                events);
+    }
+}

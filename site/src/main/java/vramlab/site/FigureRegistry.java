@@ -1,0 +1,159 @@
+package vramlab.site;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import vramlab.kit.ChapterLab;
+
+/**
+ * Finds a chapter's figures by convention, so a chapter author registers nothing: every
+ * {@code public static String figureXxx()} method, with no parameters, of any top-level class
+ * in the package of the chapter's {@link ChapterLab} (in any jar or folder on the classpath) is
+ * one figure. Its file name is the rest of the method name in kebab case:
+ * {@code figureSplitMerge()} becomes {@code figures/split-merge.svg}, which the notes show with
+ * {@code image::figures/split-merge.svg[]}. The build also writes it as
+ * {@code figures/chNN-split-merge.svg}, for notes that prefix figure names with the chapter.
+ */
+public final class FigureRegistry {
+    /** One figure: its file name without {@code .svg} and the method that draws it. */
+    public record Figure(String name, Method method) {
+        public String draw() {
+            try {
+                Object svg = method.invoke(null);
+                if (svg == null) throw new IllegalStateException(where() + " returned null");
+                return (String) svg;
+            } catch (InvocationTargetException e) {
+                throw new IllegalStateException(where() + " failed: " + e.getCause(), e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(where() + " is not accessible", e);
+            }
+        }
+
+        public String where() {
+            return method.getDeclaringClass().getName() + "." + method.getName() + "()";
+        }
+    }
+
+    private FigureRegistry() {}
+
+    /** The chapter's figures by name, sorted; two methods that make one name are an error. */
+    public static Map<String, Figure> figures(ChapterLab chapter) {
+        Map<String, Figure> out = new TreeMap<>();
+        for (Class<?> c : classesOf(chapter.getClass())) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (!isFigure(m)) continue;
+                Figure f = new Figure(fileName(m.getName()), m);
+                Figure old = out.put(f.name(), f);
+                if (old != null) {
+                    throw new IllegalStateException(chapter.id() + ": figure '" + f.name() + "' is drawn by both "
+                            + old.where() + " and " + f.where());
+                }
+            }
+        }
+        return out;
+    }
+
+    static boolean isFigure(Method m) {
+        int mod = m.getModifiers();
+        return Modifier.isPublic(mod) && Modifier.isStatic(mod) && m.getParameterCount() == 0
+                && m.getReturnType() == String.class && m.getName().startsWith("figure")
+                && m.getName().length() > "figure".length()
+                && Character.isUpperCase(m.getName().charAt("figure".length()));
+    }
+
+    /** The chapter-prefixed alias of a figure's name: ({@code ch05-x}, {@code pages}) -> {@code ch05-pages}. */
+    public static String prefixed(String chapterId, String name) {
+        return chapterId.substring(0, 4) + "-" + name;
+    }
+
+    /** The names a chapter's notes may show: each figure's name and its prefixed alias. */
+    public static java.util.Set<String> shownNames(ChapterLab chapter) {
+        java.util.Set<String> out = new TreeSet<>();
+        for (String n : figures(chapter).keySet()) {
+            out.add(n);
+            out.add(prefixed(chapter.id(), n));
+        }
+        return out;
+    }
+
+    /** {@code figureSplitMerge} -> {@code split-merge}; {@code figureOom2} -> {@code oom2}. */
+    static String fileName(String method) {
+        String rest = method.substring("figure".length());
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < rest.length(); i++) {
+            char ch = rest.charAt(i);
+            if (Character.isUpperCase(ch)) {
+                if (i > 0) sb.append('-');
+                sb.append(Character.toLowerCase(ch));
+            } else {
+                sb.append(ch);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Top-level classes of {@code anchor}'s package, across every classpath entry that has it. */
+    static List<Class<?>> classesOf(Class<?> anchor) {
+        String pkg = anchor.getPackageName();
+        String dir = pkg.replace('.', '/');
+        ClassLoader loader = anchor.getClassLoader();
+        TreeSet<String> names = new TreeSet<>();
+        try {
+            Enumeration<URL> roots = loader.getResources(dir);
+            while (roots.hasMoreElements()) names.addAll(classNames(roots.nextElement(), dir));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Class<?>> out = new ArrayList<>();
+        for (String n : names) {
+            try {
+                out.add(Class.forName(pkg + "." + n, false, loader));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("listed but not loadable: " + pkg + "." + n, e);
+            }
+        }
+        return out;
+    }
+
+    private static List<String> classNames(URL root, String dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        if (root.getProtocol().equals("file")) {
+            try (Stream<Path> files = Files.list(Path.of(root.toURI()))) {
+                files.map(p -> p.getFileName().toString()).forEach(f -> addIfTopLevel(out, f));
+            } catch (URISyntaxException e) {
+                throw new IOException(root + ": " + e.getMessage(), e);
+            }
+        } else if (root.getProtocol().equals("jar")) {
+            JarURLConnection c = (JarURLConnection) root.openConnection();
+            c.setUseCaches(false);
+            try (JarFile jar = c.getJarFile()) {
+                jar.stream().map(e -> e.getName())
+                   .filter(n -> n.startsWith(dir + "/") && n.indexOf('/', dir.length() + 1) < 0)
+                   .forEach(n -> addIfTopLevel(out, n.substring(dir.length() + 1)));
+            }
+        }
+        return out;
+    }
+
+    private static void addIfTopLevel(List<String> out, String file) {
+        if (file.endsWith(".class") && !file.contains("$") && !file.equals("package-info.class")) {
+            out.add(file.substring(0, file.length() - ".class".length()));
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package vramlab.site;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import vramlab.kit.ChapterLab;
+import vramlab.kit.Chapters;
+
+/**
+ * The real chapters' notes, checked in plain {@code mvn test}: listings are includes of tested
+ * source, every include and tag exists, every picture is a figure the chapter's code draws.
+ */
+@DisplayName("Every chapter's notes")
+class ChapterNotesTest {
+    private static final Pattern IMAGE = Pattern.compile("image::?figures/([a-z0-9-]+)\\.svg\\[");
+
+    @TestFactory
+    @DisplayName("obey the notes lint (no pasted listing, every include and tag exists)")
+    Stream<DynamicTest> lint() throws IOException {
+        Path root = Repo.root();
+        try (Stream<Path> files = Files.walk(root.resolve("chapters"))) {
+            List<Path> adocs = files.filter(p -> p.toString().replace('\\', '/').contains("/src/docs/asciidoc/"))
+                    .filter(p -> p.toString().endsWith(".adoc")).sorted().toList();
+            return adocs.stream().map(a -> DynamicTest.dynamicTest(root.relativize(a).toString(),
+                    () -> assertThat(NotesLint.check(a, root)).as("problems in %s", a).isEmpty()));
+        }
+    }
+
+    @TestFactory
+    @DisplayName("show at least one generated figure, and only figures the chapter draws")
+    Stream<DynamicTest> figures() {
+        return Course.chapters(Repo.root()).stream().filter(c -> c.notes().isPresent())
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    List<String> shown = imagesIn(c.notes().get());
+                    assertThat(shown).as("%s shows no image::figures/<name>.svg[]", c.id()).isNotEmpty();
+                    ChapterLab lab = Chapters.find(c.id());
+                    assertThat(FigureRegistry.shownNames(lab)).as("figures drawn by %s's code", c.id())
+                            .containsAll(shown);
+                }));
+    }
+
+    @Test
+    @DisplayName("are named like their module folder (chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc)")
+    void namedLikeTheirFolder() throws IOException {
+        List<String> misnamed = new ArrayList<>();
+        for (Course.ChapterDir c : Course.chapters(Repo.root())) {
+            Path docs = c.docs();
+            if (!Files.isDirectory(docs)) continue;
+            try (Stream<Path> s = Files.list(docs)) {
+                boolean hasAdoc = s.anyMatch(p -> p.toString().endsWith(".adoc"));
+                if (hasAdoc && c.notes().isEmpty()) misnamed.add(docs + " has .adoc files but no " + c.id() + ".adoc");
+            }
+        }
+        assertThat(misnamed).isEmpty();
+    }
+
+    static List<String> imagesIn(Path adoc) throws IOException {
+        List<String> out = new ArrayList<>();
+        Matcher m = IMAGE.matcher(Files.readString(adoc));
+        while (m.find()) out.add(m.group(1));
+        return out;
+    }
+}

@@ -1,0 +1,140 @@
+package vramlab.site;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The notes' rules, on fixtures laid out as a chapter, beside a copy of ch04's real source. */
+@DisplayName("Notes lint")
+class NotesLintTest {
+    @TempDir Path repo;
+    Path docs;
+
+    @BeforeEach
+    void chapter() throws IOException {
+        Path ch = repo.resolve("chapters/ch04-real-oom");
+        docs = Files.createDirectories(ch.resolve("src/docs/asciidoc"));
+        Path java = Files.createDirectories(ch.resolve("src/main/java/vramlab/ch04"));
+        Files.copy(Repo.root().resolve("chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java"),
+                java.resolve("RealOomLab.java"));
+    }
+
+    List<NotesLint.Problem> lint(String fixture) throws IOException {
+        Path adoc = docs.resolve(fixture);
+        try (InputStream in = getClass().getResourceAsStream("/fixtures/" + fixture)) {
+            Files.copy(in, adoc);
+        }
+        return NotesLint.check(adoc, repo);
+    }
+
+    @Test
+    @DisplayName("notes whose listings are tagged includes of tested source pass; shell commands may be typed")
+    void goodNotesPass() throws IOException {
+        assertThat(lint("ch04-real-oom.adoc")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            pasted-listing.adoc | 5 | a listing is pasted in (block opened on line 4)
+            missing-tag.adoc    | 5 | tag 'no-such-tag' is not in chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java
+            missing-file.adoc   | 5 | include target does not exist: ../../main/java/vramlab/ch04/NoSuchLab.java
+            untagged-java.adoc  | 5 | a Java include must name a tag
+            literal-paragraph.adoc | 5 | an indented (literal) paragraph is pasted in
+            """)
+    @DisplayName("a broken rule is reported with its file and line")
+    void brokenRules(String fixture, int line, String message) throws IOException {
+        List<NotesLint.Problem> problems = lint(fixture);
+        assertThat(problems).hasSize(1);
+        assertThat(problems.get(0).line()).isEqualTo(line);
+        assertThat(problems.get(0).toString()).contains(fixture + ":" + line + ": " + message);
+    }
+
+    @Test
+    @DisplayName("font icons, math and remote images are refused (they load from the network), and so is imagesdir")
+    void networkIsRefused() throws IOException {
+        assertThat(lint("network.adoc")).extracting(NotesLint.Problem::line).containsExactly(2, 3, 4, 6);
+    }
+
+    @Test
+    @DisplayName("an include that climbs out of the repository is refused")
+    void includeStaysInTheRepository() throws IOException {
+        Path adoc = docs.resolve("escape.adoc");
+        Files.writeString(adoc, "= x\n\ninclude::../../../../../../../../etc/hostname[]\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("include leaves the repository");
+    }
+
+    @Test
+    @DisplayName("a tag opened but never closed is reported")
+    void unclosedTag() throws IOException {
+        Path java = repo.resolve("chapters/ch04-real-oom/src/main/java/vramlab/ch04/Half.java");
+        Files.writeString(java, "class Half {\n    // tag::open[]\n}\n");
+        Path adoc = docs.resolve("half.adoc");
+        Files.writeString(adoc, "= x\n\n[source,java]\n----\ninclude::../../main/java/vramlab/ch04/Half.java[tag=open]\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("tag 'open' is never closed");
+    }
+
+    @Test
+    @DisplayName("an attribute used in an include target must be defined above it")
+    void undefinedAttribute() throws IOException {
+        Path adoc = docs.resolve("attr.adoc");
+        Files.writeString(adoc, "= x\n\ninclude::{sol}/X.java[tag=a]\n:sol: ../../main/java\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString()
+                .contains("attr.adoc:3: include target uses an attribute not defined above it: {sol}/X.java");
+    }
+
+    @Test
+    @DisplayName("Java typed into a plain listing is refused even when a command sits beside it")
+    void commandDoesNotExcuseCode() throws IOException {
+        Path adoc = docs.resolve("mixed.adoc");
+        Files.writeString(adoc, "= x\n\n----\n./vramlab jshell 4\nvar sim = new Sim(mib(40));\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(5));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"./vramlab lab real-oom                   # runs every scenario",
+        "pbpaste | ./vramlab triage", "$ mvn -q test -Plab"})
+    @DisplayName("a launcher or Maven command may stand in a plain listing, with a comment or a pipe")
+    void commands(String command) throws IOException {
+        Path adoc = docs.resolve("cmd.adoc");
+        Files.writeString(adoc, "= x\n\n----\n" + command + "\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            include::{generated}/lab-output.txt[]
+            include::{labout}/ch04-real-oom.txt[]
+            include::{lab-output}/ch04-real-oom.txt[]
+            """)
+    @DisplayName("the lab's output is included from the build, under any of its three attribute names")
+    void buildOutput(String include) throws IOException {
+        Path adoc = docs.resolve("out.adoc");
+        Files.writeString(adoc, "= x\n\n....\n" + include + "\n....\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            tag=split               | split
+            tags=split;merge        | split,merge
+            tags="split,merge"      | split,merge
+            tags=**;!hidden         | ''
+            lines=1..4              | ''
+            """)
+    @DisplayName("the tags an include asks for")
+    void tags(String attrs, String expected) {
+        assertThat(String.join(",", NotesLint.tags(attrs))).isEqualTo(expected);
+    }
+}
