@@ -87,6 +87,6 @@ class FigureRegistryTest {
     @DisplayName("only public static String figureXxx() with no parameters counts")
     void convention() throws Exception {
         assertThat(FigureRegistry.isFigure(getClass().getMethod("figureNotACandidate", int.class))).isFalse();
-        assertThat(FigureRegistry.isFigure(vramlab.ch03.StarterFigures.class.getMethod("figureSplitMerge"))).isTrue();
+        assertThat(FigureRegistry.isFigure(vramlab.ch03.Ch03Figures.class.getMethod("figureSplitMerge"))).isTrue();
     }
 }

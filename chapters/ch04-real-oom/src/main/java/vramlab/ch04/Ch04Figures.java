@@ -14,13 +14,15 @@ import vramlab.figures.TimelineFigure;
 import vramlab.figures.TimelineFigure.Event;
 
 /**
- * The real-OOM chapter's first figures, found by the site's convention (any public static
- * {@code String figureXxx()} in package {@code vramlab.ch04}). They live in the site module
- * until the chapter's author moves them into {@code chapters/ch04-real-oom}; the convention finds
- * them in either place.
+ * The figures of chapter 04's notes, drawn from the simulator at build time. The site finds
+ * every public static {@code String figureXxx()} of this package and writes it as
+ * {@code figures/xxx.svg} (and {@code figures/ch04-xxx.svg}).
  */
-public final class StarterFigures {
-    private StarterFigures() {}
+public final class Ch04Figures {
+    private Ch04Figures() {}
+
+    /** The triage ladder of the six causes, each step linked to its scenario. */
+    public static String figureLadder() { return vramlab.ch04.causes.LadderFigure.figureLadder(); }
 
     /** The lab's fragmentation scenario, run now, its segments drawn as it leaves them. */
     public static String figureFragmentation() {

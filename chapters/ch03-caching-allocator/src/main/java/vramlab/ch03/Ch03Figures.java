@@ -11,12 +11,12 @@ import vramlab.figures.SegmentMapFigure;
 import vramlab.figures.SegmentMapFigure.Step;
 
 /**
- * The caching-allocator chapter's first figure, found by the site's convention (any public
- * static {@code String figureXxx()} in package {@code vramlab.ch03}). It lives in the site
- * module until the chapter's author moves it into {@code chapters/ch03-caching-allocator}.
+ * The figures of chapter 03's notes, drawn from the simulator at build time. The site finds
+ * every public static {@code String figureXxx()} of this package and writes it as
+ * {@code figures/xxx.svg} (and {@code figures/ch03-xxx.svg}).
  */
-public final class StarterFigures {
-    private StarterFigures() {}
+public final class Ch03Figures {
+    private Ch03Figures() {}
 
     /** {@link CachingAllocatorLab#splitAndMerge}'s steps, each drawn from the simulator's state. */
     public static String figureSplitMerge() {
