@@ -21,6 +21,7 @@ public final class Block {
     final Segment segment;
     final int stream;
     long offset;
+    long address;                          // segment.address + offset, kept for the free sets' order
     long size;
     long requested;
     boolean allocated;
@@ -39,7 +40,14 @@ public final class Block {
         this.segment = segment;
         this.stream = stream;
         this.offset = offset;
+        this.address = segment.address + offset;
         this.size = size;
+    }
+
+    /** Moves the block's start within its segment (only while it is out of every free set). */
+    void moveTo(long newOffset) {
+        offset = newOffset;
+        address = segment.address + newOffset;
     }
 
     public Segment segment() { return segment; }
@@ -48,7 +56,7 @@ public final class Block {
     /** The caller's unrounded request; 0 while the block is free. */
     public long requested() { return requested; }
     public boolean isAllocated() { return allocated; }
-    public long address() { return segment.address + offset; }
+    public long address() { return address; }
     public Block prev() { return prev; }
     public Block next() { return next; }
     public PoolKind pool() { return segment.pool; }

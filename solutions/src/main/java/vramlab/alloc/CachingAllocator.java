@@ -55,13 +55,13 @@ public final class CachingAllocator {
         // Written out rather than chained: this runs log n times per alloc and free.
         if (a.stream != b.stream) return Integer.compare(a.stream, b.stream);
         if (a.size != b.size) return Long.compare(a.size, b.size);
-        return Long.compare(a.segment.address + a.offset, b.segment.address + b.offset);
+        return Long.compare(a.address, b.address);
     };
 
     /** Unmapped ranges of expandable segments: (stream, address), lowest address first. */
     static final Comparator<Block> BY_STREAM_ADDRESS = (a, b) -> a.stream != b.stream
             ? Integer.compare(a.stream, b.stream)
-            : Long.compare(a.segment.address + a.offset, b.segment.address + b.offset);
+            : Long.compare(a.address, b.address);
 
     /**
      * The allocator's view of CUDA events: it records event number {@code seq} on
@@ -741,7 +741,7 @@ public final class CachingAllocator {
             block.next = a;
             cache(a, pool);
         }
-        block.offset = r.offset();
+        block.moveTo(r.offset());
         block.size = r.size();
         block.mapped = false;
         TreeSet<Block> unmappedSet = unmapped.get(kind);
