@@ -34,4 +34,15 @@ class ExampleSnapshotsTest {
         assertThat(Files.readAllBytes(out)).as("regenerate with ./vramlab replay ... --export (see examples/README.adoc)")
                 .isEqualTo(Files.readAllBytes(examples().resolve(name)));
     }
+
+    @ParameterizedTest(name = "{1}: {2}")
+    @CsvSource({"'', defaults, oom", "expandable_segments:True, expandable segments, ok"})
+    @DisplayName("the request a recorded run lost (its oom entry) is retried under the replay's policy")
+    void oomEntryIsRetried(String conf, String label, String result) {
+        ReplayPytorchTest.Run r = ReplayPytorchTest.run("", "replay", "--policy", "pytorch", "--alloc-conf", conf,
+                "--device", "64MiB", "--csv", examples().resolve("three-allocators.pytorch.pickle").toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out().lines().reduce((a, b) -> b).orElseThrow())
+                .as(label).startsWith("4,alloc,oom@").contains(",48234496," + result + ",");
+    }
 }

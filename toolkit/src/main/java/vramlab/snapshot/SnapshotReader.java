@@ -18,9 +18,12 @@ import vramlab.trace.TraceException;
  * Reads a memory snapshot that PyTorch wrote ({@code torch.cuda.memory._dump_snapshot}, a
  * pickle) or the same dict saved as JSON, and turns its {@code device_traces} into replayable
  * events: {@code alloc} for each {@code alloc} entry, {@code free} at the first of
- * {@code free_requested} / {@code free_completed}. Segment entries ({@code segment_alloc},
- * {@code segment_map}, ...), {@code snapshot} and {@code oom} describe what the recorded
- * allocator did; a replay recomputes them under its own policy, so they are skipped.
+ * {@code free_requested} / {@code free_completed}. An {@code oom} entry is the request that
+ * failed in the recorded run (its {@code size} is the rounded request, CCA:1274-1280): it
+ * becomes an {@code alloc} of a handle {@code oom@<entry>} that is never freed, so the replay
+ * answers whether that request would have fitted under another policy. Segment entries
+ * ({@code segment_alloc}, {@code segment_map}, ...) and {@code snapshot} describe what the
+ * recorded allocator did; a replay recomputes them under its own policy, so they are skipped.
  *
  * <p>Handles are the block's address in hex. A trace that starts after some blocks were
  * allocated (the history is a ring buffer) frees addresses it never allocated: those blocks
@@ -110,7 +113,14 @@ public final class SnapshotReader {
                         seen.add(h);
                     }
                 }
-                default -> { }                              // segment_*, snapshot, oom, annotations
+                case "oom" -> {                             // the request the recorded run lost
+                    long size = number(e, "size", file, line);
+                    if (size > 0) {
+                        body.add(new TraceEvent(line, TraceEvent.Op.ALLOC, "oom@" + line, size,
+                                stream(e, streams, file, line)));
+                    }
+                }
+                default -> { }                              // segment_*, snapshot, annotations
             }
         }
         prelude.addAll(body);
