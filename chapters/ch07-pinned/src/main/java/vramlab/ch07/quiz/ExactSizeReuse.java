@@ -51,8 +51,10 @@ public final class ExactSizeReuse implements Question {
     public String prompt(Variant v) {
         long f = freed(v);
         long[] r = requests(v);
-        return "On a fresh PinnedSim: t = sim.pin(" + f + "L); sim.del(t);   (t: " + Show.size(f) + ", no copy used it)\n"
-                + "Three requests: (A) " + Show.size(r[0]) + "   (B) " + Show.size(r[1]) + "   (C) " + Show.size(r[2]) + "\n"
+        return "On a fresh PinnedSim: t = sim.pin(" + f + "L); sim.del(t);   (t: " + Show.size(f)
+                + ", no copy used it)\n"
+                + "Three requests: (A) " + Show.size(r[0]) + "   (B) " + Show.size(r[1])
+                + "   (C) " + Show.size(r[2]) + "\n"
                 + "(a) Which of A, B, C, each asked alone right after the del, get t's block back?\n"
                 + "(b) allocated_bytes if instead, after the del, A, B and C are all pinned, in that order,\n"
                 + "    and all kept.";
@@ -74,6 +76,7 @@ public final class ExactSizeReuse implements Question {
         for (long size : r) all.pin(size);
         return List.of(
                 Part.of("a", 1, Blanks.choices("q7.2.a.reuse", reuse, Request.class)),
-                Part.of("b", 1, Blanks.size("q7.2.b.allocated", all.hostMemoryStats().allocatedBytes(), Bytes::parse)));
+                Part.of("b", 1, Blanks.size("q7.2.b.allocated", all.hostMemoryStats().allocatedBytes(),
+                        Bytes::parse)));
     }
 }

@@ -21,7 +21,8 @@ public final class GraphKeepsItsBlock implements Question {
     static final long KERNEL_NANOS = 100_000_000;
 
     @Override public String id() { return "q7.5"; }
-    @Override public String title() { return "Graphs keep their blocks: a captured staging buffer after empty_host_cache"; }
+    @Override
+    public String title() { return "Graphs keep their blocks: a captured staging buffer after empty_host_cache"; }
 
     /** {staging size, batch size, 1 when the program synchronizes before emptying}. */
     static long[] numbers(Variant v) {
@@ -37,7 +38,8 @@ public final class GraphKeepsItsBlock implements Question {
                 + "  sim.kernel(\"warm-up\", " + KERNEL_NANOS + "L);\n"
                 + "  x = sim.cuda(" + n[1] + "L); loss = sim.cuda(" + n[0] + "L);\n"
                 + "  batch = sim.pin(" + n[1] + "L); sim.copyToDevice(x, batch);   // outside any graph\n"
-                + "  g = sim.capture(() -> { staging = sim.pin(" + n[0] + "L); sim.copyToHost(staging, loss); });\n"
+                + "  g = sim.capture(() -> { staging = sim.pin(" + n[0] + "L);"
+                + " sim.copyToHost(staging, loss); });\n"
                 + "  sim.del(batch); sim.del(staging);"
                 + (n[2] == 1 ? " sim.synchronize();" : "   // no synchronize") + " sim.emptyHostCache();\n"
                 + "  (batch: " + Show.size(n[1]) + ", staging: " + Show.size(n[0]) + ")\n"

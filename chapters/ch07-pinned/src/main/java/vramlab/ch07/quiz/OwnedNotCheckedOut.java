@@ -15,7 +15,8 @@ import vramlab.units.Bytes;
 /** The seed's host_memory_stats walkthrough: del keeps the pages; only empty_host_cache returns them. */
 public final class OwnedNotCheckedOut implements Question {
     @Override public String id() { return "q7.3"; }
-    @Override public String title() { return "Owned but not checked out: del, synchronize, and the two empty calls"; }
+    @Override
+    public String title() { return "Owned but not checked out: del, synchronize, and the two empty calls"; }
 
     /** The tensor's size: the seed's 256 MiB, or this student's. */
     static long size(Variant v) {
@@ -25,7 +26,8 @@ public final class OwnedNotCheckedOut implements Question {
     @Override
     public String prompt(Variant v) {
         long s = size(v);
-        return "On a fresh PinnedSim: t = sim.pin(" + s + "L); sim.del(t); sim.synchronize();   (t: " + Show.size(s) + ")\n"
+        return "On a fresh PinnedSim: t = sim.pin(" + s + "L); sim.del(t); sim.synchronize();   (t: "
+                + Show.size(s) + ")\n"
                 + "(a) allocated_bytes and active_bytes in host_memory_stats() now;\n"
                 + "(b) the bytes sim.emptyHostCache() (empty_host_cache()) then returns to the OS;\n"
                 + "(c) allocated_bytes if you had called sim.cudaEmptyCache() (torch.cuda.empty_cache())\n"

@@ -44,13 +44,15 @@ public final class QueuedCopyHoldsTheBlock implements Question {
         long[] n = numbers(v);
         return "On a fresh PinnedSim: d = sim.cuda(" + n[0] + "L); sim.kernel(\"busy\", " + n[1] + "L);   ("
                 + Show.ms(n[1]) + ")\n"
-                + "  a = sim.pin(" + n[0] + "L); sim.copyToDevice(d, a); sim.del(a);   (" + Show.size(n[0]) + ")\n"
-                + (n[2] == 0 ? "" : "  the host works " + Show.ms(n[2]) + " on other things: sim.clock().advanceBy("
-                        + n[2] + "L);\n")
+                + "  a = sim.pin(" + n[0] + "L); sim.copyToDevice(d, a); sim.del(a);   ("
+                + Show.size(n[0]) + ")\n"
+                + (n[2] == 0 ? "" : "  the host works " + Show.ms(n[2])
+                        + " on other things: sim.clock().advanceBy(" + n[2] + "L);\n")
                 + "  b = sim.pin(" + n[0] + "L);   // and b is kept\n"
                 + "(a) does b get a's block?\n"
                 + "(b) then sim.synchronize(): active_bytes in host_memory_stats() right after it;\n"
-                + "(c) then c = sim.pin(" + n[0] + "L): does c get a's block (A_BLOCK), b's (B_BLOCK), or a new one?";
+                + "(c) then c = sim.pin(" + n[0] + "L): does c get a's block (A_BLOCK), b's (B_BLOCK),"
+                + " or a new one?";
     }
 
     @Override

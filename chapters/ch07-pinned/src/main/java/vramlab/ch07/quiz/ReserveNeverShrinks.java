@@ -23,14 +23,16 @@ public final class ReserveNeverShrinks implements Question {
     static long[] numbers(Variant v) {
         if (v.isSeed()) return new long[] {64, MiB, 40 * MiB};
         long reserve = v.pick("reserve", List.of(16L, 32L, 64L, 128L, 256L));
-        return new long[] {reserve, v.between("first", 1, reserve * MiB / 4), v.between("second", 1, reserve * MiB)};
+        return new long[] {reserve, v.between("first", 1, reserve * MiB / 4),
+            v.between("second", 1, reserve * MiB)};
     }
 
     @Override
     public String prompt(Variant v) {
         long[] n = numbers(v);
         return "A process runs with PYTORCH_ALLOC_CONF=pinned_reserve_segment_size_mb:" + n[0] + "\n"
-                + "(sim = new PinnedSim(\"pinned_reserve_segment_size_mb:" + n[0] + "\")). It pins and frees one\n"
+                + "(sim = new PinnedSim(\"pinned_reserve_segment_size_mb:" + n[0] + "\"))."
+                + " It pins and frees one\n"
                 + "tensor, then empties the cache: sim.del(sim.pin(" + n[1] + "L)); sim.emptyHostCache();\n"
                 + "   (first tensor: " + Show.size(n[1]) + ")\n"
                 + "(a) allocated_bytes in host_memory_stats() now;\n"

@@ -12,7 +12,8 @@ import vramlab.units.Bytes;
 /** Rule 1 at scale: a KV-offload buffer in decimal gigabytes, rounded to a power of two. */
 public final class RoundingCost implements Question {
     @Override public String id() { return "q7.1"; }
-    @Override public String title() { return "What pin_memory=True costs: the power-of-two round-up at scale"; }
+    @Override
+    public String title() { return "What pin_memory=True costs: the power-of-two round-up at scale"; }
 
     /** The buffer in decimal gigabytes: the seed's 100 GB, or this student's. */
     static long gigabytes(Variant v) {
@@ -39,8 +40,9 @@ public final class RoundingCost implements Question {
         PinnedSim viaRegister = new PinnedSim();
         viaRegister.pinTensor(n);
         return List.of(
-                Part.of("a", 1, Blanks.size("q7.1.a.allocated", viaAllocator.hostMemoryStats().allocatedBytes(),
-                        Bytes::parse)),
-                Part.of("b", 1, Blanks.size("q7.1.b.registered", viaRegister.host().pinnedBytes(), Bytes::parse)));
+                Part.of("a", 1, Blanks.size("q7.1.a.allocated",
+                        viaAllocator.hostMemoryStats().allocatedBytes(), Bytes::parse)),
+                Part.of("b", 1, Blanks.size("q7.1.b.registered",
+                        viaRegister.host().pinnedBytes(), Bytes::parse)));
     }
 }
