@@ -21,7 +21,8 @@ public final class BlockSizeTwoWays implements Question {
     static final long DEVICE = mib(1024);
 
     @Override public String id() { return "q5.2"; }
-    @Override public String title() { return "One tensor, two configurations: its block and what it reserves"; }
+    @Override
+    public String title() { return "One tensor, two configurations: its block and what it reserves"; }
 
     /** The request: the seed's 25 MiB, or this student's size between 10 MiB and 60 MiB. */
     static long request(Variant v) {
@@ -32,8 +33,8 @@ public final class BlockSizeTwoWays implements Question {
     @Override
     public String prompt(Variant v) {
         long s = request(v);
-        return "A fresh process on a card of " + Bytes.toyMiB(DEVICE) + " allocates one tensor: alloc(" + s + ")   ("
-                + Show.size(s) + ").\n"
+        return "A fresh process on a card of " + Bytes.toyMiB(DEVICE) + " allocates one tensor: alloc("
+                + s + ")   (" + Show.size(s) + ").\n"
                 + "With PyTorch's defaults: (a) the size of its block; (b) the memory reserved.\n"
                 + "With " + Expandable.CONF + ": (c) the size of its block; (d) the memory reserved.";
     }

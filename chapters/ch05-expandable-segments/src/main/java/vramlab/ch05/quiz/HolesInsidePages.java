@@ -39,7 +39,8 @@ public final class HolesInsidePages implements Question {
         long used = n * (h + l);
         long device = (used + PAGE - 1) / PAGE * PAGE;        // every page mapped by the fill
         long tail = device - used;
-        long request = mib(v.between("request", (Math.max(h, tail) + mib(1)) / mib(1), (n * h + tail) / mib(1)));
+        long least = (Math.max(h, tail) + mib(1)) / mib(1);  // more than any one hole or the tail
+        long request = mib(v.between("request", least, (n * h + tail) / mib(1)));
         return new Fill(n, h, l, device, request);
     }
 

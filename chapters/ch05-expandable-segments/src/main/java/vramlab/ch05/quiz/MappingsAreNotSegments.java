@@ -21,7 +21,8 @@ public final class MappingsAreNotSegments implements Question {
     static final long DEVICE = mib(1024);
 
     @Override public String id() { return "q5.3"; }
-    @Override public String title() { return "Mappings are not segments: memory_stats() after one large tensor"; }
+    @Override
+    public String title() { return "Mappings are not segments: memory_stats() after one large tensor"; }
 
     /** The request: the seed's 100 MiB, or this student's size between 10 MiB and 300 MiB. */
     static long request(Variant v) {
@@ -49,7 +50,8 @@ public final class MappingsAreNotSegments implements Question {
         plain.alloc(s);
         return List.of(
                 Part.of("a", 1, Blanks.number("q5.3.a.segments", stats.get("segment.all.current"))),
-                Part.of("b", 1, Blanks.size("q5.3.b.reserved", stats.get("reserved_bytes.all.current"), Bytes::parse)),
+                Part.of("b", 1, Blanks.size("q5.3.b.reserved", stats.get("reserved_bytes.all.current"),
+                        Bytes::parse)),
                 Part.of("c", 1, Blanks.number("q5.3.c.device_allocs", stats.get("num_device_alloc"))),
                 Part.of("d", 1, Blanks.number("q5.3.d.segments_default",
                         plain.memoryStats().asMap().get("segment.all.current"))));

@@ -19,7 +19,8 @@ import vramlab.units.Bytes;
  */
 public final class TwoPools implements Question {
     @Override public String id() { return "q5.1"; }
-    @Override public String title() { return "Two pools, two page sizes: what a first small and large tensor reserve"; }
+    @Override
+    public String title() { return "Two pools, two page sizes: what a first small and large tensor reserve"; }
 
     /** {device, small request, large request}: the seed's 1 GiB card, 100 B and 1.5 MiB. */
     static long[] numbers(Variant v) {
