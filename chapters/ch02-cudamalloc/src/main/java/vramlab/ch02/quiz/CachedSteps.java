@@ -36,7 +36,9 @@ public final class CachedSteps implements Question {
         int n = v.isSeed() ? 10 : (int) v.between("tensors", 4, 12);
         long[] l = new long[n + 1];
         l[0] = v.isSeed() ? 1000 : v.between("steps", 100, 1000);
-        for (int t = 0; t < n; t++) l[t + 1] = v.isSeed() ? mib(1) + t * 4096L : v.between("size" + t, 1, mib(6));
+        for (int t = 0; t < n; t++) {
+            l[t + 1] = v.isSeed() ? mib(1) + t * 4096L : v.between("size" + t, 1, mib(6));
+        }
         return l;
     }
 
@@ -83,9 +85,11 @@ public final class CachedSteps implements Question {
         Set<DriverCall> made = EnumSet.noneOf(DriverCall.class);
         for (DriverCall c : DriverCall.values()) if (cached.driverCalls(c) > 0) made.add(c);
         return List.of(
-                Part.of("a", 1, Blanks.number("q2.4.a.added", cached.cudaMallocCalls() - cachedAfterFirst)),
+                Part.of("a", 1, Blanks.number("q2.4.a.added",
+                        cached.cudaMallocCalls() - cachedAfterFirst)),
                 Part.of("b", 1, Blanks.choices("q2.4.b.calls", made, DriverCall.class)),
-                Part.of("c", 1, Blanks.number("q2.4.c.direct", mallocsAndFrees(direct) - directAfterFirst)));
+                Part.of("c", 1, Blanks.number("q2.4.c.direct",
+                        mallocsAndFrees(direct) - directAfterFirst)));
     }
 
     private static long mallocsAndFrees(GpuProcess p) {

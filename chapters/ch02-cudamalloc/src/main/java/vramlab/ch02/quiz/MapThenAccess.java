@@ -37,7 +37,8 @@ public final class MapThenAccess implements Question {
         String h = Bytes.toyMiB(s[1] * Gpu.PAGE);
         String at = s[2] == 0 ? "va" : "va + " + Bytes.toyMiB(s[2] * Gpu.PAGE);
         return "A toy process on a fresh " + Bytes.toyMiB(DEVICE) + " GPU calls\n"
-                + "  va = cuMemAddressReserve(" + r + "); h = cuMemCreate(" + h + "); cuMemMap(" + at + ", " + h + ", h);\n"
+                + "  va = cuMemAddressReserve(" + r + "); h = cuMemCreate(" + h + "); cuMemMap("
+                + at + ", " + h + ", h);\n"
                 + "(a) The access the new PTEs carry (one of the Access names).\n"
                 + "(b) How many PTEs cuMemMap wrote.\n"
                 + "(c) The call that must come next, before a kernel may touch the range (a DriverCall name).\n"
@@ -45,7 +46,7 @@ public final class MapThenAccess implements Question {
                 + "    What does that call return?";
     }
 
-    /** The process after the prompt's three calls: the reservation at {@code va}, the mapping at {@code at}. */
+    /** The process after the prompt's three calls, reserved at {@code va}, mapped at {@code at}. */
     record Mapped(GpuProcess p, long va, long at, long size) {}
 
     static Mapped replay(long[] s) {
@@ -67,11 +68,15 @@ public final class MapThenAccess implements Question {
         m.p().cuMemSetAccess(m.at(), m.size(), Access.READWRITE);
         for (long page = m.at(); page < m.at() + m.size(); page += Gpu.PAGE) {
             if (!m.p().addressSpace().find(page, PageSize.SIZE_2M).valid()) {
-                throw new IllegalStateException("q2.5: cuMemSetAccess left 0x" + Long.toHexString(page) + " invalid");
+                throw new IllegalStateException("q2.5: cuMemSetAccess left 0x" + Long.toHexString(page)
+                        + " invalid");
             }
         }
+        // (d): the driver API reference asks for "a fully mapped address range"; the code for a
+        // range with unmapped pages is the simulator's (the notes' table of VMM rules).
         Mapped w = replay(s);
-        VmmResult whole = VmmResult.of(() -> w.p().cuMemSetAccess(w.va(), s[0] * Gpu.PAGE, Access.READWRITE));
+        VmmResult whole = VmmResult.of(() -> w.p().cuMemSetAccess(w.va(), s[0] * Gpu.PAGE,
+                Access.READWRITE));
         return List.of(
                 Part.of("a", 1, Blanks.choice("q2.5.a.access", access)),
                 Part.of("b", 1, Blanks.number("q2.5.b.ptes", ptes)),

@@ -26,7 +26,9 @@ public final class PerTensorCalls implements Question {
     /** {steps, tensors per step, tensor size}: the seed's 1000 steps of 10 tensors, or this student's. */
     static long[] loop(Variant v) {
         if (v.isSeed()) return new long[] {1000, 10, mib(1)};
-        return new long[] {v.between("steps", 100, 1000), v.between("tensors", 4, 16), v.between("size", 1, mib(7))};
+        return new long[] {
+            v.between("steps", 100, 1000), v.between("tensors", 4, 16), v.between("size", 1, mib(7)),
+        };
     }
 
     @Override
@@ -44,7 +46,8 @@ public final class PerTensorCalls implements Question {
     static String costs() {
         CostModel m = CostModel.ORDER_OF_MAGNITUDE;
         return String.format(Locale.ROOT, "%.0f us per call, %.0f us per 2 MiB page the call maps or\n"
-                + "    unmaps, %.0f us more for a call that synchronizes", m.callMicros(), m.perPageMicros(), m.syncMicros());
+                + "    unmaps, %.0f us more for a call that synchronizes",
+                m.callMicros(), m.perPageMicros(), m.syncMicros());
     }
 
     @Override

@@ -30,7 +30,8 @@ public final class RoundingTax implements Question {
     @Override
     public String prompt(Variant v) {
         long s = request(v);
-        return "A toy process on a fresh " + Bytes.toyMiB(DEVICE) + " GPU calls cudaMalloc(" + s + ")" + Show.about(s) + ".\n"
+        return "A toy process on a fresh " + Bytes.toyMiB(DEVICE) + " GPU calls cudaMalloc(" + s + ")"
+                + Show.about(s) + ".\n"
                 + "(a) How much memory does the call map? (b) How many page-table entries does it write?\n"
                 + "(c) How many of the mapped bytes were not asked for? (d) The size of the page each\n"
                 + "    of those entries maps: SIZE_4K, SIZE_64K or SIZE_2M.";

@@ -10,7 +10,8 @@ final class Show {
     static String about(long bytes) {
         if (bytes <= Bytes.MiB) return "";
         if (bytes % Bytes.MiB == 0) return " (" + bytes / Bytes.MiB + " MiB)";
-        if (bytes % Bytes.MiB < 1024) return " (" + bytes / Bytes.MiB + " MiB + " + bytes % Bytes.MiB + " B)";
+        long mib = bytes / Bytes.MiB;
+        if (bytes % Bytes.MiB < 1024) return " (" + mib + " MiB + " + bytes % Bytes.MiB + " B)";
         return " (" + Bytes.formatSize(bytes) + ")";
     }
 }
