@@ -5,4 +5,3 @@ import vramlab.driver.*;
 import vramlab.alloc.*;
 import vramlab.ch02.*;
 void help() { System.out.print(CudaMallocLab.help()); }
-void quiz() { System.out.print(CudaMallocQuiz.text()); }

@@ -161,9 +161,9 @@ public final class CudaMallocLab {
                   p.cuMemMap(va, mib(4), h); p.cuMemSetAccess(va, mib(4), Access.READWRITE)  step 2.2
                   NvidiaSmi.row(p)                                            step 2.3
                   CudaMallocLab.run(System.out)     the whole lab, as ./vramlab lab cudamalloc prints it
-                  quiz()                            the chapter's questions
                 Your steps (labs/): 2.1 CostModel.micros, 2.2 GpuProcess.cuMemSetAccess, 2.3 NvidiaSmi.row.
                 Check them: mvn test -Plab (or ./vramlab grade).
+                The quiz: ./vramlab quiz 2 (--student <id> for your own numbers; answers in labs/answers/ch02.txt).
                 """;
     }
 }
