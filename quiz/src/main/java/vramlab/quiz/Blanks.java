@@ -2,7 +2,6 @@ package vramlab.quiz;
 
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongPredicate;
@@ -88,8 +87,10 @@ public final class Blanks {
     }
 
     static <E extends Enum<E>> E read(Class<E> type, String answer) {
-        String norm = answer.strip().toUpperCase(Locale.ROOT).replaceAll("[\\s-]+", "_");
-        for (E e : type.getEnumConstants()) if (e.name().equals(norm)) return e;
+        // Case-insensitive, with spaces and dashes read as underscores: "out of memory" matches
+        // OUT_OF_MEMORY, and CUDA's mixed-case names (cudaErrorMemoryAllocation) match too.
+        String norm = answer.strip().replaceAll("[\\s-]+", "_");
+        for (E e : type.getEnumConstants()) if (e.name().equalsIgnoreCase(norm)) return e;
         return null;
     }
 

@@ -45,6 +45,17 @@ class MarkTest {
                 .contains("student = alice").contains("Double " + Doubling.n(v));
     }
 
+    enum CudaName { CUDA_SUCCESS, cudaErrorMemoryAllocation }
+
+    @Test
+    @DisplayName("choices match without regard to case, so CUDA's mixed-case names can be answered")
+    void mixedCaseChoices() {
+        assertThat(Blanks.read(CudaName.class, "cudaErrorMemoryAllocation")).isEqualTo(CudaName.cudaErrorMemoryAllocation);
+        assertThat(Blanks.read(CudaName.class, "CUDAERRORMEMORYALLOCATION")).isEqualTo(CudaName.cudaErrorMemoryAllocation);
+        assertThat(Blanks.read(CudaName.class, "cuda success")).isEqualTo(CudaName.CUDA_SUCCESS);
+        assertThat(Blanks.read(CudaName.class, "cudaErrorInvalidValue")).isNull();
+    }
+
     @Test
     @DisplayName("a part scores only when all its blanks are right; reasons never show the key")
     void partsAndReasons() {
