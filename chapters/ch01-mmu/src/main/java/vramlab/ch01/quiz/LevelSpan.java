@@ -29,7 +29,8 @@ public final class LevelSpan implements Question {
         String name = levelName(v);
         if (name.equals(FORMAT.pt64k().name())) return FORMAT.pt64k();
         if (name.equals(FORMAT.pt4k().name())) return FORMAT.pt4k();
-        return FORMAT.directories().stream().filter(l -> l.name().equals(name)).findFirst().orElseThrow();
+        return FORMAT.directories().stream().filter(l -> l.name().equals(name)).findFirst()
+                .orElseThrow();
     }
 
     @Override

@@ -29,7 +29,7 @@ public final class PeerAperture implements Question {
     @Override public String id() { return "q1.6"; }
     @Override public String title() { return "A walk that ends on another GPU: the peer PTE"; }
 
-    /** The machine: how many GPUs, which one enables access, to which peers in which order, and the owner. */
+    /** How many GPUs, which one enables access, to which peers in which order, and p's owner. */
     record Machine(int gpus, int from, List<Integer> enables, int owner) {}
 
     static Machine machine(Variant v) {
@@ -39,28 +39,36 @@ public final class PeerAperture implements Question {
         List<Integer> others = new ArrayList<>();
         for (int g = 0; g < n; g++) if (g != from) others.add(g);
         Collections.shuffle(others, v.random("order"));
-        List<Integer> enables = List.copyOf(others.subList(0, (int) v.between("peers", 1, others.size())));
+        int peers = (int) v.between("peers", 1, others.size());
+        List<Integer> enables = List.copyOf(others.subList(0, peers));
         return new Machine(n, from, enables, v.pick("owner", enables));
     }
 
     @Override
     public String prompt(Variant v) {
         Machine m = machine(v);
-        return "A machine has " + m.gpus() + " GPUs (ids 0.." + (m.gpus() - 1) + "). Process 3 opens a context on each.\n"
-                + "Its context on GPU " + m.owner() + " calls cudaMalloc(2 MiB) and gets the pointer p. Then its context\n"
-                + "on GPU " + m.from() + " calls cudaDeviceEnablePeerAccess for GPU " + join(m.enables())
+        int from = m.from();
+        int owner = m.owner();
+        return "A machine has " + m.gpus() + " GPUs (ids 0.." + (m.gpus() - 1) + "). "
+                + "Process 3 opens a context on each.\n"
+                + "Its context on GPU " + owner + " calls cudaMalloc(2 MiB) and gets the pointer p. "
+                + "Then its context\n"
+                + "on GPU " + from + " calls cudaDeviceEnablePeerAccess for GPU " + join(m.enables())
                 + (m.enables().size() > 1 ? ", in that order" : "") + ".\n"
-                + "(The simulator gives a GPU's peers the slots 0, 1, 2... in the order they are first enabled;\n"
-                + "real drivers choose the slot themselves.)\n"
-                + "(a) The aperture of GPU " + m.from() + "'s PTE for p, and the 2-bit code the PTE's APERTURE field holds;\n"
+                + "(The simulator gives a GPU's peers the slots 0, 1, 2... in the order they are first "
+                + "enabled;\nreal drivers choose the slot themselves.)\n"
+                + "(a) The aperture of GPU " + from + "'s PTE for p, and the 2-bit code the PTE's "
+                + "APERTURE field holds;\n"
                 + "(b) the peer slot that PTE carries;\n"
-                + "(c) the aperture of GPU " + m.owner() + "'s own PTE for p, and whether both PTEs hold the same\n"
-                + "    physical address.";
+                + "(c) the aperture of GPU " + owner + "'s own PTE for p, and whether both PTEs hold "
+                + "the same\n    physical address.";
     }
 
     static String join(List<Integer> ids) {
         StringBuilder b = new StringBuilder();
-        for (int i = 0; i < ids.size(); i++) b.append(i == 0 ? "" : i == ids.size() - 1 ? " and " : ", ").append(ids.get(i));
+        for (int i = 0; i < ids.size(); i++) {
+            b.append(i == 0 ? "" : i == ids.size() - 1 ? " and " : ", ").append(ids.get(i));
+        }
         return b.toString();
     }
 
@@ -76,10 +84,11 @@ public final class PeerAperture implements Question {
         Pte own = ctx.get(m.owner()).addressSpace().find(p, PageSize.SIZE_2M);
         for (Gpu g : gpus) g.checkInvariants();
         Aperture ap = there.aperture();
+        Same same = there.address() == own.address() ? Same.YES : Same.NO;
         return List.of(
                 Part.of("a", 1, Blanks.choice("q1.6.a.aperture", ap), Blanks.number("q1.6.a.code", ap.code())),
                 Part.of("b", 1, Blanks.number("q1.6.b.slot", there.peer())),
                 Part.of("c", 1, Blanks.choice("q1.6.c.ownAperture", own.aperture()),
-                        Blanks.choice("q1.6.c.samePhysical", there.address() == own.address() ? Same.YES : Same.NO)));
+                        Blanks.choice("q1.6.c.samePhysical", same)));
     }
 }

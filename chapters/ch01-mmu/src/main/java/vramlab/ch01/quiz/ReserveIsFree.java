@@ -17,7 +17,8 @@ import vramlab.units.Bytes;
  * the root; mapping into it takes frames and creates the tables on the way down.
  */
 public final class ReserveIsFree implements Question {
-    static final List<Long> CARDS = List.of(gib(16), gib(24), gib(40), gib(48), gib(80), gib(94), gib(141));
+    static final List<Long> CARDS = List.of(gib(16), gib(24), gib(40), gib(48), gib(80), gib(94),
+            gib(141));
 
     @Override public String id() { return "q1.3"; }
     @Override public String title() { return "A reservation is VA only: what it costs, and what a map adds"; }
@@ -54,8 +55,10 @@ public final class ReserveIsFree implements Question {
     public String prompt(Variant v) {
         long[] n = numbers(v);
         After a = replay(v);
-        return "A toy process (no context, no driver reserve) on a card of " + Show.size(n[0]) + " (VER2 page tables)\n"
-                + "calls cuMemAddressReserve(" + Show.size(n[1]) + "), which returns " + Show.hex(a.va()) + ".\n"
+        return "A toy process (no context, no driver reserve) on a card of " + Show.size(n[0])
+                + " (VER2 page tables)\n"
+                + "calls cuMemAddressReserve(" + Show.size(n[1]) + "), which returns " + Show.hex(a.va())
+                + ".\n"
                 + "(a) How much GPU memory did the reservation take?\n"
                 + "(b) How many page tables does the address space hold now (the root counts)?\n"
                 + "It then calls cuMemCreate(" + Show.size(n[2]) + ") and cuMemMap of that handle at "

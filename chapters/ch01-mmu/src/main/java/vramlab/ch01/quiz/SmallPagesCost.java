@@ -21,7 +21,7 @@ import vramlab.units.Bytes;
  */
 public final class SmallPagesCost implements Question {
     static final MmuFormat FORMAT = MmuFormat.VER2;
-    static final int TLB_ROOM = 1 << 16;                  // room for every page: count entries, not evictions
+    static final int TLB_ROOM = 1 << 16;        // room for every page: count entries, not evictions
 
     @Override public String id() { return "q1.5"; }
     @Override public String title() { return "What small pages cost: tables and TLB entries"; }
@@ -31,14 +31,16 @@ public final class SmallPagesCost implements Question {
     }
 
     /** The bytes mapped, whole 2 MiB regions starting at VA 0. */
-    static long region(Variant v) { return (v.isSeed() ? 1 : v.between("regions", 1, 8)) * PageSize.SIZE_2M.bytes(); }
+    static long region(Variant v) {
+        return (v.isSeed() ? 1 : v.between("regions", 1, 8)) * PageSize.SIZE_2M.bytes();
+    }
 
     @Override
     public String prompt(Variant v) {
         PageSize small = small(v);
         long region = region(v);
-        return "Two fresh VER2 address spaces map the same " + Show.size(region) + " at VA 0: one with 2 MiB pages ("
-                + region / PageSize.SIZE_2M.bytes() + " of them),\n"
+        return "Two fresh VER2 address spaces map the same " + Show.size(region)
+                + " at VA 0: one with 2 MiB pages (" + region / PageSize.SIZE_2M.bytes() + " of them),\n"
                 + "the other with " + Show.size(small.bytes()) + " pages (" + region / small.bytes()
                 + " of them). Compared with the 2 MiB mapping,\n"
                 + "(a) how many more page tables does the " + small + " mapping need?\n"
@@ -46,10 +48,12 @@ public final class SmallPagesCost implements Question {
                 + "(c) how many more TLB entries to translate every byte of the region without a walk?";
     }
 
-    /** {tables, table bytes, TLB entries} after mapping the region with {@code size} and touching every page. */
+    /** {tables, table bytes, TLB entries} once {@code size} pages map the region and each is touched. */
     static long[] cost(PageSize size, long region) {
         AddressSpace s = new AddressSpace(FORMAT, new Tlb(TLB_ROOM));
-        for (long va = 0; va < region; va += size.bytes()) s.map(va, Pte.local(size, va, Access.READWRITE, 0));
+        for (long va = 0; va < region; va += size.bytes()) {
+            s.map(va, Pte.local(size, va, Access.READWRITE, 0));
+        }
         for (long va = 0; va < region; va += size.bytes()) s.translate(va);
         s.checkInvariants();
         return new long[] {s.tableCount(), s.pageTableBytes(), s.tlb().size()};

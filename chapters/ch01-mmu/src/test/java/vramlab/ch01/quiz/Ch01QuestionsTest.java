@@ -32,7 +32,8 @@ import vramlab.quiz.Variant;
 
 /** Chapter 1's questions as specifications: keys, variants and sheets. */
 class Ch01QuestionsTest {
-    static final List<Question> QUESTIONS = StreamSupport.stream(ServiceLoader.load(Question.class).spliterator(), false)
+    static final List<Question> QUESTIONS = StreamSupport
+            .stream(ServiceLoader.load(Question.class).spliterator(), false)
             .filter(q -> q.chapter().equals("ch01")).toList();
 
     static Variant student(int i) { return Variant.of("ch01", "student-" + i, Salt.PRACTICE); }
@@ -53,7 +54,8 @@ class Ch01QuestionsTest {
     @Test
     @DisplayName("the chapter registers its six questions, in order, well formed, each graded at its worth")
     void registered() {
-        assertThat(QUESTIONS).extracting(Question::id).containsExactly("q1.1", "q1.2", "q1.3", "q1.4", "q1.5", "q1.6");
+        assertThat(QUESTIONS).extracting(Question::id)
+                .containsExactly("q1.1", "q1.2", "q1.3", "q1.4", "q1.5", "q1.6");
         QuestionContract.wellFormed(QUESTIONS, Variant.seed("ch01"), student(1));
         QuestionContract.gradedPointsMatch(Ch01QuizTest.class, QUESTIONS);
     }
@@ -75,7 +77,8 @@ class Ch01QuestionsTest {
     @DisplayName("two students get different numbers in every question")
     void studentsDiffer() {
         for (Question q : QUESTIONS) {
-            boolean differs = IntStream.range(2, 6).anyMatch(i -> !q.prompt(student(1)).equals(q.prompt(student(i))));
+            String first = q.prompt(student(1));
+            boolean differs = IntStream.range(2, 6).anyMatch(i -> !first.equals(q.prompt(student(i))));
             assertThat(differs).as(q.id() + " gives students 1..5 the same prompt").isTrue();
         }
     }
@@ -93,7 +96,8 @@ class Ch01QuestionsTest {
     @DisplayName("the keys agree with the rules written out by hand, for the seed and 60 seeded students")
     class Models {
         @Test
-        @DisplayName("q1.1: each index is the VA's bits [hi:lo] for PDE3 48:47, PDE2 46:38, PDE1 37:29, PDE0 28:21, PT_4K 20:12")
+        @DisplayName("q1.1: each index is the VA's bits [hi:lo]: PDE3 48:47, PDE2 46:38, PDE1 37:29, "
+                + "PDE0 28:21, PT_4K 20:12")
         void walkIndices() {
             Question q = new WalkIndices();
             Map<String, int[]> bits = Map.of("a.pde3", new int[] {48, 47}, "b.pde2", new int[] {46, 38},
@@ -128,7 +132,8 @@ class Ch01QuestionsTest {
             Question q = new ReserveIsFree();
             forStudents(q, (v, k) -> {
                 long[] n = ReserveIsFree.numbers(v);
-                long tables = 3 + (n[2] + 512 * MiB - 1) / (512 * MiB);   // the reservation is 512 MiB-aligned
+                // the reservation starts 512 MiB-aligned: one PDE0 table per started 512 MiB
+                long tables = 3 + (n[2] + 512 * MiB - 1) / (512 * MiB);
                 assertThat(number(k, "q1.3.a.taken")).isZero();
                 assertThat(number(k, "q1.3.b.tables")).isEqualTo(1);
                 assertThat(number(k, "q1.3.c.free")).isEqualTo(n[0] - n[2]);
@@ -160,7 +165,8 @@ class Ch01QuestionsTest {
                 long regions = SmallPagesCost.region(v) / (2 * MiB);
                 long page = SmallPagesCost.small(v).bytes();
                 assertThat(number(k, "q1.5.a.tables")).isEqualTo(regions);
-                assertThat(number(k, "q1.5.b.tableBytes")).isEqualTo(regions * (page == 4 * KiB ? 4 * KiB : 256));
+                long table = page == 4 * KiB ? 4 * KiB : 256;    // 512 x 8 B, or 32 x 8 B
+                assertThat(number(k, "q1.5.b.tableBytes")).isEqualTo(regions * table);
                 assertThat(number(k, "q1.5.c.tlbEntries")).isEqualTo(regions * (2 * MiB / page - 1));
             });
         }
@@ -182,7 +188,8 @@ class Ch01QuestionsTest {
         /** The seed and 60 seeded students, each with the key the simulator gives it. */
         void forStudents(Question q, BiConsumer<Variant, Map<String, String>> check) {
             check.accept(Variant.seed("ch01"), key(q, Variant.seed("ch01")));
-            IntStream.range(0, 60).mapToObj(Ch01QuestionsTest::student).forEach(v -> check.accept(v, key(q, v)));
+            IntStream.range(0, 60).mapToObj(Ch01QuestionsTest::student)
+                    .forEach(v -> check.accept(v, key(q, v)));
         }
     }
 }
