@@ -152,7 +152,7 @@ public final class MmuLab {
                   var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
                   p.cudaMalloc(mib(3) + 1); p.walk(GpuProcess.VA_BASE); gpu.pool()
                   MmuLab.run(System.out)                the whole lab, as ./vramlab lab mmu prints it
-                  quiz()                                the chapter's questions
+                Quiz (outside JShell): ./vramlab quiz mmu [--student <id>] [--sheet labs/answers/ch01.txt]
                 Your steps (labs/): 1.1 AddressSpace.walk, 1.2 Tlb.lookup, 1.3 Pte.bits.
                 Check them: mvn test -Plab (or ./vramlab grade).
                 """;
