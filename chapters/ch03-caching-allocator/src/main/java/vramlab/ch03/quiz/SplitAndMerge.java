@@ -29,7 +29,8 @@ public final class SplitAndMerge implements Question {
     @Override
     public String prompt(Variant v) {
         long[] s = sizes(v);
-        return "On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ":\n"
+        return "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy (vramlab.alloc.ToyPolicy,\n"
+                + "not PyTorch's real rules):\n"
                 + "  a = alloc(" + s[0] + "); b = alloc(" + s[1] + "); c = alloc(" + s[2] + "); free(b); free(a);\n"
                 + "  (a: " + Show.size(s[0]) + ", b: " + Show.size(s[1]) + ", c: " + Show.size(s[2]) + ")\n"
                 + "(a) reserved and allocated now; (b) requested now, in bytes;\n"
