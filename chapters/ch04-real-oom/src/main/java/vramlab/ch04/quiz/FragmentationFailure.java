@@ -58,7 +58,7 @@ public class FragmentationFailure implements Question {
                     + "OOM path in c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q4.1's state.");
         }
 
-        /** Exact sizes: PyTorch rounds to 512 B, so these are the hole's and the fence's sizes. */
+        /** 511 B short of {@code size}: PyTorch rounds it up in 512 B steps, to exactly {@code size}. */
         @Override long fillRequest(long size) { return size - 511; }
     }
 
