@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.ToyPolicy;
 import vramlab.quiz.Blanks;
 import vramlab.quiz.Part;
 import vramlab.quiz.Question;
@@ -16,24 +18,38 @@ import vramlab.units.Bytes;
 /**
  * Seed question 1: the block size and pool of four requests. The seed asks it for PyTorch's
  * policy but answers with the toy's rules (2 MiB steps above 1 MiB), which is the toy's premise,
- * not PyTorch's (PyTorch rounds every block to 512 B). So the kit asks it once per policy:
- * {@link Toy} now; a {@code PyTorch} subclass with id {@code q3.1p} joins when the real policy
- * lands (one line: {@code super("q3.1p", "PyTorch 2.x", PyTorchPolicy::new)}).
+ * not PyTorch's (PyTorch rounds every block to 512 B: round_size, CCA:2026-2037). So the kit asks
+ * it once per policy, with the same requests: {@link Toy} (q3.1) and {@link PyTorch} (q3.6).
  */
 public abstract class PredictTheBlock implements Question {
     private final String id;
     private final String policyName;
     private final Supplier<Policy> policy;
+    private final String premise;
 
-    protected PredictTheBlock(String id, String policyName, Supplier<Policy> policy) {
+    protected PredictTheBlock(String id, String policyName, Supplier<Policy> policy, String premise) {
         this.id = id;
         this.policyName = policyName;
         this.policy = policy;
+        this.premise = premise;
     }
 
     /** The toy policy of the seed chapter ({@code ToyPolicy}). */
     public static final class Toy extends PredictTheBlock {
-        public Toy() { super("q3.1", "the toy policy", vramlab.alloc.ToyPolicy::new); }
+        public Toy() {
+            super("q3.1", "the seed's toy policy", ToyPolicy::new,
+                    "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real\n"
+                    + "rules; q3.6 asks the same for PyTorch.");
+        }
+    }
+
+    /** PyTorch's real rules ({@code PyTorchPolicy}, default {@code PYTORCH_CUDA_ALLOC_CONF}). */
+    public static final class PyTorch extends PredictTheBlock {
+        public PyTorch() {
+            super("q3.6", "PyTorch's real policy", PyTorchPolicy::new,
+                    "This asks about PyTorch's real rules (round_size and get_pool in\n"
+                    + "c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q3.1's requests.");
+        }
     }
 
     @Override public String id() { return id; }
@@ -53,7 +69,7 @@ public abstract class PredictTheBlock implements Question {
     @Override
     public String prompt(Variant v) {
         long[] r = requests(v);
-        return "A caching allocator with " + policyName + " receives four requests. For each, give the\n"
+        return premise + "\nA caching allocator with " + policyName + " receives four requests. For each, give the\n"
                 + "size of the block it is rounded to and the pool (SMALL or LARGE) it is served from:\n"
                 + "(a) " + Show.size(r[0]) + "   (b) " + Show.size(r[1]) + "\n"
                 + "(c) " + Show.size(r[2]) + "   (d) " + Show.size(r[3]);

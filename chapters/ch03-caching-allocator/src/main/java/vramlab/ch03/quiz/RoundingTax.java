@@ -3,20 +3,59 @@ package vramlab.ch03.quiz;
 import static vramlab.units.Bytes.mib;
 
 import java.util.List;
+import java.util.function.Supplier;
 
+import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.Sim;
+import vramlab.alloc.ToyPolicy;
 import vramlab.quiz.Blanks;
 import vramlab.quiz.Part;
 import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** requested <= allocated <= reserved: the seed's alternating fill, with this student's sizes. */
-public final class RoundingTax implements Question {
+/**
+ * requested &lt;= allocated &lt;= reserved: the seed's alternating fill, with this student's sizes.
+ * The seed derives it under the toy's rules (large blocks in 2 MiB steps, a split only when 2 MiB
+ * remain), so it is asked for the toy (q3.3, this class) and again, with the same sizes, for
+ * PyTorch's real rules ({@link PyTorch}, q3.7): 512 B blocks, and a large block
+ * split only when more than 1 MiB remains (CCA:2026-2037, 2478-2486), so a tail of 1 MiB or less
+ * stays inside the block and counts as allocated.
+ */
+public class RoundingTax implements Question {
     static final long DEVICE = mib(256);
 
-    @Override public String id() { return "q3.3"; }
-    @Override public String title() { return "The rounding tax: requested, allocated, reserved after a fill"; }
+    private final String id;
+    private final String policyName;
+    private final Supplier<Policy> policy;
+    private final String premise;
+
+    /** The seed's question, under the toy policy. */
+    public RoundingTax() {
+        this("q3.3", "the seed's toy policy", ToyPolicy::new,
+                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+                + "q3.7 asks the same for PyTorch.");
+    }
+
+    protected RoundingTax(String id, String policyName, Supplier<Policy> policy, String premise) {
+        this.id = id;
+        this.policyName = policyName;
+        this.policy = policy;
+        this.premise = premise;
+    }
+
+    /** The same fill under PyTorch's real rules ({@code PyTorchPolicy}, default config). */
+    public static final class PyTorch extends RoundingTax {
+        public PyTorch() {
+            super("q3.7", "PyTorch's real policy", PyTorchPolicy::new,
+                    "This asks about PyTorch's real rules (round_size, get_allocation_size and should_split in\n"
+                    + "c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q3.3's fill.");
+        }
+    }
+
+    @Override public String id() { return id; }
+    @Override public String title() { return "The rounding tax under " + policyName + ": requested, allocated, reserved after a fill"; }
 
     /** {count, size of the first kind, size of the second kind}. */
     static long[] fill(Variant v) {
@@ -27,7 +66,8 @@ public final class RoundingTax implements Question {
     @Override
     public String prompt(Variant v) {
         long[] f = fill(v);
-        return "On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ", alternate " + f[0] + " times:\n"
+        return premise + "\n"
+                + "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with " + policyName + ", alternate " + f[0] + " times:\n"
                 + "  alloc(" + f[1] + "); alloc(" + f[2] + ");   (" + Show.size(f[1]) + ", " + Show.size(f[2]) + ")\n"
                 + "and free nothing. (a) allocated; (b) reserved; (c) how many segments (cudaMalloc calls).";
     }
@@ -35,14 +75,14 @@ public final class RoundingTax implements Question {
     @Override
     public List<Part> parts(Variant v) {
         long[] f = fill(v);
-        Sim sim = new Sim(DEVICE);
+        Sim sim = new Sim(DEVICE, policy.get());
         for (int i = 0; i < f[0]; i++) {
             sim.alloc(f[1]);
             sim.alloc(f[2]);
         }
         return List.of(
-                Part.of("a", 1, Blanks.size("q3.3.a.allocated", sim.allocated(), Bytes::parse)),
-                Part.of("b", 1, Blanks.size("q3.3.b.reserved", sim.reserved(), Bytes::parse)),
-                Part.of("c", 1, Blanks.number("q3.3.c.segments", sim.allocator().segments().size())));
+                Part.of("a", 1, Blanks.size(id + ".a.allocated", sim.allocated(), Bytes::parse)),
+                Part.of("b", 1, Blanks.size(id + ".b.reserved", sim.reserved(), Bytes::parse)),
+                Part.of("c", 1, Blanks.number(id + ".c.segments", sim.allocator().segments().size())));
     }
 }

@@ -37,9 +37,9 @@ class Ch03QuestionsTest {
     }
 
     @Test
-    @DisplayName("the chapter registers its five questions, in order, well formed")
+    @DisplayName("the chapter registers its eight questions, in order, well formed")
     void registered() {
-        assertThat(QUESTIONS).extracting(Question::id).containsExactly("q3.1", "q3.2", "q3.3", "q3.4", "q3.5");
+        assertThat(QUESTIONS).extracting(Question::id).containsExactly("q3.1", "q3.2", "q3.3", "q3.4", "q3.5", "q3.6", "q3.7", "q3.8");
         QuestionContract.wellFormed(QUESTIONS, Variant.seed("ch03"), student(1));
         QuestionContract.gradedPointsMatch(Ch03QuizTest.class, QUESTIONS);
     }
@@ -54,7 +54,7 @@ class Ch03QuestionsTest {
     @Test
     @DisplayName("two students get different numbers in every question that has numbers")
     void studentsDiffer() {
-        for (Question q : QUESTIONS.subList(0, 4)) {
+        for (Question q : List.of(QUESTIONS.get(0), QUESTIONS.get(1), QUESTIONS.get(2), QUESTIONS.get(3), QUESTIONS.get(5), QUESTIONS.get(6), QUESTIONS.get(7))) {
             assertThat(q.prompt(student(1))).as(q.id()).isNotEqualTo(q.prompt(student(2)));
         }
     }
@@ -73,6 +73,66 @@ class Ch03QuestionsTest {
                 assertThat(solution(q, v, "q3.1." + part + ".pool")).isEqualTo(n <= MiB ? "SMALL" : "LARGE");
             }
         });
+    }
+
+    @Test
+    @DisplayName("q3.6's keys match PyTorch's round_size and get_pool, written out independently, for 300 students")
+    void pytorchKeysMatchAReferenceModel() {
+        Question q = new PredictTheBlock.PyTorch();
+        IntStream.range(0, 300).mapToObj(Ch03QuestionsTest::student).forEach(v -> {
+            long[] r = PredictTheBlock.requests(v);
+            for (int i = 0; i < 4; i++) {
+                String part = String.valueOf((char) ('a' + i));
+                long n = r[i];
+                long want = Math.max(512, (n + 511) / 512 * 512);
+                assertThat(Long.parseLong(solution(q, v, "q3.6." + part + ".size"))).as(v + " " + part).isEqualTo(want);
+                assertThat(solution(q, v, "q3.6." + part + ".pool")).isEqualTo(want <= MiB ? "SMALL" : "LARGE");
+            }
+        });
+    }
+
+    @Test
+    @DisplayName("q3.6 and q3.1 differ exactly where the fact sheet's table says: 1.5 MiB and 2.4 MiB")
+    void seedTwinsDiffer() {
+        Variant seed = Variant.seed("ch03");
+        long[] toy = {512, 300_032, 2 * MiB, 4 * MiB};
+        long[] real = {512, 300_032, 1_572_864, 2_516_992};
+        for (int i = 0; i < 4; i++) {
+            String part = String.valueOf((char) ('a' + i));
+            assertThat(Long.parseLong(solution(new PredictTheBlock.Toy(), seed, "q3.1." + part + ".size"))).isEqualTo(toy[i]);
+            assertThat(Long.parseLong(solution(new PredictTheBlock.PyTorch(), seed, "q3.6." + part + ".size"))).isEqualTo(real[i]);
+        }
+    }
+
+    @Test
+    @DisplayName("q3.7 for the seed: the fifth 3 MiB + 1 B request takes a whole unsplit tail (remainder not above 1 MiB)")
+    void pytorchFillKeepsTheTail() {
+        Variant seed = Variant.seed("ch03");
+        long small = 3_146_240, large = 5_243_392;
+        long tail = 20 * MiB - 2 * (small + large);
+        assertThat(tail - small).isLessThanOrEqualTo(MiB);
+        Question q = new RoundingTax.PyTorch();
+        assertThat(Long.parseLong(solution(q, seed, "q3.7.a.allocated"))).isEqualTo(3 * small + tail + 4 * large);
+        assertThat(Long.parseLong(solution(q, seed, "q3.7.b.reserved"))).isEqualTo(40 * MiB);
+        assertThat(solution(q, seed, "q3.7.c.segments")).isEqualTo("2");
+    }
+
+    @Test
+    @DisplayName("q3.8's keys match PyTorch's rules written out: 512 B blocks in one 20 MiB segment, every remainder split")
+    void pytorchSplitAndMergeMatchesAModel() {
+        Question q = new SplitAndMerge.PyTorch();
+        for (int i = 0; i < 100; i++) {
+            Variant v = student(i);
+            long[] s = SplitAndMerge.sizes(v);
+            long x = (s[0] + 511) / 512 * 512, y = (s[1] + 511) / 512 * 512, z = (s[2] + 511) / 512 * 512;
+            long tail = 20 * MiB - x - y - z;
+            assertThat(tail).isGreaterThan(MiB);
+            assertThat(Long.parseLong(solution(q, v, "q3.8.a.reserved"))).as(v.toString()).isEqualTo(20 * MiB);
+            assertThat(Long.parseLong(solution(q, v, "q3.8.a.allocated"))).isEqualTo(z);
+            assertThat(Long.parseLong(solution(q, v, "q3.8.b.requested"))).isEqualTo(s[2]);
+            assertThat(Long.parseLong(solution(q, v, "q3.8.c.largest"))).isEqualTo(Math.max(x + y, tail));
+            assertThat(solution(q, v, "q3.8.d.blocks")).isEqualTo("3");
+        }
     }
 
     @Test

@@ -14,15 +14,15 @@ import vramlab.quiz.Quiz;
  */
 class Ch03QuizTest {
     @Test @Graded(step = "q3.1", points = 4) @Timeout(10)
-    @DisplayName("q3.1: the block size and pool of four requests under the toy policy")
+    @DisplayName("q3.1: the block size and pool of four requests under the seed's toy policy")
     void predictTheBlock() { Quiz.check(PredictTheBlock.Toy.class); }
 
     @Test @Graded(step = "q3.2", points = 4) @Timeout(10)
-    @DisplayName("q3.2: the counters and the map after a split and a merge")
+    @DisplayName("q3.2: the counters and the map after a split and a merge (the seed's toy policy)")
     void splitAndMerge() { Quiz.check(SplitAndMerge.class); }
 
     @Test @Graded(step = "q3.3", points = 3) @Timeout(10)
-    @DisplayName("q3.3: requested, allocated and reserved after an alternating fill")
+    @DisplayName("q3.3: requested, allocated and reserved after an alternating fill (the seed's toy policy)")
     void roundingTax() { Quiz.check(RoundingTax.class); }
 
     @Test @Graded(step = "q3.4", points = 3) @Timeout(10)
@@ -32,4 +32,16 @@ class Ch03QuizTest {
     @Test @Graded(step = "q3.5", points = 3) @Timeout(10)
     @DisplayName("q3.5: which promise forbids compaction, and what works instead")
     void noCompaction() { Quiz.check(NoCompaction.class); }
+
+    @Test @Graded(step = "q3.6", points = 4) @Timeout(10)
+    @DisplayName("q3.6: the block size and pool of q3.1's requests under PyTorch's real policy")
+    void predictTheBlockPyTorch() { Quiz.check(PredictTheBlock.PyTorch.class); }
+
+    @Test @Graded(step = "q3.7", points = 3) @Timeout(10)
+    @DisplayName("q3.7: q3.3's fill under PyTorch's real policy")
+    void roundingTaxPyTorch() { Quiz.check(RoundingTax.PyTorch.class); }
+
+    @Test @Graded(step = "q3.8", points = 4) @Timeout(10)
+    @DisplayName("q3.8: q3.2's split and merge under PyTorch's real policy")
+    void splitAndMergePyTorch() { Quiz.check(SplitAndMerge.PyTorch.class); }
 }

@@ -38,8 +38,8 @@ public final class EmptyCacheQuestion implements Question {
 
     @Override
     public String prompt(Variant v) {
-        StringBuilder sb = new StringBuilder("On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ", for each row allocate"
-                + " the two sizes\n(one 20 MiB segment per row), then free what the row says:\n");
+        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy"
+                + " (vramlab.alloc.ToyPolicy,\nnot PyTorch's real rules), for each row allocate the two sizes (one 20 MiB segment\nper row), then free what the row says:\n");
         for (long[] r : plan(v)) {
             sb.append("  alloc(").append(Bytes.toyMiB(r[0])).append("), alloc(").append(Bytes.toyMiB(r[1]))
               .append("), free ").append(new String[] {"nothing", "the first", "the second", "both"}[(int) r[2]])

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import vramlab.alloc.Block;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.Sim;
 import vramlab.alloc.ToyPolicy;
 import vramlab.quiz.Blanks;
@@ -23,23 +24,46 @@ import vramlab.units.Bytes;
  * and a request; the simulator builds the state and decides every answer.
  *
  * <p>The seed derives it under the toy's rules (2 MiB block rounding, a 20 MiB segment for any
- * large request), so it is asked for the toy. The PyTorch version is a subclass that passes the
- * real policy and its own id ({@code q4.1p}); its hole pattern must then be re-derived, since
- * PyTorch rounds blocks to 512 B and splits large blocks only above 1 MiB of remainder.
+ * large request), so it is asked for the toy (q4.1, this class's no-argument constructor) and
+ * again, with the same numbers, for PyTorch's real rules ({@link PyTorch}, q4.7): blocks round to
+ * 512 B, a large block splits only above 1 MiB of remainder, and a request of 10 MiB or more asks
+ * the driver for its own size rounded to 2 MiB, with no 20 MiB floor (CCA:2026-2037, 2478-2496).
+ * The state is the same under both: whole-MiB holes and fences tile each 20 MiB segment exactly.
  */
 public class FragmentationFailure implements Question {
     private final String id;
     private final String policyName;
     private final Supplier<Policy> policy;
+    private final String premise;
 
     /** The seed's question, under the toy policy. */
-    public FragmentationFailure() { this("q4.1", "toy", ToyPolicy::new); }
+    public FragmentationFailure() {
+        this("q4.1", "the seed's toy policy", ToyPolicy::new,
+                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+                + "q4.7 asks the same for PyTorch.");
+    }
 
-    protected FragmentationFailure(String id, String policyName, Supplier<Policy> policy) {
+    protected FragmentationFailure(String id, String policyName, Supplier<Policy> policy, String premise) {
         this.id = id;
         this.policyName = policyName;
         this.policy = policy;
+        this.premise = premise;
     }
+
+    /** The same state and request under PyTorch's real rules ({@code PyTorchPolicy}, default config). */
+    public static final class PyTorch extends FragmentationFailure {
+        public PyTorch() {
+            super("q4.7", "PyTorch's real policy", PyTorchPolicy::new,
+                    "This asks about PyTorch's real rules (round_size, get_allocation_size, should_split and the\n"
+                    + "OOM path in c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q4.1's state.");
+        }
+
+        /** 511 B short of {@code size}: PyTorch rounds it up in 512 B steps, to exactly {@code size}. */
+        @Override long fillRequest(long size) { return size - 511; }
+    }
+
+    /** The request that makes a block of {@code size} (whole MiB): the toy rounds it up to 2 MiB steps. */
+    long fillRequest(long size) { return size - mib(1) + 1; }
 
     /** {segments, hole MiB, fence MiB, request bytes}. */
     static long[] pattern(Variant v) {
@@ -50,13 +74,13 @@ public class FragmentationFailure implements Question {
     }
 
     @Override public String id() { return id; }
-    @Override public String title() { return "Derive the fragmentation failure"; }
+    @Override public String title() { return "Derive the fragmentation failure under " + policyName; }
 
     @Override
     public String prompt(Variant v) {
         long[] p = pattern(v);
         String seg = ("[" + p[1] + " MiB FREE][" + p[2] + " MiB LIVE]").repeat(2);
-        return "The " + policyName + " allocator is in this state: each of " + p[0] + " segments is " + seg + ",\n"
+        return premise + "\nThe allocator, with " + policyName + ", is in this state: each of " + p[0] + " segments is " + seg + ",\n"
                 + "reserved = " + 20 * p[0] + " MiB of a " + 20 * p[0] + " MiB device; every hole is on the large\n"
                 + "pool's free list. A request for " + Show.size(p[3]) + " arrives.\n"
                 + "(a) the rounded request; (b) the free bytes and the largest free block;\n"
@@ -72,8 +96,8 @@ public class FragmentationFailure implements Question {
         List<Block> holes = new ArrayList<>();
         for (int s = 0; s < p[0]; s++) {
             for (int i = 0; i < 2; i++) {
-                holes.add(sim.alloc(mib(p[1]) - mib(1) + 1));      // rounds up to the hole's size
-                sim.alloc(mib(p[2]) - mib(1) + 1);                 // the live fence
+                holes.add(sim.alloc(fillRequest(mib(p[1]))));      // rounds up to the hole's size
+                sim.alloc(fillRequest(mib(p[2])));                 // the live fence
             }
         }
         holes.forEach(sim::free);

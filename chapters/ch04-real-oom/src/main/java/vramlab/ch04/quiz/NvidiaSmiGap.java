@@ -5,9 +5,12 @@ import static vramlab.units.Bytes.mib;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Supplier;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.ToyPolicy;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
@@ -20,12 +23,45 @@ import vramlab.units.Bytes;
 /**
  * Seed question 3: the tensors sum to less than nvidia-smi's number for the process. Which
  * terms make up the gap, and how large is each for this student's workload?
+ *
+ * <p>The seed's numbers rest on the toy's rounding (large blocks in 2 MiB steps), so it is asked
+ * for the toy (q4.2, the no-argument constructor) and again, with the same workload, for
+ * PyTorch's real rules ({@link PyTorch}, q4.8), where every block rounds to 512 B
+ * (CCA:2026-2037) and the rounding tax shrinks to bytes.
  */
-public final class NvidiaSmiGap implements Question {
+public class NvidiaSmiGap implements Question {
     /** Terms that may or may not belong to the gap between tensor sum and nvidia-smi's number. */
     public enum Term { ROUNDING_TAX, CACHED_BUT_UNALLOCATED, CUDA_CONTEXT, OTHER_PROCESSES, DRIVER_RESERVE, HOST_MEMORY }
 
     static final long DEVICE = mib(1024);
+
+    private final String id;
+    private final String policyName;
+    private final Supplier<Policy> policy;
+    private final String premise;
+
+    /** The seed's question, under the toy policy. */
+    public NvidiaSmiGap() {
+        this("q4.2", "the seed's toy policy", ToyPolicy::new,
+                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+                + "q4.8 asks the same for PyTorch.");
+    }
+
+    protected NvidiaSmiGap(String id, String policyName, Supplier<Policy> policy, String premise) {
+        this.id = id;
+        this.policyName = policyName;
+        this.policy = policy;
+        this.premise = premise;
+    }
+
+    /** The same workload under PyTorch's real rules ({@code PyTorchPolicy}, default config). */
+    public static final class PyTorch extends NvidiaSmiGap {
+        public PyTorch() {
+            super("q4.8", "PyTorch's real policy", PyTorchPolicy::new,
+                    "This asks about PyTorch's real rules (round_size, get_allocation_size and should_split in\n"
+                    + "c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q4.2's workload.");
+        }
+    }
 
     /** {context MiB, then request sizes; every second request is freed}. */
     static long[] workload(Variant v) {
@@ -36,13 +72,13 @@ public final class NvidiaSmiGap implements Question {
         return w;
     }
 
-    @Override public String id() { return "q4.2"; }
-    @Override public String title() { return "Where nvidia-smi's extra memory comes from"; }
+    @Override public String id() { return id; }
+    @Override public String title() { return "Where nvidia-smi's extra memory comes from, under " + policyName; }
 
     @Override
     public String prompt(Variant v) {
         long[] w = workload(v);
-        StringBuilder sb = new StringBuilder("A process with a CUDA context runs the toy allocator on a "
+        StringBuilder sb = new StringBuilder(premise + "\nA process with a CUDA context runs a caching allocator with " + policyName + " on a "
                 + Bytes.toyMiB(DEVICE) + " device.\nIt allocates, in order:");
         for (int i = 1; i < w.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(w[i])).append(i % 2 == 0 ? " (freed)" : "");
         sb.append("\nand frees the ones marked (freed) right after allocating them. nvidia-smi then shows ")
@@ -55,12 +91,12 @@ public final class NvidiaSmiGap implements Question {
 
     private record Run(GpuProcess process, CachingAllocator allocator) {}
 
-    static long nvidiaSmi(Variant v) { return run(v).process().physicalBytes(); }
+    long nvidiaSmi(Variant v) { return run(v).process().physicalBytes(); }
 
-    private static Run run(Variant v) {
+    private Run run(Variant v) {
         long[] w = workload(v);
         GpuProcess p = new Gpu(0, DEVICE, 0).open(4242, "train.py", mib(w[0]));
-        CachingAllocator a = new CachingAllocator(p, new ToyPolicy());
+        CachingAllocator a = new CachingAllocator(p, policy.get());
         List<Block> live = new ArrayList<>();
         for (int i = 1; i < w.length; i++) {
             Block b = a.alloc(w[i]);
@@ -75,12 +111,12 @@ public final class NvidiaSmiGap implements Question {
         Run r = run(v);
         CachingAllocator a = r.allocator();
         return List.of(
-                Part.of("a", 1, Blanks.choices("q4.2.a.terms",
+                Part.of("a", 1, Blanks.choices(id + ".a.terms",
                         EnumSet.of(Term.ROUNDING_TAX, Term.CACHED_BUT_UNALLOCATED, Term.CUDA_CONTEXT), Term.class)),
-                Part.of("b", 1, Blanks.number("q4.2.b.requested", a.requested())),
-                Part.of("c", 1, Blanks.size("q4.2.c.tax", a.allocated() - a.requested(), Bytes::parse)),
-                Part.of("d", 1, Blanks.size("q4.2.d.cached", a.reserved() - a.allocated(), Bytes::parse)),
-                Part.of("e", 1, Blanks.size("q4.2.e.context",
+                Part.of("b", 1, Blanks.number(id + ".b.requested", a.requested())),
+                Part.of("c", 1, Blanks.size(id + ".c.tax", a.allocated() - a.requested(), Bytes::parse)),
+                Part.of("d", 1, Blanks.size(id + ".d.cached", a.reserved() - a.allocated(), Bytes::parse)),
+                Part.of("e", 1, Blanks.size(id + ".e.context",
                         r.process().physicalBytes() - r.process().mappedBytes(), Bytes::parse)));
     }
 }

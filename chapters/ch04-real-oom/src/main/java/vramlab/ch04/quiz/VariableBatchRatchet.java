@@ -42,7 +42,8 @@ public final class VariableBatchRatchet implements Question {
     @Override
     public String prompt(Variant v) {
         long[] s = steps(v);
-        StringBuilder sb = new StringBuilder("On a fresh toy Sim of " + Bytes.toyMiB(DEVICE) + ", each step does\n"
+        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy (vramlab.alloc.ToyPolicy,\n"
+                + "not PyTorch's real rules; q4.9 asks about the same loop for PyTorch), each step does\n"
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");
         for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(s[i]));

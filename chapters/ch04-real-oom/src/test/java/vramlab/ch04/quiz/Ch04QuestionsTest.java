@@ -38,9 +38,9 @@ class Ch04QuestionsTest {
     }
 
     @Test
-    @DisplayName("the chapter registers its six questions, in order, well formed")
+    @DisplayName("the chapter registers its nine questions, in order, well formed")
     void registered() {
-        assertThat(QUESTIONS).extracting(Question::id).containsExactly("q4.1", "q4.2", "q4.3", "q4.4", "q4.5", "q4.6");
+        assertThat(QUESTIONS).extracting(Question::id).containsExactly("q4.1", "q4.2", "q4.3", "q4.4", "q4.5", "q4.6", "q4.7", "q4.8", "q4.9");
         QuestionContract.wellFormed(QUESTIONS, Variant.seed("ch04"), student(1));
         QuestionContract.gradedPointsMatch(Ch04QuizTest.class, QUESTIONS);
     }
@@ -86,6 +86,48 @@ class Ch04QuestionsTest {
                 "e.fails = 17MiB"), "s"));
         assertThat(wrong.summary()).contains("q4.1.d.succeeds: the simulator says 5MiB is not a request that succeeds now")
                 .contains("q4.1.e.fails: the simulator says 17MiB is not");
+    }
+
+    @Test
+    @DisplayName("q4.7: the same holes under PyTorch's rules; the request still fails, and asks the driver for its own size from 10 MiB")
+    void pytorchFragmentationHoldsForEveryVariant() {
+        for (int i = 0; i < 60; i++) {
+            Variant v = student(i);
+            long[] p = FragmentationFailure.pattern(v);
+            FragmentationFailure q = new FragmentationFailure.PyTorch();
+            assertThat(Long.parseLong(solution(q, v, "q4.7.b.free"))).as(v.toString()).isEqualTo(2 * p[0] * p[1] * MiB);
+            assertThat(Long.parseLong(solution(q, v, "q4.7.b.largest"))).isEqualTo(p[1] * MiB);
+            long rounded = (p[3] + 511) / 512 * 512;
+            assertThat(Long.parseLong(solution(q, v, "q4.7.a.rounded"))).isEqualTo(rounded);
+            long tried = rounded < 10 * MiB ? 20 * MiB : (rounded + 2 * MiB - 1) / (2 * MiB) * (2 * MiB);
+            assertThat(Long.parseLong(solution(q, v, "q4.7.c.tried"))).isEqualTo(tried);
+            assertThat(q.succeeds(v, p[3])).as("the request fails").isFalse();
+            assertThat(q.succeeds(v, p[1] * MiB)).as("a hole-sized request fits").isTrue();
+            assertThat(q.succeeds(v, p[1] * MiB + 1)).as("one byte more rounds past the hole").isFalse();
+        }
+    }
+
+    @Test
+    @DisplayName("q4.8 for the seed: the rounding tax is 1374 B under PyTorch, against 2097502 B under the toy")
+    void pytorchGapForTheSeed() {
+        Variant seed = Variant.seed("ch04");
+        Question q = new NvidiaSmiGap.PyTorch();
+        assertThat(solution(q, seed, "q4.8.b.requested")).isEqualTo("6391458");
+        assertThat(Long.parseLong(solution(q, seed, "q4.8.c.tax"))).isEqualTo(2 * 511 + 352);
+        assertThat(Long.parseLong(solution(q, seed, "q4.8.d.cached"))).isEqualTo(22 * MiB - 2 * 3_146_240L - 100_352);
+        assertThat(Long.parseLong(solution(new NvidiaSmiGap(), seed, "q4.2.c.tax"))).isEqualTo(2_097_502);
+        assertThat(new NvidiaSmiGap.PyTorch().nvidiaSmi(seed)).isEqualTo(new NvidiaSmiGap().nvidiaSmi(seed)).isEqualTo(322 * MiB);
+    }
+
+    @Test
+    @DisplayName("q4.9 for the seed: under PyTorch the batches from 10 MiB up fill their own segments, so nothing ratchets")
+    void pytorchLoopForTheSeed() {
+        Variant seed = Variant.seed("ch04");
+        Question q = new RatchetUnderPyTorch();
+        assertThat(Long.parseLong(solution(q, seed, "q4.9.a.reserved"))).isEqualTo(20 * MiB);
+        assertThat(solution(q, seed, "q4.9.b.releasing")).isEqualTo("5");
+        assertThat(solution(q, seed, "q4.9.c.segments")).isEqualTo("1");
+        assertThat(Long.parseLong(solution(new VariableBatchRatchet(), seed, "q4.5.b.reserved"))).isEqualTo(40 * MiB);
     }
 
     @Test

@@ -13,11 +13,11 @@ import vramlab.quiz.Quiz;
  */
 class Ch04QuizTest {
     @Test @Graded(step = "q4.1", points = 5) @Timeout(10)
-    @DisplayName("q4.1: free bytes exceed the request, and the allocation fails anyway")
+    @DisplayName("q4.1: free bytes exceed the request, and the allocation fails anyway (the seed's toy policy)")
     void fragmentationFailure() { Quiz.check(FragmentationFailure.class); }
 
     @Test @Graded(step = "q4.2", points = 5) @Timeout(10)
-    @DisplayName("q4.2: the terms between the tensor sum and nvidia-smi's number")
+    @DisplayName("q4.2: the terms between the tensor sum and nvidia-smi's number (the seed's toy policy)")
     void nvidiaSmiGap() { Quiz.check(NvidiaSmiGap.class); }
 
     @Test @Graded(step = "q4.3", points = 3) @Timeout(10)
@@ -35,4 +35,16 @@ class Ch04QuizTest {
     @Test @Graded(step = "q4.6", points = 3) @Timeout(10)
     @DisplayName("q4.6: where the graph's memory went")
     void graphPoolMemory() { Quiz.check(GraphPoolMemory.class); }
+
+    @Test @Graded(step = "q4.7", points = 5) @Timeout(10)
+    @DisplayName("q4.7: q4.1's fragmentation failure under PyTorch's real policy")
+    void fragmentationFailurePyTorch() { Quiz.check(FragmentationFailure.PyTorch.class); }
+
+    @Test @Graded(step = "q4.8", points = 5) @Timeout(10)
+    @DisplayName("q4.8: q4.2's nvidia-smi gap under PyTorch's real policy")
+    void nvidiaSmiGapPyTorch() { Quiz.check(NvidiaSmiGap.PyTorch.class); }
+
+    @Test @Graded(step = "q4.9", points = 3) @Timeout(10)
+    @DisplayName("q4.9: q4.5's variable-batch loop under PyTorch's real policy")
+    void ratchetUnderPyTorch() { Quiz.check(RatchetUnderPyTorch.class); }
 }
