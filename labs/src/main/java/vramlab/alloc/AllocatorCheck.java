@@ -19,6 +19,7 @@ final class AllocatorCheck {
         Map<PoolKind, Integer> unmappedCount = new EnumMap<>(PoolKind.class);
         for (Segment s : a.segments()) {
             sumReserved += s.reservedBytes();
+            if (s.owner != a) fail("segment " + s.id + " does not name this allocator as its owner");
             if (!s.isExpandable() && a.process().allocationSize(s.address) != s.size) {
                 fail("segment " + s.id + " is not a live cudaMalloc");
             }

@@ -20,6 +20,7 @@ public final class Segment {
     final int stream;
     final ExpandableSegment pages;         // null for a cudaMalloc segment
     Block first;
+    CachingAllocator owner;                // set while the allocator holds this segment
 
     Segment(int id, long address, long size, PoolKind pool, int stream) {
         this(id, address, size, pool, stream, null);

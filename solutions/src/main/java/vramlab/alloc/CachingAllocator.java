@@ -264,7 +264,7 @@ public final class CachingAllocator {
         }
         Segment segment = new Segment(nextSegmentId++, ptr, allocSize, kind, stream);
         segment.first = new Block(segment, 0, allocSize);
-        segments.put(segment.id, segment);
+        adopt(segment);
         reserved += allocSize;
         stats.increase(MemoryStats.SEGMENT, kind, 1);
         stats.increase(MemoryStats.RESERVED_BYTES, kind, allocSize);
@@ -355,6 +355,17 @@ public final class CachingAllocator {
         block.streamUses.add(stream);
     }
 
+    /** Segments record their allocator, so {@code free} checks ownership without a map lookup. */
+    private void adopt(Segment s) {
+        segments.put(s.id, s);
+        s.owner = this;
+    }
+
+    private void disown(Segment s) {
+        segments.remove(s.id);
+        s.owner = null;
+    }
+
     // tag::free[]
     /**
      * Frees a live block (CCA:1476-1525). {@code allocated} drops now; if other streams used the
@@ -362,7 +373,7 @@ public final class CachingAllocator {
      * merges with free neighbours and goes back to its pool's free set.
      */
     public void free(Block block) {
-        if (block == null || segments.get(block.segment.id) != block.segment) {
+        if (block == null || block.segment.owner != this) {
             throw new IllegalArgumentException("free(" + block + "): not a block of this allocator");
         }
         if (!block.allocated) throw new IllegalArgumentException("free(" + block + "): block already free");
@@ -541,7 +552,7 @@ public final class CachingAllocator {
         stats.decrease(MemoryStats.SEGMENT, kind, 1);
         stats.decrease(MemoryStats.RESERVED_BYTES, kind, s.size);
         if (s.size >= policy.maxSplitSize()) stats.oversizeSegments.decrease(1);
-        segments.remove(s.id);
+        disown(s);
     }
 
     /**
@@ -658,7 +669,7 @@ public final class CachingAllocator {
         Block all = new Block(s, stream, 0, s.size);
         all.mapped = false;
         s.first = all;
-        segments.put(s.id, s);
+        adopt(s);
         unmapped.get(kind).add(all);
         return all;
     }
@@ -758,7 +769,7 @@ public final class CachingAllocator {
     private void releaseExpandableSegment(Segment s) {
         unmapped.get(s.pool).remove(s.first);
         s.pages.release();
-        segments.remove(s.id);
+        disown(s);
     }
 
     /** Checks every invariant in the class comment; throws with the segment map if one fails. */
