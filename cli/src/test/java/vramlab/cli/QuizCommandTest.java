@@ -50,7 +50,8 @@ class QuizCommandTest {
         String text = Files.readString(sheet).replace("q3.1.a.size = ", "q3.1.a.size = 1").replace("q3.5.a.layer = ", "q3.5.a.layer = DRIVER_CUDA_MALLOC");
         Files.writeString(sheet, text);
         Result check = run("quiz", "3", "--student", "carol", "--check", sheet.toString());
-        assertThat(check.out()).contains("Score: 0/17").contains("q3.5.a.layer: not the right choice")
+        assertThat(check.out()).contains("Score: 0/" + chapterPoints("ch03", "carol"))
+                .contains("q3.5.a.layer: not the right choice")
                 .doesNotContain("CACHING_ALLOCATOR");
         Result again = run("quiz", "3", "--student", "carol", "--sheet", sheet.toString());
         assertThat(again.status()).isEqualTo(2);
@@ -63,7 +64,10 @@ class QuizCommandTest {
         Variant v = Variant.of("ch03", "dave", Salt.PRACTICE);
         Path sheet = tmp.resolve("key.txt");
         Files.writeString(sheet, AnswerSheet.key("ch03", v, QuizCommand.questions("ch03")));
-        assertThat(run("quiz", "3", "--student", "dave", "--check", sheet.toString()).out()).contains("Score: 17/17");
+        int max = chapterPoints("ch03", "dave");
+        assertThat(max).isGreaterThanOrEqualTo(17);
+        assertThat(run("quiz", "3", "--student", "dave", "--check", sheet.toString()).out())
+                .contains("Score: " + max + "/" + max);
     }
 
     @Test
@@ -75,5 +79,11 @@ class QuizCommandTest {
             assertThat(r.status()).as(args.toString()).isEqualTo(2);
             assertThat(r.err()).startsWith("error: quiz: ").hasLineCount(1);
         }
+    }
+
+    /** The chapter's points for this student: the sum over its registered questions. */
+    static int chapterPoints(String chapter, String student) {
+        Variant v = Variant.of(chapter, student, Salt.PRACTICE);
+        return QuizCommand.questions(chapter).stream().mapToInt(q -> q.points(v)).sum();
     }
 }
