@@ -97,7 +97,17 @@ class ReportsTest {
         String t = Reports.table(Reports.sorted(ROWS));
         assertThat(t).endsWith("Score: 3/9");
         assertThat(t.indexOf("3.1 ")).isLessThan(t.indexOf("3.10")).isLessThan(t.indexOf("q3.1"));
-        assertThat(t).contains("TODO step 3.10 (Merge) is not written yet");
+        assertThat(t).contains("TODO step 3.10 (Merge) is not written yet").doesNotContain("needs step");
+    }
+
+    @Test
+    @DisplayName("a step's test stopped by an earlier unwritten step says which step comes first")
+    void blockedByAnEarlierStep() {
+        ScoreRow blocked = new ScoreRow("3.4", "merges", 3, 0, "FAILED", "Todo: TODO step 3.1 (Round) is not written yet");
+        ScoreRow own = new ScoreRow("3.1", "rounds", 2, 0, "FAILED", "Todo: TODO step 3.1 (Round) is not written yet");
+        assertThat(Reports.table(List.of(own, blocked)))
+                .contains("(needs step 3.1 first) Todo: TODO step 3.1")
+                .containsOnlyOnce("needs step");
     }
 
     @Test
