@@ -109,10 +109,10 @@ class GradeCommandTest {
         Kit kit = new Kit(built.referenceCore(), List.of(fixture), built.runtime(), built.questions());
         Path subs = Files.createDirectories(tmp.resolve("subs"));
         Path solutions = root.resolve("solutions/src/main/java");
-        Path labs = root.resolve("labs/src/main/java");
+        Path labs = untouchedLabs(tmp.resolve("untouched"));   // as generated, even in a student's copy
         submission(subs, "correct", solutions, UnaryOperator.identity(), true);
         submission(subs, "empty", labs, UnaryOperator.identity(), false);
-        copyTree(root.resolve("labs/answers"), subs.resolve("empty/labs/answers"));
+        blankSheets(subs.resolve("empty/labs/answers"), "empty");
         submission(subs, "broken", solutions, UnaryOperator.identity(), true);
         Files.writeString(subs.resolve("broken/labs/src/main/java/vramlab/alloc/Broken.java"), "class Broken { int x = ; }");
         submission(subs, "looping", solutions, edit("ToyPolicy.java", "if (requested <= SMALL_SIZE) return",
@@ -189,6 +189,25 @@ class GradeCommandTest {
         for (String ch : Kit.registeredQuestions().stream().map(Question::chapter).distinct().toList()) {
             List<Question> qs = Kit.registeredQuestions().stream().filter(q -> q.chapter().equals(ch)).toList();
             Files.writeString(answers.resolve(ch + ".txt"), AnswerSheet.key(ch, Variant.of(ch, id, SALT), qs));
+        }
+    }
+
+    /** The labs exactly as the generator makes them from solutions/: every step a Todo. */
+    static Path untouchedLabs(Path dir) throws IOException {
+        for (Map.Entry<String, String> f : vramlab.labgen.LabGenerator.generate(root.resolve("solutions")).entrySet()) {
+            Path p = dir.resolve(f.getKey());
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, f.getValue());
+        }
+        return dir.resolve("src/main/java");
+    }
+
+    /** The blank answer sheets a student receives, for this student's variant. */
+    static void blankSheets(Path answers, String id) throws IOException {
+        Files.createDirectories(answers);
+        for (String ch : Kit.registeredQuestions().stream().map(Question::chapter).distinct().toList()) {
+            List<Question> qs = Kit.registeredQuestions().stream().filter(q -> q.chapter().equals(ch)).toList();
+            Files.writeString(answers.resolve(ch + ".txt"), AnswerSheet.template(ch, Variant.of(ch, id, SALT), qs));
         }
     }
 
