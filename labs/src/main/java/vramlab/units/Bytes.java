@@ -50,6 +50,21 @@ public final class Bytes {
     }
 
     /**
+     * A size as a quiz prompt or a lab states it, exact and easy to take in: {@code 30 GiB},
+     * {@code 4 MiB}, {@code 3 MiB + 1 B}, {@code 64 KiB}, {@code 5123456 B (4.89 MiB)},
+     * {@code 100 B}.
+     */
+    public static String readable(long bytes) {
+        if (bytes >= TiB && bytes % TiB == 0) return bytes / TiB + " TiB";
+        if (bytes >= GiB && bytes % GiB == 0) return bytes / GiB + " GiB";
+        if (bytes >= MiB && bytes % MiB == 0) return bytes / MiB + " MiB";
+        if (bytes > MiB && bytes % MiB < KiB) return bytes / MiB + " MiB + " + bytes % MiB + " B";
+        if (bytes > MiB) return bytes + " B (" + formatSize(bytes) + ")";
+        if (bytes >= KiB && bytes % KiB == 0) return bytes / KiB + " KiB";
+        return bytes + " B";
+    }
+
+    /**
      * Parses a size as users write it in traces and options: a whole number of bytes
      * ({@code 4096}), or a number with a unit ({@code 512B 4KiB 3MiB 1.5GiB 80GiB 2TiB}).
      * {@code KB/MB/GB} and {@code K/M/G} are read as binary units too, as PyTorch does.

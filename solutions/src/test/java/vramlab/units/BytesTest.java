@@ -63,4 +63,20 @@ class BytesTest {
         assertThat(Bytes.isPowerOfTwo(0)).isFalse();
         assertThat(Bytes.isPowerOfTwo(6)).isFalse();
     }
+
+    @ParameterizedTest(name = "{0} B reads {1}")
+    @CsvSource(textBlock = """
+            100,           100 B
+            4096,          4 KiB
+            921600,        900 KiB
+            1048576,       1 MiB
+            3145729,       3 MiB + 1 B
+            5123456,       5123456 B (4.89 MiB)
+            32212254720,   30 GiB
+            109951162777600, 100 TiB
+            """)
+    @DisplayName("readable sizes are exact: a whole unit, a MiB plus a few bytes, or bytes with a rounded aside")
+    void readable(long bytes, String text) {
+        assertThat(Bytes.readable(bytes)).isEqualTo(text);
+    }
 }

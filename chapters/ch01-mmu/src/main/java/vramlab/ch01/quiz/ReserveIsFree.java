@@ -55,13 +55,13 @@ public final class ReserveIsFree implements Question {
     public String prompt(Variant v) {
         long[] n = numbers(v);
         After a = replay(v);
-        return "A toy process (no context, no driver reserve) on a card of " + Show.size(n[0])
+        return "A toy process (no context, no driver reserve) on a card of " + Bytes.readable(n[0])
                 + " (VER2 page tables)\n"
-                + "calls cuMemAddressReserve(" + Show.size(n[1]) + "), which returns " + Show.hex(a.va())
+                + "calls cuMemAddressReserve(" + Bytes.readable(n[1]) + "), which returns " + Show.hex(a.va())
                 + ".\n"
                 + "(a) How much GPU memory did the reservation take?\n"
                 + "(b) How many page tables does the address space hold now (the root counts)?\n"
-                + "It then calls cuMemCreate(" + Show.size(n[2]) + ") and cuMemMap of that handle at "
+                + "It then calls cuMemCreate(" + Bytes.readable(n[2]) + ") and cuMemMap of that handle at "
                 + Show.hex(a.va()) + ".\n"
                 + "(c) What does cudaMemGetInfo report as free now?\n"
                 + "(d) How many page tables now, and how much memory do they take (the root is counted\n"

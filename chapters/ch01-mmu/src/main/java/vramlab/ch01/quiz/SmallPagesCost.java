@@ -39,9 +39,9 @@ public final class SmallPagesCost implements Question {
     public String prompt(Variant v) {
         PageSize small = small(v);
         long region = region(v);
-        return "Two fresh VER2 address spaces map the same " + Show.size(region)
+        return "Two fresh VER2 address spaces map the same " + Bytes.readable(region)
                 + " at VA 0: one with 2 MiB pages (" + region / PageSize.SIZE_2M.bytes() + " of them),\n"
-                + "the other with " + Show.size(small.bytes()) + " pages (" + region / small.bytes()
+                + "the other with " + Bytes.readable(small.bytes()) + " pages (" + region / small.bytes()
                 + " of them). Compared with the 2 MiB mapping,\n"
                 + "(a) how many more page tables does the " + small + " mapping need?\n"
                 + "(b) how many more bytes of page tables?\n"

@@ -37,9 +37,9 @@ public final class SmiNumber implements Question {
     @Override
     public String prompt(Variant v) {
         long[] n = numbers(v);
-        return "An " + Show.size(CARD) + " card whose driver keeps a " + Show.size(DRIVER_RESERVE)
+        return "An " + Bytes.readable(CARD) + " card whose driver keeps a " + Bytes.readable(DRIVER_RESERVE)
                 + " reserve runs one process,\n"
-                + "pid 1, with a " + Show.size(n[1]) + " context. It calls cudaMalloc(" + n[0] + ") once"
+                + "pid 1, with a " + Bytes.readable(n[1]) + " context. It calls cudaMalloc(" + n[0] + ") once"
                 + Show.aside(n[0]) + ".\n"
                 + "(a) What does nvidia-smi report as its used_gpu_memory, in MiB (a whole number)?\n"
                 + "(b) What does cudaMemGetInfo report as free?\n"

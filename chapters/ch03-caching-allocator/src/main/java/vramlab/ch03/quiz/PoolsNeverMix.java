@@ -32,7 +32,7 @@ public final class PoolsNeverMix implements Question {
         long[] s = sizes(v);
         return "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy (vramlab.alloc.ToyPolicy):\n"
                 + "big = alloc(" + s[0] + "); free(big);\n"
-                + "then small = alloc(" + s[1] + ").   (big: " + Show.size(s[0]) + ", small: " + Show.size(s[1]) + ")\n"
+                + "then small = alloc(" + s[1] + ").   (big: " + Bytes.readable(s[0]) + ", small: " + Bytes.readable(s[1]) + ")\n"
                 + "(a) the pool of the small request; (b) does it reuse the bytes big left cached?\n"
                 + "(c) reserved after the three calls.";
     }

@@ -71,8 +71,8 @@ public abstract class PredictTheBlock implements Question {
         long[] r = requests(v);
         return premise + "\nA caching allocator with " + policyName + " receives four requests. For each, give the\n"
                 + "size of the block it is rounded to and the pool (SMALL or LARGE) it is served from:\n"
-                + "(a) " + Show.size(r[0]) + "   (b) " + Show.size(r[1]) + "\n"
-                + "(c) " + Show.size(r[2]) + "   (d) " + Show.size(r[3]);
+                + "(a) " + Bytes.readable(r[0]) + "   (b) " + Bytes.readable(r[1]) + "\n"
+                + "(c) " + Bytes.readable(r[2]) + "   (d) " + Bytes.readable(r[3]);
     }
 
     @Override

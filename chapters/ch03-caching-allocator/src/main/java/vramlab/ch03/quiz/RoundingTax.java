@@ -68,7 +68,7 @@ public class RoundingTax implements Question {
         long[] f = fill(v);
         return premise + "\n"
                 + "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with " + policyName + ", alternate " + f[0] + " times:\n"
-                + "  alloc(" + f[1] + "); alloc(" + f[2] + ");   (" + Show.size(f[1]) + ", " + Show.size(f[2]) + ")\n"
+                + "  alloc(" + f[1] + "); alloc(" + f[2] + ");   (" + Bytes.readable(f[1]) + ", " + Bytes.readable(f[2]) + ")\n"
                 + "and free nothing. (a) allocated; (b) reserved; (c) how many segments (cudaMalloc calls).";
     }
 

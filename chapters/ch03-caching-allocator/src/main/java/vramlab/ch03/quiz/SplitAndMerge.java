@@ -69,7 +69,7 @@ public class SplitAndMerge implements Question {
         long[] s = sizes(v);
         return premise + "\nOn a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with " + policyName + ":\n"
                 + "  a = alloc(" + s[0] + "); b = alloc(" + s[1] + "); c = alloc(" + s[2] + "); free(b); free(a);\n"
-                + "  (a: " + Show.size(s[0]) + ", b: " + Show.size(s[1]) + ", c: " + Show.size(s[2]) + ")\n"
+                + "  (a: " + Bytes.readable(s[0]) + ", b: " + Bytes.readable(s[1]) + ", c: " + Bytes.readable(s[2]) + ")\n"
                 + "(a) reserved and allocated now; (b) requested now, in bytes;\n"
                 + "(c) the largest free block; (d) how many blocks segment 0 holds now.";
     }

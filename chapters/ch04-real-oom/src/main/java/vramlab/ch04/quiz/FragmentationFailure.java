@@ -82,7 +82,7 @@ public class FragmentationFailure implements Question {
         String seg = ("[" + p[1] + " MiB FREE][" + p[2] + " MiB LIVE]").repeat(2);
         return premise + "\nThe allocator, with " + policyName + ", is in this state: each of " + p[0] + " segments is " + seg + ",\n"
                 + "reserved = " + 20 * p[0] + " MiB of a " + 20 * p[0] + " MiB device; every hole is on the large\n"
-                + "pool's free list. A request for " + Show.size(p[3]) + " arrives.\n"
+                + "pool's free list. A request for " + Bytes.readable(p[3]) + " arrives.\n"
                 + "(a) the rounded request; (b) the free bytes and the largest free block;\n"
                 + "(c) the size the allocator tries to get from the driver (the message's 'Tried to allocate');\n"
                 + "(d) one request size that would succeed now; (e) one that fails although it is no\n"

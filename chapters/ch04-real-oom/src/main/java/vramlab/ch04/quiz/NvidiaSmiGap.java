@@ -80,7 +80,7 @@ public class NvidiaSmiGap implements Question {
         long[] w = workload(v);
         StringBuilder sb = new StringBuilder(premise + "\nA process with a CUDA context runs a caching allocator with " + policyName + " on a "
                 + Bytes.toyMiB(DEVICE) + " device.\nIt allocates, in order:");
-        for (int i = 1; i < w.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(w[i])).append(i % 2 == 0 ? " (freed)" : "");
+        for (int i = 1; i < w.length; i++) sb.append(i == 1 ? " " : ", ").append(Bytes.readable(w[i])).append(i % 2 == 0 ? " (freed)" : "");
         sb.append("\nand frees the ones marked (freed) right after allocating them. nvidia-smi then shows ")
           .append(Bytes.toyMiB(nvidiaSmi(v))).append(" for it.\n")
           .append("(a) which terms make up the gap between the live tensors' sum and nvidia-smi's number?\n")

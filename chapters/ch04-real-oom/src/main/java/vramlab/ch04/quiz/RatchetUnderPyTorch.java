@@ -34,8 +34,8 @@ public final class RatchetUnderPyTorch implements Question {
                 + "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with PyTorch's real policy, each step does\n"
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");
-        for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(s[i]));
-        return sb.append(".\n(keep: ").append(Show.size(s[0])).append(")\n(a) reserved after the last step;\n")
+        for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Bytes.readable(s[i]));
+        return sb.append(".\n(keep: ").append(Bytes.readable(s[0])).append(")\n(a) reserved after the last step;\n")
                  .append("(b) at how many of the steps emptyCache() releases a segment;\n")
                  .append("(c) how many segments are held after the last step.").toString();
     }

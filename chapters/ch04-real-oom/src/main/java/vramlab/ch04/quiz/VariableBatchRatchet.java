@@ -46,8 +46,8 @@ public final class VariableBatchRatchet implements Question {
                 + "not PyTorch's real rules; q4.9 asks about the same loop for PyTorch), each step does\n"
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");
-        for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Show.size(s[i]));
-        return sb.append(".\n(keep: ").append(Show.size(s[0])).append(")\n(a) the cause, one of the six; (b) reserved after the last step;\n")
+        for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Bytes.readable(s[i]));
+        return sb.append(".\n(keep: ").append(Bytes.readable(s[0])).append(")\n(a) the cause, one of the six; (b) reserved after the last step;\n")
                  .append("(c) why empty_cache() cannot stop it; (d) the two fixes that can.").toString();
     }
 

@@ -34,7 +34,7 @@ public final class BlockSizeTwoWays implements Question {
     public String prompt(Variant v) {
         long s = request(v);
         return "A fresh process on a card of " + Bytes.toyMiB(DEVICE) + " allocates one tensor: alloc("
-                + s + ")   (" + Show.size(s) + ").\n"
+                + s + ")   (" + Bytes.readable(s) + ").\n"
                 + "With PyTorch's defaults: (a) the size of its block; (b) the memory reserved.\n"
                 + "With " + Expandable.CONF + ": (c) the size of its block; (d) the memory reserved.";
     }

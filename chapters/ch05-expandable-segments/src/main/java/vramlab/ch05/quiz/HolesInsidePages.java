@@ -49,8 +49,8 @@ public final class HolesInsidePages implements Question {
         Fill f = fill(v);
         return "A fresh process on a card of " + Bytes.toyMiB(f.device()) + " with " + Expandable.CONF
                 + "\nallocates, " + f.pairs() + " times,\n"
-                + "  x[i] = alloc(" + Show.size(f.hole()) + "); alloc(" + Show.size(f.live()) + ");\n"
-                + "then frees every x[i]. Now it asks for alloc(" + Show.size(f.request()) + ").\n"
+                + "  x[i] = alloc(" + Bytes.readable(f.hole()) + "); alloc(" + Bytes.readable(f.live()) + ");\n"
+                + "then frees every x[i]. Now it asks for alloc(" + Bytes.readable(f.request()) + ").\n"
                 + "(a) Does that request succeed?\n"
                 + "(b) How many 20 MiB pages can the out-of-memory retry unmap to make room?\n"
                 + "(c) How many bytes are reserved but not allocated just before the request?\n"

@@ -34,7 +34,7 @@ public final class MappingsAreNotSegments implements Question {
     public String prompt(Variant v) {
         long s = request(v);
         return "A fresh process on a card of " + Bytes.toyMiB(DEVICE) + " with " + Expandable.CONF
-                + "\nallocates alloc(" + s + ")   (" + Show.size(s) + ").\n"
+                + "\nallocates alloc(" + s + ")   (" + Bytes.readable(s) + ").\n"
                 + "What does torch.cuda.memory_stats() say for (a) segment.all.current,\n"
                 + "(b) reserved_bytes.all.current, (c) num_device_alloc?\n"
                 + "(d) And segment.all.current for the same request with PyTorch's defaults?";

@@ -38,7 +38,7 @@ public final class TwoPools implements Question {
         return "A fresh process on a card of " + Bytes.toyMiB(n[0]) + " runs with PYTORCH_CUDA_ALLOC_CONF="
                 + Expandable.CONF + ".\n"
                 + "It allocates alloc(" + n[1] + ") and then alloc(" + n[2] + ").   ("
-                + Show.size(n[1]) + ", " + Show.size(n[2]) + ")\n"
+                + Bytes.readable(n[1]) + ", " + Bytes.readable(n[2]) + ")\n"
                 + "(a) How much memory is reserved now (reserved_bytes.all.current)?\n"
                 + "(b) How much of it does each pool hold (reserved_bytes.small_pool / .large_pool)?\n"
                 + "(c) How much virtual address space does the large pool's reservation span?";

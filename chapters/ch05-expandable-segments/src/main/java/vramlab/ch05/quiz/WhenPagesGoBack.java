@@ -38,12 +38,12 @@ public final class WhenPagesGoBack implements Question {
     public String prompt(Variant v) {
         long[] s = sizes(v);
         return "A fresh process on a card of " + Bytes.toyMiB(DEVICE) + " with " + Expandable.CONF + ":\n"
-                + "  x = alloc(" + s[0] + "); free(x);   (x: " + Show.size(s[0]) + ")\n"
+                + "  x = alloc(" + s[0] + "); free(x);   (x: " + Bytes.readable(s[0]) + ")\n"
                 + "(a) How much memory is reserved now?\n"
                 + "(b) When do the pages that were under x go back to the driver?\n"
                 + "(c) Then torch.cuda.empty_cache(): how much is reserved now?\n"
                 + "(d) On another fresh process: x = alloc(" + s[0] + "); y = alloc(" + s[1] + "); free(x);\n"
-                + "    empty_cache().   (y: " + Show.size(s[1]) + ")   How much is reserved now?";
+                + "    empty_cache().   (y: " + Bytes.readable(s[1]) + ")   How much is reserved now?";
     }
 
     @Override

@@ -51,10 +51,10 @@ public final class ExactSizeReuse implements Question {
     public String prompt(Variant v) {
         long f = freed(v);
         long[] r = requests(v);
-        return "On a fresh PinnedSim: t = sim.pin(" + f + "L); sim.del(t);   (t: " + Show.size(f)
+        return "On a fresh PinnedSim: t = sim.pin(" + f + "L); sim.del(t);   (t: " + Bytes.readable(f)
                 + ", no copy used it)\n"
-                + "Three requests: (A) " + Show.size(r[0]) + "   (B) " + Show.size(r[1])
-                + "   (C) " + Show.size(r[2]) + "\n"
+                + "Three requests: (A) " + Bytes.readable(r[0]) + "   (B) " + Bytes.readable(r[1])
+                + "   (C) " + Bytes.readable(r[2]) + "\n"
                 + "(a) Which of A, B, C, each asked alone right after the del, get t's block back?\n"
                 + "(b) allocated_bytes if instead, after the del, A, B and C are all pinned, in that order,\n"
                 + "    and all kept.";

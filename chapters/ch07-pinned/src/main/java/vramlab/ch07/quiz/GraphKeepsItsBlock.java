@@ -42,7 +42,7 @@ public final class GraphKeepsItsBlock implements Question {
                 + " sim.copyToHost(staging, loss); });\n"
                 + "  sim.del(batch); sim.del(staging);"
                 + (n[2] == 1 ? " sim.synchronize();" : "   // no synchronize") + " sim.emptyHostCache();\n"
-                + "  (batch: " + Show.size(n[1]) + ", staging: " + Show.size(n[0]) + ")\n"
+                + "  (batch: " + Bytes.readable(n[1]) + ", staging: " + Bytes.readable(n[0]) + ")\n"
                 + "(a) where is staging's block now? (b) where is batch's block now?\n"
                 + "(c) allocated_bytes and active_bytes in host_memory_stats() now.";
     }

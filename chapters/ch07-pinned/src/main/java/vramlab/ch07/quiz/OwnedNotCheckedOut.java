@@ -27,7 +27,7 @@ public final class OwnedNotCheckedOut implements Question {
     public String prompt(Variant v) {
         long s = size(v);
         return "On a fresh PinnedSim: t = sim.pin(" + s + "L); sim.del(t); sim.synchronize();   (t: "
-                + Show.size(s) + ")\n"
+                + Bytes.readable(s) + ")\n"
                 + "(a) allocated_bytes and active_bytes in host_memory_stats() now;\n"
                 + "(b) the bytes sim.emptyHostCache() (empty_host_cache()) then returns to the OS;\n"
                 + "(c) allocated_bytes if you had called sim.cudaEmptyCache() (torch.cuda.empty_cache())\n"

@@ -45,7 +45,7 @@ public final class QueuedCopyHoldsTheBlock implements Question {
         return "On a fresh PinnedSim: d = sim.cuda(" + n[0] + "L); sim.kernel(\"busy\", " + n[1] + "L);   ("
                 + Show.ms(n[1]) + ")\n"
                 + "  a = sim.pin(" + n[0] + "L); sim.copyToDevice(d, a); sim.del(a);   ("
-                + Show.size(n[0]) + ")\n"
+                + Bytes.readable(n[0]) + ")\n"
                 + (n[2] == 0 ? "" : "  the host works " + Show.ms(n[2])
                         + " on other things: sim.clock().advanceBy(" + n[2] + "L);\n")
                 + "  b = sim.pin(" + n[0] + "L);   // and b is kept\n"

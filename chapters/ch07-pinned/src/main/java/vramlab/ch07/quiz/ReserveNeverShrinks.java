@@ -34,11 +34,11 @@ public final class ReserveNeverShrinks implements Question {
                 + "(sim = new PinnedSim(\"pinned_reserve_segment_size_mb:" + n[0] + "\"))."
                 + " It pins and frees one\n"
                 + "tensor, then empties the cache: sim.del(sim.pin(" + n[1] + "L)); sim.emptyHostCache();\n"
-                + "   (first tensor: " + Show.size(n[1]) + ")\n"
+                + "   (first tensor: " + Bytes.readable(n[1]) + ")\n"
                 + "(a) allocated_bytes in host_memory_stats() now;\n"
                 + "(b) the bytes the host has pinned now (cudaHostAlloc'd and not yet freed);\n"
                 + "(c) the bytes the host has pinned after one more request, sim.pin(" + n[2] + "L), kept.\n"
-                + "   (second tensor: " + Show.size(n[2]) + ")";
+                + "   (second tensor: " + Bytes.readable(n[2]) + ")";
     }
 
     @Override

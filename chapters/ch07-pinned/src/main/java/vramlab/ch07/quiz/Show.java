@@ -6,16 +6,6 @@ import vramlab.units.Bytes;
 final class Show {
     private Show() {}
 
-    /** {@code 4 MiB}, {@code 3 MiB + 1 B}, {@code 5123456 B (4.89 MiB)}; small sizes in bytes. */
-    static String size(long bytes) {
-        if (bytes >= Bytes.MiB && bytes % Bytes.MiB == 0) return bytes / Bytes.MiB + " MiB";
-        if (bytes > Bytes.MiB && bytes % Bytes.MiB < 1024) {
-            return bytes / Bytes.MiB + " MiB + " + bytes % Bytes.MiB + " B";
-        }
-        if (bytes > Bytes.MiB) return bytes + " B (" + Bytes.formatSize(bytes) + ")";
-        return bytes + " B";
-    }
-
     /** Whole milliseconds, as the prompt's timeline states them. */
     static String ms(long nanos) { return nanos / 1_000_000 + " ms"; }
 
