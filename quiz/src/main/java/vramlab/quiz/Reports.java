@@ -32,7 +32,9 @@ public final class Reports {
             sb.append(String.format(Locale.ROOT, "  %-6s %-7s %2d/%-2d %s%n", r.step(), r.status(), r.earned(),
                     r.points(), r.name()));
             if (!r.reason().isEmpty() && r.earned() < r.points()) {
-                sb.append("           ").append(blockedBy(r)).append(r.reason()).append('\n');
+                String[] lines = r.reason().split("\n");
+                sb.append("           ").append(blockedBy(r)).append(lines[0]).append('\n');
+                for (int i = 1; i < lines.length; i++) sb.append("             ").append(lines[i]).append('\n');
             }
         }
         return sb.append("Score: ").append(earned(rows)).append('/').append(total(rows)).toString();

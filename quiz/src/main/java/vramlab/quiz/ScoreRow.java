@@ -33,36 +33,69 @@ public record ScoreRow(String step, String name, int points, int earned, String 
         return new ScoreRow(step, name, points, 0, status, why);
     }
 
-    /** One line that says why a test failed: the message's first line, or the exception's name. */
+    /** The most lines of a failure message a row keeps (the first says why; the rest show expected vs actual). */
+    public static final int MAX_REASON_LINES = 16;
+    /** The most characters a row's reason keeps. */
+    public static final int MAX_REASON_CHARS = 2000;
+
+    /**
+     * Why a test failed: its message (the first line says why, the next lines usually show
+     * expected vs actual), or the exception's name; at most {@value #MAX_REASON_LINES} lines and
+     * {@value #MAX_REASON_CHARS} characters.
+     */
     public static String reason(Throwable t) {
         Throwable cause = t;
         // A class that failed to initialise hides the student's exception one level down.
         if (t instanceof ExceptionInInitializerError && t.getCause() != null) cause = t.getCause();
         String m = cause.getMessage();
-        String line = m == null || m.isBlank() ? cause.getClass().getName() : firstLine(m);
-        if (cause != t) line = t.getClass().getSimpleName() + ": " + line;
-        else if (!(t instanceof AssertionError) && m != null) line = t.getClass().getSimpleName() + ": " + line;
-        return line.length() > 500 ? line.substring(0, 500) + "..." : line;
+        String text = m == null || m.isBlank() ? cause.getClass().getName() : trimmed(m);
+        if (cause != t) text = t.getClass().getSimpleName() + ": " + text;
+        else if (!(t instanceof AssertionError) && m != null) text = t.getClass().getSimpleName() + ": " + text;
+        return text;
     }
 
-    private static String firstLine(String m) {
-        String s = m.strip();
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+    private static String trimmed(String m) {
+        java.util.List<String> lines = m.strip().lines().map(String::stripTrailing)
+                .filter(l -> !l.isBlank()).toList();
+        String s = String.join("\n", lines.subList(0, Math.min(lines.size(), MAX_REASON_LINES)));
+        if (lines.size() > MAX_REASON_LINES) s += "\n...";
+        return s.length() > MAX_REASON_CHARS ? s.substring(0, MAX_REASON_CHARS) + "..." : s;
+    }
+
+    /** The first line of the reason: why, in one line. */
+    public String why() {
+        int nl = reason.indexOf('\n');
+        return nl < 0 ? reason : reason.substring(0, nl);
     }
 
     public boolean passed() { return "PASSED".equals(status); }
 
+    /** One line of six tab-separated fields; the reason's newlines, tabs and backslashes are escaped. */
     public String toTsv() {
         return String.join("\t", clean(step), clean(name), Integer.toString(points), Integer.toString(earned),
-                status, clean(reason));
+                status, escape(reason));
     }
 
     public static ScoreRow fromTsv(String line) {
         String[] f = line.split("\t", -1);
         if (f.length != 6) throw new IllegalArgumentException("bad score row (expected 6 tab-separated fields): " + line);
-        return new ScoreRow(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4], f[5]);
+        return new ScoreRow(f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4], unescape(f[5]));
     }
 
     private static String clean(String s) { return s.replace('\t', ' ').replace('\r', ' ').replace('\n', ' '); }
+
+    private static String escape(String s) {
+        return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n");
+    }
+
+    private static String unescape(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 == s.length()) { sb.append(c); continue; }
+            char n = s.charAt(++i);
+            sb.append(n == 'n' ? '\n' : n == 't' ? '\t' : n);
+        }
+        return sb.toString();
+    }
 }

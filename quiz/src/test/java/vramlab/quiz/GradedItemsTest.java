@@ -61,7 +61,8 @@ class GradedItemsTest {
         assertThat(rows.get("t.6").earned()).as("a nested class's graded test").isEqualTo(1);
         assertThat(rows.get("t.7").reason()).as("a factory is one item").contains("dynamic 2");
         assertThat(rows.get("t.1")).extracting(ScoreRow::earned, ScoreRow::status).containsExactly(2, "PASSED");
-        assertThat(rows.get("t.2")).extracting(ScoreRow::earned, ScoreRow::reason).containsExactly(0, "expected 4 but was 5");
+        assertThat(rows.get("t.2")).extracting(ScoreRow::earned, ScoreRow::why).containsExactly(0, "expected 4 but was 5");
+        assertThat(rows.get("t.2").reason()).as("the lines below the first are kept").isEqualTo("expected 4 but was 5\nmap...");
         assertThat(rows.get("t.3")).extracting(ScoreRow::earned, ScoreRow::points).containsExactly(1, 4);
         assertThat(rows.get("t.4")).extracting(ScoreRow::earned, ScoreRow::status).containsExactly(0, "SKIPPED");
         assertThat(rows.get("t.5").earned()).as("one bad invocation loses the item").isZero();

@@ -66,7 +66,7 @@ public final class Grader {
     public synchronized Map<String, ScoreRow> inventory() throws IOException, InterruptedException {
         if (inventory != null) return inventory;
         Path area = Files.createDirectories(work.resolve("_inventory"));
-        ChildRun run = new ChildRun(command(area, kit.referenceCore(), "list", null), area, 0);
+        ChildRun run = new ChildRun(command(area, List.of(kit.referenceCore()), "list", null), area, 0);
         run.run(Map.of(), Duration.ofMinutes(2), System.nanoTime() + Duration.ofMinutes(2).toNanos(), options.outputCap());
         Map<String, ScoreRow> items = new LinkedHashMap<>();
         for (String line : Files.readAllLines(run.results(), StandardCharsets.UTF_8)) {
@@ -94,7 +94,7 @@ public final class Grader {
         } catch (IOException | RuntimeException e) {
             problem = "could not read the submission: " + e;
         }
-        rows.addAll(problem == null ? labItems(s, area) : zeros(problem));
+        rows.addAll(problem == null ? runLabItems(List.of(s.classes), r -> true, area) : zeros(problem));
         rows.addAll(quizItems(student, s.answers));
         rows = Reports.sorted(rows);
         Files.createDirectories(out);
@@ -146,8 +146,17 @@ public final class Grader {
         return out;
     }
 
-    private List<ScoreRow> labItems(Submission s, Path area) throws IOException, InterruptedException {
-        Map<String, ScoreRow> items = inventory();
+    /**
+     * Runs the kit's graded lab items that {@code which} selects (by their zero row: step, name,
+     * points) against compiled cores, in child JVMs under this grader's bounds; returns one row per
+     * selected item. {@code cores} are class folders in dependency order (a {@code CoreBuild}
+     * result's class path, or one folder); {@code area} is a scratch folder for the children.
+     */
+    public List<ScoreRow> runLabItems(List<Path> cores, java.util.function.Predicate<ScoreRow> which, Path area)
+            throws IOException, InterruptedException {
+        Files.createDirectories(area);
+        Map<String, ScoreRow> items = new LinkedHashMap<>();
+        inventory().forEach((uid, z) -> { if (which.test(z)) items.put(uid, z); });
         Map<String, ScoreRow> booked = new LinkedHashMap<>();
         long deadline = System.nanoTime() + options.submissionTime().toNanos();
         String stoppedEarly = "not run: the test JVM stopped before it";
@@ -155,7 +164,7 @@ public final class Grader {
             List<String> left = items.keySet().stream().filter(u -> !booked.containsKey(u)).toList();
             Path uids = area.resolve("uids-" + attempt + ".txt");
             Files.write(uids, left, StandardCharsets.UTF_8);
-            ChildRun run = new ChildRun(command(area, s.classes, "run", uids), area, attempt);
+            ChildRun run = new ChildRun(command(area, cores, "run", uids), area, attempt);
             run.run(items, options.itemTimeout(), deadline, options.outputCap());
             // Steps, names and points are the kit's; the child only says how each item ended.
             run.booked().forEach((uid, r) -> {
@@ -198,12 +207,12 @@ public final class Grader {
         return out;
     }
 
-    private List<String> command(Path area, Path core, String mode, Path uids) throws IOException {
+    private List<String> command(Path area, List<Path> cores, String mode, Path uids) throws IOException {
         List<Path> cp = new ArrayList<>();
         cp.add(kit.runtime().get(0));               // the harness first: a submission cannot shadow it
         cp.addAll(kit.testRoots());
         cp.addAll(kit.runtime().subList(1, kit.runtime().size()));
-        cp.add(core);                               // the student's cores last
+        cp.addAll(cores);                           // the student's cores last
         Path roots = area.resolve("roots.txt");
         Files.write(roots, kit.testRoots().stream().map(p -> p.toAbsolutePath().toString()).toList());
         Files.createDirectories(area.resolve("tmp"));

@@ -1,0 +1,298 @@
+package vramlab.quiz.build;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Compiles a student's cores one core at a time, in dependency order, so that a file that does
+ * not compile costs only its own core: the reference classes of that core stand in for it, the
+ * cores built on it compile against the reference, and the result says which core fell back and
+ * why (the compiler's first errors, as {@code file:line: message}).
+ *
+ * <p>The reference stands in only so that the <em>other</em> cores' graded tests can run: a core
+ * that fell back earns nothing for its own steps (callers book them as "did not compile", see
+ * {@link #coreOfFile}). A core that compiles is always the student's own: no reference class is
+ * ever mixed into it, so deleting a file makes its core fail to compile rather than bringing the
+ * reference's body back. Each core's output is cached under
+ * {@code work/<core>/} with a fingerprint of its sources and of the cores it was compiled against;
+ * an unchanged core is not compiled again.
+ *
+ * <p>Used by the launcher ({@code check}, {@code lab --mine}, {@code jshell --mine}) and by the
+ * batch grader, so both treat a broken file the same way.
+ */
+public final class CoreBuild {
+
+    /** One core a student owns: its packages and the cores it is compiled against. */
+    public record Core(String name, List<String> packages, List<String> needs) {
+        /** Does {@code pkg} (dotted) belong to this core? */
+        public boolean owns(String pkg) { return packages.contains(pkg); }
+    }
+
+    /** The kit's cores, in dependency order (each needs only cores listed before it). */
+    public static final List<Core> CORES = List.of(
+            new Core("base", List.of("vramlab.units", "vramlab.lab"), List.of()),
+            new Core("gmmu", List.of("vramlab.gmmu"), List.of("base")),
+            new Core("driver", List.of("vramlab.driver"), List.of("base", "gmmu")),
+            new Core("alloc", List.of("vramlab.alloc"), List.of("base", "gmmu", "driver")),
+            new Core("buddy", List.of("vramlab.buddy"), List.of("base", "gmmu", "driver")),
+            new Core("kv", List.of("vramlab.kv"), List.of("base", "gmmu", "driver")),
+            new Core("pinned", List.of("vramlab.pinned"), List.of("base", "gmmu", "driver", "alloc")));
+
+    /** One compiler error: the file relative to the sources, its line, and the message's first line. */
+    public record CompileError(String file, long line, String message) {
+        @Override public String toString() { return file + ":" + line + ": " + message; }
+    }
+
+    /**
+     * How one core was built.
+     *
+     * @param core     the core
+     * @param classes  the folder holding its classes (the student's, or the reference's copy)
+     * @param student  true when these are the student's own classes
+     * @param errors   why the student's sources did not compile (empty when they did)
+     * @param reused   true when the cached output was still good and nothing was compiled
+     */
+    public record Outcome(Core core, Path classes, boolean student, List<CompileError> errors, boolean reused) {
+        /** One line for a report: {@code alloc: did not compile (CachingAllocator.java:12: ...)}. */
+        public String summary() {
+            if (student) return core.name() + ": compiled";
+            return core.name() + ": did not compile, the reference stands in ("
+                    + String.join("; ", errors.stream().map(CompileError::toString).toList()) + ")";
+        }
+    }
+
+    /** The whole build: one outcome per core, in {@link #CORES} order. */
+    public record Result(List<Outcome> outcomes) {
+        /** The class folders to put on a class path, in dependency order. */
+        public List<Path> classpath() { return outcomes.stream().map(Outcome::classes).toList(); }
+
+        /** The cores whose sources did not compile. */
+        public List<Outcome> failed() { return outcomes.stream().filter(o -> !o.student()).toList(); }
+
+        public boolean allCompiled() { return failed().isEmpty(); }
+
+        /** The outcome of the core named {@code coreName}, or null. */
+        public Outcome of(String coreName) {
+            return outcomes.stream().filter(o -> o.core().name().equals(coreName)).findFirst().orElse(null);
+        }
+    }
+
+    /**
+     * The core a source file belongs to, by its package folder: {@code labs/src/main/java/vramlab/alloc/Sim.java}
+     * (or {@code vramlab/alloc/Sim.java}) is {@code alloc}; a file outside every core's packages is {@code base}.
+     */
+    public static Core coreOfFile(String path) {
+        String p = path.replace('\\', '/');
+        int at = p.lastIndexOf("vramlab/");
+        int slash = p.lastIndexOf('/');
+        String pkg = at < 0 || slash < at ? "" : p.substring(at, slash).replace('/', '.');
+        return CORES.stream().filter(c -> c.owns(pkg)).findFirst().orElse(CORES.get(0));
+    }
+
+    /** How many compiler errors a failed core reports. */
+    public static final int MAX_ERRORS = 5;
+
+    private final Path sources;
+    private final Path reference;
+    private final Path work;
+
+    /**
+     * @param sources   the student's {@code labs/src/main/java} (package folders below it)
+     * @param reference the compiled reference cores ({@code solutions/target/classes})
+     * @param work      a folder this build owns: one subfolder per core
+     */
+    public CoreBuild(Path sources, Path reference, Path work) {
+        this.sources = sources;
+        this.reference = reference;
+        this.work = work;
+    }
+
+    /** Builds every core, reusing what is unchanged. */
+    public Result build() {
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) throw new IllegalStateException("compiling the labs needs a JDK (javac), not a JRE");
+        Map<String, List<Path>> files = sourcesByCore();
+        Map<String, Outcome> done = new LinkedHashMap<>();
+        for (Core core : CORES) {
+            List<Path> deps = core.needs().stream().map(n -> done.get(n).classes()).toList();
+            String fingerprint = fingerprint(core, files.get(core.name()), deps, done);
+            done.put(core.name(), buildOne(javac, core, files.get(core.name()), deps, fingerprint));
+        }
+        return new Result(List.copyOf(done.values()));
+    }
+
+    private Outcome buildOne(JavaCompiler javac, Core core, List<Path> files, List<Path> deps, String fingerprint) {
+        Path dir = work.resolve(core.name());
+        Path stamp = dir.resolve("fingerprint.txt");
+        Path studentOut = dir.resolve("classes");
+        Path referenceOut = dir.resolve("reference");
+        try {
+            if (Files.isRegularFile(stamp)) {
+                List<String> s = Files.readAllLines(stamp, StandardCharsets.UTF_8);
+                if (s.size() >= 2 && s.get(0).equals(fingerprint)) {
+                    boolean student = s.get(1).equals("student");
+                    List<CompileError> errors = s.stream().skip(2).map(CoreBuild::parseError).toList();
+                    return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
+                }
+            }
+            deleteTree(dir);
+            Files.createDirectories(studentOut);
+            List<CompileError> errors = files.isEmpty()
+                    ? List.of(new CompileError(core.packages().get(0).replace('.', '/'), 0,
+                            "no sources for this core"))
+                    : compile(javac, files, deps, studentOut);
+            boolean student = errors.isEmpty();
+            if (!student) {
+                deleteTree(studentOut);
+                copyReference(core, referenceOut);
+            }
+            List<String> lines = new ArrayList<>(List.of(fingerprint, student ? "student" : "reference"));
+            errors.forEach(e -> lines.add(e.file() + "\t" + e.line() + "\t" + e.message()));
+            Files.write(stamp, lines, StandardCharsets.UTF_8);
+            return new Outcome(core, student ? studentOut : referenceOut, student, errors, false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<CompileError> compile(JavaCompiler javac, List<Path> files, List<Path> deps, Path out)
+            throws IOException {
+        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+        String cp = String.join(java.io.File.pathSeparator, deps.stream().map(Path::toString).toList());
+        try (StandardJavaFileManager fm = javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
+            List<String> options = new ArrayList<>(List.of("-d", out.toString(), "-proc:none", "--release", "17",
+                    "-nowarn", "-encoding", "UTF-8", "-implicit:none", "-sourcepath", ""));
+            options.addAll(List.of("-classpath", cp.isEmpty() ? out.toString() : cp));
+            boolean ok = javac.getTask(new StringWriter(), fm, diags, options, null,
+                    fm.getJavaFileObjectsFromPaths(files)).call();
+            if (ok) return List.of();
+        }
+        List<CompileError> errors = new ArrayList<>();
+        for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+            if (d.getKind() != Diagnostic.Kind.ERROR || errors.size() >= MAX_ERRORS) continue;
+            String file = d.getSource() == null ? "?" : relative(Path.of(d.getSource().toUri()));
+            String message = d.getMessage(Locale.ROOT).lines().findFirst().orElse("").strip();
+            errors.add(new CompileError(file, Math.max(0, d.getLineNumber()), message));
+        }
+        if (errors.isEmpty()) errors.add(new CompileError("?", 0, "javac failed without an error message"));
+        return errors;
+    }
+
+    private String relative(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path src = sources.toAbsolutePath().normalize();
+        return abs.startsWith(src) ? src.relativize(abs).toString().replace('\\', '/') : abs.toString();
+    }
+
+    /** Copies the reference's classes of exactly this core's packages (no subpackages). */
+    private void copyReference(Core core, Path out) throws IOException {
+        for (String pkg : core.packages()) {
+            Path from = reference.resolve(pkg.replace('.', '/'));
+            Path to = out.resolve(pkg.replace('.', '/'));
+            Files.createDirectories(to);
+            if (!Files.isDirectory(from)) continue;
+            try (Stream<Path> s = Files.list(from)) {
+                for (Path f : s.filter(f -> f.toString().endsWith(".class")).toList()) {
+                    Files.copy(f, to.resolve(f.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    /** The student's Java files, by the core that owns their package; unknown packages go to base. */
+    Map<String, List<Path>> sourcesByCore() {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        CORES.forEach(c -> out.put(c.name(), new ArrayList<>()));
+        if (!Files.isDirectory(sources)) return out;
+        try (Stream<Path> s = Files.walk(sources)) {
+            for (Path p : s.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList()) {
+                Path parent = sources.relativize(p).getParent();
+                String pkg = parent == null ? "" : parent.toString().replace('\\', '/').replace('/', '.');
+                String owner = CORES.stream().filter(c -> c.owns(pkg)).map(Core::name).findFirst().orElse("base");
+                out.get(owner).add(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    private String fingerprint(Core core, List<Path> files, List<Path> deps, Map<String, Outcome> done) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(("core " + core.name() + "\nreference " + reference.toAbsolutePath() + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            for (Path f : files) {
+                md.update(relative(f).getBytes(StandardCharsets.UTF_8));
+                md.update((byte) 0);
+                md.update(Files.readAllBytes(f));
+                md.update((byte) 0);
+            }
+            for (String n : core.needs()) {
+                Outcome o = done.get(n);
+                md.update((n + (o.student() ? " student " : " reference ")).getBytes(StandardCharsets.UTF_8));
+                md.update(fileStamp(o.classes().getParent().resolve("fingerprint.txt")));
+            }
+            md.update(referenceStamp(core));
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The reference classes a fallback would copy change when the reference is rebuilt. */
+    private byte[] referenceStamp(Core core) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (String pkg : core.packages()) {
+            Path dir = reference.resolve(pkg.replace('.', '/'));
+            if (!Files.isDirectory(dir)) continue;
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path f : s.sorted(Comparator.naturalOrder()).toList()) {
+                    sb.append(f.getFileName()).append(' ').append(Files.getLastModifiedTime(f).toMillis())
+                      .append(' ').append(Files.size(f)).append('\n');
+                }
+            }
+        }
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] fileStamp(Path f) throws IOException {
+        return Files.isRegularFile(f) ? Files.readAllBytes(f) : new byte[0];
+    }
+
+    private static CompileError parseError(String line) {
+        String[] f = line.split("\t", 3);
+        return f.length == 3 ? new CompileError(f[0], Long.parseLong(f[1]), f[2]) : new CompileError("?", 0, line);
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(q);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package vramlab.quiz.build;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import javax.tools.ToolProvider;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tiny world of three cores (units in base, gmmu, alloc on gmmu) compiled as a student's copy
+ * against a reference compiled from the same sources with one method body changed, so a test can
+ * tell whose class ran.
+ */
+class CoreBuildTest {
+    @TempDir Path tmp;
+    Path labs;
+    Path reference;
+    Path work;
+
+    static final Map<String, String> GOOD = Map.of(
+            "vramlab/units/Units.java", "package vramlab.units; public final class Units { public static long mib(long n) { return n << 20; } }",
+            "vramlab/gmmu/Page.java", "package vramlab.gmmu; public final class Page { public static long size() { return vramlab.units.Units.mib(2); } }",
+            "vramlab/alloc/Sim.java", "package vramlab.alloc; public final class Sim { public static String who() { return \"student\" + vramlab.gmmu.Page.size(); } }",
+            "vramlab/alloc/Block.java", "package vramlab.alloc; final class Block { Sim owner; }",
+            "vramlab/driver/Gpu.java", "package vramlab.driver; public final class Gpu { }",
+            "vramlab/buddy/Buddy.java", "package vramlab.buddy; public final class Buddy { }",
+            "vramlab/kv/Kv.java", "package vramlab.kv; public final class Kv { }",
+            "vramlab/pinned/Pinned.java", "package vramlab.pinned; public final class Pinned { }");
+
+    @BeforeEach
+    void setUp() throws IOException {
+        labs = tmp.resolve("labs/src/main/java");
+        reference = tmp.resolve("reference");
+        work = tmp.resolve("work");
+        write(labs, GOOD);
+        Path refSrc = tmp.resolve("refsrc");
+        write(refSrc, GOOD);
+        Files.writeString(refSrc.resolve("vramlab/alloc/Sim.java"),
+                "package vramlab.alloc; public final class Sim { public static String who() { return \"reference\"; } }");
+        Files.createDirectories(reference);
+        List<String> args = new java.util.ArrayList<>(List.of("-d", reference.toString()));
+        try (var s = Files.walk(refSrc)) {
+            s.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
+        }
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new))).isZero();
+    }
+
+    CoreBuild.Result build() { return new CoreBuild(labs, reference, work).build(); }
+
+    @Test
+    @DisplayName("sources that compile give every core the student's own classes")
+    void allCompile() {
+        CoreBuild.Result r = build();
+        assertThat(r.allCompiled()).isTrue();
+        assertThat(r.outcomes()).extracting(o -> o.core().name()).containsExactly(
+                "base", "gmmu", "driver", "alloc", "buddy", "kv", "pinned");
+        assertThat(r.of("alloc").classes().resolve("vramlab/alloc/Sim.class")).exists();
+        assertThat(r.of("alloc").errors()).isEmpty();
+    }
+
+    @Nested
+    @DisplayName("when one core does not compile")
+    class Broken {
+        @Test
+        @DisplayName("only that core falls back to the reference, with the file and line of the error")
+        void onlyThatCore() throws IOException {
+            Files.writeString(labs.resolve("vramlab/alloc/Sim.java"),
+                    "package vramlab.alloc;\npublic final class Sim {\n  public static String who() { return 1 }\n}\n");
+            CoreBuild.Result r = build();
+            assertThat(r.failed()).extracting(o -> o.core().name()).containsExactly("alloc");
+            CoreBuild.Outcome alloc = r.of("alloc");
+            assertThat(alloc.errors()).first().satisfies(e -> {
+                assertThat(e.file()).isEqualTo("vramlab/alloc/Sim.java");
+                assertThat(e.line()).isEqualTo(3);
+            });
+            assertThat(alloc.summary()).startsWith("alloc: did not compile").contains("vramlab/alloc/Sim.java:3:");
+            assertThat(alloc.classes().resolve("vramlab/alloc/Sim.class")).exists();
+            assertThat(alloc.classes().resolve("vramlab/gmmu")).doesNotExist();
+            assertThat(r.of("gmmu").student()).isTrue();
+        }
+
+        @Test
+        @DisplayName("the cores built on it compile against the reference's copy")
+        void dependentsUseTheReference() throws IOException {
+            Files.writeString(labs.resolve("vramlab/gmmu/Page.java"), "package vramlab.gmmu; class Page {");
+            CoreBuild.Result r = build();
+            assertThat(r.failed()).extracting(o -> o.core().name()).containsExactly("gmmu");
+            assertThat(r.of("alloc").student()).as("alloc compiles against the reference gmmu").isTrue();
+        }
+
+        @Test
+        @DisplayName("a deleted file fails its core instead of letting the reference's class in")
+        void deletedFile() throws IOException {
+            Files.delete(labs.resolve("vramlab/alloc/Sim.java"));     // Block still names Sim
+            CoreBuild.Result r = build();
+            assertThat(r.of("alloc").student()).isFalse();
+            assertThat(r.of("alloc").errors()).first().extracting(CoreBuild.CompileError::message)
+                    .asString().contains("cannot find symbol");
+        }
+    }
+
+    @Test
+    @DisplayName("an unchanged core is reused; a changed one, and the cores built on it, are compiled again")
+    void incremental() throws IOException {
+        build();
+        CoreBuild.Result again = build();
+        assertThat(again.outcomes()).allSatisfy(o -> assertThat(o.reused()).isTrue());
+        Files.writeString(labs.resolve("vramlab/gmmu/Page.java"),
+                "package vramlab.gmmu; public final class Page { public static long size() { return 4096; } }");
+        CoreBuild.Result third = build();
+        assertThat(third.of("base").reused()).isTrue();
+        assertThat(third.of("gmmu").reused()).isFalse();
+        assertThat(third.of("alloc").reused()).as("alloc was compiled against the old gmmu").isFalse();
+    }
+
+    @Test
+    @DisplayName("a fixed error is noticed on the next build")
+    void fixedError() throws IOException {
+        Path sim = labs.resolve("vramlab/alloc/Sim.java");
+        String good = Files.readString(sim);
+        Files.writeString(sim, "package vramlab.alloc; class Sim {");
+        assertThat(build().of("alloc").student()).isFalse();
+        assertThat(build().of("alloc").reused()).isTrue();
+        Files.writeString(sim, good);
+        assertThat(build().of("alloc").student()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a core with no sources left earns nothing: the reference stands in and the build says why")
+    void missingCore() throws IOException {
+        Files.delete(labs.resolve("vramlab/kv/Kv.java"));
+        CoreBuild.Outcome kv = build().of("kv");
+        assertThat(kv.student()).isFalse();
+        assertThat(kv.summary()).contains("no sources for this core");
+    }
+
+    @Test
+    @DisplayName("a file belongs to the core of its package folder")
+    void coreOfFile() {
+        assertThat(CoreBuild.coreOfFile("labs/src/main/java/vramlab/alloc/CachingAllocator.java").name()).isEqualTo("alloc");
+        assertThat(CoreBuild.coreOfFile("vramlab/pinned/CachingHostAllocator.java").name()).isEqualTo("pinned");
+        assertThat(CoreBuild.coreOfFile("vramlab/units/Bytes.java").name()).isEqualTo("base");
+        assertThat(CoreBuild.coreOfFile("vramlab/other/X.java").name()).isEqualTo("base");
+    }
+
+    private static void write(Path root, Map<String, String> files) throws IOException {
+        for (var e : files.entrySet()) {
+            Path p = root.resolve(e.getKey());
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, e.getValue());
+        }
+    }
+}
