@@ -2,12 +2,15 @@ package vramlab.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +39,9 @@ class LadderTest {
         private pools larger than the request      | 512   | 0       | 19900 | 19000    | 0      | 600     |             | CUDA_GRAPH_POOLS
         small private pools, a convolution         | 512   | 0       | 19900 | 19000    | 0      | 100     | CUDNN       | CUDNN_WORKSPACE
         graph pools outrank cuDNN                  | 512   | 0       | 19900 | 19000    | 0      | 600     | CUDNN       | CUDA_GRAPH_POOLS
+        a co-tenant outranks 1 GiB outside PyTorch | 512   | 0       | 20024 | 19000    | 1024   | 0       |             | OTHER_PROCESSES
+        1 GiB outside PyTorch outranks graph pools | 512   | 0       | 20024 | 19000    | 0      | 600     |             | NCCL_BUFFERS
+        a co-tenant outranks graph pools           | 512   | 0       | 18000 | 17500    | 1024   | 600     |             | OTHER_PROCESSES
         nothing: a full card                       | 512   | 0       | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
         a request larger than the card             | 40960 | 50000   | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
         no unallocated figure, graphs in the paste | 512   |         |       | 19000    |        |         | CUDA_GRAPHS | CUDA_GRAPH_POOLS
@@ -57,8 +63,30 @@ class LadderTest {
         Reading r = new Reading(Family.SENTENCE, "CUDA", "", f, procs, clues, List.of(), List.of());
         Diagnosis d = Ladder.climb(r, List.of());
         assertThat(d.cause()).as(String.join("\n", d.evidence())).isEqualTo(cause);
-        assertThat(d.evidence()).last().asString().startsWith(cause == Cause.FULL_OR_DRIVER_RESERVE
-                && tried < 40960 ? "6." : "");
+        assertThat(rungs(d)).as("the rungs climbed, in the ladder's order, up to the one that held\n"
+                + String.join("\n", d.evidence())).isEqualTo(climbedTo(tried > 20480 ? 0 : cause.step()));
+    }
+
+    /**
+     * The rungs an evidence list shows, by the number each sentence starts with ("3. NCCL: ...");
+     * a sentence without one (the request bigger than the card) shows no rung.
+     */
+    static List<Integer> rungs(Diagnosis d) {
+        List<Integer> out = new ArrayList<>();
+        for (String e : d.evidence()) {
+            Matcher m = RUNG.matcher(e);
+            if (m.find()) out.add(Integer.parseInt(m.group(1)));
+        }
+        return out;
+    }
+
+    static final Pattern RUNG = Pattern.compile("^(\\d)\\. ");
+
+    /** The ladder's order (its class comment): every rung from 1 up to {@code step}; none for 0. */
+    static List<Integer> climbedTo(int step) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 1; i <= step; i++) out.add(i);
+        return out;
     }
 
     private static void put(Map<Figure, Long> f, Figure key, Long mib) {
