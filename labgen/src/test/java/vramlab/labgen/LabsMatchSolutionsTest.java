@@ -32,6 +32,7 @@ class LabsMatchSolutionsTest {
         Path root = repoRoot();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: labs/ is theirs to edit");
         Map<String, String> expected = LabGenerator.generate(root.resolve("solutions"));
+        assertThat(expected).as("files the generator makes from solutions/").isNotEmpty();
         Map<String, String> actual = new TreeMap<>();
         Path labsSrc = root.resolve("labs/src/main/java");
         for (Path p : LabGenerator.javaFiles(labsSrc)) {

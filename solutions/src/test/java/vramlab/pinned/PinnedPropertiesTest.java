@@ -88,8 +88,16 @@ class PinnedPropertiesTest {
             if (op < SIZES.length) {
                 HostBlock b = sim.pin(SIZES[op]);
                 int id = model.alloc(SIZES[op]);
-                Integer known = idOf.putIfAbsent(b, id);
-                assertThat(known == null ? id : known).as("block identity after %s", sim).isEqualTo(id);
+                // The same block exactly when the model reuses the same number: a block seen
+                // before must carry the model's number, and a new block a number never seen.
+                Integer known = idOf.get(b);
+                if (known != null) {
+                    assertThat(known).as("the block the model reuses, after %s", sim).isEqualTo(id);
+                } else {
+                    assertThat(idOf.containsValue(id)).as("model reuses block %d but the allocator made a new "
+                            + "one, after %s", id, sim).isFalse();
+                    idOf.put(b, id);
+                }
                 live.add(b);
                 liveIds.add(id);
             } else if (op < SIZES.length + 2 && !live.isEmpty()) {
@@ -117,12 +125,14 @@ class PinnedPropertiesTest {
         DeviceBuffer dev = sim.cuda(8 * KiB);
         Map<HostBlock, Long> lastCopyEnd = new IdentityHashMap<>();
         List<HostBlock> live = new ArrayList<>();
+        int[] reusedAfterCopy = {0};
         for (int step = 0; step < 500; step++) {
             switch (r.nextInt(6)) {
                 case 0, 1 -> {
                     HostBlock b = sim.pin(SIZES[r.nextInt(SIZES.length)]);
                     assertThat(sim.clock().now()).as("%s handed out during its copy", b)
                             .isGreaterThanOrEqualTo(lastCopyEnd.getOrDefault(b, 0L));
+                    if (lastCopyEnd.containsKey(b)) reusedAfterCopy[0]++;
                     live.add(b);
                 }
                 case 2 -> {
@@ -141,6 +151,7 @@ class PinnedPropertiesTest {
             }
             sim.checkInvariants();
         }
+        assertThat(reusedAfterCopy[0]).as("blocks handed out again after a copy used them").isPositive();
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -154,6 +165,7 @@ class PinnedPropertiesTest {
         List<CudaGraph> graphs = new ArrayList<>();
         Map<CudaGraph, List<Long>> addresses = new IdentityHashMap<>();
         List<HostBlock> live = new ArrayList<>();
+        int[] replays = {0};
         for (int step = 0; step < 400; step++) {
             switch (r.nextInt(7)) {
                 case 0, 1 -> {
@@ -178,6 +190,7 @@ class PinnedPropertiesTest {
                     if (graphs.isEmpty()) break;
                     CudaGraph g = graphs.get(r.nextInt(graphs.size()));
                     sim.replay(g);
+                    replays[0]++;
                     assertThat(g.addresses()).isEqualTo(addresses.get(g));
                 }
                 case 5 -> sim.emptyHostCache();
@@ -186,6 +199,8 @@ class PinnedPropertiesTest {
             sim.checkInvariants();
             assertThat(sim.allocator().blocks()).containsAll(captured);
         }
+        assertThat(captured).as("blocks captured in this run").isNotEmpty();
+        assertThat(replays[0]).as("replays in this run").isPositive();
         for (HostBlock b : captured) {
             assertThat(sim.allocator().freeLists().values()).noneMatch(l -> l.contains(b));
         }

@@ -20,6 +20,7 @@ class TriageFuzzTest {
     @DisplayName("5000 seeded mutations of the test messages (seed 77): no exception, valid JSON")
     void mutations() {
         List<String> bases = TriageMessagesTest.messages().map(Arguments::get).map(a -> (String) a[4]).toList();
+        assertThat(bases).as("the test messages to mutate").hasSizeGreaterThan(10);
         Random rnd = new Random(77);
         for (int i = 0; i < 5000; i++) {
             StringBuilder sb = new StringBuilder(bases.get(rnd.nextInt(bases.size())));
