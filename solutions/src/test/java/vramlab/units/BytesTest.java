@@ -79,4 +79,26 @@ class BytesTest {
     void readable(long bytes, String text) {
         assertThat(Bytes.readable(bytes)).isEqualTo(text);
     }
+
+    @ParameterizedTest(name = "{0} B reads {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            0             | 0 B
+            1023          | 1023 B
+            1024          | 1 KiB
+            1025          | 1025 B
+            2048          | 2 KiB
+            1047552       | 1023 KiB
+            1048575       | 1048575 B
+            1049599       | 1 MiB + 1023 B
+            1049600       | 1049600 B (1.00 MiB)
+            1073741824    | 1 GiB
+            1074790400    | 1025 MiB
+            1099511627776 | 1 TiB
+            1100585369600 | 1025 GiB
+            """)
+    @DisplayName("readable at each unit's edge: a whole unit from exactly one unit up, and 'MiB + B' "
+            + "only for fewer than 1024 extra bytes")
+    void readableEdges(long bytes, String text) {
+        assertThat(Bytes.readable(bytes)).isEqualTo(text);
+    }
 }

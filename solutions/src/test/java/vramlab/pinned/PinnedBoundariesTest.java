@@ -1,0 +1,105 @@
+package vramlab.pinned;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.MiB;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import vramlab.driver.DeviceBuffer;
+import vramlab.driver.Stream;
+
+/**
+ * The pinned allocator's rules where a one-character slip would go unnoticed: a block used on
+ * two streams, and the options exactly at their thresholds.
+ */
+@DisplayName("The pinned allocator at its boundaries")
+class PinnedBoundariesTest {
+    PinnedSim sim = new PinnedSim();
+
+    HostBlock pin(long size) { HostBlock b = sim.pin(size); sim.checkInvariants(); return b; }
+    void del(HostBlock b) { sim.del(b); sim.checkInvariants(); }
+
+    @Nested
+    @DisplayName("a block used on two streams")
+    class TwoStreams {
+        /**
+         * CachingHostAllocatorImpl::free (aten/src/ATen/core/CachingHostAllocator.h @0445633)
+         * records one event per stream in the block's {@code streams_} and adds their number
+         * to {@code event_count_}; the block is reusable only when every one has retired.
+         */
+        @Test
+        @DisplayName("waits for both streams' events: the first to retire leaves it waiting")
+        void waitsForBoth() {
+            Stream s0 = sim.stream();
+            Stream s1 = new Stream(1, "stream 1", sim.clock(), s0.engine());
+            DeviceBuffer dev = sim.cuda(MiB);
+            HostBlock a = pin(MiB);
+            sim.copyToDevice(dev, a);                     // stream 0: done within a millisecond
+            s1.kernel("busy", 10_000_000);                // stream 1: busy for 10 ms first
+            s1.memcpyAsync(dev, a, MiB);
+            sim.allocator().recordEvent(a, s1);
+            del(a);
+            assertThat(sim.allocator().pendingEvents()).as("one event per stream").isEqualTo(2);
+            assertThat(a.eventCount()).isEqualTo(2);
+            sim.clock().advanceBy(1_000_000);             // stream 0's event retires, stream 1's not
+            HostBlock b = pin(MiB);
+            assertThat(b).as("stream 1 still reads a").isNotSameAs(a);
+            assertThat(a.eventCount()).isEqualTo(1);
+            assertThat(sim.allocator().pendingEvents()).isEqualTo(1);
+            sim.synchronize();
+            sim.allocator().processEvents();
+            sim.checkInvariants();
+            assertThat(a.eventCount()).isZero();
+            assertThat(sim.allocator().freeLists().get(MiB)).containsExactly(a);
+            assertThat(pin(MiB)).isSameAs(a);
+        }
+
+        @Test
+        @DisplayName("two uses on the same stream record one event")
+        void sameStreamTwice() {
+            DeviceBuffer dev = sim.cuda(MiB);
+            HostBlock a = pin(MiB);
+            sim.copyToDevice(dev, a);
+            sim.copyToDevice(dev, a);
+            del(a);
+            assertThat(sim.allocator().pendingEvents()).isEqualTo(1);
+            assertThat(a.eventCount()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    @DisplayName("the options exactly at their thresholds (the kit's descriptions of unverified options)")
+    class Thresholds {
+        @ParameterizedTest(name = "threshold 48 MiB, request 48 MiB {0} B -> {1} B")
+        @CsvSource({"-1, 67108864", "0, 67108864", "1, 50331649"})
+        @DisplayName("pinned_max_round_threshold_mb: a request of exactly the threshold is still rounded")
+        void roundThreshold(long delta, long block) {
+            sim = new PinnedSim("pinned_max_round_threshold_mb:48");
+            assertThat(sim.allocator().roundSize(48 * MiB + delta)).isEqualTo(block);
+            assertThat(pin(48 * MiB + delta).size()).isEqualTo(block);
+        }
+
+        @ParameterizedTest(name = "limit 48 MiB, request 48 MiB {0} B -> {1} B")
+        @CsvSource({"0, 67108864", "1, 50331649"})
+        @DisplayName("pinned_max_cached_size_mb: requests above the limit are pinned at their exact size")
+        void cachedSizeRounding(long delta, long block) {
+            sim = new PinnedSim("pinned_max_cached_size_mb:48");
+            assertThat(sim.allocator().roundSize(48 * MiB + delta)).isEqualTo(block);
+        }
+
+        @Test
+        @DisplayName("pinned_max_cached_size_mb: a block of exactly the limit is cached, one byte more is released")
+        void cachedSizeFate() {
+            sim = new PinnedSim("pinned_max_cached_size_mb:32");
+            del(pin(32 * MiB));
+            assertThat(sim.hostMemoryStats().allocatedBytes()).as("cached").isEqualTo(32 * MiB);
+            del(pin(32 * MiB + 1));
+            assertThat(sim.hostMemoryStats().allocatedBytes()).as("released at free").isEqualTo(32 * MiB);
+            assertThat(sim.hostMemoryStats().numHostFree()).isEqualTo(1);
+        }
+    }
+}
