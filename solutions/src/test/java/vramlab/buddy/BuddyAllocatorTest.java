@@ -14,6 +14,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -190,6 +191,10 @@ class BuddyAllocatorTest {
     @Nested
     @DisplayName("buddyinfo, in /proc/buddyinfo's layout (fact sheet item 11)")
     class BuddyInfo {
+        /**
+         * The kernel's line, typed from mm/vmstat.c {@code frag_show_print}:
+         * {@code "Node %d, zone %8s "}, then {@code "%6lu "} per order, then a newline.
+         */
         static String line(int... counts) {
             StringBuilder sb = new StringBuilder("Node 0, zone   Normal ");
             for (int c : counts) sb.append(String.format("%6d ", c));
@@ -219,12 +224,25 @@ class BuddyAllocatorTest {
         }
 
         @Test
-        @DisplayName("the line splits into the same fields as this machine's /proc/buddyinfo")
+        @DisplayName("the line has frag_show_print's fields: 'Node %d, zone %8s ' and eleven '%6lu ' columns")
+        void kernelFormat() {
+            String ours = zone().buddyinfo();
+            StringBuilder kernel = new StringBuilder(String.format("Node %d, zone %8s ", 0, "Normal"));
+            for (int order = 0; order <= 10; order++) kernel.append(String.format("%6d ", order == 10 ? 1 : 0));
+            assertThat(ours).isEqualTo(kernel.append('\n').toString());
+            assertThat(ours).hasSize(22 + 11 * 7 + 1);
+        }
+
+        @Test
+        @Tag("host")
+        @DisplayName("(host-dependent: reads this machine's /proc/buddyinfo) the line splits into the same fields")
         void sameShapeAsTheKernel() throws Exception {
             String ours = zone().buddyinfo();
             assertThat(ours).matches("Node \\d+, zone +\\w+( {1,6}\\d+ )+\\n");
             Path proc = Path.of("/proc/buddyinfo");
-            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(proc), "no /proc/buddyinfo here");
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(proc),
+                    "host-dependent: this machine has no readable /proc/buddyinfo (not Linux, or /proc hidden); "
+                            + "kernelFormat checks the same layout from the kernel's format strings");
             String kernel = Files.readAllLines(proc).get(0) + "\n";
             assertThat(kernel.indexOf(',')).isEqualTo(ours.indexOf(','));
             assertThat(kernel.substring(0, 22).replaceAll("zone +\\w+", "zone"))
