@@ -19,7 +19,8 @@ import vramlab.driver.GpuProcess;
 /**
  * Seeded random traces (the seed is in each test's name) through every policy and option
  * combination: allocations of every size class on three streams, frees, record_stream,
- * stream completions and empty_cache, with every invariant checked after every step.
+ * stream completions and empty_cache, with every invariant checked after every step, and every
+ * statistic against its value recomputed from the blocks ({@link StatsOracle}).
  */
 @DisplayName("invariants under seeded random traces")
 class RandomTracesTest {
@@ -68,6 +69,7 @@ class RandomTracesTest {
             }
             a.checkInvariants();
             gpu.checkInvariants();
+            StatsOracle.check(a, "policy [" + conf + "] seed " + seed + " step " + step);
         }
         assertThat(a.memoryStats().numOoms()).isEqualTo(ooms);
         for (Block b : live) a.free(b);
