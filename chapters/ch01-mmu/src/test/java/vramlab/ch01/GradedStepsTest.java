@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
+import vramlab.gmmu.Aperture;
 import vramlab.gmmu.MmuFormat;
 import vramlab.gmmu.PageFault;
 import vramlab.gmmu.PageSize;
@@ -126,6 +127,9 @@ class GradedStepsTest {
             assertThat(peer.bits()).as(peer.toString()).isEqualTo(0x200040003L);
             assertThat(ro.bits()).as(ro.toString()).isEqualTo(0x141L);
             assertThat(off.bits()).as(off.toString()).isEqualTo(0x100L);
+            Pte sys = new Pte(PageSize.SIZE_4K, Aperture.SYSTEM_COHERENT, 0, 1L << 40, Access.READWRITE, 0);
+            assertThat(sys.bits()).as("system memory: ADDRESS_SYS is 46 bits wide, more than ADDRESS_VID's 25; "
+                    + sys).isEqualTo((1L << 36) | (2L << 1) | 1L);
         }
     }
 

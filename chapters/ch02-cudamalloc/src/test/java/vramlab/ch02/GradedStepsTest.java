@@ -83,6 +83,20 @@ class GradedStepsTest {
                     .isInstanceOfSatisfying(CudaException.class,
                             e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE));
             assertThat(p.addressSpace().find(va, PageSize.SIZE_2M).access()).as(state(p)).isEqualTo(Access.READ);
+            long va4 = p.cuMemAddressReserve(mib(4));
+            p.cuMemMap(va4, mib(4), p.cuMemCreate(mib(4)));          // two whole pages, mapped
+            p.cuMemSetAccess(va4, mib(4), Access.READ);
+            for (long[] bad : new long[][] {{va4, 0}, {va4 + mib(1), mib(2)}, {va4, mib(1)}}) {
+                assertThatThrownBy(() -> p.cuMemSetAccess(bad[0], bad[1], Access.READWRITE))
+                        .as("cuMemSetAccess(va + %d, %d): size 0, or not 2 MiB-aligned; %s", bad[0] - va4, bad[1],
+                                state(p))
+                        .isInstanceOfSatisfying(CudaException.class,
+                                e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE));
+            }
+            assertThat(p.addressSpace().find(va4, PageSize.SIZE_2M).access()).as("refused calls change nothing; "
+                    + state(p)).isEqualTo(Access.READ);
+            assertThat(p.addressSpace().find(va4 + mib(2), PageSize.SIZE_2M).access()).as(state(p))
+                    .isEqualTo(Access.READ);
         }
     }
 

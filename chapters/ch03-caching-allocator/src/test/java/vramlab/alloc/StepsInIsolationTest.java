@@ -26,7 +26,12 @@ class StepsInIsolationTest {
 
     /** A 20 MiB segment at {@code address}, cut into blocks of these MiB sizes; even ones live. */
     static List<Block> segment(int id, long address, long... sizesMiB) {
-        Segment s = new Segment(id, address, mib(20), PoolKind.LARGE, 0);
+        return segmentOn(0, id, address, sizesMiB);
+    }
+
+    /** The same on {@code stream}. */
+    static List<Block> segmentOn(int stream, int id, long address, long... sizesMiB) {
+        Segment s = new Segment(id, address, mib(20), PoolKind.LARGE, stream);
         List<Block> blocks = new java.util.ArrayList<>();
         long offset = 0;
         Block prev = null;
@@ -55,6 +60,37 @@ class StepsInIsolationTest {
         assertThat(allocator.findFreeBlock(pool, 0, mib(5))).as("%s", pool).isSameAs(s0.get(1));
         assertThat(allocator.findFreeBlock(pool, 0, mib(7))).as("%s", pool).isNull();
         assertThat(allocator.findFreeBlock(pool, 1, mib(1))).as("another stream's blocks are not taken").isNull();
+        List<Block> s2 = segmentOn(1, 2, 3L << 40, 2, 8, 10);        // stream 1: free 8 MiB @2
+        pool.add(s2.get(1));
+        assertThat(allocator.findFreeBlock(pool, 0, mib(7))).as("nothing of stream 0 fits; stream 1's 8 MiB "
+                + "block sorts after it but is not stream 0's: %s", pool).isNull();
+        assertThat(allocator.findFreeBlock(pool, 1, mib(7))).as("%s", pool).isSameAs(s2.get(1));
+    }
+
+    /**
+     * A free set that checks how it is used: it is ordered by size, so a block must leave it
+     * before its size changes (a block whose size changed inside would be filed in the wrong place).
+     */
+    static final class SizeCheckingPool extends TreeSet<Block> {
+        private static final long serialVersionUID = 1L;
+        private final transient java.util.Map<Block, Long> sizeWhenAdded = new java.util.IdentityHashMap<>();
+
+        SizeCheckingPool() { super(CachingAllocator.BY_STREAM_SIZE_ADDRESS); }
+
+        @Override public boolean add(Block b) {
+            sizeWhenAdded.put(b, b.size);
+            return super.add(b);
+        }
+
+        @Override public boolean remove(Object o) {
+            Block b = (Block) o;
+            Long was = sizeWhenAdded.remove(b);
+            if (was != null && was != b.size) {
+                throw new AssertionError("the block at offset " + b.offset() + " left the free set after its size "
+                        + "changed (" + was + " -> " + b.size + " B): remove a neighbour before absorbing it");
+            }
+            return super.remove(o);
+        }
     }
 
     @Graded(step = "3.4", points = 2)
@@ -73,5 +109,13 @@ class StepsInIsolationTest {
         assertThat(merged.next()).isSameAs(s.get(4));
         assertThat(s.get(4).prev()).isSameAs(merged);
         assertThat(pool).as("the neighbours left the free set; the caller adds the merged block").isEmpty();
+
+        List<Block> t = segment(1, 2L << 40, 2, 6, 2, 4, 6);
+        SizeCheckingPool checked = new SizeCheckingPool();
+        checked.add(t.get(1));
+        checked.add(t.get(3));
+        t.get(2).allocated = false;
+        assertThat(allocator.mergeWithNeighbours(t.get(2), checked).size()).isEqualTo(mib(12));
+        assertThat(checked).as("each neighbour left the free set before it was absorbed").isEmpty();
     }
 }

@@ -1,6 +1,7 @@
 package vramlab.ch05;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.mib;
 
 import org.junit.jupiter.api.DisplayName;
@@ -9,8 +10,10 @@ import org.junit.jupiter.api.Timeout;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.ExpandableSegment;
 import vramlab.alloc.PyTorchPolicy;
+import vramlab.driver.CudaException;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
 import vramlab.quiz.Graded;
@@ -56,6 +59,17 @@ class ExpandableStepsTest {
         assertThat(r.size()).as(pages(s)).isZero();
         assertThat(p.mappedBytes()).as(pages(s)).isZero();
         assertThat(p.gpu().free()).isEqualTo(mib(50));
+        ExpandableSegment.Range one = s.map(0, mib(20));             // exactly one page fits
+        assertThat(one).as("a range of exactly one page maps that page; " + pages(s))
+                .isEqualTo(new ExpandableSegment.Range(0, mib(20)));
+        ExpandableSegment.Range more = s.map(mib(20), mib(40));      // two more pages, one fits
+        assertThat(more.size()).as(pages(s)).isZero();
+        assertThat(s.isMapped(0) && !s.isMapped(1)).as("only this call's page is given back; " + pages(s)).isTrue();
+        assertThat(p.mappedBytes()).as(pages(s)).isEqualTo(mib(20));
+        ExpandableSegment odd = new ExpandableSegment(p, mib(16), mib(3));   // 3 MiB: not a 2 MiB multiple
+        assertThatThrownBy(() -> odd.map(0, 1)).as("a driver error other than out-of-memory is not an empty "
+                + "range: it propagates").isInstanceOfSatisfying(CudaException.class,
+                        e -> assertThat(e.isOutOfMemory()).isFalse());
     }
 
     @Test
@@ -84,6 +98,11 @@ class ExpandableStepsTest {
         assertThat(b.size()).as("%s", a).isEqualTo(mib(25));
         assertThat(a.reserved()).as("%s", a).isEqualTo(mib(40));
         assertThat(a.memoryStats().stat("segment", "all").current()).as("%s", a).isZero();
+        CachingAllocator small = expandable(mib(40));
+        assertThatThrownBy(() -> small.alloc(mib(50))).as("three 20 MiB pages on a 40 MiB card; %s", small)
+                .isInstanceOf(CudaOutOfMemoryError.class);
+        small.checkInvariants();
+        assertThat(small.reserved()).as("a failed map leaves nothing mapped; %s", small).isZero();
     }
 
     @Test

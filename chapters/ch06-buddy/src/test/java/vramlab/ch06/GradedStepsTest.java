@@ -1,6 +1,7 @@
 package vramlab.ch06;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.gib;
 import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
@@ -40,6 +41,10 @@ class GradedStepsTest {
         assertThat(b.orderFor(mib(1) + 1)).isEqualTo(21);
         assertThat(b.orderFor(mib(3))).isEqualTo(22);
         assertThat(b.orderFor(mib(16))).isEqualTo(24);
+        assertThatThrownBy(() -> b.orderFor(0)).as("a size of 0").isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("alloc(0)").hasMessageContaining("positive");
+        assertThatThrownBy(() -> b.orderFor(mib(16) + 1)).as("more than the largest block")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("largest block");
     }
 
     @Test
@@ -82,6 +87,13 @@ class GradedStepsTest {
         b.free(z);
         assertThat(b.map()).as("everything merges back").isEqualTo("[F 16]");
         b.checkInvariants();
+        BuddyAllocator two = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(32), 20, 24);
+        long left = two.alloc(mib(16)), right = two.alloc(mib(16));
+        two.free(left);
+        two.free(right);
+        assertThat(two.map()).as("two top-order blocks stay two: nothing merges above the largest order")
+                .isEqualTo("[F 16][F 16]");
+        two.checkInvariants();
     }
 
     @Test

@@ -32,6 +32,14 @@ class PinnedStepsTest {
         HostBlock b = sim.pin(5 * MiB + 1);
         assertThat(b.size()).as("pin(5 MiB + 1); allocator:%n%s", sim).isEqualTo(8 * MiB);
         sim.checkInvariants();
+        for (String option : new String[] {"pinned_max_round_threshold_mb:48", "pinned_max_cached_size_mb:48"}) {
+            PinnedSim limited = new PinnedSim(option);
+            assertThat(limited.allocator().roundSize(48 * MiB)).as("%s: 48 MiB is not above it, so rounded", option)
+                    .isEqualTo(64 * MiB);
+            assertThat(limited.allocator().roundSize(48 * MiB + 1)).as("%s: above it, the exact size", option)
+                    .isEqualTo(48 * MiB + 1);
+            assertThat(limited.allocator().roundSize(3 * MiB + 1)).as("%s: far below it", option).isEqualTo(4 * MiB);
+        }
     }
 
     @Test
@@ -59,6 +67,10 @@ class PinnedStepsTest {
         small.del(small.pin(64 * MiB));
         assertThat(small.hostMemoryStats().allocatedBytes()).as("owned; allocator:%n%s", small).isZero();
         assertThat(small.host().freeHostCalls()).isEqualTo(1);
+        small.checkInvariants();
+        small.del(small.pin(32 * MiB));
+        assertThat(small.hostMemoryStats().allocatedBytes()).as("a block of exactly the limit is cached; "
+                + "allocator:%n%s", small).isEqualTo(32 * MiB);
         small.checkInvariants();
     }
 
