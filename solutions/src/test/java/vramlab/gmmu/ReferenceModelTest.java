@@ -39,6 +39,7 @@ class ReferenceModelTest {
             if (model.isEmpty() || rnd.nextInt(3) > 0) tryMap(rnd, s, model);
             else tryUnmap(rnd, s, model);
             s.checkInvariants();
+            books(s, model, "seed " + seed + " step " + step);
             for (int probe = 0; probe < 8; probe++) {
                 long a = BASE + (long) (rnd.nextDouble() * WINDOW);
                 check(s, model, a, "seed " + seed + " step " + step);
@@ -82,6 +83,7 @@ class ReferenceModelTest {
                     mapped.add(p);
                 }
                 s.checkInvariants();
+                books(s, model, history.toString());
                 for (long a : PROBES) check(s, model, a, history.toString());
             }
         }
@@ -119,6 +121,46 @@ class ReferenceModelTest {
     private static boolean overlaps(TreeMap<Long, Page> model, Page p) {
         Map.Entry<Long, Page> below = model.floorEntry(p.va() + p.size().bytes() - 1);
         return below != null && below.getValue().va() + below.getValue().size().bytes() > p.va();
+    }
+
+    /**
+     * The tree's books against the model: the PTEs it lists and finds are the model's pages, the
+     * bytes it maps are theirs, and its tables are exactly the ones those pages need, each paid
+     * for at its level's size: the root, one table per directory entry on a page's path, and a
+     * PT_64K or PT_4K under each PDE0 entry that holds pages of that size (tables are made when
+     * first needed and freed when they empty, as UVM's page tree does).
+     */
+    static void books(AddressSpace s, TreeMap<Long, Page> model, String where) {
+        MmuFormat f = s.format();
+        java.util.Set<String> tables = new java.util.HashSet<>(List.of("root"));
+        long tableBytes = f.root().allocBytes(), mapped = 0;
+        List<Level> dirs = f.directories();
+        for (Page p : model.values()) {
+            mapped += p.size().bytes();
+            for (int d = 1; d < dirs.size(); d++) {
+                if (tables.add(d + ":" + (p.va() >>> dirs.get(d - 1).lo()))) tableBytes += dirs.get(d).allocBytes();
+            }
+            if (p.size() != PageSize.SIZE_2M
+                    && tables.add(p.size() + ":" + (p.va() >>> f.pde0().lo()))) {
+                tableBytes += f.levelOf(p.size()).allocBytes();
+            }
+            Pte pte = s.find(p.va(), p.size());
+            assertThat(pte).as("%s: find(0x%x, %s)", where, p.va(), p.size()).isNotNull();
+            assertThat(pte.address()).as(where).isEqualTo(p.phys());
+            for (PageSize other : PageSize.values()) {
+                if (other != p.size() && other.isAligned(p.va())) {
+                    assertThat(s.find(p.va(), other)).as("%s: find(0x%x, %s)", where, p.va(), other).isNull();
+                }
+            }
+        }
+        assertThat(s.mappedBytes()).as(where + ": mapped bytes").isEqualTo(mapped);
+        assertThat(s.tableCount()).as(where + ": tables").isEqualTo(tables.size());
+        assertThat(s.pageTableBytes()).as(where + ": page-table bytes").isEqualTo(tableBytes);
+        TreeMap<Long, PageSize> listed = new TreeMap<>();
+        s.forEachPte((va, pte) -> listed.put(va, pte.size()));
+        TreeMap<Long, PageSize> expected = new TreeMap<>();
+        model.values().forEach(p -> expected.put(p.va(), p.size()));
+        assertThat(listed).as(where + ": forEachPte").isEqualTo(expected);
     }
 
     private static void check(AddressSpace s, TreeMap<Long, Page> model, long a, String where) {

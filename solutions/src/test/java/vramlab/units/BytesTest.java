@@ -45,6 +45,7 @@ class BytesTest {
             1048577,    1.00 MiB
             20971520,   20.00 MiB
             1073741824, 1024.00 MiB
+            1073741825, 1.00 GiB
             3435973837, 3.20 GiB
             """)
     @DisplayName("formatSize follows PyTorch's format_size thresholds (<= 1024 B, <= 1 MiB, <= 1 GiB)")
@@ -78,6 +79,26 @@ class BytesTest {
     @DisplayName("readable sizes are exact: a whole unit, a MiB plus a few bytes, or bytes with a rounded aside")
     void readable(long bytes, String text) {
         assertThat(Bytes.readable(bytes)).isEqualTo(text);
+    }
+
+    @Test
+    @DisplayName("the largest size that fits a long parses; one unit more is refused as too large")
+    void parseLimits() {
+        assertThat(Bytes.parse("8388607TiB")).isEqualTo(8388607L * Bytes.TiB);   // (2^63 - 1) / 2^40 = 8388607
+        assertThatThrownBy(() -> Bytes.parse("8388608TiB")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("size too large: 8388608TiB");
+        assertThat(Bytes.parse("2TiB")).isEqualTo(2 * Bytes.TiB);
+        assertThat(Bytes.parse("3 bytes")).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("isAligned: a multiple of the alignment, and nothing else")
+    void aligned() {
+        assertThat(Bytes.isAligned(4096, 512)).isTrue();
+        assertThat(Bytes.isAligned(0, 512)).isTrue();
+        assertThat(Bytes.isAligned(4097, 512)).isFalse();
+        assertThat(Bytes.kib(3)).isEqualTo(3072);
+        assertThat(Bytes.gib(2)).isEqualTo(2L << 30);
     }
 
     @ParameterizedTest(name = "{0} B reads {1}")
