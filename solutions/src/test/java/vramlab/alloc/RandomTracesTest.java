@@ -25,6 +25,9 @@ import vramlab.driver.GpuProcess;
 @DisplayName("invariants under seeded random traces")
 class RandomTracesTest {
 
+    // Under PIT (-Pmutation sets vramlab.pit): a fifth of the steps, so a survivor costs seconds.
+    static final int STEPS = Boolean.getBoolean("vramlab.pit") ? 300 : 1500;
+
     static Stream<Arguments> combinations() {
         List<String> confs = List.of("toy", "", "max_split_size_mb:64", "roundup_power2_divisions:4",
                 "expandable_segments:True",
@@ -49,7 +52,7 @@ class RandomTracesTest {
         Random r = new Random(seed);
         List<Block> live = new ArrayList<>();
         int ooms = 0;
-        for (int step = 0; step < 1500; step++) {
+        for (int step = 0; step < STEPS; step++) {
             int op = r.nextInt(100);
             if (op < 55 || live.isEmpty()) {
                 try {
