@@ -83,6 +83,40 @@ class PinnedPartsTest {
         }
 
         @Test
+        @DisplayName("a block prints its address, size and state: in use, waiting for events, captured or free")
+        void blockText() {
+            HostBlock b = sim.pin(3 * MiB);
+            assertThat(b.allocated()).isTrue();
+            assertThat(b).hasToString("pinned@0x" + Long.toHexString(b.address()) + "[4.00 MiB, in use]");
+            sim.copyToDevice(sim.cuda(MiB), b);
+            assertThat(b.streams()).containsExactly(sim.stream());
+            sim.kernel("busy", 1_000_000);
+            sim.del(b);
+            assertThat(b.allocated()).isFalse();
+            assertThat(b.toString()).endsWith("[4.00 MiB, waiting 1 event(s)]");
+            sim.synchronize();
+            sim.allocator().processEvents();
+            assertThat(b.toString()).endsWith("[4.00 MiB, free]");
+            assertThat(b.captured()).isFalse();
+            b.captured = true;
+            assertThat(b.captured()).isTrue();
+            assertThat(b.toString()).endsWith("[4.00 MiB, captured]");
+        }
+
+        @Test
+        @DisplayName("True/False (and 1/0) parse both ways; 0 MiB is a legal size")
+        void parseValues() {
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:False").useBackgroundThreads()).isFalse();
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:1").useBackgroundThreads()).isTrue();
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:0").useBackgroundThreads()).isFalse();
+            assertThat(PinnedConfig.parse("pinned_max_cached_size_mb:0").maxCachedSize()).isZero();
+            assertThatThrownBy(() -> PinnedConfig.parse("pinned_max_cached_size_mb:-1"))
+                    .hasMessageContaining("expected a non-negative number of MiB");
+            assertThatThrownBy(() -> PinnedConfig.parse("pinned_reserve_segment_size_mb:99999999999999"))
+                    .as("more MiB than a long holds").hasMessageContaining("expected a non-negative number of MiB");
+        }
+
+        @Test
         @DisplayName("options of 0 are legal (and 0 for the reserve segment means none); negatives are refused")
         void zeroOptions() {
             PinnedConfig zero = new PinnedConfig(0, 0, 0, false);
