@@ -382,8 +382,8 @@ public final class GpuProcess {
     private long reserveVa(long size, long alignment, String call) {
         long start = Bytes.alignUp(nextVa, alignment);
         if (start + size > gpu.format().vaLimit() || start + size < start) {
-            throw new CudaException(call.startsWith("cu") ? CudaError.CUDA_ERROR_OUT_OF_MEMORY
-                    : CudaError.cudaErrorMemoryAllocation, call + "(" + size + "): the "
+            throw new CudaException(call.startsWith("cuda") ? CudaError.cudaErrorMemoryAllocation
+                    : CudaError.CUDA_ERROR_OUT_OF_MEMORY, call + "(" + size + "): the "
                     + gpu.format().vaBits() + "-bit VA space is exhausted");
         }
         return start + size;
