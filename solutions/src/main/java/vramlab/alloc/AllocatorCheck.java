@@ -92,6 +92,12 @@ final class AllocatorCheck {
     }
 
     private void fail(String what) {
-        throw new IllegalStateException(what + "\n" + SegmentMap.text(a));
+        String map;
+        try {
+            map = SegmentMap.text(a);
+        } catch (RuntimeException e) {                 // blocks broken so that no map can be drawn
+            map = "(the segment map cannot be drawn: " + e + ")";
+        }
+        throw new IllegalStateException(what + "\n" + map);
     }
 }
