@@ -272,8 +272,11 @@ class CachingHostAllocatorTest {
         @DisplayName("the report line is the seed's format")
         void line() {
             HostBlock t = pin(256 * MiB);
-            assertThat(sim.report("after alloc")).isEqualTo(
-                    "after alloc          owned=  256 MiB  checked_out=  256 MiB  cudaFreeHost calls=0");
+            // The walkthrough's Python: f"{label:20} owned={owned//MiB:5} MiB  checked_out={out//MiB:5} MiB
+            // cudaFreeHost calls={n}": the label left-aligned in 20 columns, each MiB count right-aligned in 5.
+            String expected = "after alloc" + " ".repeat(20 - "after alloc".length()) + " owned=" + "  256"
+                    + " MiB  checked_out=" + "  256" + " MiB  cudaFreeHost calls=0";
+            assertThat(sim.report("after alloc")).isEqualTo(expected);
             del(t);
         }
     }
