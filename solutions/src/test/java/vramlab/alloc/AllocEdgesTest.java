@@ -94,6 +94,19 @@ class AllocEdgesTest {
                     .as("more MiB than a long holds: no limit").isEqualTo(Long.MAX_VALUE);
             assertThat(AllocConf.parse(" expandable_segments : True ").expandableSegments()).isTrue();
         }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource(delimiter = '|', textBlock = """
+                roundup_power2_divisions:          | bad value ''
+                roundup_power2_divisions:[         | expected ']'
+                roundup_power2_divisions:[4:2      | expected ']'
+                roundup_power2_divisions:[4:2,     | expected ']'
+                """)
+        @DisplayName("a divisions value cut short is an error that says what is missing")
+        void cutShort(String text, String message) {
+            assertThatThrownBy(() -> AllocConf.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(message);
+        }
     }
 
     @Nested

@@ -62,6 +62,8 @@ class AddressSpaceEdgesTest {
             assertThatThrownBy(() -> s.unmap(va, PageSize.SIZE_4K)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("0x" + Long.toHexString(va)).hasMessageContaining("49-bit VA space");
             assertThatThrownBy(() -> s.walk(va)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> s.map(va & ~0xfffL, Pte.local(PageSize.SIZE_4K, 0, Access.READ, 0)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("49-bit VA space");
             assertThat(s.format()).isSameAs(MmuFormat.VER2);
             assertThat(MmuFormat.VER2.vaLimit()).isEqualTo(562949953421312L);
         }
