@@ -61,7 +61,8 @@ class StepCoverageTest {
                 .collect(Collectors.toCollection(TreeSet::new));
         List<URL> urls = new ArrayList<>();
         for (Path p : kit.testRoots()) urls.add(p.toUri().toURL());
-        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), StepCoverageTest.class.getClassLoader())) {
+        ClassLoader parent = StepCoverageTest.class.getClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), parent)) {
             for (Path rootDir : kit.testRoots()) {
                 try (Stream<Path> s = Files.walk(rootDir)) {
                     for (Path f : s.filter(p -> p.toString().endsWith(".class")).sorted().toList()) {
@@ -115,7 +116,8 @@ class StepCoverageTest {
     }
 
     @Test
-    @DisplayName("the labs as generated earn 0 on every graded lab item, each failing with the Todo of its step or of an earlier step it builds on")
+    @DisplayName("the labs as generated earn 0 on every graded lab item, each failing with the Todo"
+            + " of its step or of an earlier step it builds on")
     void untouchedLabsFailWithTheirTodo() throws Exception {
         Path labs = tmp.resolve("labs");
         for (Map.Entry<String, String> f : LabGenerator.generate(root.resolve("solutions")).entrySet()) {

@@ -26,9 +26,12 @@ record StepSource(LabGenerator.Step step, String relative, List<String> lines, i
 
     static StepSource of(LabGenerator.Step step, Path solutionsModule) throws IOException {
         String prefix = "labs/src/main/java/";
-        if (!step.file().startsWith(prefix)) throw new IllegalArgumentException("step " + step.id() + ": file " + step.file());
+        if (!step.file().startsWith(prefix)) {
+            throw new IllegalArgumentException("step " + step.id() + ": file " + step.file());
+        }
         String rel = step.file().substring(prefix.length());
-        List<String> lines = Files.readAllLines(solutionsModule.resolve("src/main/java").resolve(rel), StandardCharsets.UTF_8);
+        Path source = solutionsModule.resolve("src/main/java").resolve(rel);
+        List<String> lines = Files.readAllLines(source, StandardCharsets.UTF_8);
         int begin = step.line() - 1;
         if (!lines.get(begin).contains("// lab:begin " + step.id() + " ")) {
             throw new IllegalStateException(rel + ":" + step.line() + ": expected the lab:begin of step " + step.id());

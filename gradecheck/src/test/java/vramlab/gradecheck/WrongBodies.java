@@ -102,8 +102,9 @@ final class WrongBodies {
             Matcher one = OFF_BY_ONE.matcher(code.get(i));
             while (one.find()) {
                 String line = body.get(i).substring(0, one.start()) + body.get(i).substring(one.end());
-                add(out, body, new Mutant(id, "boundary", "`" + body.get(i).strip() + "` without `" + one.group().strip()
-                        + "` at column " + one.start(), replace(body, i, line)));
+                String what = "`" + body.get(i).strip() + "` without `" + one.group().strip()
+                        + "` at column " + one.start();
+                add(out, body, new Mutant(id, "boundary", what, replace(body, i, line)));
             }
         }
     }
@@ -152,7 +153,10 @@ final class WrongBodies {
         return c.length();
     }
 
-    /** Where the operand ending at {@code to} starts: after an opening bracket, an operator, {@code return} or {@code =}. */
+    /**
+     * Where the operand ending at {@code to} starts: after an opening bracket, an operator,
+     * {@code return} or {@code =}.
+     */
     static int leftStart(String c, int to) {
         int depth = 0;
         for (int j = to - 1; j >= 0; j--) {
@@ -189,7 +193,8 @@ final class WrongBodies {
             List<String> s = new ArrayList<>(body);
             s.set(i, body.get(i + 1));
             s.set(i + 1, body.get(i));
-            add(out, body, new Mutant(id, "order", "`" + body.get(i + 1).strip() + "` before `" + body.get(i).strip() + "`", s));
+            String what = "`" + body.get(i + 1).strip() + "` before `" + body.get(i).strip() + "`";
+            add(out, body, new Mutant(id, "order", what, s));
         }
     }
 
@@ -281,7 +286,9 @@ final class WrongBodies {
 
     private static void defaults(String id, String header, String indent, Map<List<String>, Mutant> out) {
         Matcher m = METHOD.matcher(header);
-        if (!m.find()) throw new IllegalArgumentException("step " + id + ": no method header in `" + header.strip() + "`");
+        if (!m.find()) {
+            throw new IllegalArgumentException("step " + id + ": no method header in `" + header.strip() + "`");
+        }
         String type = m.group(1);
         List<String> values = switch (type) {
             case "void" -> List.of();
@@ -290,7 +297,8 @@ final class WrongBodies {
             default -> List.of("null");
         };
         if (values.isEmpty()) {
-            out.putIfAbsent(List.of(indent + "return;"), new Mutant(id, "default", "does nothing", List.of(indent + "return;")));
+            List<String> nothing = List.of(indent + "return;");
+            out.putIfAbsent(nothing, new Mutant(id, "default", "does nothing", nothing));
         }
         for (String v : values) {
             List<String> b = List.of(indent + "return " + v + ";");
@@ -305,7 +313,10 @@ final class WrongBodies {
     private static void earlyExits(String id, List<String> body, List<String> code, Map<List<String>, Mutant> out) {
         String top = indentOf(code.get(0));
         int at = 0;
-        while (at < body.size() && indentOf(code.get(at)).equals(top) && DECLARATION.matcher(code.get(at).strip()).matches()) at++;
+        while (at < body.size() && indentOf(code.get(at)).equals(top)
+                && DECLARATION.matcher(code.get(at).strip()).matches()) {
+            at++;
+        }
         for (int i = 0; i < body.size() - 1; i++) {
             String c = code.get(i), t = c.strip();
             if (!(t.startsWith("return ") || t.startsWith("if (") && t.contains(" return "))) continue;
@@ -344,8 +355,14 @@ final class WrongBodies {
             for (int j = 0; j < line.length(); j++) {
                 char ch = line.charAt(j);
                 if (block) {
-                    if (line.startsWith("*/", j)) { block = false; sb.setCharAt(j, ' '); sb.setCharAt(j + 1, ' '); j++; }
-                    else sb.setCharAt(j, ' ');
+                    if (line.startsWith("*/", j)) {
+                        block = false;
+                        sb.setCharAt(j, ' ');
+                        sb.setCharAt(j + 1, ' ');
+                        j++;
+                    } else {
+                        sb.setCharAt(j, ' ');
+                    }
                 } else if (line.startsWith("/*", j)) {
                     block = true;
                     sb.setCharAt(j, ' ');

@@ -142,9 +142,12 @@ class WrongBodiesTest {
             List<ScoreRow> rows = grader.runLabItems(r.classpath(), row -> row.step().equals(j.mutant().step()),
                     area.resolve("run-" + n));
             StringBuilder why = new StringBuilder();
-            for (ScoreRow row : rows) if (!row.passed()) why.append(row.name()).append(": ").append(row.why()).append("; ");
+            for (ScoreRow row : rows) {
+                if (!row.passed()) why.append(row.name()).append(": ").append(row.why()).append("; ");
+            }
             return new Outcome(null, rows.stream().mapToInt(ScoreRow::points).sum(),
-                    rows.stream().mapToInt(ScoreRow::earned).sum(), rows.isEmpty() ? "no graded items" : why.toString());
+                    rows.stream().mapToInt(ScoreRow::earned).sum(),
+                    rows.isEmpty() ? "no graded items" : why.toString());
         } finally {
             Files.writeString(file, j.source().reference(), StandardCharsets.UTF_8);
         }
@@ -197,7 +200,8 @@ class WrongBodiesTest {
         if (reason != null) return;
         throw new AssertionError("step " + m.step() + ": this wrong body earns all " + o.points() + " points of the "
                 + "step's graded tests; strengthen a graded test in the chapter, or list it in " + EQUIVALENTS
-                + " with why it is right after all:\n" + m.key() + " | <reason>\nbody:\n" + String.join("\n", m.body()));
+                + " with why it is right after all:\n" + m.key() + " | <reason>\nbody:\n"
+                + String.join("\n", m.body()));
     }
 
     @AfterAll
@@ -207,7 +211,11 @@ class WrongBodiesTest {
         StringBuilder sb = new StringBuilder("wrong bodies (generated: the ones that compile; killed: lose points; "
                 + "equivalent: listed with a reason):\n");
         int[] total = new int[4];
-        mutants.forEach((step, ms) -> {
+        Map<String, List<WrongBodies.Mutant>> byStep = new TreeMap<>(Comparator.comparing(
+                (String id) -> Integer.parseInt(id.substring(0, id.indexOf('.'))))
+                .thenComparing(id -> Integer.parseInt(id.substring(id.indexOf('.') + 1))));
+        byStep.putAll(mutants);
+        byStep.forEach((step, ms) -> {
             int[] c = new int[4];
             for (WrongBodies.Mutant m : ms) {
                 Outcome o = outcomes.get(m);
@@ -247,14 +255,17 @@ class WrongBodiesTest {
     static Map<String, String> readEquivalents() throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
         try (var in = WrongBodiesTest.class.getResourceAsStream(EQUIVALENTS)) {
-            if (in == null) throw new IllegalStateException(EQUIVALENTS + " is missing next to " + WrongBodiesTest.class);
+            if (in == null) {
+                throw new IllegalStateException(EQUIVALENTS + " is missing next to " + WrongBodiesTest.class);
+            }
             int n = 0;
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
                 n++;
                 if (line.isBlank() || line.startsWith("#")) continue;
                 int cut = line.lastIndexOf(" | ");
                 if (cut < 0 || line.substring(cut + 3).isBlank()) {
-                    throw new IllegalStateException(EQUIVALENTS + ":" + n + ": expected step | kind | description | reason");
+                    throw new IllegalStateException(
+                            EQUIVALENTS + ":" + n + ": expected step | kind | description | reason");
                 }
                 out.put(line.substring(0, cut).strip(), line.substring(cut + 3).strip());
             }

@@ -85,8 +85,10 @@ class AllocEdgesTest {
         void values() {
             assertThat(AllocConf.parse("pinned_num_register_threads:128")).isEqualTo(AllocConf.defaults());
             assertThat(AllocConf.parse("pinned_num_register_threads:1")).isEqualTo(AllocConf.defaults());
-            assertThatThrownBy(() -> AllocConf.parse("pinned_num_register_threads:3")).hasMessageContaining("bad value '3'");
-            assertThatThrownBy(() -> AllocConf.parse("backend:other")).hasMessageContaining("native or cudaMallocAsync");
+            assertThatThrownBy(() -> AllocConf.parse("pinned_num_register_threads:3"))
+                    .hasMessageContaining("bad value '3'");
+            assertThatThrownBy(() -> AllocConf.parse("backend:other"))
+                    .hasMessageContaining("native or cudaMallocAsync");
             assertThatThrownBy(() -> AllocConf.parse("max_split_size_mb:")).hasMessageContaining("bad value ''");
             assertThatThrownBy(() -> AllocConf.parse("max_split_size_mb:,expandable_segments:True"))
                     .hasMessageContaining("bad value ','");
@@ -160,7 +162,8 @@ class AllocEdgesTest {
             DeviceTrace.Entry map = a.trace().entries().get(0);
             assertThat(map.addr()).isEqualTo(s.address()).isEqualTo(s.pages().base());
             assertThat(map.size()).isEqualTo(mib(40));
-            assertThat(p.addressSpace().find(s.address() + mib(20), PageSize.SIZE_2M).access()).isEqualTo(Access.READWRITE);
+            assertThat(p.addressSpace().find(s.address() + mib(20), PageSize.SIZE_2M).access())
+                    .isEqualTo(Access.READWRITE);
             a.free(b);
             a.emptyCache();
             a.checkInvariants();
@@ -235,7 +238,8 @@ class AllocEdgesTest {
     @Test
     @DisplayName("garbage collection: a second pass at the new average frees only blocks that old, then stops")
     void thirdBlockStays() {
-        CachingAllocator a = allocator(mib(128), "per_process_memory_fraction:1.0,garbage_collection_threshold:0.703125");
+        CachingAllocator a = allocator(mib(128),
+                "per_process_memory_fraction:1.0,garbage_collection_threshold:0.703125");
         Block x = a.alloc(mib(10));                        // call 1
         Block y = a.alloc(mib(12));                        // call 2
         a.free(x);                                         // a: cached at 2

@@ -76,7 +76,8 @@ class AllocPicturesTest {
             a.alloc(mib(2), 1);
             String text = SegmentMap.text(a);
             assertThat(text).startsWith("reserved=40M allocated=6M requested=6M (pytorch policy)\n");
-            assertThat(text).contains("segment 0 (large, 20M): |####................| seg0[0..4)M 4M LIVE seg0[4..20)M 16M FREE\n");
+            assertThat(text).contains("segment 0 (large, 20M): |####................|"
+                    + " seg0[0..4)M 4M LIVE seg0[4..20)M 16M FREE\n");
             assertThat(text).contains("segment 1 (large, 20M, stream 1): |##..................|");
             assertThat(a.toString()).isEqualTo(text);
         }
@@ -120,7 +121,8 @@ class AllocPicturesTest {
         }
 
         @Test
-        @DisplayName("sizes per segment: total, allocated, active (allocated or pending) and the active blocks' requests")
+        @DisplayName("sizes per segment: total, allocated, active (allocated or pending)"
+                + " and the active blocks' requests")
         @SuppressWarnings("unchecked")
         void sizes() {
             CachingAllocator a = new CachingAllocator(new Gpu(mib(100)).openToyProcess(), new PyTorchPolicy());
@@ -172,12 +174,14 @@ class AllocPicturesTest {
         @SuppressWarnings("unchecked")
         void settings() {
             CachingAllocator a = new CachingAllocator(new Gpu(mib(100)).openToyProcess(),
-                    new PyTorchPolicy("max_split_size_mb:64,garbage_collection_threshold:0.5,roundup_power2_divisions:[2:4]"));
+                    new PyTorchPolicy("max_split_size_mb:64,garbage_collection_threshold:0.5,"
+                            + "roundup_power2_divisions:[2:4]"));
             Map<String, Object> s = (Map<String, Object>) MemorySnapshot.of(a).get("allocator_settings");
             assertThat(s).containsEntry("max_split_size", mib(64)).containsEntry("garbage_collection_threshold", 0.5)
                     .containsEntry("expandable_segments", false);
             Map<String, Object> d = (Map<String, Object>) s.get("roundup_power2_divisions");
-            assertThat(d).containsEntry("1", 4L).containsEntry("2", 4L).containsEntry("4", 0L).containsEntry("32768", 0L)
+            assertThat(d).containsEntry("1", 4L).containsEntry("2", 4L).containsEntry("4", 0L)
+                    .containsEntry("32768", 0L)
                     .hasSize(16);
             CachingAllocator toy = new CachingAllocator(new Gpu(mib(100)).openToyProcess(), new ToyPolicy());
             Map<String, Object> t = (Map<String, Object>) MemorySnapshot.of(toy).get("allocator_settings");
@@ -221,8 +225,10 @@ class AllocPicturesTest {
             vramlab.driver.GpuProcess p = new Gpu(mib(40)).openToyProcess();
             SimExp e = new SimExp(p);
             SimExp.Mapping m = e.alloc(mib(3) + 1);
-            assertThat(p.addressSpace().find(p.addressSpace().root() == null ? 0 : firstMapped(p), vramlab.gmmu.PageSize.SIZE_2M)
-                    .access()).isEqualTo(vramlab.gmmu.Access.READWRITE);
+            long va = firstMapped(p);
+            assertThat(va).as("a page is mapped").isNotNegative();
+            assertThat(p.addressSpace().find(va, vramlab.gmmu.PageSize.SIZE_2M).access())
+                    .isEqualTo(vramlab.gmmu.Access.READWRITE);
             assertThat(m).hasToString("VA +0M 4M mapped (3145729 B asked)");
         }
 

@@ -96,7 +96,8 @@ class GarbageCollectionTest {
          * request is then call 6 and misses the cache: ages a = 3, b = 2, average 2.5.
          */
         CachingAllocator twoAges(String gc, long dMiB) {
-            CachingAllocator a = allocator(mib(128), "per_process_memory_fraction:1.0,garbage_collection_threshold:" + gc);
+            CachingAllocator a = allocator(mib(128),
+                    "per_process_memory_fraction:1.0,garbage_collection_threshold:" + gc);
             Block x = a.alloc(mib(12)), y = a.alloc(mib(14)), z = a.alloc(mib(16));   // calls 1, 2, 3
             a.free(x);                                     // a: cached at call 3
             a.alloc(mib(dMiB));                            // call 4 misses: a new segment
@@ -132,7 +133,8 @@ class GarbageCollectionTest {
         @Test
         @DisplayName("blocks exactly at the average age are old enough, and a pass does not stop at the target")
         void equalAges() {
-            CachingAllocator a = allocator(mib(128), "per_process_memory_fraction:1.0,garbage_collection_threshold:0.5");
+            CachingAllocator a = allocator(mib(128),
+                    "per_process_memory_fraction:1.0,garbage_collection_threshold:0.5");
             Block x = a.alloc(mib(12)), y = a.alloc(mib(14));
             a.alloc(mib(40));                              // reserved 66
             a.free(x);
@@ -146,7 +148,8 @@ class GarbageCollectionTest {
         @Test
         @DisplayName("under the threshold nothing is collected")
         void underThreshold() {
-            CachingAllocator a = allocator(mib(128), "per_process_memory_fraction:1.0,garbage_collection_threshold:0.75");
+            CachingAllocator a = allocator(mib(128),
+                    "per_process_memory_fraction:1.0,garbage_collection_threshold:0.75");
             Block x = a.alloc(mib(30));
             a.alloc(mib(40));
             a.free(x);                                     // reserved 70 <= 96
@@ -159,7 +162,8 @@ class GarbageCollectionTest {
         @Test
         @DisplayName("a split cached block is never collected, whatever its age")
         void splitBlocksStay() {
-            CachingAllocator a = allocator(mib(128), "per_process_memory_fraction:1.0,garbage_collection_threshold:0.25");
+            CachingAllocator a = allocator(mib(128),
+                    "per_process_memory_fraction:1.0,garbage_collection_threshold:0.25");
             Block small = a.alloc(mib(4)), keep = a.alloc(mib(4));   // one 20 MiB segment, split
             a.alloc(mib(30));
             a.free(small);                                 // [4 free][4 live][12 free]: both split

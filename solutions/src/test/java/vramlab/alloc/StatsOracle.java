@@ -65,7 +65,8 @@ final class StatsOracle {
                 consistent(stat, name, where);
             }
         }
-        assertThat(s.oversizeAllocations().current()).as("%s: oversize_allocations", where).isEqualTo(oversizeAllocations);
+        assertThat(s.oversizeAllocations().current()).as("%s: oversize_allocations", where)
+                .isEqualTo(oversizeAllocations);
         assertThat(s.oversizeSegments().current()).as("%s: oversize_segments", where).isEqualTo(oversizeSegments);
         consistent(s.oversizeAllocations(), "oversize_allocations", where);
         consistent(s.oversizeSegments(), "oversize_segments", where);
@@ -79,7 +80,8 @@ final class StatsOracle {
     }
 
     private static void consistent(MemoryStats.Stat stat, String name, String where) {
-        assertThat(stat.allocated() - stat.freed()).as("%s: %s allocated - freed", where, name).isEqualTo(stat.current());
+        assertThat(stat.allocated() - stat.freed()).as("%s: %s allocated - freed", where, name)
+                .isEqualTo(stat.current());
         assertThat(stat.peak()).as("%s: %s peak", where, name).isGreaterThanOrEqualTo(stat.current());
     }
 

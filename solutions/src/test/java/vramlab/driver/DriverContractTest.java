@@ -235,7 +235,8 @@ class DriverContractTest {
             GpuProcess a = g.openToyProcess(), b = g.open(2, "b", 0);
             a.cudaMalloc(PAGE);
             b.cudaMalloc(PAGE);
-            assertThat(g.pageTableBytes()).isEqualTo(a.addressSpace().pageTableBytes() + b.addressSpace().pageTableBytes())
+            assertThat(g.pageTableBytes())
+                    .isEqualTo(a.addressSpace().pageTableBytes() + b.addressSpace().pageTableBytes())
                     .isGreaterThan(a.addressSpace().pageTableBytes());
         }
     }
@@ -269,11 +270,13 @@ class DriverContractTest {
         @Test
         @DisplayName("sizes must be positive; a buffer must be live and of the call's kind")
         void misuse() {
-            assertThatThrownBy(() -> host.cudaHostAlloc(0)).hasMessageContaining("cudaHostAlloc: size must be positive");
+            assertThatThrownBy(() -> host.cudaHostAlloc(0))
+                    .hasMessageContaining("cudaHostAlloc: size must be positive");
             assertThatThrownBy(() -> host.malloc(0)).hasMessageContaining("malloc: size must be positive");
             HostBuffer pinned = host.cudaHostAlloc(mib(1));
             assertThatThrownBy(() -> host.cudaHostRegister(pinned)).hasMessageContaining("expected a PAGEABLE buffer");
-            assertThatThrownBy(() -> host.cudaHostUnregister(pinned)).hasMessageContaining("expected a REGISTERED buffer");
+            assertThatThrownBy(() -> host.cudaHostUnregister(pinned))
+                    .hasMessageContaining("expected a REGISTERED buffer");
             assertThatThrownBy(() -> host.free(pinned)).hasMessageContaining("expected a PAGEABLE buffer");
             host.cudaFreeHost(pinned);
             assertThatThrownBy(() -> host.cudaFreeHost(pinned)).hasMessageContaining("not a live host buffer");

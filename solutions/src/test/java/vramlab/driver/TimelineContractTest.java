@@ -49,7 +49,8 @@ class TimelineContractTest {
             clock.recordHost("pin", 400);
             assertThat(clock.spans()).extracting(Clock.Span::duration).containsExactly(0L, 600L);
             assertThat(clock.spans().get(1).lane()).isEqualTo("host");
-            assertThatThrownBy(() -> clock.record(new Clock.Span("x", "y", 5, 4))).hasMessageContaining("ends before it starts");
+            assertThatThrownBy(() -> clock.record(new Clock.Span("x", "y", 5, 4)))
+                    .hasMessageContaining("ends before it starts");
             assertThat(Clock.ms(1_234_567)).isEqualTo("1.235 ms");
         }
     }

@@ -44,12 +44,14 @@ class GmmuPartsTest {
         @Test
         @DisplayName("a format's root must decode its highest VA bit")
         void rootBit() {
-            Level pde0 = Level.of("PDE0", 28, 21, 16), p64 = Level.of("PT_64K", 20, 16, 8), p4 = Level.of("PT_4K", 20, 12, 8);
+            Level pde0 = Level.of("PDE0", 28, 21, 16);
+            Level p64 = Level.of("PT_64K", 20, 16, 8), p4 = Level.of("PT_4K", 20, 12, 8);
             MmuFormat ok = new MmuFormat("T", 29, List.of(pde0), p64, p4);
             assertThat(ok).hasToString("T");
             assertThat(ok.root()).isSameAs(ok.pde0());
             assertThatThrownBy(() -> new MmuFormat("U", 30, List.of(pde0), p64, p4))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U: the root must decode bit 29");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("U: the root must decode bit 29");
         }
     }
 

@@ -111,7 +111,8 @@ class KvEdgesTest {
         @DisplayName("needs two blocks (one is the null block), a positive block size and block bytes")
         void refused(int blocks, int size, long bytes) {
             GpuProcess p = new Gpu(gib(1)).openToyProcess();
-            assertThatThrownBy(() -> new KvBlockPool(p, blocks, size, bytes)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> new KvBlockPool(p, blocks, size, bytes))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("got " + blocks + ", " + size + ", " + bytes);
         }
 
@@ -133,7 +134,8 @@ class KvEdgesTest {
             KvBlockPool p = new KvBlockPool(new Gpu(gib(1)).openToyProcess(), 4, B, kib(64));
             int[] got = p.getNewBlocks(1);
             p.freeBlocks(List.of(got[0]));
-            assertThatThrownBy(() -> p.freeBlocks(List.of(got[0]))).hasMessageContaining("block " + got[0] + " is already free");
+            assertThatThrownBy(() -> p.freeBlocks(List.of(got[0])))
+                    .hasMessageContaining("block " + got[0] + " is already free");
             assertThatThrownBy(() -> p.freeBlocks(List.of(0))).hasMessageContaining("null block");
             assertThat(p.numFreeBlocks()).isEqualTo(3);
             p.checkInvariants();

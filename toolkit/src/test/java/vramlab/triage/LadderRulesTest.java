@@ -72,7 +72,8 @@ class LadderRulesTest {
         @DisplayName("more than the whole card goes straight to 'full'; exactly the card does not")
         void biggerThanCard(Long cap, long tried, boolean straight) {
             Diagnosis d = card(cap, 1L, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).climb();
-            assertThat(d.evidence().get(0).startsWith("The request alone")).as(d.evidence().toString()).isEqualTo(straight);
+            assertThat(d.evidence().get(0).startsWith("The request alone"))
+                    .as(d.evidence().toString()).isEqualTo(straight);
             if (straight) assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
         }
 
@@ -147,7 +148,8 @@ class LadderRulesTest {
                     + "without them 2.00 GiB would be free, enough for the 512.00 MiB.");
             Diagnosis two = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 1024).proc(8, 1024)
                     .climb();
-            assertThat(last(two)).startsWith("2. Other processes: processes 7 (1024.00 MiB), 8 (1024.00 MiB) hold 2.00 GiB");
+            assertThat(last(two)).startsWith("2. Other processes: processes 7 (1024.00 MiB), 8 "
+                    + "(1024.00 MiB) hold 2.00 GiB");
             Diagnosis little = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 10).climb();
             assertThat(little.evidence().get(1)).isEqualTo("2. Other processes: process 7 (10.00 MiB) holds only "
                     + "10.00 MiB, too little to explain it.");
@@ -218,7 +220,8 @@ class LadderRulesTest {
         void outside() {
             R r = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 20024L).put(Figure.RESERVED, 19000L);
-            assertThat(last(r.climb())).startsWith("3. NCCL: this process holds 19.55 GiB but PyTorch reserved 18.55 GiB")
+            assertThat(last(r.climb()))
+                    .startsWith("3. NCCL: this process holds 19.55 GiB but PyTorch reserved 18.55 GiB")
                     .endsWith("also suspect another library that allocates on its own.");
             r.clues.add(Clue.DISTRIBUTED);
             assertThat(last(r.climb())).endsWith(", and the paste shows a distributed run.");
@@ -256,9 +259,11 @@ class LadderRulesTest {
             assertThat(d.evidence()).contains("4. Graph pools: cannot check, this format has no private-pool figure.");
             R small = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.PRIVATE_POOLS, 10L);
-            assertThat(small.climb().evidence()).contains("4. Graph pools: 10.00 MiB in private pools, too little to matter.");
+            assertThat(small.climb().evidence())
+                    .contains("4. Graph pools: 10.00 MiB in private pools, too little to matter.");
             R nothingAsked = card(20480L, 1L, 0L).put(Figure.OTHER_PROCESSES, 0L).put(Figure.PRIVATE_POOLS, 0L);
-            assertThat(nothingAsked.climb().cause()).as("empty pools are never the cause").isNotEqualTo(Cause.CUDA_GRAPH_POOLS);
+            assertThat(nothingAsked.climb().cause())
+                    .as("empty pools are never the cause").isNotEqualTo(Cause.CUDA_GRAPH_POOLS);
         }
     }
 
@@ -279,7 +284,8 @@ class LadderRulesTest {
         @DisplayName("leaves out each clause whose figures are missing, and says when it is only the fallback")
         void partial() {
             R noAllocated = card(20480L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L);
-            assertThat(last(noAllocated.climb())).startsWith("6. Otherwise the card is simply full, 100.00 MiB is free.")
+            assertThat(last(noAllocated.climb()))
+                    .startsWith("6. Otherwise the card is simply full, 100.00 MiB is free.")
                     .doesNotContain("held by no process");
             R noCard = card(null, null, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.ALLOCATED_BY_PYTORCH, 10L);
             assertThat(last(noCard.climb())).isEqualTo("6. Otherwise the card is simply full.");

@@ -32,7 +32,8 @@ class TriageReportTest {
     @DisplayName("the report")
     class Report {
         @Test
-        @DisplayName("lists the format, every figure found with its bytes, the processes, the cause, why, the fixes and notes")
+        @DisplayName("lists the format, every figure found with its bytes, the processes, the "
+                + "cause, why, the fixes and notes")
         void sections() {
             Diagnosis d = Triage.of(SENTENCE);
             String t = d.text();
@@ -54,13 +55,15 @@ class TriageReportTest {
         @Test
         @DisplayName("says who printed it, 'none' without figures, what is missing, and no step for a foreign error")
         void sparse() {
-            Diagnosis d = Triage.of("[rank3]: something\n[rank3]: RESOURCE_EXHAUSTED: Out of memory while trying to allocate");
+            Diagnosis d = Triage.of("[rank3]: something\n[rank3]: RESOURCE_EXHAUSTED: Out of "
+                    + "memory while trying to allocate");
             String t = d.text();
             assertThat(t).contains("Numbers found:\n  none\n");
             assertThat(t).contains("Most likely cause: NOT_PYTORCH_OOM: " + Cause.NOT_PYTORCH_OOM.title());
             assertThat(t).doesNotContain("ladder step");
             assertThat(t).doesNotContain("About the message");
-            Diagnosis cut = Triage.of("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. "
+            Diagnosis cut = Triage.of("[rank1]: torch.OutOfMemoryError: CUDA out of memory. "
+                    + "Tried to allocate 20.00 MiB. "
                     + "GPU 0 has a total capacity of 24.00 GiB");
             assertThat(cut.text()).contains("Printed by: rank 1\n").contains("  missing: " + Figure.FREE.label());
         }
@@ -99,7 +102,8 @@ class TriageReportTest {
             assertThat(d.evidence().get(0)).isEqualTo("The paste holds 2 out-of-memory messages; this reads the one "
                     + "with the most figures.");
             assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(2L << 20);
-            assertThat(Triage.of(a).evidence().get(0)).as("one message, no preface").doesNotStartWith("The paste holds");
+            assertThat(Triage.of(a).evidence().get(0))
+                    .as("one message, no preface").doesNotStartWith("The paste holds");
         }
     }
 
@@ -129,7 +133,8 @@ class TriageReportTest {
             Reading cut = Triage.of("RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 10.76 GiB "
                     + "total capacity; 9.51 GiB already allocated").reading();
             assertThat(cut.family()).isEqualTo(Family.RESERVED_IN_TOTAL);
-            assertThat(cut.notes()).contains("It is cut before its last figure, so 0.4-1.3 and 1.4-2.0 look alike here.");
+            assertThat(cut.notes())
+                    .contains("It is cut before its last figure, so 0.4-1.3 and 1.4-2.0 look alike here.");
             assertThat(cut.missing()).contains(Figure.FREE.label(), Figure.RESERVED.label());
             assertThat(cut.has(Figure.RESERVED_BUT_UNALLOCATED)).isFalse();
             assertThat(cut.has(Figure.CAPACITY)).isTrue();
@@ -152,14 +157,17 @@ class TriageReportTest {
         void async() {
             Reading r = Triage.of("torch.OutOfMemoryError: Allocation on device 2 would exceed allowed memory. (out of "
                     + "memory)\nCurrently allocated     : 10.00 GiB\nRequested               : 2.00 GiB\nDevice limit  "
-                    + "          : 11.00 GiB\nFree (according to CUDA): 500.00 MiB\nPyTorch limit (set by user-supplied "
+                    + "          : 11.00 GiB\nFree (according to CUDA): 500.00 MiB\nPyTorch "
+                    + "limit (set by user-supplied "
                     + "memory fraction)\n                        : 17179869184.00 GiB").reading();
             assertThat(r.family()).isEqualTo(Family.MALLOC_ASYNC);
             assertThat(r.get(Figure.DEVICE)).isEqualTo(2);
             assertThat(r.has(Figure.ALLOWED)).isFalse();
-            assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("Its PyTorch limit is 17179869184.00GiB (2^64 bytes)"));
+            assertThat(r.notes()).anySatisfy(n -> assertThat(n)
+                    .startsWith("Its PyTorch limit is 17179869184.00GiB (2^64 bytes)"));
             assertThat(r.missing()).isEmpty();
-            Reading cut = Triage.of("Allocation on device 0 would exceed allowed memory. Currently allocated : 1.00 GiB")
+            Reading cut = Triage.of("Allocation on device 0 would exceed allowed memory. "
+                    + "Currently allocated : 1.00 GiB")
                     .reading();
             assertThat(cut.missing()).contains(Figure.REQUESTED.label(), Figure.CAPACITY.label());
         }
@@ -182,7 +190,8 @@ class TriageReportTest {
         }
 
         @Test
-        @DisplayName("the enums' words: each clue, figure and family describes itself; only the device is no byte count")
+        @DisplayName("the enums' words: each clue, figure and family describes itself; only "
+                + "the device is no byte count")
         void words() {
             for (Clue c : Clue.values()) assertThat(c.description()).isNotBlank();
             assertThat(Clue.CUDNN.description()).isEqualTo("a convolution through cuDNN");
