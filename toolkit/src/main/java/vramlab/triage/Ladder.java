@@ -232,7 +232,8 @@ public final class Ladder {
                 ? others * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : others >= GiB;
         boolean fits = others + free >= tried;
         String who = describeOthers();
-        String s = "2. Other processes: " + who + " hold " + formatSize(others)
+        String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
+                + formatSize(others)
                 + (a.capacity > 0 ? " (" + percent(others, a.capacity) + " of the card)" : "")
                 + (fits ? "; without them " + formatSize(free + others) + " would be free, enough "
                         + "for the " + formatSize(tried) + "." : ", too little to make the "
