@@ -19,6 +19,7 @@ public record Setting(String conf, String extra) {
      * PyTorch applies only under a per-process memory fraction (CUDACachingAllocator.cpp: the
      * collection runs when {@code set_fraction} and a threshold are both set).
      */
+    // tag::settings[]
     public static List<Setting> standard() {
         return List.of(new Setting("", ""),
                 new Setting("expandable_segments:True", ""),
@@ -30,6 +31,7 @@ public record Setting(String conf, String extra) {
                         "older releases: set the threshold here and call "
                                 + "torch.cuda.set_per_process_memory_fraction(1.0) in code"));
     }
+    // end::settings[]
 
     /** How the table names it. */
     public String name() { return conf.isEmpty() ? "default" : conf; }

@@ -55,6 +55,19 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         return sb.toString();
     }
 
+    /** The cause, the runner-up, the ranking and the ladder's sentences, without figures or fixes. */
+    public String brief() {
+        StringBuilder sb = new StringBuilder("Most likely cause: ").append(cause.name());
+        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
+        sb.append('\n');
+        if (runnerUp != null) sb.append("Runner-up: ").append(runnerUp.name()).append('\n');
+        ranking(sb);
+        sb.append("\nWhy, in the ladder's order:\n");
+        evidence.forEach(e -> sb.append("  - ").append(e).append('\n'));
+        if (!tellApart.isEmpty()) sb.append('\n').append(tellApart).append('\n');
+        return sb.toString();
+    }
+
     private void numbers(StringBuilder sb) {
         sb.append("\nNumbers found:\n");
         boolean any = false;
