@@ -16,7 +16,7 @@ import vramlab.advise.Workload;
 /** {@code vramlab advise [--device SIZE] FILE}: the workload under every allocator setting. */
 final class AdviseCommand implements Command {
     @Override public String name() { return "advise"; }
-    @Override public String summary() { return "replay a snapshot or trace under each allocator setting and pick one"; }
+    @Override public String summary() { return "replay a snapshot or trace under each allocator setting"; }
 
     @Override
     public String usage() {
@@ -47,12 +47,15 @@ final class AdviseCommand implements Command {
         Workload w = Workload.read(read(file, io), file, device);
         if (w.events().isEmpty()) {
             io.out().println("advise: " + w.source());
-            io.out().println("Nothing to replay: the file records no allocation history. " + w.state() + ".");
+            io.out().println("Nothing to replay: the file records no allocation history. "
+                    + w.state() + ".");
             io.out().flush();
             return 0;
         }
-        List<Outcome> outcomes = Advisor.compare(w.events(), w.card(), Setting.standard(), file, io.err()::println);
-        io.out().print(new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(), outcomes).text());
+        List<Outcome> outcomes = Advisor.compare(w.events(), w.card(), Setting.standard(), file,
+                io.err()::println);
+        Advice advice = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(), outcomes);
+        io.out().print(advice.text());
         io.out().flush();
         return 0;
     }

@@ -60,7 +60,9 @@ final class TriageCommand implements Command {
             long capacity = dev == null ? -1 : ReplayCommand.parseDevice(dev);
             d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, capacity);
         } else {
-            if (dev != null) throw new UsageException("triage", "--device applies to a snapshot, not to a message");
+            if (dev != null) {
+                throw new UsageException("triage", "--device applies to a snapshot, not to a message");
+            }
             d = Triage.of(new String(bytes, StandardCharsets.UTF_8));
         }
         io.out().println(a.flag("--json") ? d.json() : d.text());

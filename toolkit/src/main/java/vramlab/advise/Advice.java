@@ -32,9 +32,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     public Outcome best() {
         Outcome best = outcomes.get(0);
         for (Outcome o : outcomes) {
-            if (o.ooms() < best.ooms() || (o.ooms() == best.ooms() && o.peakReserved() < best.peakReserved())) {
-                best = o;
-            }
+            boolean fewer = o.ooms() < best.ooms();
+            if (fewer || (o.ooms() == best.ooms() && o.peakReserved() < best.peakReserved())) best = o;
         }
         Outcome d = outcomes.get(0);
         long saving = d.peakReserved() - best.peakReserved();
@@ -55,25 +54,26 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         sb.append("advise: ").append(source).append('\n');
         sb.append("card: ").append(formatSize(card)).append(" (").append(cardFrom).append(")\n");
         if (recorded != null) {
-            sb.append("recorded with: PYTORCH_CUDA_ALLOC_CONF=").append(recorded.isEmpty() ? "(unset)" : recorded)
-              .append('\n');
+            sb.append("recorded with: PYTORCH_CUDA_ALLOC_CONF=")
+              .append(recorded.isEmpty() ? "(unset)" : recorded).append('\n');
         }
         int w = "setting".length();
         for (Outcome o : outcomes) w = Math.max(w, o.setting().name().length());
         String format = "%-" + w + "s %14s %22s %5s  %s%n";
-        sb.append('\n').append(String.format(format, "setting", "peak reserved", "holes at the peak", "OOMs",
-                "first OOM"));
+        sb.append('\n').append(String.format(format, "setting", "peak reserved", "holes at the peak",
+                "OOMs", "first OOM"));
         for (Outcome o : outcomes) sb.append(row(o, format));
         sb.append('\n').append(recommendation());
         return sb.toString();
     }
 
     private String row(Outcome o, String format) {
-        String holes = formatSize(o.fragmentationAtPeak()) + " (" + percent(o.fragmentationAtPeak(), o.peakReserved())
-                + ")";
+        long holes = o.fragmentationAtPeak();
+        String shown = formatSize(holes) + " (" + percent(holes, o.peakReserved()) + ")";
         String first = o.firstOom() == null ? "-" : "event " + o.firstOomStep() + ", " + position(o)
                 + ": alloc " + formatSize(o.firstOom().size());
-        return String.format(format, o.setting().name(), formatSize(o.peakReserved()), holes, o.ooms(), first);
+        return String.format(format, o.setting().name(), formatSize(o.peakReserved()), shown, o.ooms(),
+                first);
     }
 
     private String position(Outcome o) {
@@ -85,28 +85,32 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         Outcome d = outcomes.get(0), b = best();
         StringBuilder sb = new StringBuilder("Recommendation: ");
         if (!b.fits()) {
-            sb.append("no setting makes this workload fit on ").append(formatSize(card)).append("; the fewest OOMs (")
-              .append(b.ooms()).append(") come with ").append(b.setting().name())
-              .append(". The tensors themselves need more: shrink the workload or use a larger card.\n");
+            sb.append("no setting makes this workload fit on ").append(formatSize(card))
+              .append("; the fewest OOMs (").append(b.ooms()).append(") come with ")
+              .append(b.setting().name()).append(". The tensors themselves need more: shrink the ")
+              .append("workload or use a larger card.\n");
             return sb.toString();
         }
         if (b == d) {
-            sb.append("keep the defaults: no setting replays this workload with fewer OOMs, or with more than ")
-              .append(SAME_PEAK_PERCENT).append("% (and ").append(formatSize(SAME_PEAK_BYTES))
-              .append(") less reserved at the peak.\n");
+            sb.append("keep the defaults: no setting replays this workload with fewer OOMs, or ")
+              .append("with more than ").append(SAME_PEAK_PERCENT).append("% (and ")
+              .append(formatSize(SAME_PEAK_BYTES)).append(") less reserved at the peak.\n");
             return sb.toString();
         }
         if (!d.fits()) {
-            sb.append(b.setting().name()).append(" replays the whole workload without an OOM (the defaults: ")
-              .append(d.ooms()).append(d.ooms() == 1 ? " OOM" : " OOMs").append(")");
+            sb.append(b.setting().name()).append(" replays the whole workload without an OOM ")
+              .append("(the defaults: ").append(d.ooms()).append(d.ooms() == 1 ? " OOM" : " OOMs")
+              .append(")");
         } else {
             sb.append(b.setting().name()).append(" peaks at ").append(formatSize(b.peakReserved()))
               .append(" reserved, ").append(formatSize(d.peakReserved() - b.peakReserved()))
               .append(" less than the defaults");
         }
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
-          .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=").append(b.setting().conf()).append(")\n");
-        if (!b.setting().extra().isEmpty()) sb.append("  (").append(b.setting().extra()).append(")\n");
+          .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=")
+          .append(b.setting().conf()).append(")\n");
+        String extra = b.setting().extra();
+        if (!extra.isEmpty()) sb.append("  (").append(extra).append(")\n");
         return sb.toString();
     }
 

@@ -43,10 +43,12 @@ public final class Advisor {
     }
 
     static Outcome replay(List<TraceEvent> events, long card, Setting s, String file) {
-        CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(), new PyTorchPolicy(s.parsed()));
+        CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
+                new PyTorchPolicy(s.parsed()));
         Watcher w = new Watcher();
         new Replayer(a, w, file, false).replay(events.iterator());
-        return new Outcome(s, w.peakReserved, w.allocatedAtPeak, w.ooms, w.firstOom, w.firstOomStep, a.reserved());
+        return new Outcome(s, w.peakReserved, w.allocatedAtPeak, w.ooms, w.firstOom, w.firstOomStep,
+                a.reserved());
     }
 
     /** Keeps the peak and the first OOM as the replay goes. */
@@ -55,7 +57,8 @@ public final class Advisor {
         TraceEvent firstOom;
 
         @Override
-        public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
+        public void event(long step, TraceEvent e, Replayer.Result result, long bytes,
+                          CachingAllocator a) {
             if (a.reserved() > peakReserved) {
                 peakReserved = a.reserved();
                 allocatedAtPeak = a.allocated();

@@ -30,21 +30,24 @@ import vramlab.triage.OomMoment;
  * @param where    how an event's position is named
  * @param state    for a file without history, what its segments held; else empty
  */
-public record Workload(List<TraceEvent> events, long card, String cardFrom, String source, String recorded,
-                       String where, String state) {
+public record Workload(List<TraceEvent> events, long card, String cardFrom, String source,
+                       String recorded, String where, String state) {
     /** The card {@code vramlab replay} assumes when nothing says otherwise. */
     public static final long DEFAULT_CARD = 80 * GiB;
 
     /** @param device the card's bytes from {@code --device}, or -1 */
     public static Workload read(byte[] bytes, String file, long device) {
-        if (SnapshotSource.looksLikeSnapshot(bytes)) return snapshot(SnapshotSource.load(bytes, file), file, device);
+        if (SnapshotSource.looksLikeSnapshot(bytes)) {
+            return snapshot(SnapshotSource.load(bytes, file), file, device);
+        }
         List<TraceEvent> events = new ArrayList<>();
-        TraceReader r = new TraceReader(new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes),
-                StandardCharsets.UTF_8)), file);
-        r.forEachRemaining(events::add);
+        InputStreamReader text = new InputStreamReader(new ByteArrayInputStream(bytes),
+                StandardCharsets.UTF_8);
+        new TraceReader(new BufferedReader(text), file).forEachRemaining(events::add);
         long card = device > 0 ? device : DEFAULT_CARD;
-        return new Workload(events, card, device > 0 ? "--device" : "assumed; pass --device SIZE", file + ", "
-                + events.size() + " events", null, "line", "");
+        String from = device > 0 ? "--device" : "assumed; pass --device SIZE";
+        String source = file + ", " + events.size() + " events";
+        return new Workload(events, card, from, source, null, "line", "");
     }
 
     static Workload snapshot(Map<?, ?> snap, String file, long device) {
@@ -57,17 +60,19 @@ public record Workload(List<TraceEvent> events, long card, String cardFrom, Stri
             for (OomMoment m : OomMoment.all(snap, file)) if (m.device() == d && oom == null) oom = m;
             if (oom != null) {
                 card = oom.reserved() + oom.deviceFree();
-                from = "what the recorded run could hold: " + formatSize(oom.reserved()) + " reserved at its OOM "
-                        + "(trace entry " + oom.entry() + ") plus " + formatSize(oom.deviceFree()) + " free";
+                from = "what the recorded run could hold: " + formatSize(oom.reserved())
+                        + " reserved at its OOM (trace entry " + oom.entry() + ") plus "
+                        + formatSize(oom.deviceFree()) + " free";
             } else {
                 card = DEFAULT_CARD;
                 from = "assumed: the snapshot records no OOM and no card size; pass --device SIZE";
             }
         }
-        String source = file + ", device " + d + ", " + SnapshotSource.entries(snap, d) + " trace entries, "
-                + events.size() + " replayed events";
+        String source = file + ", device " + d + ", " + SnapshotSource.entries(snap, d)
+                + " trace entries, " + events.size() + " replayed events";
         String state = events.isEmpty() ? segments(snap) : "";
-        return new Workload(events, card, from, source, SnapshotSource.recordedConf(snap), "trace entry", state);
+        String recorded = SnapshotSource.recordedConf(snap);
+        return new Workload(events, card, from, source, recorded, "trace entry", state);
     }
 
     /** A segment's live bytes: its blocks' when listed, else its allocated_size. */
@@ -75,14 +80,18 @@ public record Workload(List<TraceEvent> events, long card, String cardFrom, Stri
         if (s.get("blocks") instanceof List<?> blocks && !blocks.isEmpty()) {
             long sum = 0;
             for (Object o : blocks) {
-                if (o instanceof Map<?, ?> b && b.get("size") instanceof Number n
-                        && ("active_allocated".equals(b.get("state")) || "active_pending_free".equals(b.get("state")))) {
+                boolean live = o instanceof Map<?, ?> b && live(b.get("state"));
+                if (live && ((Map<?, ?>) o).get("size") instanceof Number n) {
                     sum += n.longValue();
                 }
             }
             return sum;
         }
         return s.get("allocated_size") instanceof Number a ? a.longValue() : 0;
+    }
+
+    private static boolean live(Object state) {
+        return "active_allocated".equals(state) || "active_pending_free".equals(state);
     }
 
     /** What the dumped segments hold, for a snapshot with nothing to replay. */
@@ -96,7 +105,8 @@ public record Workload(List<TraceEvent> events, long card, String cardFrom, Stri
                 allocated += allocated(s);
             }
         }
-        return n + " segments hold " + formatSize(total) + ", " + formatSize(allocated) + " of it allocated ("
+        return n + " segments hold " + formatSize(total) + ", " + formatSize(allocated)
+                + " of it allocated ("
                 + formatSize(total - allocated) + " reserved but unallocated)";
     }
 }

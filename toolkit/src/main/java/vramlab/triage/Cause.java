@@ -9,10 +9,11 @@ import java.util.List;
  */
 public enum Cause {
     FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece",
-            "Record a snapshot (torch.cuda.memory._record_memory_history(), the workload, then "
-                    + "torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab advise oom.pickle; "
-                    + "or rerun once with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes "
-                    + "away, the holes were the cause.", List.of(
+            "Record a snapshot (torch.cuda.memory._record_memory_history(), the workload, "
+                    + "then torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab "
+                    + "advise oom.pickle; or rerun once with "
+                    + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
+                    + "holes were the cause.", List.of(
             "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; newer "
                     + "releases also read PYTORCH_ALLOC_CONF): segments grow page by page, so freed "
                     + "holes are returned and re-mapped instead of stranded.",
@@ -26,7 +27,8 @@ public enum Cause {
                     + "are released.")),
     OTHER_PROCESSES(2, "other processes hold memory on the same GPU",
             "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv next to "
-                    + "os.getpid() (inside a container the pids are the host's: match the sizes instead).", List.of(
+                    + "os.getpid() (inside a container the pids are the host's: match the sizes "
+                    + "instead).", List.of(
             "List them: nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv.",
             "Stop the stale one (an old notebook kernel, a cron job), ask its owner, or move to a "
                     + "free GPU with CUDA_VISIBLE_DEVICES.",
@@ -49,8 +51,9 @@ public enum Cause {
                     + "scratch.")),
     CUDA_GRAPH_POOLS(4, "CUDA graphs keep their private memory pools reserved",
             "torch.cuda.memory_summary() and a snapshot (segments whose segment_pool_id is not "
-                    + "(0, 0) belong to graphs); then rerun once without graphs (vLLM --enforce-eager, SGLang "
-                    + "--disable-cuda-graph, torch.compile mode=\"default\").", List.of(
+                    + "(0, 0) belong to graphs); then rerun once without graphs (vLLM "
+                    + "--enforce-eager, SGLang --disable-cuda-graph, torch.compile "
+                    + "mode=\"default\").", List.of(
             "Drop the graphs you no longer replay: a private pool is released only when its "
                     + "graph object is gone, then empty_cache() can return it.",
             "Capture graphs that run one after another into one shared pool "
@@ -74,7 +77,8 @@ public enum Cause {
             "Lower the batch size at the convolution, or checkpoint the activations around it.")),
     FULL_OR_DRIVER_RESERVE(6, "the card is full: tensors, context and the driver's reserve",
             "torch.cuda.max_memory_allocated() after one step at two batch sizes: if the peak "
-                    + "grows with the batch and nears the card, the tensors themselves are the cause.", List.of(
+                    + "grows with the batch and nears the card, the tensors themselves are the "
+                    + "cause.", List.of(
             "Budget from the real total: the capacity in the message is what cudaMemGetInfo "
                     + "reports, and the context takes hundreds of MiB of it before the first tensor.",
             "Lower the batch size, or keep it and accumulate gradients over micro-batches.",

@@ -28,7 +28,8 @@ public enum Clue {
                     + "|cudagraph_trees|cuda_graph_runner\\.py|capture_model\\b|capture_one_batch_size"
                     + "|capture cuda graph (?:failed|begin)|capturing (?:the model for )?cuda ?graphs?"
                     + "|capturing cudagraphs|capturing batches|before starting graph capture",
-            "graph capturing finished|capture cuda graph end|capturing (?:cuda ?graphs? )?(?:finished|done)");
+            "graph capturing finished|capture cuda graph end"
+                    + "|capturing (?:cuda ?graphs? )?(?:finished|done)");
 
     private final String description;
     private final Pattern pattern;
@@ -37,7 +38,8 @@ public enum Clue {
     Clue(String description, String regex, String cancelRegex) {
         this.description = description;
         this.pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE);
-        this.cancel = cancelRegex == null ? null : Pattern.compile(cancelRegex, Pattern.CASE_INSENSITIVE);
+        this.cancel = cancelRegex == null ? null
+                : Pattern.compile(cancelRegex, Pattern.CASE_INSENSITIVE);
     }
 
     public String description() { return description; }

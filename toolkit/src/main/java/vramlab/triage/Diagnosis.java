@@ -79,7 +79,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             sb.append(String.format("  %-45s %s%n", f.label(), shown));
         }
         reading.processes().forEach((pid, bytes) -> sb.append(String.format("  %-45s %s%n",
-                "  process " + pid + (pid == selfSeenAs ? " (this process)" : ""), formatSize(bytes))));
+                "  process " + pid + (pid == selfSeenAs ? " (this process)" : ""),
+                formatSize(bytes))));
         if (!any) sb.append("  none\n");
         if (!reading.missing().isEmpty()) {
             sb.append("  missing: ").append(String.join(", ", reading.missing())).append('\n');
@@ -97,7 +98,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             String verdict = c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
                     : "too small to count";
             String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
-            sb.append(String.format("  %-22s %4s  %-20s %s%n", c.cause().name(), share, bytes, verdict));
+            sb.append(String.format("  %-22s %4s  %-20s %s%n", c.cause().name(), share, bytes,
+                    verdict));
         }
     }
 

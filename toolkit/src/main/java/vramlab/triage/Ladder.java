@@ -283,7 +283,8 @@ public final class Ladder {
         if (outside < 0) {
             if (!r.has(Clue.DISTRIBUTED) || r.family() != Family.CUDA_ERROR) {
                 evidence.add("3. NCCL: cannot measure non-PyTorch memory in this process"
-                        + (r.has(Clue.DISTRIBUTED) ? " (the paste does show a distributed run)." : "."));
+                        + (r.has(Clue.DISTRIBUTED) ? " (the paste does show a distributed run)."
+                                : "."));
             }
             return;
         }
@@ -353,7 +354,9 @@ public final class Ladder {
     private Cause full() {
         long cap = a.capacity, free = a.free, alloc = a.allocated;
         StringBuilder sb = new StringBuilder("6. Otherwise the card is simply full");
-        if (alloc >= 0 && cap > 0) sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
+        if (alloc >= 0 && cap > 0) {
+            sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
+        }
         if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
         long nobody = a.heldByNoProcess();
@@ -402,7 +405,8 @@ public final class Ladder {
     private Candidate bestPartial() {
         Candidate best = null;
         for (Candidate c : candidates) {
-            if (c.cause() == Cause.FULL_OR_DRIVER_RESERVE || c.share() <= 0 || !c.significant()) continue;
+            if (c.cause() == Cause.FULL_OR_DRIVER_RESERVE || c.share() <= 0) continue;
+            if (!c.significant()) continue;
             if (best == null || c.share() > best.share()) best = c;
         }
         return best;

@@ -68,7 +68,9 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
     static OomMoment at(Map<?, ?> snapshot, int device, int index, String file) {
         Layout layout = Layout.dumped(snapshot, device, file);
         List<?> trace = list(list(snapshot.get("device_traces")).get(device));
-        for (int i = trace.size() - 1; i > index; i--) layout.undo((Map<?, ?>) trace.get(i), file, i + 1);
+        for (int i = trace.size() - 1; i > index; i--) {
+            layout.undo((Map<?, ?>) trace.get(i), file, i + 1);
+        }
         Map<?, ?> oom = (Map<?, ?>) trace.get(index);
         return new OomMoment(device, index + 1, number(oom, "size", file, index + 1),
                 number(oom, "device_free", file, index + 1), layout.reserved(), layout.allocated(),
@@ -91,7 +93,8 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();
-        throw new TraceException(file, line, "snapshot entry has no integer '" + key + "' (found " + v + ")");
+        throw new TraceException(file, line, "snapshot entry has no integer '" + key + "' (found "
+                + v + ")");
     }
 
     /** Address ranges: segments (with their pool) and live blocks. */
@@ -152,7 +155,8 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
                     long at = number(e, "addr", file, line);
                     segments.put(at, new long[] {at + number(e, "size", file, line), 0});
                 }
-                case "segment_unmap" -> remap(number(e, "addr", file, line), number(e, "size", file, line));
+                case "segment_unmap" -> remap(number(e, "addr", file, line),
+                        number(e, "size", file, line));
                 default -> { }
             }
         }
@@ -225,13 +229,17 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
 
         long privateFree() {
             long sum = 0;
-            for (Map.Entry<Long, long[]> s : segments.entrySet()) if (s.getValue()[1] == 1) sum += free(s)[0];
+            for (Map.Entry<Long, long[]> s : segments.entrySet()) {
+                if (s.getValue()[1] == 1) sum += free(s)[0];
+            }
             return sum;
         }
 
         long largestFree() {
             long max = 0;
-            for (Map.Entry<Long, long[]> s : segments.entrySet()) if (s.getValue()[1] == 0) max = Math.max(max, free(s)[1]);
+            for (Map.Entry<Long, long[]> s : segments.entrySet()) {
+                if (s.getValue()[1] == 0) max = Math.max(max, free(s)[1]);
+            }
             return max;
         }
 

@@ -29,19 +29,19 @@ public final class SnapshotTriage {
     public static Diagnosis of(Map<?, ?> snapshot, String file, long capacity) {
         List<OomMoment> ooms = OomMoment.all(snapshot, file);
         if (ooms.isEmpty()) {
-            throw new TraceException(file, 0, "no 'oom' entry in any device's trace: the recorded run did "
-                    + "not run out of memory while its history was recorded (./vramlab advise replays it "
-                    + "under other settings)");
+            throw new TraceException(file, 0, "no 'oom' entry in any device's trace: the recorded "
+                    + "run did not run out of memory while its history was recorded (./vramlab advise "
+                    + "replays it under other settings)");
         }
         OomMoment m = ooms.get(0);
         List<String> preface = new ArrayList<>();
         if (ooms.size() > 1) {
             preface.add("The snapshot records " + ooms.size() + " OOMs; this reads the first.");
         }
-        return Ladder.climb(reading(m, capacity, ooms.size()), preface);
+        return Ladder.climb(reading(m, capacity), preface);
     }
 
-    static Reading reading(OomMoment m, long capacity, int count) {
+    static Reading reading(OomMoment m, long capacity) {
         Map<Figure, Long> f = new EnumMap<>(Figure.class);
         f.put(Figure.REQUESTED, m.requested());
         f.put(Figure.DEVICE, (long) m.device());
@@ -55,15 +55,17 @@ public final class SnapshotTriage {
         String stack = String.join("\n", m.frames());
         for (Clue c : Clue.values()) if (c.foundIn(stack)) clues.add(c);
         List<String> notes = new ArrayList<>();
-        notes.add("Read from trace entry " + m.entry() + " of device " + m.device() + " (its 'oom' entry), "
-                + "with the segments as they were then: exact bytes, no text to parse.");
-        notes.add("At that moment: " + m.segments() + " segments (" + m.expandable() + " expandable); the "
-                + "largest free block was " + formatSize(m.largestFree()) + ", the request needed "
-                + formatSize(m.requested()) + ".");
+        notes.add("Read from trace entry " + m.entry() + " of device " + m.device()
+                + " (its 'oom' entry), with the segments as they were then: exact bytes, no text "
+                + "to parse.");
+        notes.add("At that moment: " + m.segments() + " segments (" + m.expandable()
+                + " expandable); the largest free block was " + formatSize(m.largestFree())
+                + ", the request needed " + formatSize(m.requested()) + ".");
         if (capacity <= 0) {
-            notes.add("A snapshot records neither the card's size nor other processes; pass --device SIZE "
-                    + "to weigh what is neither free nor PyTorch's.");
+            notes.add("A snapshot records neither the card's size nor other processes; pass "
+                    + "--device SIZE to weigh what is neither free nor PyTorch's.");
         }
-        return new Reading(Family.SNAPSHOT, "CUDA", "", f, new LinkedHashMap<>(), clues, List.of(), notes);
+        return new Reading(Family.SNAPSHOT, "CUDA", "", f, new LinkedHashMap<>(), clues, List.of(),
+                notes);
     }
 }
