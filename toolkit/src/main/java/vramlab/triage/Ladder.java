@@ -254,8 +254,11 @@ public final class Ladder {
     private void unattributed() {
         long gap = a.unattributed();
         if (gap < 0) {
-            evidence.add("2. Other processes: cannot check, the message lists no processes and "
-                    + "lacks the figures to infer them.");
+            evidence.add(r.family() == Family.SNAPSHOT
+                    ? "2. Other processes: cannot check, a snapshot records neither processes nor the "
+                            + "card's size (--device gives the size)."
+                    : "2. Other processes: cannot check, the message lists no processes and lacks "
+                            + "the figures to infer them.");
             return;
         }
         String whose = r.family() == Family.MALLOC_ASYNC
@@ -334,7 +337,8 @@ public final class Ladder {
             c = Candidate.named(Cause.NCCL_BUFFERS, "3. NCCL: a raw CUDA call failed in a "
                     + "distributed run; communicator set-up allocates outside PyTorch's allocator.");
         } else {
-            evidence.add("5. cuDNN: the paste shows no convolution.");
+            evidence.add("5. cuDNN: " + (r.family() == Family.SNAPSHOT ? "the OOM's stack" : "the paste")
+                    + " shows no convolution.");
         }
         if (c != null) {
             candidates.add(c);
