@@ -60,6 +60,36 @@ class NotesExamplesTest {
     }
 
     @Test
+    @DisplayName("the triage's score on the corpus of real messages")
+    void score() throws Exception {
+        long[] all = new long[2], settled = new long[2], held = new long[2], lookAlikes = new long[2];
+        for (TriageCorpusTest.Entry e : TriageCorpusTest.corpus()) {
+            boolean right = Triage.of(e.text()).cause() == e.label();
+            if (e.lookAlike()) {
+                tally(lookAlikes, right);
+                continue;
+            }
+            tally(all, right);
+            if (e.settled()) tally(settled, right);
+            if (e.heldOut()) tally(held, right);
+        }
+        String now = "real messages, label given:             " + score(all) + "\n"
+                + "  of them, the thread settles the cause: " + score(settled) + "\n"
+                + "  of them, held out before tuning:       " + score(held) + "\n"
+                + "look-alikes rejected:                   " + score(lookAlikes) + "\n";
+        check("triage-corpus-score.txt", now);
+    }
+
+    private static void tally(long[] t, boolean right) {
+        t[1]++;
+        if (right) t[0]++;
+    }
+
+    private static String score(long[] t) {
+        return t[0] + " of " + t[1] + String.format(" (%.0f%%)", t[1] == 0 ? 0.0 : 100.0 * t[0] / t[1]);
+    }
+
+    @Test
     @DisplayName("advise on the real snapshot that recorded an OOM")
     void advise() throws Exception {
         Path dir = Snapshots.realDir();
