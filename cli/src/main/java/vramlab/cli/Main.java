@@ -19,8 +19,8 @@ public final class Main {
         Map<String, Command> m = new LinkedHashMap<>();
         // In CONTRACTS.md's order; labgen is for the kit's maintainers.
         for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(),
-                new TriageCommand(), new QuizCommand(), new GradeCommand(), new SiteCommand(),
-                new LabgenCommand())) {
+                new TriageCommand(), new AdviseCommand(), new QuizCommand(), new GradeCommand(),
+                new SiteCommand(), new LabgenCommand())) {
             m.put(c.name(), c);
         }
         return m;

@@ -14,8 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The ladder's rules on the edges of their thresholds, figures in MiB on a 20480 MiB card with
- * 1 MiB free unless the row says otherwise. A blank cell is a figure the message lacked.
+ * The ladder's rules on the edges of their thresholds (the kit's rules of thumb: holes of 3% of
+ * what PyTorch reserved, a co-tenant of 5% of the card, 1 GiB outside PyTorch, a factor of two
+ * for a tie), figures in MiB on a 20480 MiB card with 1 MiB free. A blank cell is a figure the
+ * message lacked; a process line, when the row has one, is pid 4242.
  */
 @DisplayName("The ladder picks the first step whose test holds")
 class LadderTest {
@@ -23,22 +25,27 @@ class LadderTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-        # case                                   | tried | unalloc | self  | reserved | others | private | clues       | cause
-        unallocated equals the request            | 512   | 512     | 19900 | 19000    | 0      | 0       |             | FRAGMENTATION
-        unallocated one MiB short, small           | 512   | 511     | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
-        unallocated 5% of the card + free cover it | 1025  | 1024    | 19900 | 19000    | 0      | 0       |             | FRAGMENTATION
-        ... and one MiB more does not              | 1026  | 1024    | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
-        a co-tenant with 5% of the card            | 512   | 0       | 18000 | 17500    | 1024   | 0       |             | OTHER_PROCESSES
-        a co-tenant just under 5%                  | 512   | 0       | 18000 | 17500    | 1023   | 0       |             | FULL_OR_DRIVER_RESERVE
-        fragmentation outranks a co-tenant         | 512   | 600     | 18000 | 17500    | 4096   | 0       |             | FRAGMENTATION
-        1 GiB outside PyTorch in this process      | 512   | 0       | 20024 | 19000    | 0      | 0       |             | NCCL_BUFFERS
-        just under 1 GiB outside PyTorch           | 512   | 0       | 20023 | 19000    | 0      | 0       | DISTRIBUTED | FULL_OR_DRIVER_RESERVE
-        private pools larger than the request      | 512   | 0       | 19900 | 19000    | 0      | 600     |             | CUDA_GRAPH_POOLS
-        small private pools, a convolution         | 512   | 0       | 19900 | 19000    | 0      | 100     | CUDNN       | CUDNN_WORKSPACE
-        graph pools outrank cuDNN                  | 512   | 0       | 19900 | 19000    | 0      | 600     | CUDNN       | CUDA_GRAPH_POOLS
-        nothing: a full card                       | 512   | 0       | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
-        a request larger than the card             | 40960 | 50000   | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
-        no unallocated figure, graphs in the paste | 512   |         |       | 19000    |        |         | CUDA_GRAPHS | CUDA_GRAPH_POOLS
+        # case                                          | tried | unalloc | self  | reserved | others | private | clues       | cause
+        holes of 3% of reserved that cover the request   | 512   | 570     | 19900 | 19000    | 0      | 0       |             | FRAGMENTATION
+        ... one MiB less is ordinary slack: a full card   | 512   | 569     | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
+        holes and free together cover the request        | 1025  | 1024    | 19900 | 19000    | 0      | 0       |             | FRAGMENTATION
+        ... and one MiB more does not                    | 1026  | 1024    | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
+        a co-tenant with 5% of the card                  | 512   | 0       | 18000 | 17500    | 1024   | 0       |             | OTHER_PROCESSES
+        a co-tenant just under 5%                        | 512   | 0       | 18000 | 17500    | 1023   | 0       |             | FULL_OR_DRIVER_RESERVE
+        holes and a co-tenant alike: the ladder's order  | 512   | 2048    | 18000 | 17500    | 2048   | 0       |             | FRAGMENTATION
+        a co-tenant exactly twice the holes still ties   | 512   | 1000    | 18000 | 17500    | 2000   | 0       |             | FRAGMENTATION
+        a co-tenant more than twice the holes outranks   | 512   | 1000    | 18000 | 17500    | 2001   | 0       |             | OTHER_PROCESSES
+        a lone line holding what PyTorch reserved is us  | 512   | 0       |       | 19000    | 19500  | 0       |             | FULL_OR_DRIVER_RESERVE
+        a line smaller than PyTorch's share is a tenant  | 512   | 0       |       | 10000    | 9000   | 0       |             | OTHER_PROCESSES
+        1 GiB outside PyTorch in this process            | 512   | 0       | 20024 | 19000    | 0      | 0       |             | NCCL_BUFFERS
+        just under 1 GiB outside PyTorch                 | 512   | 0       | 20023 | 19000    | 0      | 0       | DISTRIBUTED | FULL_OR_DRIVER_RESERVE
+        private pools larger than the request            | 512   | 0       | 19900 | 19000    | 0      | 600     |             | CUDA_GRAPH_POOLS
+        small private pools, a convolution               | 512   | 0       | 19900 | 19000    | 0      | 100     | CUDNN       | CUDNN_WORKSPACE
+        graph pools outrank cuDNN                        | 512   | 0       | 19900 | 19000    | 0      | 600     | CUDNN       | CUDA_GRAPH_POOLS
+        a capture in progress outranks the figures       | 512   | 2048    | 19900 | 19000    | 0      | 0       | GRAPH_CAPTURE | CUDA_GRAPH_POOLS
+        nothing: a full card                             | 512   | 0       | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
+        a request larger than the card                   | 40960 | 50000   | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
+        no unallocated figure, graphs in the paste       | 512   |         |       | 19000    |        |         | CUDA_GRAPHS | CUDA_GRAPH_POOLS
         """)
     void ladder(String name, long tried, Long unalloc, Long self, Long reserved, Long others,
                 Long priv, String clue, Cause cause) {
