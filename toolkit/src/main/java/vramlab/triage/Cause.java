@@ -27,8 +27,9 @@ public enum Cause {
             "If the co-tenant is another PyTorch process of yours, torch.cuda.empty_cache() there "
                     + "hands its cached segments back, and "
                     + "torch.cuda.set_per_process_memory_fraction caps it.",
-            "Several small clients on one GPU: MPS makes them share one server context, which "
-                    + "saves a context per client (not tensor memory).")),
+            "Several small clients on one GPU: MPS saves little memory. Since Volta each client "
+                    + "keeps its own address space and a context, smaller only \"to a much lesser "
+                    + "degree\" (NVIDIA's MPS documentation); it buys throughput, not capacity.")),
     NCCL_BUFFERS(3, "NCCL communicators hold scratch buffers outside the caching allocator", List.of(
             "Count the communicators: every process group (new_group, device mesh dimension) "
                     + "has its own, and each keeps its buffers until it is destroyed.",
@@ -55,7 +56,8 @@ public enum Cause {
             "Lower the batch size at the convolution, or checkpoint the activations around it.")),
     FULL_OR_DRIVER_RESERVE(6, "the card is full: tensors, context and the driver's reserve", List.of(
             "Budget from the real total: the capacity in the message is what cudaMemGetInfo "
-                    + "reports, and the context takes hundreds of MiB of it before the first tensor.",
+                    + "reports, already short of the card's nominal size by the driver's reserve, "
+                    + "and the context takes hundreds of MiB of it before the first tensor.",
             "Lower the batch size, or keep it and accumulate gradients over micro-batches.",
             "Checkpoint activations, train in bf16/fp16, use a smaller optimizer state "
                     + "(8-bit, or sharded with FSDP/ZeRO).",

@@ -140,21 +140,23 @@ public final class Ladder {
                     + "lacks the figures to infer them.");
             return null;
         }
+        // The total is cudaMemGetInfo's: the driver's reserve is not in it, so what is neither
+        // free nor PyTorch's is this process's context and libraries plus other processes.
         long gap = cap - free - reserved;
-        String seen = formatSize(Math.max(0, gap)) + " of the card is neither free nor PyTorch's";
+        String seen = formatSize(Math.max(0, gap)) + " of the total is neither free nor PyTorch's";
         if (gap >= Math.max(2 * GiB, cap / 10)) {
             if (r.has(Clue.DISTRIBUTED)) {
-                return say(Cause.NCCL_BUFFERS, "2-3. " + seen + ", far more than a context and the "
-                        + "driver's reserve; the message lists no processes, and the paste shows a "
+                return say(Cause.NCCL_BUFFERS, "2-3. " + seen + ", far more than a context takes; "
+                        + "the message lists no processes, and the paste shows a "
                         + "distributed run, so NCCL's buffers in this process come first (check "
                         + "nvidia-smi for other processes too).");
             }
             return say(Cause.OTHER_PROCESSES, "2. Other processes: " + seen + ", far more than a "
-                    + "context and the driver's reserve take. This format lists no processes; "
+                    + "context takes. This format lists no processes; "
                     + "nvidia-smi will show who holds it.");
         }
-        evidence.add("2. Other processes: " + seen + ", about what a context and the driver's "
-                + "reserve take.");
+        evidence.add("2. Other processes: " + seen + ", about what a context takes (the driver's "
+                + "reserve is not in the total).");
         return null;
     }
 
@@ -218,16 +220,25 @@ public final class Ladder {
 
     private Cause full() {
         long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE);
-        long a = r.get(Figure.ALLOCATED_BY_PYTORCH);
+        long a = r.get(Figure.ALLOCATED_BY_PYTORCH), reserved = r.get(Figure.RESERVED);
         long self = r.get(Figure.THIS_PROCESS), others = r.get(Figure.OTHER_PROCESSES);
         StringBuilder sb = new StringBuilder("6. Otherwise the card is simply full");
         if (a >= 0 && cap > 0) sb.append(": PyTorch has " + formatSize(a) + " of " + formatSize(cap));
         if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
-        if (cap > 0 && free >= 0 && self >= 0 && others >= 0) {
-            long nobody = cap - free - self - others;
-            sb.append(" ").append(formatSize(Math.max(0, nobody))).append(" is held by no process: "
-                    + "the driver's reserve (ECC, display, driver structures).");
+        if (self >= 0 && reserved >= 0 && self >= reserved) {
+            sb.append(" This process holds ").append(formatSize(self - reserved))
+              .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
+        }
+        if (cap > 0) {
+            long nominal = (cap + GiB - 1) / GiB * GiB;
+            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
+                    + "display, firmware): on a card sold as " + nominal / GiB + " GiB that reserve is "
+                    + "about " + formatSize(nominal - cap) + ".");
+        }
+        if (cap > 0 && free >= 0 && self >= 0 && others >= 0 && cap - free - self - others >= 64L << 20) {
+            sb.append(" ").append(formatSize(cap - free - self - others)).append(" of the total is held"
+                    + " by no process the message lists (one in another container, or the driver's own).");
         }
         if (r.family() == Family.THC_LEGACY || r.family() == Family.CUDA_ERROR) {
             sb.append(" (Without figures this is the fallback, not a finding.)");
