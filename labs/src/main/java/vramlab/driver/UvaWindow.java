@@ -28,7 +28,9 @@ final class UvaWindow {
     private final TreeMap<Long, Long> taken = new TreeMap<>();     // start -> end
 
     UvaWindow(long base, long end) {
-        if (base <= 0 || end <= base) throw new IllegalArgumentException("UvaWindow [" + base + ", " + end + ")");
+        if (base <= 0 || end <= base) {
+            throw new IllegalArgumentException("UvaWindow [" + base + ", " + end + "): not a range");
+        }
         this.base = base;
         this.end = end;
         this.next = base;

@@ -694,7 +694,8 @@ public final class GpuProcess {
         for (Allocation a : mallocs.values()) {
             if (a.page != null) {
                 if (pages.get(a.page.va) != a.page) {
-                    throw new IllegalStateException("process " + pid + ": slice " + hex(a.va) + " outside a live page");
+                    throw new IllegalStateException("process " + pid + ": slice " + hex(a.va)
+                            + " outside a live page");
                 }
                 sliced.merge(a.page, a.size, Long::sum);
                 continue;
@@ -733,8 +734,12 @@ public final class GpuProcess {
 
     /** Whether {@code chunkOwner} is my allocation, shared page or handle whose memory may back {@code at}. */
     private boolean owns(Object chunkOwner, long at) {
-        if (chunkOwner instanceof Allocation a) return mallocs.get(a.va) == a && at >= a.va && at < a.va + a.size;
-        if (chunkOwner instanceof SharedPage p) return pages.get(p.va) == p && at >= p.va && at < p.va + Gpu.PAGE;
+        if (chunkOwner instanceof Allocation a) {
+            return mallocs.get(a.va) == a && at >= a.va && at < a.va + a.size;
+        }
+        if (chunkOwner instanceof SharedPage p) {
+            return pages.get(p.va) == p && at >= p.va && at < p.va + Gpu.PAGE;
+        }
         if (chunkOwner instanceof Handle h) return handles.get(h.id) == h;
         return false;
     }

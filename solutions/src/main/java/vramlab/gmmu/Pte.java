@@ -38,7 +38,9 @@ public record Pte(PageSize size, Aperture aperture, int peer, long address, Acce
 
     /** A page in system address space ({@code aperture} SYS or SYSNC), such as a peer's BAR1. */
     public static Pte system(PageSize size, Aperture aperture, long address, Access access, int device) {
-        if (!aperture.isSystem()) throw new IllegalArgumentException("Pte.system: " + aperture + " is not a system aperture");
+        if (!aperture.isSystem()) {
+            throw new IllegalArgumentException("Pte.system: " + aperture + " is not a system aperture");
+        }
         return new Pte(size, aperture, 0, address, access, device);
     }
 
