@@ -279,7 +279,7 @@ public final class CachingAllocator {
         for (GpuProcess p : process.gpu().processes()) {
             procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
         }
-        OomReport report = new OomReport(size, rounded, allocSize, kind, process.gpu().capacity(),
+        OomReport report = new OomReport(size, rounded, allocSize, kind, process.cudaMemGetInfo().total(),
                 deviceFree, allocated, reserved, largestFreeBlock(), process.gpu().id(),
                 List.copyOf(procs), allowedMemoryMaximum, 0);
         return new CudaOutOfMemoryError(policy.oomMessage(report), report);
@@ -639,7 +639,7 @@ public final class CachingAllocator {
             for (Block b = start; b != null && bytes < size && allocatable(b); b = b.next) bytes += b.size;
             if (bytes >= size) return start;
         }
-        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().capacity(),
+        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().totalMemory(),  // totalGlobalMem
                 policy.expandablePageSize(kind));
         Segment s = new Segment(nextSegmentId++, pages.base(), pages.size(), kind, stream, pages);
         Block all = new Block(s, stream, 0, s.size);

@@ -164,7 +164,8 @@ public final class BuddyAllocator {
     // tag::buddy[]
     /**
      * The buddy of the block at {@code offset} (relative to the pool's base) of the given
-     * order: the one address that differs in bit {@code order}. Linux: {@code __find_buddy_pfn}.
+     * order: the one address that differs in bit {@code order}. Linux: {@code __find_buddy_pfn}
+     * in mm/internal.h.
      */
     public static long buddyOf(long offset, int order) {
         // lab:begin 6.2 "Find the buddy" see ch06 "Rule 3: the buddy is one XOR away"

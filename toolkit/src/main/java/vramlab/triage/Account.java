@@ -68,12 +68,12 @@ final class Account {
 
     boolean knows(long figure) { return figure >= 0; }
 
-    /** Capacity minus free minus what PyTorch reserved: contexts, the driver, other processes. */
+    /** Total minus free minus what PyTorch reserved: contexts, libraries, other processes. */
     long unattributed() {
         return capacity >= 0 && free >= 0 && reserved >= 0 ? capacity - free - reserved : -1;
     }
 
-    /** Capacity minus free minus every listed process: the driver's reserve and the desktop. */
+    /** Total minus free minus every listed process: a desktop, or processes the message cannot see. */
     long heldByNoProcess() {
         if (capacity < 0 || free < 0 || self < 0 || others < 0) return -1;
         return capacity - free - self - others;

@@ -35,8 +35,9 @@ public enum Cause {
             "If the co-tenant is another PyTorch process of yours, torch.cuda.empty_cache() there "
                     + "hands its cached segments back, and "
                     + "torch.cuda.set_per_process_memory_fraction caps it.",
-            "Several small clients on one GPU: MPS makes them share one server context, which "
-                    + "saves a context per client (not tensor memory).")),
+            "Several small clients on one GPU: MPS saves little memory. Since Volta each client "
+                    + "keeps its own address space and a context, smaller only \"to a much lesser "
+                    + "degree\" (NVIDIA's MPS documentation); it buys throughput, not capacity.")),
     NCCL_BUFFERS(3, "NCCL communicators hold scratch buffers outside the caching allocator",
             "Compare torch.cuda.mem_get_info() with torch.cuda.memory_reserved() before and after "
                     + "init_process_group and the first collective, with NCCL_DEBUG=INFO "
@@ -80,7 +81,8 @@ public enum Cause {
                     + "grows with the batch and nears the card, the tensors themselves are the "
                     + "cause.", List.of(
             "Budget from the real total: the capacity in the message is what cudaMemGetInfo "
-                    + "reports, and the context takes hundreds of MiB of it before the first tensor.",
+                    + "reports, already short of the card's nominal size by the driver's reserve, "
+                    + "and the context takes hundreds of MiB of it before the first tensor.",
             "Lower the batch size, or keep it and accumulate gradients over micro-batches.",
             "Checkpoint activations, train in bf16/fp16, use a smaller optimizer state "
                     + "(8-bit, or sharded with FSDP/ZeRO).",

@@ -6,7 +6,9 @@ import static vramlab.units.Bytes.formatSize;
 
 /**
  * The one place where the triage estimates memory that no allocator figure shows: the CUDA
- * context, the libraries' own memory, a desktop and the driver's reserve. Every number here is
+ * context, the libraries' own memory and a desktop. The driver's reserve is not among them: the
+ * total in PyTorch's message is {@code cudaMemGetInfo}'s, which already leaves it out (see
+ * {@code vramlab.driver.Gpu#totalMemory}). Every number here is
  * this kit's rule of thumb, not a figure from PyTorch, CUDA or NVIDIA; {@link #assumption}
  * says so in the report, so a reader can weigh it.
  *
@@ -15,9 +17,8 @@ import static vramlab.units.Bytes.formatSize;
  *   <li>A process's CUDA context with PyTorch's kernels loaded (lazily, as CUDA 11.7 and later
  *       do) takes a few hundred MiB; cuBLAS and cuDNN workspaces come from PyTorch's own
  *       allocator, so they are inside "allocated by PyTorch".</li>
- *   <li>On the card as a whole, the driver keeps a reserve that grows with the card, and a card
- *       that drives a display lends some of it to the desktop, which NVML does not list among
- *       the compute processes.</li>
+ *   <li>A card that drives a display lends memory to the desktop, which NVML does not list
+ *       among the compute processes; the share grows with the card.</li>
  * </ul>
  */
 public final class ContextReserve {
@@ -35,13 +36,13 @@ public final class ContextReserve {
 
     private ContextReserve() {}
 
-    /** What a context plus the driver's reserve typically take on a card of this size. */
+    /** What a context and the libraries typically take on a card of this size. */
     public static long typical(long capacity) {
         return capacity > 0 ? PROCESS_CONTEXT + capacity / 100 : PROCESS_CONTEXT;
     }
 
     /**
-     * The most that a context, a desktop and the driver's reserve take on a card of this size:
+     * The most that a context, the libraries and a desktop take on a card of this size:
      * memory that is neither free nor PyTorch's beyond this points at another holder.
      */
     public static long ceiling(long capacity) {
@@ -52,7 +53,7 @@ public final class ContextReserve {
     public static String assumption(long capacity) {
         String card = capacity > 0 ? "a " + formatSize(capacity) + " card" : "a card of unknown size";
         return "Assumed (this kit's rule of thumb, not a measured figure): on " + card + " a CUDA "
-                + "context and the driver's reserve typically take " + formatSize(typical(capacity))
+                + "context and the libraries typically take " + formatSize(typical(capacity))
                 + " and at most " + formatSize(ceiling(capacity)) + " (a desktop included); one "
                 + "process's non-PyTorch memory beyond " + formatSize(NON_PYTORCH_ALLOWANCE)
                 + " is more than a context.";

@@ -268,8 +268,8 @@ public final class Ladder {
         long beyond = Math.max(0, gap - ContextReserve.typical(a.capacity));
         boolean large = gap >= ceiling;
         boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
-        String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context and "
-                + "the driver's reserve take up to " + formatSize(ceiling) + " on this card"
+        String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context, the "
+                + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
                 + (large ? ", so about " + formatSize(beyond) + " belongs to someone else. This "
                         + "format lists no processes; nvidia-smi shows who." : ": nothing points "
                         + "at another holder.");
@@ -363,10 +363,20 @@ public final class Ladder {
         }
         if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
+        if (a.self >= 0 && a.reserved >= 0 && a.self >= a.reserved) {
+            sb.append(" This process holds ").append(formatSize(a.self - a.reserved))
+              .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
+        }
+        if (cap > 0) {
+            long nominal = (cap + GiB - 1) / GiB * GiB;
+            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
+                    + "display, firmware): on a card sold as " + nominal / GiB + " GiB that reserve is "
+                    + "about " + formatSize(nominal - cap) + ".");
+        }
         long nobody = a.heldByNoProcess();
-        if (nobody >= 0) {
-            sb.append(" ").append(formatSize(Math.max(0, nobody))).append(" is held by no process: "
-                    + "the driver's reserve (ECC, display, driver structures).");
+        if (nobody >= 64L << 20) {
+            sb.append(" ").append(formatSize(nobody)).append(" of the total is held by no process "
+                    + "the message lists (one in another container, or the driver's own).");
         }
         Candidate partial = bestPartial();
         if (partial != null) {

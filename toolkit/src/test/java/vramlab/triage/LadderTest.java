@@ -68,6 +68,40 @@ class LadderTest {
                 && tried < 40960 ? "6." : "");
     }
 
+    // cudaMemGetInfo's total leaves the reserve out (NVML total vs cuDeviceTotalMem, ollama PR
+    // #18201), so the reserve is the nominal size less the total, and total - free - processes
+    // is no longer the reserve: it is zero when the message lists every process.
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+        # case                               | total MiB | free | self  | reserved | others | context words  | reserve words    | unlisted words
+        a 24 GiB card 700 MiB short          | 23876     | 10   | 23866 | 23366    | 0      | 500.00 MiB     | about 700.00 MiB |
+        an 80 GiB card, 1 GiB unlisted       | 81050     | 10   | 78016 | 77500    | 2000   | 516.00 MiB     | about 870.00 MiB | 1024.00 MiB of the total is held by no process
+        """)
+    @DisplayName("a full card: context = this process beyond PyTorch's reserved; reserve = nominal - total")
+    void fullCardEstimates(String name, long total, long free, long self, long reserved, long others,
+                           String context, String reserve, String unlisted) {
+        Map<Figure, Long> f = new EnumMap<>(Figure.class);
+        f.put(Figure.CAPACITY, total * MiB);
+        f.put(Figure.FREE, free * MiB);
+        f.put(Figure.REQUESTED, 512 * MiB);
+        f.put(Figure.RESERVED_BUT_UNALLOCATED, 0L);
+        f.put(Figure.ALLOCATED_BY_PYTORCH, reserved * MiB);
+        f.put(Figure.THIS_PROCESS, self * MiB);
+        f.put(Figure.RESERVED, reserved * MiB);
+        f.put(Figure.OTHER_PROCESSES, others * MiB);
+        f.put(Figure.PRIVATE_POOLS, 0L);
+        Map<Integer, Long> procs = new LinkedHashMap<>();
+        if (others > 0) procs.put(4242, others * MiB);
+        Reading r = new Reading(Family.SENTENCE, "CUDA", "", f, procs, EnumSet.noneOf(Clue.class),
+                List.of(), List.of());
+        Diagnosis d = Ladder.climb(r, List.of());
+        String last = d.evidence().get(d.evidence().size() - 1);
+        assertThat(d.cause()).as(last).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(last).contains(context + " beyond what PyTorch reserved", "reserve is " + reserve);
+        if (unlisted == null) assertThat(last).doesNotContain("held by no process");
+        else assertThat(last).contains(unlisted);
+    }
+
     private static void put(Map<Figure, Long> f, Figure key, Long mib) {
         if (mib != null) f.put(key, mib * MiB);
     }

@@ -10,6 +10,7 @@ import vramlab.driver.CudaException;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
 import vramlab.driver.NvidiaSmi;
+import vramlab.driver.PeerLink;
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
 import vramlab.gmmu.MmuFormat;
@@ -37,7 +38,7 @@ public final class MmuLab {
     public static void main(String[] args) { run(System.out); }
 
     public static void run(PrintStream out) {
-        out.println("== 1. VA is not scarce; physical memory is ==");
+        out.println("== 1. VA is plenty, though it ends at 128 TiB; physical memory is scarce ==");
         vaVersusPhysical(out);
         out.println();
         out.println("== 2. Page sizes: one 2M TLB entry against 512 4K ones ==");
@@ -54,20 +55,33 @@ public final class MmuLab {
     }
 
     // tag::va[]
-    /** Reserves 100 TiB of VA on an 80 GiB card, then tries to commit 81 GiB of memory. */
+    /**
+     * VA against physical memory on an 80 GiB card: 512 GiB of VA reserved with no frame and no
+     * table below the root; 100 TiB refused, because the process's VA ends where x86-64 user
+     * space ends (128 TiB), not where the GMMU's 49 bits do (512 TiB); an 81 GiB commit refused.
+     */
     public static GpuProcess vaVersusPhysical(PrintStream out) {
         Gpu gpu = new Gpu(0, CARD, RESERVE);
         GpuProcess p = gpu.open(1000, "python", CONTEXT);
-        long va = p.cuMemAddressReserve(100 * Bytes.TiB);
-        out.printf("VA space %d TiB; cuMemAddressReserve(100 TiB) -> 0x%x, page tables: %d (the root)%n",
-                gpu.format().vaLimit() / Bytes.TiB, va, p.addressSpace().tableCount());
+        out.printf("the GMMU decodes %d TiB; this process's VA ends at 0x%x (128 TiB, x86-64 user space)%n",
+                gpu.format().vaLimit() / Bytes.TiB, p.vaEnd());
+        long va = p.cuMemAddressReserve(gib(512));
+        out.printf("cuMemAddressReserve(512 GiB) -> 0x%x, page tables: %d (the root)%n",
+                va, p.addressSpace().tableCount());
+        try {
+            p.cuMemAddressReserve(100 * Bytes.TiB);
+        } catch (CudaException e) {
+            out.println("cuMemAddressReserve(100 TiB): " + e.error() + " (" + Bytes.formatSize(p.vaEnd()
+                    - va - gib(512)) + " of the window is left)");
+        }
         try {
             p.cuMemCreate(gib(81));
         } catch (CudaException e) {
             out.println("cuMemCreate(81 GiB) on an 80 GiB card: " + e.error());
         }
         out.println("cudaMemGetInfo: free " + Bytes.formatSize(p.cudaMemGetInfo().free()) + " of "
-                + Bytes.formatSize(p.cudaMemGetInfo().total()) + " (reserve and context already gone)");
+                + Bytes.formatSize(p.cudaMemGetInfo().total()) + " (the total leaves out the reserve;"
+                + " free, the context too)");
         return p;
     }
     // end::va[]
@@ -135,7 +149,21 @@ public final class MmuLab {
         on0.cudaDeviceEnablePeerAccess(on1);
         out.print(on0.walk(ptr));
         out.println("GPU 1's own view: " + on1.translate(ptr));
+        for (PeerLink link : List.of(PeerLink.NVSWITCH, PeerLink.PCIE_BAR1)) {
+            out.println("the same PTE over " + link + ": " + linked(link));
+        }
         return gpus;
+    }
+
+    /** GPU 0's PTE for GPU 1's first allocation when the two are joined by {@code link}. */
+    static Pte linked(PeerLink link) {
+        List<Gpu> gpus = Gpu.machine(2, CARD, RESERVE);
+        Gpu.link(gpus.get(0), gpus.get(1), link);
+        GpuProcess on0 = gpus.get(0).open(7, "ddp", CONTEXT);
+        GpuProcess on1 = gpus.get(1).open(7, "ddp", CONTEXT);
+        long ptr = on1.cudaMalloc(mib(4));
+        on0.cudaDeviceEnablePeerAccess(on1);
+        return on0.translate(ptr).pte();
     }
     // end::peers[]
 

@@ -116,16 +116,19 @@ class GradedStepsTest {
         @Graded(step = "1.3", points = 2)
         @Timeout(10)
         @org.junit.jupiter.api.Test
-        @DisplayName("VALID, APERTURE, READ_ONLY, ADDRESS_VID and the peer slot sit where Pascal puts them")
+        @DisplayName("VALID, APERTURE, READ_ONLY, ADDRESS_VID, COMPTAGLINE and the peer slot sit where dev_mmu.h puts them")
         void bits() {
             Pte local = Pte.local(PageSize.SIZE_2M, 0x200000, Access.READWRITE, 0);
             Pte peer = Pte.peer(PageSize.SIZE_2M, 1, 0x400000, Access.READWRITE, 1);
+            Pte fabric = Pte.peer(PageSize.SIZE_2M, 1, (2L << 40) + 0x400000, Access.READWRITE, 1);
             Pte ro = Pte.local(PageSize.SIZE_4K, 0x1000, Access.READ, 0);
             Pte off = Pte.local(PageSize.SIZE_4K, 0x1000, Access.NONE, 0);
             assertThat(local.bits()).as(local.toString()).isEqualTo(0x20001L);
             assertThat(peer.bits()).as(peer.toString()).isEqualTo(0x200040003L);
             assertThat(ro.bits()).as(ro.toString()).isEqualTo(0x141L);
             assertThat(off.bits()).as(off.toString()).isEqualTo(0x100L);
+            // PA bits 36:12 in ADDRESS_VID 32:8, bits above in COMPTAGLINE 53:36 (make_pte_turing)
+            assertThat(fabric.bits()).as(fabric.toString()).isEqualTo(0x200040003L | (0x10L << 36));
         }
     }
 

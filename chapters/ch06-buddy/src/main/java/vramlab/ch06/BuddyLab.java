@@ -31,7 +31,7 @@ public final class BuddyLab {
         out.println("== Buddy mechanics: a 16 MiB pool of 1 MiB minimum blocks ==");
         mechanics(out);
         out.println();
-        out.println("== The seed's guarantee, and half a pool free that cannot serve 128 MiB ==");
+        out.println("== A buddy pool's guarantee, and half a pool free that cannot serve 128 MiB ==");
         counterexample(out);
         out.println();
         out.println("== Paged blocks can share: 64 requests with one 1024-token system prompt ==");
@@ -180,7 +180,7 @@ public final class BuddyLab {
                 ch06 Inference memory: buddy allocator, paged KV blocks
                   BuddyLab.run(System.out)                  everything below, as ./vramlab lab buddy prints it
                   BuddyLab.mechanics(System.out)            split and merge on a 16 MiB pool
-                  BuddyLab.counterexample(System.out)       the seed's guarantee and half a pool that is useless
+                  BuddyLab.counterexample(System.out)       the buddy's guarantee and half a pool that is useless
                   BuddyLab.monitoring(System.out)           buddyinfo and the unusable index while serving
                   BuddyLab.prefixSharing(System.out)        64 requests sharing a system prompt's blocks
                   var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24)

@@ -127,11 +127,15 @@ class Ch01QuestionsTest {
 
         @Test
         @DisplayName("q1.3: a reservation takes 0 B and leaves the root alone; a map takes its bytes and "
-                + "root + PDE2 + PDE1 + one PDE0 per 512 MiB")
+                + "root + PDE2 + PDE1 + one PDE0 per 512 MiB; a second fits only below 2^47 - 4 KiB")
         void reserveIsFree() {
             Question q = new ReserveIsFree();
             forStudents(q, (v, k) -> {
                 long[] n = ReserveIsFree.numbers(v);
+                // x86-64 user VA ends at (1 << 47) - 4096 (TASK_SIZE_MAX); the first starts at VA_BASE
+                long left = (1L << 47) - 4096 - 0x7f0a00000000L - n[1];
+                assertThat(k.get("q1.3.e.second")).as(v.toString())
+                        .isEqualTo(n[3] <= left ? "CUDA_SUCCESS" : "CUDA_ERROR_OUT_OF_MEMORY");
                 // the reservation starts 512 MiB-aligned: one PDE0 table per started 512 MiB
                 long tables = 3 + (n[2] + 512 * MiB - 1) / (512 * MiB);
                 assertThat(number(k, "q1.3.a.taken")).isZero();

@@ -213,7 +213,9 @@ class Ch06QuestionsTest {
                 tables.add(t);
             }
             List<Integer> freed = new ArrayList<>(tables.get(s.finished()));
-            for (int i = freed.size() - 1; i >= 0; i--) queue.add(freed.get(i));
+            // vLLM's free_blocks (block_pool.py at c59cb794): freed in reverse, and blocks with no
+            // hash go to the front of the queue, so the request's last block ends up first
+            for (int b : freed) queue.addFirst(b);
             List<Integer> next = new ArrayList<>();
             for (int i = 0; i < (s.next() + s.blockSize() - 1) / s.blockSize(); i++) next.add(queue.poll());
             assertThat(next).as(v.toString()).doesNotContainNull();
