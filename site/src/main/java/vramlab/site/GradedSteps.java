@@ -33,7 +33,7 @@ public final class GradedSteps {
         /** The one line that stands for the body in the student edition (without indentation). */
         public String placeholder() {
             String by = gradedBy.isEmpty() ? "" : " (graded by " + String.join(", ", gradedBy) + ")";
-            return "// step " + id + " \"" + title + "\": you write this" + by;
+            return "// step " + id + ": you write this" + by;
         }
 
         /**
@@ -52,13 +52,23 @@ public final class GradedSteps {
     }
 
     private final Map<String, Step> steps;
+    private final Set<String> outside;
 
-    private GradedSteps(Map<String, Step> steps) { this.steps = steps; }
+    private GradedSteps(Map<String, Step> steps, Set<String> outside) {
+        this.steps = steps;
+        this.outside = outside;
+    }
 
     /** Every step under {@code root/solutions/src/main/java}, graded-by read from {@code root/chapters}. */
     public static GradedSteps of(Path root) {
         Map<String, Set<String>> gradedBy = gradedBy(root.resolve("chapters"));
         Map<String, Step> steps = new LinkedHashMap<>();
+        Set<String> outside = new java.util.HashSet<>();
+        List<Path> sources = new ArrayList<>(javaFiles(root.resolve("solutions/src/main/java")));
+        for (Path p : javaFiles(root.resolve("chapters"))) {
+            if (p.toString().replace('\\', '/').contains("/src/main/java/")) sources.add(p);
+        }
+        for (Path p : sources) outside.addAll(linesOutsideSteps(read(p)));
         for (Path p : javaFiles(root.resolve("solutions/src/main/java"))) {
             for (Step s : stepsIn(p, read(p), gradedBy)) {
                 Step old = steps.put(s.id(), s);
@@ -68,7 +78,27 @@ public final class GradedSteps {
                 }
             }
         }
-        return new GradedSteps(steps);
+        return new GradedSteps(steps, outside);
+    }
+
+    /**
+     * A step's telltale lines that appear nowhere else in the kit's main sources: a page that
+     * shows one of them shows the step's body, not some other code that happens to read alike.
+     */
+    public List<String> distinctiveLines(Step s) {
+        return s.telltaleLines().stream().filter(l -> !outside.contains(l)).toList();
+    }
+
+    /** Trimmed lines of a source that lie outside every step's markers. */
+    static Set<String> linesOutsideSteps(String text) {
+        Set<String> out = new java.util.HashSet<>();
+        boolean in = false;
+        for (String l : text.lines().toList()) {
+            if (BEGIN.matcher(l).matches()) in = true;
+            else if (END.matcher(l).matches()) in = false;
+            else if (!in) out.add(l.trim());
+        }
+        return out;
     }
 
     public List<Step> all() { return List.copyOf(steps.values()); }

@@ -29,7 +29,7 @@ class GradedStepsTest {
         GradedSteps.Step s = STEPS.get("3.1");
         assertThat(s.gradedBy()).contains("CachingAllocatorStepsTest");
         assertThat(s.placeholder()).isEqualTo(
-                "// step 3.1 \"Round a request\": you write this (graded by CachingAllocatorStepsTest)");
+                "// step 3.1: you write this (graded by CachingAllocatorStepsTest)");
         assertThat(STEPS.all()).allSatisfy(st -> assertThat(st.telltaleLines()).as(st.id()).isNotEmpty());
     }
 
