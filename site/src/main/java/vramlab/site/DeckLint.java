@@ -115,7 +115,12 @@ public final class DeckLint {
                     continue;
                 }
                 Matcher inc = INCLUDE.matcher(line);
-                if (inc.matches() && title != null) code += codeLines(deck, root, n, inc, attributes, out);
+                if (inc.matches() && isLabOutput(inc.group(1))) {
+                    out.add(new NotesLint.Problem(deck, n, "a deck never shows the lab's whole output; show a figure "
+                            + "or a step's worked example ({generated}/step-N.M.adoc) instead"));
+                } else if (inc.matches() && title != null) {
+                    code += codeLines(deck, root, n, inc, attributes, out);
+                }
                 else if (!line.isBlank() && title != null && delimiter.startsWith("-")) code++;
                 continue;
             }
