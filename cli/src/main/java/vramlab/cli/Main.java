@@ -19,7 +19,7 @@ public final class Main {
         Map<String, Command> m = new LinkedHashMap<>();
         // In CONTRACTS.md's order; labgen is for the kit's maintainers.
         for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(),
-                new TriageCommand(), new QuizCommand(), new GradeCommand(), new SiteCommand(),
+                new TriageCommand(), new QuizCommand(), new GradeCommand(), new SiteCommand(), new SlidesCommand(),
                 new LabgenCommand())) {
             m.put(c.name(), c);
         }
