@@ -62,8 +62,8 @@ class SiteBuilderRenderTest {
                 .contains("What to notice:");                                        // the lab, run at build time
         String deck = Files.readString(out.resolve("ch04-real-oom/slides.html"));
         assertThat(deck).contains("../reveal.js/dist/reveal.js", "Chapter 4", "16 MiB free, 8 MiB refused");
-        assertThat(BookPage.plainText(deck)).contains("public static Sim fragmentation(PrintStream out)")
-                .doesNotContain("tag::fragmentation");
+        assertThat(BookPage.plainText(deck)).contains("public static String figureFragmentation() {")
+                .doesNotContain("tag::figure-fragmentation");
         assertThat(notes).contains("href=\"../book.css\"", "class=\"vl-pager\"", "Chapter 4");
         assertThat(out.resolve("fonts/" + SiteBuilder.FONT_FILES.get(0))).exists();
         assertThat(out.resolve("ch04-real-oom/figures/fragmentation.svg")).exists();
