@@ -25,8 +25,7 @@ final class BookPage {
 
     static void notes(Path page, Course.Entry entry, List<Course.ChapterDir> present, Edition edition) {
         String html = read(page);
-        List<Course.Entry> withNotes = Course.map().stream()
-                .filter(e -> present.stream().anyMatch(c -> c.id().equals(e.id()) && c.notes().isPresent())).toList();
+        List<Course.Entry> withNotes = withNotes(present);
         int at = withNotes.indexOf(entry);
         Optional<Course.Entry> prev = at > 0 ? Optional.of(withNotes.get(at - 1)) : Optional.empty();
         Optional<Course.Entry> next = at >= 0 && at + 1 < withNotes.size() ? Optional.of(withNotes.get(at + 1))
@@ -35,15 +34,7 @@ final class BookPage {
         html = insertAfter(html, "<body", ">", bar("../", edition, entry.label() + " of " + Course.map().size()
                 + " \u00b7 <a href=\"slides.html\">slides</a>"));
         html = insertAfter(html, "<div id=\"header\">", "", "\n<p class=\"vl-kicker\">" + entry.label() + "</p>");
-        StringBuilder book = new StringBuilder("\n<nav class=\"vl-book\" aria-label=\"Chapters\">"
-                + "<a class=\"vl-home\" href=\"../index.html\">vramlab</a><ol>");
-        for (Course.Entry e : withNotes) {
-            book.append(e.equals(entry) ? "<li class=\"vl-here\" aria-current=\"page\">" : "<li>")
-                .append("<a href=\"../").append(e.id()).append("/notes.html\"><span class=\"vl-n\">")
-                .append(e.number()).append("</span> ").append(escape(e.shortTitle())).append("</a></li>");
-        }
-        book.append("</ol></nav>");
-        html = insertAfter(html, "<div id=\"toc\" class=\"toc2\">", "", book.toString());
+        html = insertAfter(html, "<div id=\"toc\" class=\"toc2\">", "", chapters("../", entry, present));
         StringBuilder pager = new StringBuilder("\n<nav class=\"vl-pager\" aria-label=\"Previous and next chapter\">");
         prev.ifPresentOrElse(p -> pager.append(pagerLink("prev", p, "\u2190 ")),
                 () -> pager.append("<a rel=\"prev\" href=\"../index.html\"><small>\u2190 back to</small>"
@@ -62,10 +53,30 @@ final class BookPage {
                 + "</small><span>" + escape(e.heading()) + "</span></a>";
     }
 
-    static void index(Path page, Edition edition) {
+    static void index(Path page, Edition edition, List<Course.ChapterDir> present) {
         String html = head(read(page), "", "vramlab: how GPU memory is really managed");
-        html = insertAfter(html, "<body", ">", bar("", edition, "the course map"));
+        html = insertAfter(html, "<body", ">", bar("", edition, "the course map").replace("\u2190 vramlab", "vramlab"));
+        if (html.contains("<div id=\"toc\" class=\"toc2\">")) {
+            html = insertAfter(html, "<div id=\"toc\" class=\"toc2\">", "", chapters("", null, present));
+        }
         write(page, html);
+    }
+
+    /** The course's chapters as the sidebar lists them, this one marked. */
+    private static String chapters(String up, Course.Entry here, List<Course.ChapterDir> present) {
+        StringBuilder book = new StringBuilder("\n<nav class=\"vl-book\" aria-label=\"Chapters\">"
+                + "<a class=\"vl-home\" href=\"" + up + "index.html\">vramlab</a><ol>");
+        for (Course.Entry e : withNotes(present)) {
+            book.append(e.equals(here) ? "<li class=\"vl-here\" aria-current=\"page\">" : "<li>")
+                .append("<a href=\"").append(up).append(e.id()).append("/notes.html\"><span class=\"vl-n\">")
+                .append(e.number()).append("</span> ").append(escape(e.shortTitle())).append("</a></li>");
+        }
+        return book.append("</ol></nav>").toString();
+    }
+
+    private static List<Course.Entry> withNotes(List<Course.ChapterDir> present) {
+        return Course.map().stream()
+                .filter(e -> present.stream().anyMatch(c -> c.id().equals(e.id()) && c.notes().isPresent())).toList();
     }
 
     /** A deck: its chapter's number above the title slide's heading, the page's title. */

@@ -71,7 +71,7 @@ final class Renderer {
             if (index) {
                 Path page = out.resolve("index.html");
                 convert(asciidoctor, root.resolve("site/src/site/index.adoc"), page, "html5", generated, "");
-                BookPage.index(page, edition);
+                BookPage.index(page, edition, chapters);
             }
         }
         if (!warnings.isEmpty()) throw new SiteException("Asciidoctor warned (a warning fails the site build)", warnings);
@@ -90,6 +90,7 @@ final class Renderer {
                 .attribute("data-uri!", "")
                 .attribute("reproducible", "")
                 .attribute("nofooter", "")
+                .attribute("table-caption!", "")
                 .attribute("attribute-missing", "warn")
                 .attribute("vramlab-edition", edition.id())
                 .attribute("generated", gen.toString())
@@ -117,7 +118,8 @@ final class Renderer {
         } else {
             attrs.attribute("toc", "left")
                  .attribute("toclevels", "2")
-                 .attribute("toc-title", "In this chapter")
+                 .attribute("toc-title", source.getFileName().toString().equals("index.adoc") ? "On this page"
+                         : "In this chapter")
                  .attribute("sectanchors", "");
         }
         String text;

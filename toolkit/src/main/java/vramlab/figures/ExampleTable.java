@@ -54,8 +54,7 @@ public final class ExampleTable {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        sb.append(".Step ").append(step).append(", worked example: ").append(caption)
-          .append(" (computed by the reference when this page was built)\n")
+        sb.append(".Step ").append(step).append(", worked example: ").append(caption).append('\n')
           .append("[%autowidth,options=\"header\"]\n|===\n");
         for (String h : header) sb.append('|').append(escape(h)).append(' ');
         sb.append('\n');
@@ -64,7 +63,8 @@ public final class ExampleTable {
             for (String c : r) sb.append('|').append(cell(c)).append('\n');
         }
         sb.append("|===\n");
-        if (!after.isEmpty()) sb.append('\n').append(after).append('\n');
+        sb.append('\n').append(after.isEmpty() ? "" : after + " ")
+          .append("_(Computed by the reference simulator when this page was built.)_\n");
         return sb.toString();
     }
 
