@@ -97,9 +97,9 @@ final class Renderer {
                 .attribute("labout", gen.toString())
                 .attribute("lab-output", gen.toString());
         for (Course.Entry e : Course.map()) {
-            // {link-ch04}: "Chapter 4 (Fragmentation and the real OOM)", linked to its notes.
+            // {link-ch04}: "Chapter 4", linked to its notes, its title in the link's tooltip.
             attrs.attribute(String.format("link-ch%02d", e.number()), "link:" + up + e.id() + "/notes.html["
-                    + e.label() + " (" + e.shortTitle() + ")]");
+                    + e.label() + ",title=\"" + e.heading().replace("\"", "'") + "\"]");
         }
         if (backend.equals("revealjs")) {
             attrs.attribute("revealjsdir", "../reveal.js")

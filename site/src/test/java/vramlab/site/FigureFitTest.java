@@ -6,41 +6,32 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 import vramlab.figures.Palette;
 import vramlab.figures.Svg;
 import vramlab.figures.TextMetrics;
-import vramlab.kit.Chapters;
 
 /**
- * Every figure of every chapter tells the truth about its own frame: it has a viewBox, every
- * text's extent (measured with DejaVu Sans's advance widths, the widest face of the figures'
- * font stack) and every rectangle lie inside it, and every colour comes from the one palette.
+ * A figure tells the truth about its own frame: it has a viewBox, every text's extent (measured
+ * with DejaVu Sans's advance widths, the widest face of the figures' font stack) and every
+ * rectangle lie inside it, and every colour comes from the one palette. {@link FigureRegistryTest}
+ * runs {@link #check} on every figure of every chapter; here the checker itself is tested.
  */
-@DisplayName("Every figure")
+@DisplayName("The figure fit check")
 class FigureFitTest {
-    @TestFactory
-    @DisplayName("keeps every text and box inside its viewBox, in the one palette, light and dark")
-    Stream<DynamicTest> fits() {
-        return Chapters.all().stream().flatMap(c -> FigureRegistry.figures(c).values().stream()
-                .map(f -> DynamicTest.dynamicTest(c.id() + "/" + f.name(), () -> {
-                    String svg = f.draw();
-                    assertThat(clipped(svg)).as(f.where()).isEmpty();
-                    assertThat(svg).as("%s carries the palette", f.where()).contains(Palette.STYLE)
-                            .contains("prefers-color-scheme: dark");
-                    assertThat(svg).as("%s colours only through the palette", f.where())
-                            .doesNotContainPattern("fill=\"#|stroke=\"#|fill='#|stroke='#");
-                })));
+    /** The checks every figure of every chapter gets (FigureRegistryTest draws each once and runs them). */
+    static void check(String where, String svg) throws Exception {
+        assertThat(clipped(svg)).as(where).isEmpty();
+        assertThat(svg).as("%s carries the palette", where).contains(Palette.STYLE).contains("prefers-color-scheme: dark");
+        assertThat(svg).as("%s colours only through the palette", where)
+                .doesNotContainPattern("fill=\"#|stroke=\"#|fill='#|stroke='#");
     }
 
     /** Every text or box of an SVG that leaves its viewBox, with by how much. */

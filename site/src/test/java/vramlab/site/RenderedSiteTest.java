@@ -136,7 +136,8 @@ class RenderedSiteTest {
         String ch03 = Files.readString(site.resolve("ch03-caching-allocator/notes.html"));
         assertThat(ch03).contains("rel=\"prev\" href=\"../ch02-cudamalloc/notes.html\"",
                 "rel=\"next\" href=\"../ch04-real-oom/notes.html\"", "href=\"slides.html\"", "href=\"../index.html\"",
-                "class=\"toc2\"", "<p class=\"vl-kicker\">Chapter 3</p>");
+                "class=\"toc2\"", "<p class=\"vl-kicker\">Chapter 3</p>",
+                "href=\"../ch05-expandable-segments/notes.html\" title=\"Chapter 5 \u00b7 Expandable segments");
         assertThat(BookPage.plainText(ch03)).contains("The caching allocator: size classes, pools, split, merge");
     }
 
