@@ -19,6 +19,8 @@ import vramlab.site.SiteBuilder.SiteException;
  */
 final class BookPage {
     private static final Pattern TAGS = Pattern.compile("<[^>]+>");
+    /** The sidebar Asciidoctor writes for a page with sections ({@code :toc: left}). */
+    private static final String TOC = "<div id=\"toc\" class=\"toc2\">";
     private static final Pattern ENTITY = Pattern.compile("&#(\\d+);|&#x([0-9a-fA-F]+);");
 
     private BookPage() {}
@@ -34,7 +36,7 @@ final class BookPage {
         html = insertAfter(html, "<body", ">", bar("../", edition, entry.label() + " of " + Course.map().size()
                 + " \u00b7 <a href=\"slides.html\">slides</a>"));
         html = insertAfter(html, "<div id=\"header\">", "", "\n<p class=\"vl-kicker\">" + entry.label() + "</p>");
-        html = insertAfter(html, "<div id=\"toc\" class=\"toc2\">", "", chapters("../", entry, present));
+        if (html.contains(TOC)) html = insertAfter(html, TOC, "", chapters("../", entry, present));
         StringBuilder pager = new StringBuilder("\n<nav class=\"vl-pager\" aria-label=\"Previous and next chapter\">");
         prev.ifPresentOrElse(p -> pager.append(pagerLink("prev", p, "\u2190 ")),
                 () -> pager.append("<a rel=\"prev\" href=\"../index.html\"><small>\u2190 back to</small>"
@@ -56,9 +58,7 @@ final class BookPage {
     static void index(Path page, Edition edition, List<Course.ChapterDir> present) {
         String html = head(read(page), "", "vramlab: how GPU memory is really managed");
         html = insertAfter(html, "<body", ">", bar("", edition, "the course map").replace("\u2190 vramlab", "vramlab"));
-        if (html.contains("<div id=\"toc\" class=\"toc2\">")) {
-            html = insertAfter(html, "<div id=\"toc\" class=\"toc2\">", "", chapters("", null, present));
-        }
+        if (html.contains(TOC)) html = insertAfter(html, TOC, "", chapters("", null, present));
         write(page, html);
     }
 
