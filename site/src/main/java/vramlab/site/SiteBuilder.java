@@ -115,7 +115,7 @@ public final class SiteBuilder {
                         Path.of(a.get("--revealjs")), Path.of(a.get("--font")), e).stamp(a.get("--stamp"));
                 if (decks) b.decksOnly(a.getOrDefault("--chapter", ""));
                 Path result = b.build();
-                System.err.printf("site: %s edition: %d chapter pages, %d decks, %d figures in %.1f s%n", e.id(),
+                System.out.printf("site: %s edition: %d chapter pages, %d decks, %d figures in %.1f s%n", e.id(),
                         b.pages, b.decks, b.figures, (System.nanoTime() - start) / 1e9);
                 if (decks) made.addAll(b.deckPages()); else made.add(result);
             }
