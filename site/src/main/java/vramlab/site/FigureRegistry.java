@@ -77,6 +77,42 @@ public final class FigureRegistry {
                 && Character.isUpperCase(m.getName().charAt("figure".length()));
     }
 
+    /**
+     * The chapter's worked examples by step id: every {@code public static String exampleN_M()}
+     * (no parameters) of a top-level class in its package draws step N.M's example as AsciiDoc,
+     * from the reference simulator, when the site is built; the notes include it with
+     * {@code include::{generated}/step-N.M.adoc[]}.
+     */
+    public static Map<String, Method> examples(ChapterLab chapter) {
+        Map<String, Method> out = new TreeMap<>();
+        for (Class<?> c : classesOf(chapter.getClass())) {
+            for (Method m : c.getDeclaredMethods()) {
+                int mod = m.getModifiers();
+                if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || m.getParameterCount() != 0
+                        || m.getReturnType() != String.class || !m.getName().matches("example\\d+_\\d+")) continue;
+                String step = m.getName().substring("example".length()).replace('_', '.');
+                Method old = out.put(step, m);
+                if (old != null) {
+                    throw new IllegalStateException(chapter.id() + ": step " + step + "'s example is drawn by both "
+                            + old.getDeclaringClass().getName() + " and " + c.getName());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Runs one example method; its failure names the method. */
+    public static String example(Method m) {
+        try {
+            return (String) m.invoke(null);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + "() failed: "
+                    + e.getCause(), e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(m + " is not accessible", e);
+        }
+    }
+
     /** The chapter-prefixed alias of a figure's name: ({@code ch05-x}, {@code pages}) -> {@code ch05-pages}. */
     public static String prefixed(String chapterId, String name) {
         return chapterId.substring(0, 4) + "-" + name;
