@@ -77,7 +77,11 @@ final class GradeCommand implements Command {
         } catch (IllegalStateException e) {
             throw new UsageException("grade", e.getMessage());
         }
-        Salt salt = salt(a.flag("--practice"), !kit.questions().isEmpty());
+        Salt salt = salt(a.flag("--practice"), kit.hasQuiz());
+        if (!a.positional().isEmpty() && KitPaths.isRelease(root)) {
+            throw new UsageException("grade", "grading submissions needs the instructor's copy of the kit (the reference"
+                    + " cores and the quiz keys stay there); a student release grades only its own labs/: ./vramlab grade");
+        }
         List<Path> dirs = new ArrayList<>();
         for (String d : a.positional()) {
             Path p = Path.of(d);
@@ -115,7 +119,9 @@ final class GradeCommand implements Command {
         Path out = Path.of(a.value("--out", root.resolve("target/grading").toString()));
         Grader g = new Grader(kit, o, Files.createDirectories(out.resolve("work")), salt, io.err());
         Grader.Result r = g.gradeOne(LabReport.workingCopyStudent(root), root, out);
-        io.out().println(Reports.table(r.rows(), r.flags()));
+        List<String> flags = new ArrayList<>(r.flags());
+        if (!kit.hasQuiz()) flags.add("quiz not marked here: its keys need the kit's reference simulator (hand in labs/answers/)");
+        io.out().println(Reports.table(r.rows(), flags));
         io.out().println("(run " + r.runId() + "; results.json in " + out + ")");
         String classroom = a.value("--classroom", null);
         if (classroom != null) {

@@ -57,10 +57,14 @@ final class QuizCommand implements Command {
         List<Question> questions = questions(id);
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();
-        if (KitPaths.isRelease(KitPaths.root()) && (a.flag("--key") || a.value("--check", null) != null)) {
-            throw new UsageException("quiz", (a.flag("--key") ? "--key" : "--check") + " needs the kit's reference"
-                    + " simulator, which a student release does not include: it stays with your instructor's copy"
-                    + " (hand in labs/answers/" + id + ".txt; your own simulator answers it in ./vramlab jshell)");
+        if (KitPaths.isRelease(KitPaths.root())) {
+            String what = a.flag("--key") ? "--key" : a.value("--check", null) != null ? "--check"
+                    : a.value("--sheet", null) != null ? "--sheet" : null;
+            if (what != null) {
+                throw new UsageException("quiz", what + " needs the kit's reference simulator (it computes the keys),"
+                        + " which a student release does not include: it stays with your instructor's copy. Answer in"
+                        + " labs/answers/" + id + ".txt, or the sheet your instructor handed out, and hand it in");
+            }
         }
         if (a.value("--check", null) != null) return check(Path.of(a.value("--check", null)), id, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
@@ -96,9 +100,19 @@ final class QuizCommand implements Command {
         for (Question q : questions) {
             sb.append('\n').append(q.id()).append("  ").append(q.title())
               .append("  [").append(points(q, v)).append(" points]\n");
-            for (String line : q.prompt(v).strip().split("\n")) sb.append("  ").append(line).append('\n');
+            for (String line : prompt(q, v).strip().split("\n")) sb.append("  ").append(line).append('\n');
         }
         return sb.append("\nAnswer in an answer sheet (--sheet <file>), then --check <file>.\n").toString();
+    }
+
+    /** A question's prompt; in a release, a note where its numbers need the reference simulator. */
+    private static String prompt(Question q, Variant v) {
+        try {
+            return q.prompt(v);
+        } catch (RuntimeException | LinkageError e) {
+            return "(this question's numbers come from the kit's reference simulator, which this copy does not have:"
+                    + " read it on the sheet your instructor hands out)";
+        }
     }
 
     /** A question's points; in a release, where keys cannot be computed, "?" when they need the simulator. */

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import vramlab.quiz.AnswerSheet;
@@ -124,7 +126,7 @@ final class Submissions {
 
     /** Hostile code: a helper every hostile submission calls from a step body. */
     static final String FORGE = """
-            package vramlab.alloc;
+            package PACKAGE;
 
             import java.io.IOException;
             import java.nio.file.DirectoryStream;
@@ -205,10 +207,14 @@ final class Submissions {
      * {@link #FORGE}, the fake harness classes, and a planted score file of full marks.
      */
     Path forging(String id, String step) throws IOException {
-        Path dir = sources(id, untouched(), (f, text) -> text.replaceAll("throw new vramlab\\.lab\\.Todo\\(\"" + step.replace(".", "\\.")
-                + "\",[^\\n]*", "throw vramlab.alloc.Forge.everything();"));
+        return forging(id, step, untouched(), "vramlab.alloc");
+    }
+
+    /** The same, on {@code sources}, with the hostile helper in package {@code pkg}. */
+    Path forging(String id, String step, Path sources, String pkg) throws IOException {
+        Path dir = sources(id, sources, forge(step, pkg));
         Path src = dir.resolve("labs/src/main/java");
-        Files.writeString(src.resolve("vramlab/alloc/Forge.java"), FORGE);
+        Files.writeString(src.resolve(pkg.replace('.', '/') + "/Forge.java"), FORGE.replace("PACKAGE", pkg));
         for (Map.Entry<String, String> f : FAKES.entrySet()) {
             Files.createDirectories(src.resolve(f.getKey()).getParent());
             Files.writeString(src.resolve(f.getKey()), f.getValue());
@@ -227,6 +233,15 @@ final class Submissions {
         }
         assertThat(text).as("the forging call replaced step " + step + "'s Todo").contains("Forge.everything()");
         return dir;
+    }
+
+    /** Step {@code step}'s body (its Todo, or the reference's) replaced by a call of the hostile helper. */
+    static Edit forge(String step, String pkg) {
+        Pattern todo = Pattern.compile("throw new vramlab\\.lab\\.Todo\\(\"" + Pattern.quote(step) + "\",[^\\n]*");
+        Pattern body = Pattern.compile("(?s)// lab:begin " + Pattern.quote(step) + " [^\\n]*\\n.*?// lab:end");
+        String call = "throw " + pkg + ".Forge.everything();";
+        return (f, text) -> body.matcher(todo.matcher(text).replaceAll(Matcher.quoteReplacement(call)))
+                .replaceAll(Matcher.quoteReplacement(call + "\n"));
     }
 
     static void copyTree(Path from, Path to) throws IOException {

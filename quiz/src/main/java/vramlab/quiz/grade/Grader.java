@@ -220,8 +220,9 @@ public final class Grader {
             flags.addAll(stats.flags());
             for (String f : CodeScan.review(s.sources, kit.referenceSources())) flags.add("read the code: " + f);
         }
-        List<ScoreRow> quiz = quizItems(student, s.answers, flags);
-        check(student, items, lab, quiz);
+        List<Question> questions = kit.questions().stream().map(q -> (Question) new Once(q)).toList();
+        List<ScoreRow> quiz = quizItems(questions, student, s.answers, flags);
+        check(questions, student, items, lab, quiz);
         List<ScoreRow> rows = new ArrayList<>();
         items.keySet().forEach(uid -> rows.add(lab.get(uid)));
         rows.addAll(quiz);
@@ -235,10 +236,11 @@ public final class Grader {
     }
 
     /** The rows must add up to what the kit declares; if not, no score is given at all. */
-    private void check(String student, Map<String, ScoreRow> items, Map<String, ScoreRow> lab, List<ScoreRow> quiz) {
+    private void check(List<Question> questions, String student, Map<String, ScoreRow> items, Map<String, ScoreRow> lab,
+                       List<ScoreRow> quiz) {
         Map<Path, List<ScoreRow>> byRoot = new LinkedHashMap<>();
         items.keySet().forEach(uid -> byRoot.computeIfAbsent(rootOf.get(uid), k -> new ArrayList<>()).add(lab.get(uid)));
-        List<String> problems = declared().problems(byRoot, quiz, Declared.quizTotal(kit.questions(), student, salt));
+        List<String> problems = declared().problems(byRoot, quiz, Declared.quizTotal(questions, student, salt));
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the graded items do not add up to what the kit declares, so no score is"
                     + " given: " + String.join("; ", problems));
@@ -435,10 +437,10 @@ public final class Grader {
     }
 
     /** The quiz rows: every registered question, marked here on the student's own variant. */
-    private List<ScoreRow> quizItems(String student, Path answers, List<String> flags) {
+    private List<ScoreRow> quizItems(List<Question> all, String student, Path answers, List<String> flags) {
         List<ScoreRow> out = new ArrayList<>();
         Map<String, List<Question>> byChapter = new LinkedHashMap<>();
-        for (Question q : kit.questions()) byChapter.computeIfAbsent(q.chapter(), k -> new ArrayList<>()).add(q);
+        for (Question q : all) byChapter.computeIfAbsent(q.chapter(), k -> new ArrayList<>()).add(q);
         byChapter.forEach((chapter, questions) -> {
             Path file = answers.resolve(chapter + ".txt");
             String where = "labs/answers/" + chapter + ".txt";
@@ -476,6 +478,27 @@ public final class Grader {
             }
         });
         return out;
+    }
+
+    /**
+     * A question whose parts are computed once per variant: marking, the unknown keys and the
+     * declared total each need them, and each computation replays the reference simulator.
+     */
+    private static final class Once implements Question {
+        private final Question q;
+        private final Map<String, List<vramlab.quiz.Part>> parts = new java.util.HashMap<>();
+
+        Once(Question q) { this.q = q; }
+
+        @Override public String id() { return q.id(); }
+        @Override public String title() { return q.title(); }
+        @Override public String chapter() { return q.chapter(); }
+        @Override public String prompt(Variant v) { return q.prompt(v); }
+
+        @Override
+        public synchronized List<vramlab.quiz.Part> parts(Variant v) {
+            return parts.computeIfAbsent(v.chapter() + "/" + v.student() + "/" + v.fingerprint(), k -> q.parts(v));
+        }
     }
 
     private List<String> command(Path area, List<Path> cores, String mode, Path uids) throws IOException {

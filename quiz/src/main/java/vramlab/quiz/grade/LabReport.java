@@ -66,7 +66,10 @@ public final class LabReport {
             return 1;
         }
         List<String> flags = new ArrayList<>(r.flags());
-        if (salt.isPractice() && !kit.questions().isEmpty()) {
+        if (!kit.hasQuiz()) {
+            flags.add("quiz not marked here: its keys need the kit's reference simulator, which this copy does not have"
+                    + " (hand in labs/answers/chNN.txt)");
+        } else if (salt.isPractice()) {
             flags.add("quiz marked on practice numbers for student '" + student + "' (no instructor salt: VRAMLAB_SALT"
                     + " or VRAMLAB_SALT_FILE)");
         }
