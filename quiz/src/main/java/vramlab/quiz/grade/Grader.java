@@ -156,6 +156,17 @@ public final class Grader {
         return items;
     }
 
+    /**
+     * Uses {@code items} (as {@link #inventory()} returns them) instead of listing the kit's
+     * graded tests in a child JVM: for a caller that cached the listing, such as {@code check}.
+     */
+    public synchronized void useInventory(Map<String, ScoreRow> items) {
+        Map<String, Path> roots = new LinkedHashMap<>();
+        for (String uid : items.keySet()) roots.put(uid, rootOfUid(uid));
+        rootOf = roots;
+        inventory = new LinkedHashMap<>(items);
+    }
+
     /** What the kit declares, read from its class files; checked against every submission's rows. */
     public synchronized Declared declared() {
         if (declared == null) declared = Declared.scan(kit);
