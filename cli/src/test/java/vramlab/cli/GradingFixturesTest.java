@@ -42,7 +42,7 @@ import vramlab.quiz.grade.Kit;
  * grader's default bounds, every total checked against one computed here without the grader:
  * the lab items and their points are read from the test sources ({@code @Graded(step, points)}),
  * each step's core from the step markers, and a quiz sheet's points from the questions' own
- * solutions (a copied part scores only where both variants have the same solution). What each
+ * checks (a copied part scores only where its checks accept the other student's answers). What each
  * kind of submission should lose is a rule about the kit, written down here:
  * <ul>
  *   <li>a core that does not compile loses exactly its own steps' items;

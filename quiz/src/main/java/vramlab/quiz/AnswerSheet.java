@@ -92,14 +92,20 @@ public final class AnswerSheet {
         if (ch != null && !ch.equals(chapter)) out.add(where + " says chapter = " + ch + ", not " + chapter);
         if (!values.containsKey("student") && !values.containsKey("variant")) {
             out.add(where + " has no student or variant line (its header was removed?)");
+        } else if (student == null && expected != null) {
+            out.add(where + " is a sheet for the seed's numbers (no student line), not for '" + v.student() + "'");
         } else if (!java.util.Objects.equals(student, expected)) {
-            out.add(where + " was written for " + (student == null ? "no student (the seed's numbers)"
-                    : "student '" + student + "'") + ", not '" + v.student() + "' (a copied sheet?)");
+            out.add(where + " was written for student '" + student + "', not '" + v.student() + "' (a copied sheet?)");
         } else if (variant != null && !variant.equals(v.fingerprint())) {
             out.add(where + " was written for variant " + variant + ", not " + v.fingerprint() + " of student '"
                     + v.student() + "' (a practice sheet, or one printed with another salt?)");
         }
         return out;
+    }
+
+    /** True when some blank (a key outside the header) has an answer. */
+    public boolean answered() {
+        return values.entrySet().stream().anyMatch(e -> !HEADER.contains(e.getKey()) && !e.getValue().isBlank());
     }
 
     /** The line of the file that writes {@code key}; 0 when it does not. */

@@ -462,10 +462,11 @@ public final class Grader {
                 sheet = Files.isRegularFile(file)
                         ? AnswerSheet.parse(Files.readString(file, StandardCharsets.UTF_8), where)
                         : AnswerSheet.empty(where + ", which is missing");
-                if (Files.isRegularFile(file)) {
+                if (Files.isRegularFile(file) && sheet.answered()) {
                     for (String p : sheet.headerProblems(chapter, v)) {
                         notes.add(p);
-                        flags.add((p.contains("copied") ? "copied sheet? " : "sheet header: ") + p);
+                        flags.add((p.contains("(a copied sheet?)") ? "copied sheet? " : "sheet header: ")
+                                + p.replace(" (a copied sheet?)", ""));
                     }
                     notes.addAll(sheet.unknownKeys(questions, v));
                 }
