@@ -86,7 +86,6 @@ final class ReleaseCommand implements Command {
     /** Writes the release of the kit at {@code root} into {@code dir}; {@code site} is a rendered student edition, or null. */
     static void write(Path root, Path dir, Path site) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml"))));
         for (String f : List.of("vramlab", "vramlab.cmd", ".gitignore")) copy(root.resolve(f), dir.resolve(f));
         dir.resolve("vramlab").toFile().setExecutable(true, false);
         copy(root.resolve(".github/workflows/classroom.yml"), dir.resolve(".github/workflows/classroom.yml"));
@@ -119,18 +118,29 @@ final class ReleaseCommand implements Command {
                 + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
                 + " copy of the kit.\n");
         Files.writeString(dir.resolve("README.adoc"), README);
+        Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
+                m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
     }
 
-    /** The kit's root pom for a release: cores/ in place of solutions/, no instructor modules or profiles. */
-    static String releasePom(String pom) {
-        String p = pom.replace("<module>solutions</module>", "<module>cores</module>")
-                .replaceAll("\\s*<module>(bench|site)</module>", "")
-                .replace("<module>cli</module>", "<module>cli</module>\n    <module>quiz/report</module>")
+    /**
+     * The kit's root pom for a release: cores/ in place of solutions/, quiz/report in the default
+     * build, no module the release does not hold ({@code present} says which it does), no profiles.
+     */
+    static String releasePom(String pom, java.util.function.Predicate<String> present) {
+        String p = pom.replaceAll("(?s)\\s*<profiles>.*</profiles>", "")
+                .replace("<module>solutions</module>", "<module>cores</module>")
+                .replace("<module>cli</module>", "<module>cli</module>\n    <module>quiz/report</module>");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n\\s*<module>([^<]+)</module>").matcher(p);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, present.test(m.group(1)) ? java.util.regex.Matcher.quoteReplacement(m.group()) : "");
+        }
+        m.appendTail(sb);
+        p = sb.toString()
                 .replaceAll("<vramlab\\.core>[^<]*</vramlab\\.core>", "<vramlab.core>vramlab-cores</vramlab.core>")
                 .replaceAll("<vramlab\\.labs\\.skip>[^<]*</vramlab\\.labs\\.skip>", "<vramlab.labs.skip>true</vramlab.labs.skip>")
                 .replaceAll("<vramlab\\.surefire\\.skip>[^<]*</vramlab\\.surefire\\.skip>",
-                        "<vramlab.surefire.skip>true</vramlab.surefire.skip>")
-                .replaceAll("(?s)\\s*<profiles>.*</profiles>", "");
+                        "<vramlab.surefire.skip>true</vramlab.surefire.skip>");
         for (String must : List.of("<module>cores</module>", "<vramlab.core>vramlab-cores</vramlab.core>",
                 "<vramlab.labs.skip>true</vramlab.labs.skip>", "<vramlab.surefire.skip>true</vramlab.surefire.skip>",
                 "<module>quiz/report</module>")) {
