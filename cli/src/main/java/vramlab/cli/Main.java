@@ -20,7 +20,7 @@ public final class Main {
         // In CONTRACTS.md's order; labgen is for the kit's maintainers.
         for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(),
                 new TriageCommand(), new AdviseCommand(), new QuizCommand(), new GradeCommand(),
-                new SiteCommand(), new SlidesCommand(), new LabgenCommand())) {
+                new SiteCommand(), new SlidesCommand(), new LabgenCommand(), new ReleaseCommand())) {
             m.put(c.name(), c);
         }
         return m;

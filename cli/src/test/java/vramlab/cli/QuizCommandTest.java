@@ -71,6 +71,35 @@ class QuizCommandTest {
     }
 
     @Test
+    @DisplayName("--check without --student marks the sheet for the student its header names")
+    void checkUsesTheSheetsStudent() throws Exception {
+        Variant v = Variant.of("ch03", "erin", Salt.PRACTICE);
+        Path sheet = tmp.resolve("erin.txt");
+        Files.writeString(sheet, AnswerSheet.key("ch03", v, QuizCommand.questions("ch03")));
+        int max = chapterPoints("ch03", "erin");
+        Result r = run("quiz", "3", "--check", sheet.toString());
+        assertThat(r.out()).contains("for student erin (its student line)").contains("Score: " + max + "/" + max)
+                .doesNotContain("note:");
+        Result asFrank = run("quiz", "3", "--student", "frank", "--check", sheet.toString());
+        assertThat(asFrank.out()).contains("note: ").contains("written for student 'erin', not 'frank'")
+                .doesNotContain("Score: " + max + "/" + max);
+    }
+
+    @Test
+    @DisplayName("--check lists keys that no blank has, with the line and the key that was meant")
+    void checkReportsMisspeltKeys() throws Exception {
+        Variant v = Variant.of("ch03", "gail", Salt.PRACTICE);
+        String key = AnswerSheet.key("ch03", v, QuizCommand.questions("ch03"));
+        String misspelt = key.replace("q3.1.a.size =", "q3.1.a.szie =");
+        Path sheet = tmp.resolve("gail.txt");
+        Files.writeString(sheet, misspelt);
+        int line = 1 + (int) misspelt.substring(0, misspelt.indexOf("q3.1.a.szie =")).chars().filter(c -> c == '\n').count();
+        Result r = run("quiz", "3", "--check", sheet.toString());
+        assertThat(r.out()).contains(sheet + ":" + line + ": unknown key 'q3.1.a.szie' (did you mean q3.1.a.size?)")
+                .contains("q3.1.a.size: not answered");
+    }
+
+    @Test
     @DisplayName("bad input is one line and status 2: an odd id, --key without the salt, a chapter without a quiz")
     void badInput() {
         for (List<String> args : List.of(List.of("quiz", "3", "--student", "a b"), List.of("quiz", "3", "--key"),
