@@ -56,7 +56,7 @@ public final class SnapshotReplay {
     }
 
     /** One step of the replay, from one or more history entries. */
-    private record Step(int position, TraceEvent.Op op, String handle, long size, long stream, long hint,
+    record Step(int position, TraceEvent.Op op, String handle, long size, long stream, long hint,
                         boolean recordedOom) {}
 
     /** What one device's replay found, with the recorded figures beside the replayed ones. */
@@ -227,7 +227,7 @@ public final class SnapshotReplay {
      * what it held at the first OOM plus the {@code device_free} that OOM reported (the rest is
      * the context and other processes), in whole 2 MiB pages.
      */
-    private static Card card(long given, long[] timeline, List<Long> bases) {
+    private static Card card(long given, long[] timeline, List<StartState.SegmentAt> bases) {
         if (given > 0) return new Card(given, given, Bytes.formatSize(given) + " (--device)");
         long total = Math.max(DEFAULT_CARD, Bytes.alignUp(timeline[0], Bytes.GiB));
         String why = "80 GiB assumed (no snapshot records the card)";
@@ -247,21 +247,27 @@ public final class SnapshotReplay {
     }
 
     /** The largest card whose expandable reservations fit between the recorded bases. */
-    private static long layoutBound(List<Long> bases) {
+    private static long layoutBound(List<StartState.SegmentAt> bases) {
         long bound = Long.MAX_VALUE;
         for (int i = 0; i + 1 < bases.size(); i++) {
-            long gap = bases.get(i + 1) - bases.get(i);
-            long pages = gap / (20 * Bytes.MiB);                       // the large pool's page, the coarser
-            long t = pages * (20 * Bytes.MiB) / 9 * 8 / Gpu.PAGE * Gpu.PAGE;
-            while (t > 0 && reservation(t) > gap) t -= Gpu.PAGE;
+            long gap = bases.get(i + 1).base() - bases.get(i).base();
+            long page = pageSize(bases.get(i).pool());
+            long t = gap / page * page / 9 * 8 / Gpu.PAGE * Gpu.PAGE;
+            while (t > 0 && reservation(t, page) > gap) t -= Gpu.PAGE;
+            while (reservation(t + Gpu.PAGE, page) <= gap) t += Gpu.PAGE;
             bound = Math.min(bound, t);
         }
         return bound;
     }
 
-    /** What an expandable segment of the large pool reserves on a card of {@code total} bytes. */
-    private static long reservation(long total) {
-        long page = 20 * Bytes.MiB, want = total + total / 8;
+    /** kSmallBuffer or kLargeBuffer: an expandable segment's page in that pool (CCA:2211). */
+    private static long pageSize(vramlab.alloc.PoolKind pool) {
+        return pool == vramlab.alloc.PoolKind.SMALL ? 2 * Bytes.MiB : 20 * Bytes.MiB;
+    }
+
+    /** What an expandable segment reserves on a card of {@code total} bytes: 1 1/8 of it, in pages. */
+    private static long reservation(long total, long page) {
+        long want = total + total / 8;
         return (want + page - 1) / page * page;
     }
 

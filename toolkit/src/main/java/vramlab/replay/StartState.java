@@ -46,10 +46,10 @@ public final class StartState {
     private final List<String> notes;
     private final int estimated;
     private final List<Long> unplaced;
-    private final List<Long> bases;
+    private final List<SegmentAt> bases;
 
     private StartState(List<SegmentAt> segments, List<String> notes, int estimated, List<Long> unplaced,
-                       List<Long> bases) {
+                       List<SegmentAt> bases) {
         this.segments = segments;
         this.notes = notes;
         this.estimated = estimated;
@@ -67,8 +67,11 @@ public final class StartState {
     public int estimatedBlocks() { return estimated; }
     /** Addresses of blocks the rebuilt state should hold but that fit in no segment. */
     public List<Long> unplaced() { return unplaced; }
-    /** Where the expandable segments seen in the snapshot begin, lowest first. */
-    public List<Long> expandableBases() { return bases; }
+    /**
+     * The expandable segments that the snapshot's own segments show, lowest first: where each
+     * begins ({@code base}) and its pool; sizes and blocks are not filled in.
+     */
+    public List<SegmentAt> expandableBases() { return bases; }
 
     /**
      * @param policy  the recording run's policy: its {@code round_size} and {@code should_split}
@@ -85,6 +88,7 @@ public final class StartState {
         final long stream;
         final boolean expandable;
         long base;
+        boolean atEnd;                                            // the end state shows it
         final TreeMap<Long, Long> ranges = new TreeMap<>();        // start -> end
 
         Reservation(PoolKind pool, long stream, boolean expandable, long base) {
@@ -141,7 +145,9 @@ public final class StartState {
         StartState build() {
             for (Snapshot.Segment s : device.segments()) {
                 if (s.expandable()) {
-                    group(s.pool(), s.stream(), s.address(), s.totalSize()).add(s.address(), s.end());
+                    Reservation r = group(s.pool(), s.stream(), s.address(), s.totalSize());
+                    r.add(s.address(), s.end());
+                    r.atEnd = true;
                 } else {
                     Reservation r = new Reservation(s.pool(), s.stream(), false, s.address());
                     r.add(s.address(), s.end());
@@ -160,7 +166,9 @@ public final class StartState {
                 out.add(new SegmentAt(s.address(), s.size(), s.pool(), s.stream(), s.expandable(), s.base(),
                         List.copyOf(blocks)));
             }
-            List<Long> bases = expandable.stream().map(r -> r.base).sorted().toList();
+            List<SegmentAt> bases = expandable.stream().filter(r -> r.atEnd)
+                    .map(r -> new SegmentAt(r.base, 0, r.pool, stream(r.stream), true, r.base, List.of()))
+                    .sorted(Comparator.comparingLong(SegmentAt::base)).toList();
             StartState st = new StartState(List.copyOf(out), notes, estimated, List.copyOf(unplaced), bases);
             describe(st);
             return st;
