@@ -131,6 +131,9 @@ public final class StartState {
         final Map<Long, Integer> streams;
         final TreeMap<Long, Reservation> mallocs = new TreeMap<>();   // address -> one-range reservation
         final List<Reservation> expandable = new ArrayList<>();
+        final Map<Long, Reservation> mappedByStream = new HashMap<>();  // every expandable range, by stream
+        final TreeMap<Long, long[]> endRanges = new TreeMap<>();        // start -> {end, pool}
+        final List<Reservation> atEnd = new ArrayList<>();              // (pool, stream) seen at the end
         final List<String> notes = new ArrayList<>();
         final List<Long> unplaced = new ArrayList<>();
         final TreeMap<Long, Integer> firstAlloc = new TreeMap<>();     // address -> its first alloc entry
@@ -145,9 +148,8 @@ public final class StartState {
         StartState build() {
             for (Snapshot.Segment s : device.segments()) {
                 if (s.expandable()) {
-                    Reservation r = group(s.pool(), s.stream(), s.address(), s.totalSize());
-                    r.add(s.address(), s.end());
-                    r.atEnd = true;
+                    mapped(s.stream()).add(s.address(), s.end());
+                    endRanges.put(s.address(), new long[] {s.end(), s.pool().ordinal()});
                 } else {
                     Reservation r = new Reservation(s.pool(), s.stream(), false, s.address());
                     r.add(s.address(), s.end());
@@ -156,6 +158,7 @@ public final class StartState {
             }
             List<Snapshot.Entry> trace = device.trace();
             for (int i = trace.size() - 1; i >= 0; i--) undo(trace.get(i));
+            groupRanges();
             List<SegmentAt> segments = new ArrayList<>();
             Map<SegmentAt, List<LiveAt>> live = placeLive(segments);
             List<SegmentAt> out = new ArrayList<>();
@@ -166,7 +169,7 @@ public final class StartState {
                 out.add(new SegmentAt(s.address(), s.size(), s.pool(), s.stream(), s.expandable(), s.base(),
                         List.copyOf(blocks)));
             }
-            List<SegmentAt> bases = expandable.stream().filter(r -> r.atEnd)
+            List<SegmentAt> bases = atEnd.stream()
                     .map(r -> new SegmentAt(r.base, 0, r.pool, stream(r.stream), true, r.base, List.of()))
                     .sorted(Comparator.comparingLong(SegmentAt::base)).toList();
             StartState st = new StartState(List.copyOf(out), notes, estimated, List.copyOf(unplaced), bases);
@@ -188,33 +191,80 @@ public final class StartState {
                     r.add(e.addr(), e.addr() + e.size());
                     mallocs.put(e.addr(), r);
                 }
-                case SEGMENT_MAP -> group(null, e.stream(), e.addr(), e.size()).remove(e.addr(), e.addr() + e.size());
-                case SEGMENT_UNMAP -> group(null, e.stream(), e.addr(), e.size()).add(e.addr(), e.addr() + e.size());
+                case SEGMENT_MAP -> mapped(e.stream()).remove(e.addr(), e.addr() + e.size());
+                case SEGMENT_UNMAP -> mapped(e.stream()).add(e.addr(), e.addr() + e.size());
                 default -> { }
             }
         }
 
+        private Reservation mapped(long stream) {
+            return mappedByStream.computeIfAbsent(stream, k -> new Reservation(null, k, true, 0));
+        }
+
         /**
-         * The expandable segment an address belongs to: of this stream (and pool, when known),
-         * the one with the highest base at or below it; its base moves down to the lowest
-         * address seen in it, since a new expandable segment maps from its start.
+         * The expandable ranges at the start, given to one expandable segment per (pool, stream):
+         * a range's pool is that of the end-state range it overlaps, else its page says (large
+         * pages are kLargeBuffer, 20 MiB; small ones kSmallBuffer, 2 MiB; CCA:2211). Its base is
+         * taken to be its lowest range: a new expandable segment maps from its start.
+         * Simplification: a (pool, stream) whose expandable segment was released and made anew
+         * within the history, or that needed two, is rebuilt as one.
          */
-        private Reservation group(PoolKind pool, long stream, long address, long size) {
-            Reservation best = null, lowest = null;
-            for (Reservation r : expandable) {
-                if (r.stream != stream || (pool != null && r.pool != pool)) continue;
-                if (r.base <= address && (best == null || r.base > best.base)) best = r;
-                if (lowest == null || r.base < lowest.base) lowest = r;
+        private void groupRanges() {
+            Map<String, Reservation> groups = new LinkedHashMap<>();
+            for (Reservation m : mappedByStream.values()) {
+                for (Map.Entry<Long, Long> g : m.ranges.entrySet()) {
+                    PoolKind pool = poolOf(g.getKey(), g.getValue());
+                    Reservation r = groups.computeIfAbsent(pool + "/" + m.stream,
+                            k -> new Reservation(pool, m.stream, true, g.getKey()));
+                    r.base = Math.min(r.base, g.getKey());
+                    r.add(g.getKey(), g.getValue());
+                }
             }
-            if (best == null) best = lowest;
-            if (best == null) {
-                // Large pages are kLargeBuffer (20 MiB), small ones kSmallBuffer (2 MiB), CCA:2211.
-                PoolKind p = pool != null ? pool : size % (20 * Bytes.MiB) == 0 ? PoolKind.LARGE : PoolKind.SMALL;
-                best = new Reservation(p, stream, true, address);
-                expandable.add(best);
+            expandable.addAll(groups.values());
+            lowerBases();
+            Map<String, Long> endBases = new LinkedHashMap<>();
+            for (Snapshot.Segment seg : device.segments()) {
+                if (seg.expandable()) endBases.merge(seg.pool() + "/" + seg.stream(), seg.address(), Math::min);
             }
-            best.base = Math.min(best.base, address);
-            return best;
+            for (Map.Entry<String, Long> e : endBases.entrySet()) {
+                String[] k = e.getKey().split("/");
+                Reservation r = new Reservation(PoolKind.valueOf(k[0]), Long.parseLong(k[1]), true, e.getValue());
+                r.atEnd = true;
+                atEnd.add(r);
+            }
+        }
+
+        /**
+         * A history can map below an expandable segment's lowest range at the start (pages at its
+         * front were unmapped before): the segment then begins at the lowest address mapped in
+         * it, when no other segment lies between. A map of 20 MiB or more is the large pool's
+         * (a small-pool request maps at most two 2 MiB pages).
+         */
+        private void lowerBases() {
+            for (Snapshot.Entry e : device.trace()) {
+                if (e.action() != Action.SEGMENT_MAP && e.action() != Action.SEGMENT_UNMAP) continue;
+                PoolKind pool = e.size() >= 20 * Bytes.MiB ? PoolKind.LARGE : PoolKind.SMALL;
+                Reservation above = null;
+                boolean inside = false;
+                for (Reservation r : expandable) {
+                    if (r.pool != pool || r.stream != e.stream()) continue;
+                    if (r.base <= e.addr()) inside = true;
+                    else if (above == null || r.base < above.base) above = r;
+                }
+                if (inside || above == null) continue;
+                long from = e.addr(), to = above.base;
+                boolean clear = expandable.stream().noneMatch(r -> r.base >= from && r.base < to)
+                        && mallocs.subMap(from, to).isEmpty();
+                if (clear) above.base = from;
+            }
+        }
+
+        private PoolKind poolOf(long start, long end) {
+            Map.Entry<Long, long[]> e = endRanges.floorEntry(end - 1);
+            while (e != null && e.getValue()[0] > start) {
+                return PoolKind.values()[(int) e.getValue()[1]];
+            }
+            return (end - start) % (20 * Bytes.MiB) == 0 ? PoolKind.LARGE : PoolKind.SMALL;
         }
 
         /** The blocks live at the start, each in the segment that holds it, sized. */
