@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Set;
 
 import vramlab.alloc.CachingAllocator;
-import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
 import vramlab.replay.CsvListener;
@@ -26,7 +25,6 @@ import vramlab.replay.SummaryListener;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
-import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -79,6 +77,10 @@ final class ReplayCommand implements Command {
         if (a.positional().size() != 1) throw new UsageException("replay", "expected one trace FILE (or -)");
         String file = a.positional().get(0);
         String export = a.value("--export", null);
+        if (a.value("--device", null) != null) parseDevice(a.value("--device", null));   // bad options first
+        if (a.value("--policy", null) != null || a.value("--alloc-conf", null) != null) {
+            policy(a.value("--policy", "pytorch"), a.value("--alloc-conf", ""));
+        }
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
             byte[] head = in.readNBytes(64);
@@ -153,14 +155,7 @@ final class ReplayCommand implements Command {
             if (devices.isEmpty()) io.out().println("no device has segments or a history: nothing to replay");
         }
         for (Snapshot.Device d : devices) {
-            Replayer.Listener listener = csv ? new CsvListener(io.out()) : new Replayer.Listener() {
-                @Override public void event(long step, TraceEvent e, Replayer.Result r, long bytes, CachingAllocator al) {}
-
-                @Override public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
-                    io.out().println("  OOM at entry " + e.line() + " (alloc " + e.handle() + " "
-                            + Bytes.formatSize(e.size()) + "): " + error.getMessage());
-                }
-            };
+            Replayer.Listener listener = csv ? new CsvListener(io.out()) : (step, e, result, bytes, al) -> { };
             SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
             if (!csv) SnapshotSummary.print(r, io.out());
             export(r.allocator(), export, a, io);

@@ -22,12 +22,15 @@ public final class SnapshotSummary {
         out.println("  history: " + r.steps() + " steps replayed; OOMs recorded at " + entries(r.recordedOoms())
                 + ", replayed at " + entries(r.replayedOoms())
                 + (r.skippedFrees() > 0 ? "; " + r.skippedFrees() + " frees of blocks the rebuilt state lacks" : ""));
+        for (int i = 0; i < r.replayedOoms().size(); i++) {
+            out.println("  OOM at entry " + r.replayedOoms().get(i) + ": " + r.oomMessages().get(i));
+        }
         out.println(String.format("  %-14s %20s %20s", "", "recorded", "replayed"));
         row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
         row(out, "reserved", r.recordedReserved(), r.replayedReserved());
         row(out, "peak reserved", r.recordedPeak(), r.replayedPeak());
-        out.println(String.format("  %-14s %20d %20s", "live blocks", r.liveBlocks(),
-                r.liveBlocksMatched() + " same address+size"));
+        out.println(String.format("  %-14s %20d %20d (at the recorded address and size)", "live blocks",
+                r.liveBlocks(), r.liveBlocksMatched()));
         if (r.recordingPolicy()) {
             out.println("  segment actions: " + (r.segmentActionDifference() == null
                     ? "the replay made the recorded " + r.segmentActions() + " (segment_alloc/free/map/unmap),"
@@ -36,11 +39,12 @@ public final class SnapshotSummary {
         }
         out.println("  " + verdict(r));
         out.print(indent(MemorySummary.format(r.allocator().memoryStats(), r.device())));
-        if (r.allocator().segments().size() <= MAP_LIMIT) {
+        int blocks = r.allocator().segments().stream().mapToInt(seg -> seg.blocks().size()).sum();
+        if (r.allocator().segments().size() <= MAP_LIMIT && blocks <= 4 * MAP_LIMIT) {
             out.print(indent(vramlab.alloc.SegmentMap.text(r.allocator())));
         } else {
-            out.println("  (" + r.allocator().segments().size() + " segments: the map is left out; --export writes"
-                    + " them for pytorch.org/memory_viz)");
+            out.println("  (" + r.allocator().segments().size() + " segments, " + blocks + " blocks: the map is left"
+                    + " out; --export writes them for pytorch.org/memory_viz)");
         }
     }
 
