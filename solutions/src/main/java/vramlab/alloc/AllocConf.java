@@ -190,7 +190,10 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                 throw bad(key, v, "a number between 0 and 1");
             }
             boolean ok = closed ? d >= 0 && d <= 1 : d > 0 && d < 1;
-            if (!ok) throw bad(key, v, closed ? "a number in [0, 1]" : "a number strictly between 0.0 and 1.0");
+            if (!ok) {
+                throw bad(key, v, closed ? "a number in [0, 1] (\"" + key + " is invalid, set it in [0.0, 1.0]\")"
+                        : "a number strictly between 0.0 and 1.0");
+            }
             return d;
         }
 

@@ -151,12 +151,23 @@ public final class CachingAllocator {
     }
 
     /**
-     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction): the allocator may hold at
-     * most {@code fraction} of the device's total memory.
+     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction @001074d): the allocator
+     * may hold at most {@code fraction} of the device's total memory; 1.0 is a limit of the
+     * whole device, so garbage collection can run and the OOM message says "allowed". Newer
+     * releases (the 2025 allocator with {@code per_process_memory_fraction}, PR #161035) keep
+     * no limit at all for 1.0: {@code allowed_memory_maximum} is set only when
+     * {@code fraction < 1.0}.
      */
     public void setMemoryFraction(double fraction) {
-        if (!(fraction >= 0 && fraction <= 1)) throw new IllegalArgumentException("invalid fraction: " + fraction);
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("invalid fraction:" + fraction + ". Please set within [0, 1].");
+        }
         allowedMemoryMaximum = (long) (fraction * process.cudaMemGetInfo().total());
+    }
+
+    /** {@code get_per_process_memory_fraction}: the limit over the total, 1.0 when none is set. */
+    public double memoryFraction() {
+        return allowedMemoryMaximum < 0 ? 1.0 : (double) allowedMemoryMaximum / process.cudaMemGetInfo().total();
     }
 
     // tag::alloc[]

@@ -60,6 +60,41 @@ class AllocConfTest {
         assertThat(c).isEqualTo(AllocConf.defaults());
     }
 
+    /**
+     * c10/test/core/AllocatorConfig_test.cpp (pytorch/pytorch @13e144e), the values PyTorch up to
+     * 2.9 gives too. That test targets c10/core/AllocatorConfig.cpp after PR #165304, so two of
+     * its rows differ by version and are asserted here as the kit's version gives them, and its
+     * device-generic keys ({@code backend:async}, {@code release_lock_on_device_malloc},
+     * {@code pinned_use_device_host_register}) are not CUDA's and are left out.
+     */
+    @Test
+    @DisplayName("AllocatorConfig_test: max_split 40, max_non_split 30, gc 0.5, the divisions list, expandable,"
+            + " register threads 8, background threads (1024 MB: 1 up to 2.9, 4 from 2.10)")
+    void allocatorConfigTest() {
+        String env = "max_split_size_mb:40,max_non_split_rounding_mb:30,garbage_collection_threshold:0.5,"
+                + "roundup_power2_divisions:[64:8,128:2,256:4,512:2,1024:4,>:1],expandable_segments:True,"
+                + "pinned_num_register_threads:8,pinned_use_background_threads:True";
+        AllocConf c = AllocConf.parse(env);
+        assertThat(c.maxSplitSize()).isEqualTo(mib(40));
+        assertThat(c.maxNonSplitRounding()).isEqualTo(mib(30));
+        assertThat(c.garbageCollectionThreshold()).isEqualTo(0.5);
+        long[][] rows = {{32, 8}, {64, 8}, {128, 2}, {256, 4}, {512, 2}, {1024, 1}, {2048, 1}, {4096, 1}, {8192, 1}};
+        for (long[] row : rows) {
+            assertThat(c.divisionsFor(mib(row[0]))).as("%d MB", row[0]).isEqualTo(row[1]);
+        }
+        assertThat(c.expandableSegments()).isTrue();
+        assertThat(vramlab.pinned.PinnedConfig.parse(env).useBackgroundThreads()).isTrue();
+        assertThatThrownBy(() -> AllocConf.parse("max_split_size_mb:20,max_non_split_rounding_mb:40"))
+                .as("the test's second string: newer parsers accept 20, PyTorch up to 2.9 does not")
+                .hasMessageContaining("newer releases accept 20");
+        AllocConf second = AllocConf.parse("max_split_size_mb:21,max_non_split_rounding_mb:40,"
+                + "garbage_collection_threshold:0.8");
+        assertThat(second.maxNonSplitRounding()).isEqualTo(mib(40));
+        assertThat(second.garbageCollectionThreshold()).isEqualTo(0.8);
+        AllocConf off = AllocConf.parse("backend:native,expandable_segments:False");
+        assertThat(off.expandableSegments()).isFalse();
+    }
+
     @Test
     @DisplayName("a '>' first fills every interval; later entries then fill below themselves")
     void greaterFirst() {
