@@ -22,15 +22,27 @@ public final class PyTorchPolicy implements Policy {
     public static final long ROUND_LARGE = 2 * MiB;
 
     private final AllocConf conf;
+    private final String confText;
 
     public PyTorchPolicy() { this(AllocConf.defaults()); }
 
-    public PyTorchPolicy(AllocConf conf) { this.conf = conf; }
+    public PyTorchPolicy(AllocConf conf) {
+        this(conf, conf.equals(AllocConf.defaults()) ? "" : conf.toString());
+    }
 
     /** {@code new PyTorchPolicy("expandable_segments:True")}: a policy from a config string. */
-    public PyTorchPolicy(String allocConf) { this(AllocConf.parse(allocConf)); }
+    public PyTorchPolicy(String allocConf) { this(AllocConf.parse(allocConf), allocConf); }
+
+    /** A policy from a parsed config and the text it came from (a snapshot's recorded settings). */
+    public PyTorchPolicy(AllocConf conf, String confText) {
+        this.conf = conf;
+        this.confText = confText;
+    }
 
     public AllocConf conf() { return conf; }
+
+    /** The config string as the user wrote it, {@code ""} when none was set. */
+    public String confText() { return confText; }
 
     @Override
     public String name() { return "pytorch"; }
