@@ -11,9 +11,9 @@ import java.util.TreeSet;
  * A replay of a snapshot whose history starts mid-run begins from this state.
  *
  * <p>It works as PyTorch's own checkpoint restore does ({@code setSegmentStateToCheckpoint}
- * in c10/cuda/CUDACachingAllocator.cpp @001074d): every block of the segment is handed out front to back, each split off the
- * rest, and then the blocks that are not live are freed. So the statistics, the free sets and
- * the invariants come out as if the allocator had made those blocks itself.
+ * in c10/cuda/CUDACachingAllocator.cpp @001074d): every block of the segment is handed out
+ * front to back, each split off the rest, and then the blocks that are not live are freed. So
+ * the statistics, the free sets and the invariants come out as if the allocator had made those blocks itself.
  */
 public final class SegmentRestore {
     /** A block that is live in the restored state: where it is, its size and the request. */
@@ -54,18 +54,22 @@ public final class SegmentRestore {
      *
      * @return the live blocks, in address order
      */
-    public static List<Block> mappedRange(CachingAllocator a, long base, long address, long size, PoolKind pool,
-                                          int stream, List<Live> live) {
+    public static List<Block> mappedRange(CachingAllocator a, long base, long address, long size,
+                                          PoolKind pool, int stream, List<Live> live) {
         Segment s = reservation(a, base, pool, stream);
         long offset = address - base;
         long page = s.pages.pageSize();
         if (offset < 0 || offset % page != 0 || size % page != 0 || offset + size > s.size) {
-            throw new IllegalStateException("the range " + hex(address) + "+" + size + " is not whole pages of "
-                    + page + " bytes inside the reservation at " + hex(base) + " of " + s.size + " bytes");
+            throw new IllegalStateException("the range " + hex(address) + "+" + size
+                    + " is not whole pages of " + page + " bytes inside the reservation at "
+                    + hex(base) + " of " + s.size + " bytes");
         }
         Block toMap = unmappedAt(a, s, offset);
         Block merged = a.mapBlock(toMap, size);
-        if (merged == null) throw new IllegalStateException("no room on the card to map " + size + " bytes at " + hex(address));
+        if (merged == null) {
+            throw new IllegalStateException("no room on the card to map " + size + " bytes at "
+                    + hex(address));
+        }
         if (merged.address != address || merged.size != size) {
             throw new IllegalStateException("the range at " + hex(address) + " touches another mapped range");
         }
@@ -102,8 +106,8 @@ public final class SegmentRestore {
             unmapped.add(rest);
             return rest;
         }
-        throw new IllegalStateException("the reservation at " + hex(s.address) + " has no unmapped page at offset "
-                + offset + " (ranges overlap)");
+        throw new IllegalStateException("the reservation at " + hex(s.address)
+                + " has no unmapped page at offset " + offset + " (ranges overlap)");
     }
 
     /**
@@ -120,7 +124,8 @@ public final class SegmentRestore {
         for (Live l : sorted) {
             if (cur == null || l.address() < cur.address || l.address() + l.size() > end) {
                 throw new IllegalStateException("the live block at " + hex(l.address()) + " of " + l.size()
-                        + " bytes overlaps another or lies outside [" + hex(free.address) + ", " + hex(end) + ")");
+                        + " bytes overlaps another or lies outside [" + hex(free.address) + ", "
+                        + hex(end) + ")");
             }
             if (l.address() > cur.address) {
                 long gap = l.address() - cur.address;

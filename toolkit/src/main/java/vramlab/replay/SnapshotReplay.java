@@ -60,10 +60,12 @@ public final class SnapshotReplay {
                         boolean recordedOom) {}
 
     /** What one device's replay found, with the recorded figures beside the replayed ones. */
-    public record Report(int device, String policy, boolean recordingPolicy, String card, List<String> start,
-                         long steps, List<Integer> recordedOoms, List<Integer> replayedOoms, List<String> oomMessages,
+    public record Report(int device, String policy, boolean recordingPolicy, String card,
+                         List<String> start, long steps, List<Integer> recordedOoms,
+                         List<Integer> replayedOoms, List<String> oomMessages,
                          long recordedPeak, long replayedPeak, List<long[]> recordedSegments,
-                         List<long[]> replayedSegments, int liveBlocks, int liveBlocksMatched, int skippedFrees,
+                         List<long[]> replayedSegments, int liveBlocks, int liveBlocksMatched,
+                         int skippedFrees,
                          int segmentActions, String segmentActionDifference, CachingAllocator allocator) {
         public long recordedReserved() { return recordedSegments.stream().mapToLong(s -> s[1]).sum(); }
         public long replayedReserved() { return replayedSegments.stream().mapToLong(s -> s[1]).sum(); }
@@ -103,10 +105,12 @@ public final class SnapshotReplay {
     /** In words, for the report: which policy, with which settings, and where they came from. */
     public static String describe(Policy p, Snapshot s, boolean recording) {
         String conf = p instanceof PyTorchPolicy pt ? settings(pt.conf()) : "";
-        if (!recording) return p.name() + (conf.isEmpty() ? "" : " with " + conf) + " (not the recording settings)";
+        if (!recording) {
+            return p.name() + (conf.isEmpty() ? "" : " with " + conf) + " (not the recording settings)";
+        }
         if (s.settings() != null) {
-            return "pytorch with the recorded allocator_settings (PYTORCH_CUDA_ALLOC_CONF='" + s.settings().conf()
-                    + "'" + (conf.isEmpty() ? "" : "; " + conf) + ")";
+            return "pytorch with the recorded allocator_settings (PYTORCH_CUDA_ALLOC_CONF='"
+                    + s.settings().conf() + "'" + (conf.isEmpty() ? "" : "; " + conf) + ")";
         }
         return "pytorch with " + (conf.isEmpty() ? "the default settings" : conf)
                 + " (the snapshot records no allocator_settings, PyTorch < 2.6"
@@ -123,7 +127,8 @@ public final class SnapshotReplay {
      *
      * @param record whether the replay's allocator records its own history (for {@code --export})
      */
-    public static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener, boolean record) {
+    public static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
+                             boolean record) {
         Policy recording = recordingPolicy(s, d);
         Policy policy = o.policy() == null ? recording : o.policy();
         boolean same = o.policy() == null;
@@ -145,7 +150,9 @@ public final class SnapshotReplay {
         Run run = new Run(a, listener, live, same);
         for (Step step : steps(d.trace())) run.apply(step, streams);
         List<List<String>> recordedRuns = segmentRuns(d.trace().stream()
-                .map(e -> e.action() == null ? null : new long[] {e.action().ordinal(), e.addr(), e.size()}).toList());
+                .map(e -> e.action() == null ? null
+                        : new long[] {e.action().ordinal(), e.addr(), e.size()})
+                .toList());
         List<List<String>> replayedRuns = segmentRuns(a.trace().entries().stream()
                 .map(e -> new long[] {e.action().ordinal(), e.addr(), e.size()}).toList());
         if (!record) a.trace().record(false, 1);
@@ -191,7 +198,8 @@ public final class SnapshotReplay {
             if (!r.equals(p)) {
                 return "burst " + (i + 1) + ": recorded " + (r.isEmpty() ? "nothing" : r.get(0)
                         + (r.size() > 1 ? " (+" + (r.size() - 1) + ")" : "")) + ", replayed "
-                        + (p.isEmpty() ? "nothing" : p.get(0) + (p.size() > 1 ? " (+" + (p.size() - 1) + ")" : ""));
+                        + (p.isEmpty() ? "nothing"
+                                : p.get(0) + (p.size() > 1 ? " (+" + (p.size() - 1) + ")" : ""));
             }
         }
         return null;
@@ -235,13 +243,16 @@ public final class SnapshotReplay {
         long layout = layoutBound(bases);
         if (layout < total && layout >= timeline[0]) {
             total = layout;
-            why = Bytes.formatSize(total) + " at most (its expandable segments, 1 1/8 of the card each, lie that"
-                    + " close together)";
+            why = Bytes.formatSize(total) + " at most (its expandable segments, 1 1/8 of the card"
+                    + " each, lie that close together)";
         }
-        if (timeline[1] < 0) return new Card(total, total, why + "; no oom entry bounds what PyTorch could use");
+        if (timeline[1] < 0) {
+            return new Card(total, total, why + "; no oom entry bounds what PyTorch could use");
+        }
         long available = Math.max(Gpu.PAGE, (timeline[1] + timeline[2]) / Gpu.PAGE * Gpu.PAGE);
         total = Math.max(total, available);
-        return new Card(total, available, Bytes.formatSize(available) + " for PyTorch, inferred from the oom entry ("
+        return new Card(total, available, Bytes.formatSize(available)
+                + " for PyTorch, inferred from the oom entry ("
                 + Bytes.formatSize(timeline[1]) + " reserved then + " + Bytes.formatSize(timeline[2])
                 + " device_free); total " + why);
     }
@@ -273,15 +284,19 @@ public final class SnapshotReplay {
 
     // ---- the start state ----------------------------------------------------------------
 
-    private static void restore(CachingAllocator a, StartState start, Map<String, Block> live, List<String> notes) {
+    private static void restore(CachingAllocator a, StartState start, Map<String, Block> live,
+                                List<String> notes) {
         int failed = 0;
         String first = null;
         for (StartState.SegmentAt s : start.segments()) {
             List<SegmentRestore.Live> blocks = new ArrayList<>();
-            for (StartState.LiveAt b : s.live()) blocks.add(new SegmentRestore.Live(b.address(), b.size(), b.requested()));
+            for (StartState.LiveAt b : s.live()) {
+                blocks.add(new SegmentRestore.Live(b.address(), b.size(), b.requested()));
+            }
             try {
                 List<Block> made = s.expandable()
-                        ? SegmentRestore.mappedRange(a, s.base(), s.address(), s.size(), s.pool(), s.stream(), blocks)
+                        ? SegmentRestore.mappedRange(a, s.base(), s.address(), s.size(), s.pool(),
+                                s.stream(), blocks)
                         : SegmentRestore.cudaMalloc(a, s.address(), s.size(), s.pool(), s.stream(), blocks);
                 for (Block b : made) live.put(handle(b.address()), b);
             } catch (IllegalStateException | IllegalArgumentException e) {
@@ -308,13 +323,16 @@ public final class SnapshotReplay {
             }
             long hint = flush(run, a == Action.OOM, out);
             if (a == Action.ALLOC) {
-                out.add(new Step(e.position(), TraceEvent.Op.ALLOC, handle(e.addr()), e.size(), e.stream(), hint, false));
+                out.add(new Step(e.position(), TraceEvent.Op.ALLOC, handle(e.addr()), e.size(),
+                        e.stream(), hint, false));
             } else if (a == Action.OOM) {
-                out.add(new Step(e.position(), TraceEvent.Op.ALLOC, "oom@" + e.position(), e.size(), e.stream(),
-                        CachingAllocator.NO_HINT, true));
-            } else if (a == Action.FREE_REQUESTED || (a == Action.FREE_COMPLETED && !freeing.remove(e.addr()))) {
+                out.add(new Step(e.position(), TraceEvent.Op.ALLOC, "oom@" + e.position(), e.size(),
+                        e.stream(), CachingAllocator.NO_HINT, true));
+            } else if (a == Action.FREE_REQUESTED
+                    || (a == Action.FREE_COMPLETED && !freeing.remove(e.addr()))) {
                 if (a == Action.FREE_REQUESTED) freeing.add(e.addr());
-                out.add(new Step(e.position(), TraceEvent.Op.FREE, handle(e.addr()), 0, e.stream(), 0, false));
+                out.add(new Step(e.position(), TraceEvent.Op.FREE, handle(e.addr()), 0, e.stream(), 0,
+                        false));
             }
         }
         flush(run, false, out);
@@ -453,7 +471,9 @@ public final class SnapshotReplay {
         }
         int n = 0;
         for (Snapshot.Segment s : d.segments()) {
-            for (Snapshot.Block b : s.blocks()) if (b.isActive() && replayed.contains(b.address() + ":" + b.size())) n++;
+            for (Snapshot.Block b : s.blocks()) {
+                if (b.isActive() && replayed.contains(b.address() + ":" + b.size())) n++;
+            }
         }
         return n;
     }

@@ -19,9 +19,10 @@ public final class SnapshotSummary {
         out.println("  policy:  " + r.policy());
         out.println("  card:    " + r.card());
         for (String note : r.start()) out.println("  start:   " + note);
-        out.println("  history: " + r.steps() + " steps replayed; OOMs recorded at " + entries(r.recordedOoms())
-                + ", replayed at " + entries(r.replayedOoms())
-                + (r.skippedFrees() > 0 ? "; " + r.skippedFrees() + " frees of blocks the rebuilt state lacks" : ""));
+        out.println("  history: " + r.steps() + " steps replayed; OOMs recorded at "
+                + entries(r.recordedOoms()) + ", replayed at " + entries(r.replayedOoms())
+                + (r.skippedFrees() > 0
+                        ? "; " + r.skippedFrees() + " frees of blocks the rebuilt state lacks" : ""));
         for (int i = 0; i < r.replayedOoms().size(); i++) {
             out.println("  OOM at entry " + r.replayedOoms().get(i) + ": " + r.oomMessages().get(i));
         }
@@ -33,9 +34,10 @@ public final class SnapshotSummary {
                 r.liveBlocks(), r.liveBlocksMatched()));
         if (r.recordingPolicy()) {
             out.println("  segment actions: " + (r.segmentActionDifference() == null
-                    ? "the replay made the recorded " + r.segmentActions() + " (segment_alloc/free/map/unmap),"
-                    + " at the same addresses"
-                    : "they differ from the recorded " + r.segmentActions() + " at " + r.segmentActionDifference()));
+                    ? "the replay made the recorded " + r.segmentActions()
+                    + " (segment_alloc/free/map/unmap), at the same addresses"
+                    : "they differ from the recorded " + r.segmentActions() + " at "
+                    + r.segmentActionDifference()));
         }
         out.println("  " + verdict(r));
         out.print(indent(MemorySummary.format(r.allocator().memoryStats(), r.device())));
@@ -43,8 +45,8 @@ public final class SnapshotSummary {
         if (r.allocator().segments().size() <= MAP_LIMIT && blocks <= 4 * MAP_LIMIT) {
             out.print(indent(vramlab.alloc.SegmentMap.text(r.allocator())));
         } else {
-            out.println("  (" + r.allocator().segments().size() + " segments, " + blocks + " blocks: the map is left"
-                    + " out; --export writes them for pytorch.org/memory_viz)");
+            out.println("  (" + r.allocator().segments().size() + " segments, " + blocks
+                    + " blocks: the map is left out; --export writes them for pytorch.org/memory_viz)");
         }
     }
 
@@ -56,12 +58,15 @@ public final class SnapshotSummary {
                     : "it would not have fitted: OOM at " + entries(r.replayedOoms());
             return fit + "; peak reserved " + Bytes.formatSize(r.replayedPeak()) + " (recorded "
                     + Bytes.formatSize(r.recordedPeak()) + ")"
-                    + (r.recordedOoms().isEmpty() ? "" : "; the recorded run's OOM was at " + entries(r.recordedOoms()));
+                    + (r.recordedOoms().isEmpty() ? ""
+                            : "; the recorded run's OOM was at " + entries(r.recordedOoms()));
         }
-        String segs = r.addressesAgree() ? "the final segments equal the snapshot's own (count, sizes, reserved bytes"
+        String segs = r.addressesAgree()
+                ? "the final segments equal the snapshot's own (count, sizes, reserved bytes"
                 + " and addresses)"
-                : r.segmentsAgree() ? "the final segments equal the snapshot's own in count, sizes and reserved bytes"
-                + " (not all at the recorded addresses)"
+                : r.segmentsAgree()
+                ? "the final segments equal the snapshot's own in count, sizes and reserved"
+                + " bytes (not all at the recorded addresses)"
                 : "DISAGREES with the snapshot's own segments";
         String ooms = r.recordedOoms().isEmpty() ? (r.replayedOoms().isEmpty() ? "" : "; but the replay OOMs")
                 : r.oomsAgree() ? "; the recorded OOM recurs at " + entries(r.recordedOoms())

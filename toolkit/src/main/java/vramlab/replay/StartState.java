@@ -185,7 +185,8 @@ public final class StartState {
                     if (mallocs.remove(e.addr()) == null) inconsistent++;
                 }
                 case SEGMENT_FREE -> {
-                    // Small segments are kSmallBuffer (2 MiB); large ones never are (CCA get_allocation_size).
+                    // Small segments are kSmallBuffer (2 MiB); large ones never are
+                    // (CUDACachingAllocator.cpp get_allocation_size).
                     PoolKind pool = e.size() == 2 * Bytes.MiB ? PoolKind.SMALL : PoolKind.LARGE;
                     Reservation r = new Reservation(pool, e.stream(), false, e.addr());
                     r.add(e.addr(), e.addr() + e.size());
@@ -224,11 +225,14 @@ public final class StartState {
             lowerBases();
             Map<String, Long> endBases = new LinkedHashMap<>();
             for (Snapshot.Segment seg : device.segments()) {
-                if (seg.expandable()) endBases.merge(seg.pool() + "/" + seg.stream(), seg.address(), Math::min);
+                if (seg.expandable()) {
+                    endBases.merge(seg.pool() + "/" + seg.stream(), seg.address(), Math::min);
+                }
             }
             for (Map.Entry<String, Long> e : endBases.entrySet()) {
                 String[] k = e.getKey().split("/");
-                Reservation r = new Reservation(PoolKind.valueOf(k[0]), Long.parseLong(k[1]), true, e.getValue());
+                Reservation r = new Reservation(PoolKind.valueOf(k[0]), Long.parseLong(k[1]), true,
+                        e.getValue());
                 r.atEnd = true;
                 atEnd.add(r);
             }
@@ -316,7 +320,9 @@ public final class StartState {
                 }
             }
             first.forEach((addr, e) -> {
-                if (e.action() != Action.ALLOC) out.add(new long[] {addr, -1, Math.max(1, e.size()), e.position()});
+                if (e.action() != Action.ALLOC) {
+                    out.add(new long[] {addr, -1, Math.max(1, e.size()), e.position()});
+                }
             });
             out.sort(Comparator.comparingLong(b -> b[0]));
             return out;
@@ -371,10 +377,11 @@ public final class StartState {
         private int stream(long pointer) { return streams.computeIfAbsent(pointer, k -> streams.size()); }
 
         private void describe(StartState st) {
-            boolean acts = device.trace().stream().anyMatch(e -> e.action() != null && e.action() != Action.SNAPSHOT
-                    && e.action() != Action.OOM);
+            boolean acts = device.trace().stream().anyMatch(e -> e.action() != null
+                    && e.action() != Action.SNAPSHOT && e.action() != Action.OOM);
             if (!acts) {
-                notes.add((device.trace().isEmpty() ? "no history" : "the history records no allocator actions ("
+                notes.add((device.trace().isEmpty() ? "no history"
+                        : "the history records no allocator actions ("
                         + device.trace().size() + " entries: " + words() + ")")
                         + ": the state is the snapshot's own segments and blocks ("
                         + st.segments().size() + " segments, " + Bytes.formatSize(st.reserved()) + ", "
@@ -393,9 +400,9 @@ public final class StartState {
                         + " state; their frees are skipped");
             }
             if (inconsistent > 0) {
-                notes.add(inconsistent + " history entries disagree with the segments (overlapping blocks, or a"
-                        + " segment_alloc of a segment the end state does not hold and no later segment_free"
-                        + " gives back)");
+                notes.add(inconsistent + " history entries disagree with the segments (overlapping"
+                        + " blocks, or a segment_alloc of a segment the end state does not hold"
+                        + " and no later segment_free gives back)");
             }
         }
     }

@@ -67,7 +67,8 @@ public final class SnapshotReader {
     /** Reads the whole snapshot: every device's segments and history, and the settings. */
     public static Snapshot read(byte[] bytes, String file) {
         Object root = load(bytes, file);
-        return root instanceof List<?> segments ? fromSegmentList(segments, file) : fromDict((Map<?, ?>) root, file);
+        return root instanceof List<?> segments ? fromSegmentList(segments, file)
+                : fromDict((Map<?, ?>) root, file);
     }
 
     private static Snapshot fromSegmentList(List<?> segments, String file) {
@@ -84,7 +85,9 @@ public final class SnapshotReader {
         Object segs = root.get("segments");
         boolean legacy = false;
         if (segs != null) {
-            if (!(segs instanceof List<?> list)) throw new TraceException(file, 0, "'segments' is not a list");
+            if (!(segs instanceof List<?> list)) {
+                throw new TraceException(file, 0, "'segments' is not a list");
+            }
             legacy = segments(list, file, byDevice);
         }
         if (!(root.get("device_traces") instanceof List<?> traces)) {
@@ -97,19 +100,26 @@ public final class SnapshotReader {
             if (traces.get(d) instanceof List<?> l && !l.isEmpty()) indices.add(d);
         }
         for (int d : indices) {
-            List<Snapshot.Entry> trace = d < traces.size() ? entries(traces.get(d), d, file, entryKeys) : List.of();
+            List<Snapshot.Entry> trace = d < traces.size()
+                    ? entries(traces.get(d), d, file, entryKeys) : List.of();
             devices.add(new Snapshot.Device(d, byDevice.getOrDefault(d, List.of()), trace, traces.size()));
         }
-        Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s ? settings(s, file) : null;
+        Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s
+                ? settings(s, file) : null;
         return new Snapshot(file, layout(root, legacy, entryKeys, traces.size()), devices, settings);
     }
 
     private static String layout(Map<?, ?> root, boolean legacy, TreeSet<String> entryKeys, int lists) {
-        StringBuilder sb = new StringBuilder(legacy ? "PyTorch 2.0 layout (blocks carry 'history', no block address)"
+        StringBuilder sb = new StringBuilder(legacy
+                ? "PyTorch 2.0 layout (blocks carry 'history', no block address)"
                 : "PyTorch 2.1+ layout (segments and device_traces)");
         List<String> extra = new ArrayList<>();
-        for (String k : List.of("time_us", "compile_context", "user_metadata")) if (entryKeys.contains(k)) extra.add(k);
-        for (String k : List.of("allocator_settings", "external_annotations")) if (root.containsKey(k)) extra.add(k);
+        for (String k : List.of("time_us", "compile_context", "user_metadata")) {
+            if (entryKeys.contains(k)) extra.add(k);
+        }
+        for (String k : List.of("allocator_settings", "external_annotations")) {
+            if (root.containsKey(k)) extra.add(k);
+        }
         if (!extra.isEmpty()) sb.append(", with ").append(String.join(", ", extra));
         return sb.append("; ").append(lists).append(lists == 1 ? " device list" : " device lists").toString();
     }
@@ -119,19 +129,25 @@ public final class SnapshotReader {
         boolean legacy = false;
         for (int i = 0; i < list.size(); i++) {
             String where = "segments[" + i + "]";
-            if (!(list.get(i) instanceof Map<?, ?> s)) throw new TraceException(file, 0, where + " is not a dict");
+            if (!(list.get(i) instanceof Map<?, ?> s)) {
+                throw new TraceException(file, 0, where + " is not a dict");
+            }
             long address = number(s, "address", file, where);
             long total = number(s, "total_size", file, where);
             int device = s.containsKey("device") ? (int) number(s, "device", file, where) : 0;
             PoolKind pool = "small".equals(s.get("segment_type")) ? PoolKind.SMALL : PoolKind.LARGE;
             long stream = s.containsKey("stream") ? number(s, "stream", file, where) : 0;
             boolean expandable = Boolean.TRUE.equals(s.get("is_expandable"));
-            if (!(s.get("blocks") instanceof List<?> blocks)) throw new TraceException(file, 0, where + " has no 'blocks' list");
+            if (!(s.get("blocks") instanceof List<?> blocks)) {
+                throw new TraceException(file, 0, where + " has no 'blocks' list");
+            }
             List<Snapshot.Block> bs = new ArrayList<>();
             long at = address;
             for (int j = 0; j < blocks.size(); j++) {
                 String w = where + ".blocks[" + j + "]";
-                if (!(blocks.get(j) instanceof Map<?, ?> b)) throw new TraceException(file, 0, w + " is not a dict");
+                if (!(blocks.get(j) instanceof Map<?, ?> b)) {
+                    throw new TraceException(file, 0, w + " is not a dict");
+                }
                 legacy |= b.containsKey("history") && !b.containsKey("address");
                 long ba = b.containsKey("address") ? number(b, "address", file, w) : at;
                 long size = number(b, "size", file, w);
@@ -147,19 +163,27 @@ public final class SnapshotReader {
             out.computeIfAbsent(device, k -> new ArrayList<>())
                     .add(new Snapshot.Segment(address, total, pool, stream, expandable, List.copyOf(bs)));
         }
-        for (List<Snapshot.Segment> segs : out.values()) segs.sort((x, y) -> Long.compare(x.address(), y.address()));
+        for (List<Snapshot.Segment> segs : out.values()) {
+            segs.sort((x, y) -> Long.compare(x.address(), y.address()));
+        }
         return legacy;
     }
 
     private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys) {
-        if (!(o instanceof List<?> list)) throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
+        if (!(o instanceof List<?> list)) {
+            throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
+        }
         List<Snapshot.Entry> out = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             int pos = i + 1;
             String where = "device_traces[" + device + "][" + i + "]";
-            if (!(list.get(i) instanceof Map<?, ?> e)) throw new TraceException(file, pos, where + " is not a dict");
+            if (!(list.get(i) instanceof Map<?, ?> e)) {
+                throw new TraceException(file, pos, where + " is not a dict");
+            }
             for (Object k : e.keySet()) keys.add(String.valueOf(k));
-            if (!(e.get("action") instanceof String word)) throw new TraceException(file, pos, where + " has no 'action'");
+            if (!(e.get("action") instanceof String word)) {
+                throw new TraceException(file, pos, where + " has no 'action'");
+            }
             DeviceTrace.Action action = DeviceTrace.Action.of(word);
             long stream = e.containsKey("stream") ? number(e, "stream", file, where) : 0;
             long size = e.containsKey("size") ? number(e, "size", file, where) : 0;
@@ -185,7 +209,9 @@ public final class SnapshotReader {
         if (s.get("roundup_power2_divisions") instanceof Map<?, ?> d) {
             for (Map.Entry<?, ?> e : d.entrySet()) {
                 long mb = Long.parseLong(String.valueOf(e.getKey()));
-                if (!Bytes.isPowerOfTwo(mb)) throw new TraceException(file, 0, where + ": interval " + mb + " MB");
+                if (!Bytes.isPowerOfTwo(mb)) {
+                    throw new TraceException(file, 0, where + ": interval " + mb + " MB");
+                }
                 int index = Math.min(63 - Long.numberOfLeadingZeros(mb), AllocConf.INTERVALS - 1);
                 divisions[index] = ((Number) e.getValue()).longValue();
             }
