@@ -89,7 +89,8 @@ final class ReplayCommand implements Command {
                 replaySnapshot(a, SnapshotReader.read(in.readAllBytes(), file), export, io);
             } else {
                 if (a.value("--device-index", null) != null) {
-                    throw new UsageException("replay", "--device-index applies to snapshots, not to text traces");
+                    throw new UsageException("replay",
+                            "--device-index applies to snapshots, not to text traces");
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(parseDevice(a.value("--device", "80GiB"))).openToyProcess(),
@@ -122,8 +123,10 @@ final class ReplayCommand implements Command {
     }
 
     /** A text trace streams line by line: memory grows with the live blocks, not the trace. */
-    private static void replayTrace(Args a, String file, CachingAllocator allocator, BufferedInputStream in, Io io) {
-        TraceReader events = new TraceReader(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
+    private static void replayTrace(Args a, String file, CachingAllocator allocator,
+                                    BufferedInputStream in, Io io) {
+        TraceReader events = new TraceReader(
+                new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
         if (a.flag("--csv")) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {
@@ -155,7 +158,8 @@ final class ReplayCommand implements Command {
             if (devices.isEmpty()) io.out().println("no device has segments or a history: nothing to replay");
         }
         for (Snapshot.Device d : devices) {
-            Replayer.Listener listener = csv ? new CsvListener(io.out()) : (step, e, result, bytes, al) -> { };
+            Replayer.Listener listener = csv ? new CsvListener(io.out())
+                    : (step, e, result, bytes, al) -> { };
             SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
             if (!csv) SnapshotSummary.print(r, io.out());
             export(r.allocator(), export, a, io);
