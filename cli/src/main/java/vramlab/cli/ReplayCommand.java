@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.zip.GZIPInputStream;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.Policy;
@@ -54,7 +55,8 @@ final class ReplayCommand implements Command {
                                      pytorch.org/memory_viz and torch.cuda._memory_viz open
                   FILE               a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot
                                      (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, or the
-                                     segment list of torch.cuda.memory_snapshot()), or - for standard input
+                                     segment list of torch.cuda.memory_snapshot()), gzipped or not,
+                                     or - for standard input
 
                 A snapshot replays the recorded run: from the state the allocator held when its
                 history began (rebuilt from the snapshot's segments when the history starts mid-run),
@@ -199,12 +201,17 @@ final class ReplayCommand implements Command {
         }
     }
 
+    /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
-        if (file.equals("-")) return io.in();
+        InputStream raw;
         try {
-            return Files.newInputStream(Path.of(file));
+            raw = new BufferedInputStream(file.equals("-") ? io.in() : Files.newInputStream(Path.of(file)));
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }
+        raw.mark(2);
+        boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
+        raw.reset();
+        return gzip ? new GZIPInputStream(raw) : raw;
     }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -99,6 +100,20 @@ class ReplaySnapshotCommandTest {
                 twoDevices.toString());
         assertThat(r.out()).contains("(not the recording settings)").contains("it would have fitted: no OOM")
                 .doesNotContain("agreement:");
+    }
+
+    @Test
+    @DisplayName("a gzipped snapshot is unzipped first and replays as the plain file does")
+    void gzipped() throws Exception {
+        Path gz = dir.resolve("two.pickle.gz");
+        try (GZIPOutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            out.write(Files.readAllBytes(twoDevices));
+        }
+        CliRun zipped = CliRun.of("replay", "--device-index", "0", gz.toString());
+        assertThat(zipped.status()).as(zipped.err()).isZero();
+        String plain = CliRun.of("replay", "--device-index", "0", twoDevices.toString()).out();
+        assertThat(zipped.out().replace(gz.toString(), "F")).isEqualTo(plain.replace(twoDevices.toString(), "F"))
+                .contains("agreement: the final segments equal the snapshot's own");
     }
 
     @Test
