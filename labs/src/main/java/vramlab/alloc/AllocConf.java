@@ -11,8 +11,8 @@ import vramlab.units.Bytes;
 /**
  * The options of {@code PYTORCH_CUDA_ALLOC_CONF} ({@code PYTORCH_ALLOC_CONF} in newer
  * releases), parsed as PyTorch up to 2.9 parses them: c10/cuda/CUDAAllocatorConfig.cpp, the
- * last version with its own parser (index id 706613213; lexer {@code lexArgs}, then
- * {@code parseArgs}): {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad
+ * last version with its own parser (the one with {@code pinned_reserve_segment_size_mb} and
+ * {@code graph_capture_record_stream_reuse}; lexer {@code lexArgs}, then {@code parseArgs}): {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad
  * value is an {@link IllegalArgumentException} that names it. Where newer releases parse
  * differently (c10/core/AllocatorConfig.cpp, from the 2025 refactor on) the message or the
  * method says so.
