@@ -47,9 +47,12 @@ public final class ExpandableSegment {
 
     // tag::map[]
     /**
-     * Maps every page that {@code [offset, offset + size)} touches, rounded out to whole pages:
-     * one {@code cuMemCreate} and one {@code cuMemMap} per page (CCA:414-447). When the driver
-     * runs out of memory, the pages this call made are released and the range is empty.
+     * Maps every page that {@code [offset, offset + size)} touches, rounded out to whole pages,
+     * as {@code ExpandableSegment::map} does (CCA:414-447 @001074d): one {@code cuMemCreate} per
+     * page, and only when all of them succeeded one {@code cuMemMap} per page and one
+     * {@code cuMemSetAccess} for the whole range ({@code mapAndSetAccess}: once per device, this
+     * one and each peer; the kit has no peers here). When the driver runs out of memory, the
+     * pages this call created are released and the range is empty.
      *
      * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
      */
@@ -69,6 +72,12 @@ public final class ExpandableSegment {
         throw new vramlab.lab.Todo("5.3", "Unmap whole free pages", "ch05 \"Shrinking: empty_cache unmaps pages\"", "labs/src/main/java/vramlab/alloc/ExpandableSegment.java");
     }
     // end::unmap[]
+
+    /** Drops a page's handle that was created but never mapped. */
+    private void releaseHandle(int page) {
+        process.cuMemRelease(handles[page]);
+        handles[page] = 0;
+    }
 
     private void unmapPage(int page) {
         // The source synchronises the segment's stream first (CCA:595-620); the simulated

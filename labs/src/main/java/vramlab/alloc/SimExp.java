@@ -10,7 +10,7 @@ import vramlab.gmmu.Access;
 import vramlab.units.Bytes;
 
 /**
- * The seed's essence of expandable segments: one large VA arena reserved up front; each
+ * The simplified (toy) sketch of expandable segments: one large VA arena reserved up front; each
  * allocation maps fresh 2 MiB pages at the arena's bump pointer, and each free unmaps them at
  * once, so physical memory goes back to the driver at free time and a later request always
  * finds contiguous VA.

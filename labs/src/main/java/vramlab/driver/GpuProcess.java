@@ -26,11 +26,12 @@ import vramlab.units.Bytes;
  * shared 2 MiB pages; the VMM calls ({@code cuMem*}) do the steps one at a time, with the real
  * API's rules.
  *
- * <p>VA comes from this process's window of the unified address space ({@link UvaWindow}):
- * GPU 0's starts at {@link #VA_BASE} and ends where x86-64 user space ends, {@link #UVA_END};
- * GPU {@code d}'s is the 1 TiB just below GPU {@code d - 1}'s, so the contexts of one process on
- * several GPUs never share a VA, as unified addressing promises. The windows are the kit's
- * layout; that the whole of it lies under 128 TiB is the real constraint.
+ * <p>VA comes from this process's window of the unified address space ({@link UvaWindow}), 7 TiB
+ * per GPU: GPU 0's ends where x86-64 user space ends, {@link #UVA_END}, and a fresh process's
+ * first addresses are at {@link #VA_BASE}, 984 GiB below that end (lower addresses are used once
+ * those are taken); GPU {@code d}'s window is the 7 TiB just below GPU {@code d - 1}'s, so the
+ * contexts of one process on several GPUs never share a VA, as unified addressing promises. The
+ * windows are the kit's layout; that the whole of it lies under 128 TiB is the real constraint.
  */
 public final class GpuProcess {
     /** Where this process's device allocations start on GPU 0 (a typical CUDA VA on x86-64 Linux). */
@@ -63,8 +64,11 @@ public final class GpuProcess {
     /** TLB entries per context. Illustrative: GPU TLB sizes are not documented. */
     static final int TLB_ENTRIES = 64;
 
-    /** The most devices one machine may have: their windows must all fit below GPU 0's. */
-    static final int MAX_DEVICES = 64;
+    /** Each device's share of the process's VA (the kit's layout, not the driver's). */
+    public static final long WINDOW = 7 * Bytes.TiB;
+
+    /** The most devices one machine may have: their windows must all fit below 128 TiB. */
+    static final int MAX_DEVICES = 16;
 
     /** A cudaMalloc: its VA, its size after rounding, and the frames behind it (or its page). */
     static final class Allocation {
@@ -175,20 +179,22 @@ public final class GpuProcess {
         this.va = window(gpu);
     }
 
-    /** GPU {@code d}'s window: from {@code VA_BASE - d TiB}, 1 TiB long (GPU 0's up to UVA_END). */
+    /** GPU {@code d}'s window: the {@link #WINDOW} below GPU {@code d - 1}'s, first addresses at {@code VA_BASE - d WINDOW}. */
     static UvaWindow window(Gpu gpu) {
         int d = gpu.id();
         if (d < 0 || d >= MAX_DEVICES) {
             throw new IllegalArgumentException("GPU id " + d + ": the kit lays out windows for ids 0.."
                     + (MAX_DEVICES - 1));
         }
-        long base = VA_BASE - ((long) d << 40);
-        long end = d == 0 ? UVA_END : base + Bytes.TiB;
-        return new UvaWindow(base, Math.min(end, gpu.format().vaLimit()));
+        long end = UVA_END - d * WINDOW;
+        return new UvaWindow(end - WINDOW, VA_BASE - d * WINDOW, Math.min(end, gpu.format().vaLimit()));
     }
 
-    /** Where this process's VA window on its GPU starts. */
+    /** Where a fresh process's VA on its GPU starts. */
     public long vaBase() { return va.base(); }
+
+    /** The lowest address of this process's VA window on its GPU. */
+    public long vaFloor() { return va.floor(); }
 
     /** One past the end of this process's VA window on its GPU. */
     public long vaEnd() { return va.end(); }

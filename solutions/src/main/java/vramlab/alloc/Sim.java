@@ -4,7 +4,7 @@ import vramlab.driver.Gpu;
 import vramlab.units.Bytes;
 
 /**
- * The seed chapter's {@code Sim}, on the kit's stack: a GPU of {@code device} bytes with no
+ * Chapter 3's simplified (toy) {@code Sim}, on the kit's stack: a GPU of {@code device} bytes with no
  * driver reserve, one process with no context, and a caching allocator with the toy policy
  * (or another). Built for JShell: {@code var sim = new Sim(mib(40)); var a = sim.alloc(mib(3) + 1);}
  */
@@ -47,7 +47,7 @@ public final class Sim {
     public Gpu gpu() { return gpu; }
     public CachingAllocator allocator() { return allocator; }
 
-    /** The seed's counter line: {@code reserved=40M allocated=40M requested=32M}. */
+    /** The toy's counter line: {@code reserved=40M allocated=40M requested=32M}. */
     public String counters() {
         return "reserved=" + Bytes.toyM(reserved()) + " allocated=" + Bytes.toyM(allocated())
                 + " requested=" + Bytes.toyM(requested());

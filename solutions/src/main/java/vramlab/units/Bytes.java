@@ -38,15 +38,23 @@ public final class Bytes {
     public static String toyMiB(long bytes) { return bytes / MiB + " MiB"; }
 
     /**
-     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp, 2024 main, lines
-     * 3685-3702): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB, else GiB,
-     * with two decimals.
+     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp @001074d, the last
+     * function of the file): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB,
+     * else GiB, with two decimals. The C++ prints the double with {@code std::fixed} and
+     * {@code precision(2)}, which rounds its exact binary value and a tie to even (as glibc's
+     * printf does): 20 MiB + 128 KiB is 20.125 MiB exactly and prints {@code 20.12 MiB}, where
+     * Java's {@code %.2f} would print 20.13.
      */
     public static String formatSize(long size) {
         if (size <= 1024) return size + " bytes";
-        if (size <= MiB) return String.format(Locale.ROOT, "%.2f KiB", size / (double) KiB);
-        if (size <= GiB) return String.format(Locale.ROOT, "%.2f MiB", size / (double) MiB);
-        return String.format(Locale.ROOT, "%.2f GiB", size / (double) GiB);
+        if (size <= MiB) return twoDecimals(size / (double) KiB) + " KiB";
+        if (size <= GiB) return twoDecimals(size / (double) MiB) + " MiB";
+        return twoDecimals(size / (double) GiB) + " GiB";
+    }
+
+    /** {@code std::fixed << setprecision(2)}: the double's exact value, ties to even. */
+    private static String twoDecimals(double value) {
+        return new java.math.BigDecimal(value).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /**

@@ -59,13 +59,21 @@ class VmmTest {
                     .isInstanceOfSatisfying(CudaException.class,
                             e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_OUT_OF_MEMORY))
                     .hasMessageContaining("128 TiB");
-            long room = q.vaEnd() - q.vaBase();                      // 984 GiB - 4 KiB
-            long all = q.cuMemAddressReserve(room, 4096, 0);
+            long top = q.vaEnd() - q.vaBase();                       // 984 GiB - 4 KiB
+            long all = q.cuMemAddressReserve(top, 4096, 0);
             assertThat(all).isEqualTo(GpuProcess.VA_BASE);
+            long below = q.cuMemAddressReserve(4096);
+            assertThat(below).as("once the top is taken, the window's lower part is used")
+                    .isGreaterThanOrEqualTo(q.vaFloor()).isLessThan(GpuProcess.VA_BASE);
+            assertThat(q.vaEnd() - q.vaFloor()).isEqualTo(7 * Bytes.TiB);
+            q.cuMemAddressFree(below, 4096);
+            long rest = GpuProcess.VA_BASE - q.vaFloor();
+            long low = q.cuMemAddressReserve(rest, 4096, 0);
             assertThatThrownBy(() -> q.cuMemAddressReserve(4096)).isInstanceOf(CudaException.class);
             assertThatThrownBy(() -> q.cudaMalloc(mib(2))).isInstanceOfSatisfying(CudaException.class,
                     e -> assertThat(e.error()).isEqualTo(CudaError.cudaErrorMemoryAllocation));
-            q.cuMemAddressFree(all, room);
+            q.cuMemAddressFree(low, rest);
+            q.cuMemAddressFree(all, top);
             assertThat(q.cuMemAddressReserve(gib(900))).as("freed VA is reused").isEqualTo(GpuProcess.VA_BASE);
             big.checkInvariants();
         }
@@ -77,19 +85,20 @@ class VmmTest {
             GpuProcess q = h.openToyProcess();
             assertThat(h.format().vaLimit()).isEqualTo(1L << 57);
             assertThat(q.vaEnd()).isEqualTo(GpuProcess.UVA_END);
-            assertThatThrownBy(() -> q.cuMemAddressReserve(2 * Bytes.TiB)).isInstanceOf(CudaException.class);
+            assertThatThrownBy(() -> q.cuMemAddressReserve(8 * Bytes.TiB)).isInstanceOf(CudaException.class);
         }
 
         @Test
         @DisplayName("the devices of one machine get disjoint windows, all below 128 TiB")
         void devices() {
-            var gpus = Gpu.machine(8, gib(1), 0);
+            var gpus = Gpu.machine(16, gib(1), 0);
             long end = GpuProcess.UVA_END;
             for (Gpu g : gpus) {
                 GpuProcess q = g.open(7, "ddp", 0);
                 assertThat(q.vaEnd()).isLessThanOrEqualTo(end);
-                assertThat(q.vaBase()).isEqualTo(GpuProcess.VA_BASE - ((long) g.id() << 40));
-                end = q.vaBase();
+                assertThat(q.vaBase()).isEqualTo(GpuProcess.VA_BASE - g.id() * 7 * Bytes.TiB);
+                assertThat(q.vaFloor()).isPositive().isLessThan(q.vaBase());
+                end = q.vaFloor();
             }
         }
     }

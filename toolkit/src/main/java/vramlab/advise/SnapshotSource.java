@@ -2,13 +2,17 @@ package vramlab.advise;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
-import net.razorvine.pickle.Unpickler;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
@@ -48,27 +52,14 @@ public final class SnapshotSource {
      */
     public static Map<?, ?> load(byte[] bytes, String file) {
         byte[] raw = isGzip(bytes) ? gunzip(bytes, file) : bytes;
-        try {
-            return SnapshotReader.load(raw, file);
-        } catch (TraceException e) {
-            Object root = unpickleOrNull(raw);
-            if (root instanceof List<?> segments) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("segments", segments);
-                m.put("device_traces", List.of());
-                return m;
-            }
-            throw e;
+        Object root = SnapshotReader.load(raw, file);
+        if (root instanceof List<?> segments) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("segments", segments);
+            m.put("device_traces", List.of());
+            return m;
         }
-    }
-
-    private static Object unpickleOrNull(byte[] raw) {
-        if (raw.length == 0 || (raw[0] & 0xff) != 0x80) return null;
-        try {
-            return new Unpickler().loads(raw);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return (Map<?, ?>) root;
     }
 
     private static byte[] gunzip(byte[] bytes, String file) {
@@ -79,10 +70,93 @@ public final class SnapshotSource {
         }
     }
 
-    /** The replayable events of one device's trace. */
+    /**
+     * The replayable events of one device's trace: its allocs and frees, and its {@code oom}
+     * entries as the requests the recorded run lost. A block freed in the history but allocated
+     * before it began is allocated first. (Simpler than {@code vramlab.replay.SnapshotReplay},
+     * which rebuilds the whole start state from the segments; advise compares settings on the
+     * same events, so this is enough for it.)
+     */
     public static List<TraceEvent> events(Map<?, ?> snapshot, int device, String file) {
-        return SnapshotReader.events(snapshot, device, file);
+        Object traces = snapshot.get("device_traces");
+        if (!(traces instanceof List<?> perDevice)) throw new TraceException(file, 0, "'device_traces' is not a list");
+        if (device >= perDevice.size()) {
+            if (device == 0) return List.of();
+            throw new TraceException(file, 0, "no trace for device " + device + " (the file has " + perDevice.size() + ")");
+        }
+        if (!(perDevice.get(device) instanceof List<?> entries)) {
+            throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
+        }
+        return convert(entries, file);
     }
+
+    private static List<TraceEvent> convert(List<?> entries, String file) {
+        Map<Long, Integer> streams = new HashMap<>();
+        streams.put(0L, 0);
+        List<TraceEvent> prelude = new ArrayList<>();
+        List<TraceEvent> body = new ArrayList<>();
+        Set<String> live = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        long line = 0;
+        for (Object o : entries) {
+            line++;
+            if (!(o instanceof Map<?, ?> e)) throw new TraceException(file, line, "trace entry is not a dict");
+            Object action = e.get("action");
+            if (!(action instanceof String a)) throw new TraceException(file, line, "trace entry without an 'action'");
+            switch (a) {
+                case "alloc" -> {
+                    String h = handle(e, file, line);
+                    long size = number(e, "size", file, line);
+                    if (size <= 0) throw new TraceException(file, line, "alloc of size " + size);
+                    int stream = stream(e, streams, file, line);
+                    body.add(new TraceEvent(line, TraceEvent.Op.ALLOC, h, size, stream));
+                    live.add(h);
+                    seen.add(h);
+                }
+                case "free_requested", "free_completed" -> {
+                    String h = handle(e, file, line);
+                    if (live.remove(h)) {
+                        body.add(new TraceEvent(line, TraceEvent.Op.FREE, h, 0, 0));
+                    } else if (!seen.contains(h)) {          // allocated before the history began
+                        long size = number(e, "size", file, line);
+                        if (size > 0) {
+                            prelude.add(new TraceEvent(0, TraceEvent.Op.ALLOC, h, size, stream(e, streams, file, line)));
+                            body.add(new TraceEvent(line, TraceEvent.Op.FREE, h, 0, 0));
+                        }
+                        seen.add(h);
+                    }
+                }
+                case "oom" -> {                             // the request the recorded run lost
+                    long size = number(e, "size", file, line);
+                    if (size > 0) {
+                        body.add(new TraceEvent(line, TraceEvent.Op.ALLOC, "oom@" + line, size,
+                                stream(e, streams, file, line)));
+                    }
+                }
+                default -> { }                              // segment_*, snapshot, annotations
+            }
+        }
+        prelude.addAll(body);
+        return prelude;
+    }
+
+    private static String handle(Map<?, ?> e, String file, long line) {
+        return "0x" + Long.toHexString(number(e, "addr", file, line));
+    }
+
+    private static int stream(Map<?, ?> e, Map<Long, Integer> streams, String file, long line) {
+        long s = e.containsKey("stream") ? number(e, "stream", file, line) : 0;
+        return streams.computeIfAbsent(s, k -> streams.size());
+    }
+
+    private static long number(Map<?, ?> e, String key, String file, long line) {
+        Object v = e.get(key);
+        if (v instanceof Integer i) return i;
+        if (v instanceof Long l) return l;
+        if (v instanceof BigInteger b) return b.longValue();     // addresses above 2^63 keep their bits
+        throw new TraceException(file, line, "trace entry has no integer '" + key + "' (found " + v + ")");
+    }
+
 
     /** How many devices the snapshot has traces for. */
     public static int devices(Map<?, ?> snapshot) {

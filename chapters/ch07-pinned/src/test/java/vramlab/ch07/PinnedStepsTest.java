@@ -37,12 +37,17 @@ class PinnedStepsTest {
     @Test
     @Graded(step = "7.2", points = 2)
     @Timeout(10)
-    @DisplayName("7.2 a block captured by a graph is parked, never handed to another request")
+    @DisplayName("7.2 a block a graph capture allocated and a copy used is parked, never handed to another"
+            + " request")
     void captured() {
         HostBlock[] staging = new HostBlock[1];
-        sim.capture(() -> staging[0] = sim.pin(4 * KiB));
-        assertThat(sim.allocator().fateOf(staging[0])).as("fate of %s", staging[0]).isEqualTo(Fate.PARK);
+        DeviceBuffer loss = sim.cuda(4 * KiB);
+        sim.capture(() -> {
+            staging[0] = sim.pin(4 * KiB);
+            sim.copyToHost(staging[0], loss);
+        });
         sim.del(staging[0]);
+        assertThat(sim.allocator().fateOf(staging[0])).as("fate of %s", staging[0]).isEqualTo(Fate.PARK);
         HostBlock next = sim.pin(4 * KiB);
         assertThat(next).as("the next 4 KiB request; allocator:%n%s", sim).isNotSameAs(staging[0]);
         sim.del(next);

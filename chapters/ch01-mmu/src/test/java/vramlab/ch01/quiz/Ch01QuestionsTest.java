@@ -132,8 +132,10 @@ class Ch01QuestionsTest {
             Question q = new ReserveIsFree();
             forStudents(q, (v, k) -> {
                 long[] n = ReserveIsFree.numbers(v);
-                // x86-64 user VA ends at (1 << 47) - 4096 (TASK_SIZE_MAX); the first starts at VA_BASE
-                long left = (1L << 47) - 4096 - 0x7f0a00000000L - n[1];
+                // x86-64 user VA ends at (1 << 47) - 4096 (TASK_SIZE_MAX); the kit gives GPU 0 the
+                // 7 TiB below that, the first reservation starting at 0x7f0a00000000
+                long end = (1L << 47) - 4096, floor = end - 7 * 1024 * GiB;
+                long left = Math.max(end - 0x7f0a00000000L - n[1], 0x7f0a00000000L - floor);
                 assertThat(k.get("q1.3.e.second")).as(v.toString())
                         .isEqualTo(n[3] <= left ? "CUDA_SUCCESS" : "CUDA_ERROR_OUT_OF_MEMORY");
                 // the reservation starts 512 MiB-aligned: one PDE0 table per started 512 MiB
