@@ -32,7 +32,7 @@ final class QuizCommand implements Command {
                 usage: vramlab quiz <chapter> [--student <id>] [--sheet <file>] [--check <file>] [--key]
 
                 Prints the chapter's questions. With --student, your own variant: sizes, device and hole
-                pattern drawn from your id; without, the seed chapter's numbers.
+                pattern drawn from your id; without, the notes' own numbers.
                   --sheet <file>  also write a blank answer sheet for this variant (labs/answers/chNN.txt
                                   is where ./vramlab grade and mvn test -Plab look for it)
                   --check <file>  mark an answer sheet: points and what is wrong, never the right answer;
@@ -93,7 +93,7 @@ final class QuizCommand implements Command {
     static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions) {
         StringBuilder sb = new StringBuilder("Quiz: ch").append(String.format("%02d ", chapter.number()))
                 .append(chapter.title()).append('\n')
-                .append(v.isSeed() ? "The seed chapter's numbers (give --student <id> for your own)"
+                .append(v.isSeed() ? "The notes' own numbers (give --student <id> for your own)"
                         : "Variant " + v.fingerprint() + " for student " + v.student()
                         + (salt.isPractice() ? " (practice numbers)" : " (graded numbers)"))
                 .append('\n');

@@ -31,11 +31,11 @@ class QuizCommandTest {
     }
 
     @Test
-    @DisplayName("without a student the quiz has the seed's numbers; with one, that student's")
+    @DisplayName("without a student the quiz has the notes' own numbers; with one, that student's")
     void variants() {
         Result seed = run("quiz", "real-oom");
         assertThat(seed.status()).isZero();
-        assertThat(seed.out()).contains("The seed chapter's numbers").contains("Process 23187 has 27.30 GiB");
+        assertThat(seed.out()).contains("The notes' own numbers").contains("Process 23187 has 27.30 GiB");
         Result alice = run("quiz", "4", "--student", "alice");
         assertThat(alice.out()).contains("student alice (practice numbers)").doesNotContain("Process 23187");
         assertThat(run("quiz", "ch04", "--student", "alice").out()).isEqualTo(alice.out());

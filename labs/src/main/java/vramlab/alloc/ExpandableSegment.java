@@ -3,6 +3,7 @@ package vramlab.alloc;
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
 import vramlab.gmmu.Access;
+import vramlab.units.Bytes;
 
 /**
  * The pages under one expandable segment, as PyTorch's {@code ExpandableSegment} keeps them
@@ -16,7 +17,13 @@ import vramlab.gmmu.Access;
  */
 public final class ExpandableSegment {
     /** A byte range inside the reservation, as offsets from its base. */
-    public record Range(long offset, long size) {}
+    public record Range(long offset, long size) {
+        /** {@code [0..40)M, 40 MiB}: the range's ends in the segment and its size. */
+        @Override public String toString() {
+            if (offset % Bytes.MiB != 0 || size % Bytes.MiB != 0) return "offset " + offset + " B, size " + size + " B";
+            return "[" + offset / Bytes.MiB + ".." + (offset + size) / Bytes.MiB + ")M, " + Bytes.readable(size);
+        }
+    }
 
     private final GpuProcess process;
     private final long base;

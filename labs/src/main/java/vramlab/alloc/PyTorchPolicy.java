@@ -50,6 +50,10 @@ public final class PyTorchPolicy implements Policy {
     @Override
     public String name() { return "pytorch"; }
 
+    /** What JShell shows: {@code pytorch policy (expandable_segments:False)}, its options as PYTORCH_CUDA_ALLOC_CONF reads. */
+    @Override
+    public String toString() { return "pytorch policy (" + conf + ")"; }
+
     // tag::round[]
     /**
      * {@code round_size} (CCA:2026-2037): under 512 B becomes 512 B; with

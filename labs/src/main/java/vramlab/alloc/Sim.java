@@ -20,11 +20,32 @@ public final class Sim {
     }
 
     public Block alloc(long size) {
+        Block b;
         try {
-            return allocator.alloc(size);
-        } finally {
-            allocator.checkInvariants();
+            b = allocator.alloc(size);
+        } catch (RuntimeException | Error e) {
+            throw checkedAfter(e);
         }
+        allocator.checkInvariants();
+        return b;
+    }
+
+    /**
+     * The exception to throw after a call failed half-way: a lab step not written yet
+     * ({@code Todo}) always wins, since the state it leaves is half-built by design; otherwise
+     * a broken invariant wins, carrying the call's own exception as suppressed.
+     */
+    private RuntimeException checkedAfter(Throwable e) {
+        if (!(e instanceof vramlab.lab.Todo)) {
+            try {
+                allocator.checkInvariants();
+            } catch (IllegalStateException broken) {
+                broken.addSuppressed(e);
+                return broken;
+            }
+        }
+        if (e instanceof RuntimeException r) return r;
+        throw (Error) e;
     }
 
     public void free(Block block) {

@@ -45,6 +45,13 @@ public final class SimExp {
         }
     }
 
+    /** {@code SimExp: 24 MiB mapped, next VA at +40M of an 80 MiB arena}. */
+    @Override
+    public String toString() {
+        return "SimExp: " + Bytes.toyMiB(mapped()) + " mapped, next VA at +" + Bytes.toyM(top) + " of a "
+                + Bytes.toyMiB(arenaSize) + " arena";
+    }
+
     /** Bytes of physical memory mapped now: the driver's count for this process. */
     public long mapped() { return process.mappedBytes(); }
 

@@ -132,7 +132,7 @@ public final class Gpu {
         return p;
     }
 
-    /** A process with no context: what the toy of the seed chapter runs on. */
+    /** A process with no context: what the toy policy's chapters run on. */
     public GpuProcess openToyProcess() { return open(1, "toy", 0); }
 
     public List<GpuProcess> processes() { return Collections.unmodifiableList(processes); }
@@ -235,7 +235,8 @@ public final class Gpu {
     }
 
     @Override public String toString() {
-        return "GPU " + id + " (" + Bytes.formatSize(capacity) + ", " + processes.size() + " processes, "
+        return "GPU " + id + " (" + Bytes.formatSize(capacity) + ", " + processes.size()
+                + (processes.size() == 1 ? " process, " : " processes, ")
                 + Bytes.formatSize(free()) + " free)";
     }
 }

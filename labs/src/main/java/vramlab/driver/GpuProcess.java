@@ -740,5 +740,8 @@ public final class GpuProcess {
     @Override public String toString() { return "process " + pid + " (" + name + ") on GPU " + gpu.id(); }
 
     /** {@code cudaMemGetInfo}'s answer. */
-    public record MemInfo(long free, long total) {}
+    public record MemInfo(long free, long total) {
+        /** {@code free 79.01 GiB of 80.00 GiB}, as the notes print cudaMemGetInfo. */
+        @Override public String toString() { return "free " + Bytes.formatSize(free) + " of " + Bytes.formatSize(total); }
+    }
 }

@@ -48,7 +48,17 @@ public record HostStats(long allocations, long allocatedBytes, long allocatedByt
         return m;
     }
 
-    /** One line of the walkthrough's report: owned and checked out, in MiB. */
+    /** What JShell shows: the counters in bytes a reader takes in, with PyTorch's key names. */
+    @Override
+    public String toString() {
+        return "host_memory_stats: allocated (owned) " + Bytes.formatSize(allocatedBytes) + " in " + allocations
+                + (allocations == 1 ? " block" : " blocks") + " (peak " + Bytes.formatSize(allocatedBytesPeak)
+                + "), active (checked out) " + Bytes.formatSize(activeBytes) + " for " + activeRequests
+                + (activeRequests == 1 ? " request" : " requests") + ", cudaHostAlloc x" + numHostAlloc
+                + ", cudaFreeHost x" + numHostFree;
+    }
+
+    /** One line in the walkthrough's report format: owned, checked out, cudaFreeHost calls. */
     public String line(String label) {
         return String.format("%-20s owned=%5d MiB  checked_out=%5d MiB  cudaFreeHost calls=%d",
                 label, allocatedBytes / Bytes.MiB, activeBytes / Bytes.MiB, numHostFree);

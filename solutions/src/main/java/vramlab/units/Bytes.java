@@ -6,7 +6,7 @@ import java.util.Locale;
  * Byte sizes: constructors, alignment helpers, and the kit's one place for printing and
  * parsing sizes. Every byte count in the kit is a {@code long}.
  *
- * <p>Two printed styles exist because two sources print sizes: the seed chapter's toy prints
+ * <p>Two printed styles exist because two sources print sizes: the toy policy's chapters print
  * whole mebibytes ({@code 4M}, {@code 20 MiB}), and PyTorch's {@code format_size} prints two
  * decimals ({@code 20.00 MiB}).
  */
@@ -30,6 +30,9 @@ public final class Bytes {
     public static boolean isAligned(long n, long alignment) { return n % alignment == 0; }
 
     public static boolean isPowerOfTwo(long n) { return n > 0 && (n & (n - 1)) == 0; }
+
+    /** An address as the notes print it: {@code 0x7f0a00200000}. */
+    public static String hex(long address) { return "0x" + Long.toHexString(address); }
 
     /** The toy's style: whole MiB with an {@code M} suffix, truncated ({@code 4M}). */
     public static String toyM(long bytes) { return bytes / MiB + "M"; }

@@ -18,6 +18,7 @@ import vramlab.gmmu.PageFault;
 import vramlab.gmmu.PageSize;
 import vramlab.gmmu.Pte;
 import vramlab.gmmu.Tlb;
+import vramlab.kit.Scenario;
 import vramlab.units.Bytes;
 
 /**
@@ -37,21 +38,16 @@ public final class MmuLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== 1. VA is plenty, though it ends at 128 TiB; physical memory is scarce ==");
-        vaVersusPhysical(out);
-        out.println();
-        out.println("== 2. Page sizes: one 2M TLB entry against 512 4K ones ==");
-        pageSizes(out);
-        out.println();
-        out.println("== 3. The walk: PDE3 -> PDE2 -> PDE1 -> PDE0 -> PTE ==");
-        theWalk(out);
-        out.println();
-        out.println("== 4. One owner: the driver's pool, shared by every process ==");
-        oneOwner(out);
-        out.println();
-        out.println("== 5. Peers: after cudaDeviceEnablePeerAccess the walk crosses to GPU 1 ==");
-        peers(out);
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        return List.of(
+                new Scenario("1. VA is plenty, though it ends at 128 TiB; physical memory is scarce", MmuLab::vaVersusPhysical),
+                new Scenario("2. Page sizes: one 2M TLB entry against 512 4K ones", MmuLab::pageSizes),
+                new Scenario("3. The walk: PDE3 -> PDE2 -> PDE1 -> PDE0 -> PTE", MmuLab::theWalk),
+                new Scenario("4. One owner: the driver's pool, shared by every process", MmuLab::oneOwner),
+                new Scenario("5. Peers: after cudaDeviceEnablePeerAccess the walk crosses to GPU 1", MmuLab::peers));
     }
 
     // tag::va[]
@@ -170,19 +166,22 @@ public final class MmuLab {
     /** What a student can try in JShell. */
     public static String help() {
         return """
-                MMU lab: a GPU address space, its page tables and its physical pool.
-                  var s = new AddressSpace(MmuFormat.VER2, new Tlb(64));
+                MMU lab: a GPU address space, its page tables and its physical pool. Try:
+                  var s = new AddressSpace(MmuFormat.VER2, new Tlb(64));        an empty address space
                   s.map(0x7f0a00200000L, Pte.local(PageSize.SIZE_2M, 0x40000000L, Access.READWRITE, 0));
-                  s.walk(0x7f0a00200000L)               the walk, level by level (step 1.1)
-                  s.translate(0x7f0a00200040L); s.tlb()   a translation and the TLB's counters (1.2)
-                  s.walk(0x7f0a00200000L).pte().bits()   the PTE's 64 bits (step 1.3)
-                  MmuFormat.VER2.directories()           the levels and their VA bits
+                  s.walk(0x7f0a00200000L)                 the walk, level by level (step 1.1)
+                  s.translate(0x7f0a00200040L); s.tlb()    a translation and the TLB's counters (step 1.2)
+                  hex(s.walk(0x7f0a00200000L).pte().bits())   the PTE's 64 bits (step 1.3)
+                  MmuFormat.VER2.directories()            the levels and the VA bits each one indexes
                   var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
-                  p.cudaMalloc(mib(3) + 1); p.walk(GpuProcess.VA_BASE); gpu.pool()
-                  MmuLab.run(System.out)                the whole lab, as ./vramlab lab mmu prints it
+                  var ptr = p.cudaMalloc(mib(3) + 1); hex(ptr); p.walk(ptr); gpu.pool()
+                  MmuLab.run(System.out)                  the whole lab, as ./vramlab lab mmu prints it
+                Your steps (labs/src/main/java/vramlab/gmmu/):
+                  1.1 Walk the page table      AddressSpace.walk
+                  1.2 Look up the TLB          Tlb.lookup
+                  1.3 Encode a PTE             Pte.bits
+                Check one step: ./vramlab check 1.1   the chapter: ./vramlab check 1
                 Quiz (outside JShell): ./vramlab quiz mmu [--student <id>] [--sheet labs/answers/ch01.txt]
-                Your steps (labs/): 1.1 AddressSpace.walk, 1.2 Tlb.lookup, 1.3 Pte.bits.
-                Check them: mvn test -Plab (or ./vramlab grade).
                 """;
     }
 }
