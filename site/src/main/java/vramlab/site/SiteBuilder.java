@@ -38,6 +38,7 @@ import vramlab.kit.Chapters;
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
  * out/../generated/chNN-slug/chNN-slug.txt    the same, as include::{labout}/chNN-slug.txt[]
  * out/../generated/chNN-slug/step-N.M.adoc    step N.M's worked example (include it by that name)
+ * out/../generated/chNN-slug/output-xxx.txt   what outputXxx() prints (include it in a literal block)
  * </pre>
  */
 public final class SiteBuilder {
@@ -243,6 +244,9 @@ public final class SiteBuilder {
             }
             for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.examples(lab).entrySet()) {
                 Files.writeString(g.resolve("step-" + e.getKey() + ".adoc"), FigureRegistry.example(e.getValue()));
+            }
+            for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.outputs(lab).entrySet()) {
+                Files.writeString(g.resolve("output-" + e.getKey() + ".txt"), FigureRegistry.example(e.getValue()));
             }
         } catch (IllegalStateException e) {
             throw new SiteException(c.id() + ": a figure or example cannot be drawn", List.of(e.getMessage()));

@@ -78,6 +78,27 @@ class ChapterNotesTest {
         }));
     }
 
+    @TestFactory
+    @DisplayName("include only generated outputs their chapter's code prints (outputXxx() -> output-xxx.txt)")
+    Stream<DynamicTest> generatedOutputs() {
+        java.util.regex.Pattern inc = java.util.regex.Pattern.compile("include::\\{generated}/output-([a-z0-9-]+)\\.txt\\[");
+        return Course.chapters(Repo.root()).stream().filter(c -> Files.isDirectory(c.docs()))
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    ChapterLab lab = Chapters.find(c.id());
+                    java.util.Set<String> printed = FigureRegistry.outputs(lab).keySet();
+                    try (Stream<Path> files = Files.walk(c.docs())) {
+                        for (Path p : files.filter(f -> f.toString().endsWith(".adoc")).toList()) {
+                            var m = inc.matcher(Files.readString(p));
+                            while (m.find()) {
+                                assertThat(printed).as("%s includes output-%s.txt: a public static String output...()"
+                                        + " in %s's package must print it", p.getFileName(), m.group(1), c.id())
+                                        .contains(m.group(1));
+                            }
+                        }
+                    }
+                }));
+    }
+
     @Test
     @DisplayName("are named like their module folder (chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc)")
     void namedLikeTheirFolder() throws IOException {

@@ -54,12 +54,10 @@ public final class ExpandableSegment {
 
     // tag::map[]
     /**
-     * Maps every page that {@code [offset, offset + size)} touches, rounded out to whole pages,
-     * as {@code ExpandableSegment::map} does (CCA:414-447 @001074d): one {@code cuMemCreate} per
-     * page, and only when all of them succeeded one {@code cuMemMap} per page and one
-     * {@code cuMemSetAccess} for the whole range ({@code mapAndSetAccess}: once per device, this
-     * one and each peer; the kit has no peers here). When the driver runs out of memory, the
-     * pages this call created are released and the range is empty.
+     * Maps every page {@code [offset, offset + size)} touches, as {@code ExpandableSegment::map}
+     * does (CCA:414-447 @001074d): a {@code cuMemCreate} per page; once all succeeded, a
+     * {@code cuMemMap} per page and one {@code cuMemSetAccess} for the range (per device; no peers
+     * here). On OOM the pages this call created are released and the range is empty.
      *
      * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
      */

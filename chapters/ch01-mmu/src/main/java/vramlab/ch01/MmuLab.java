@@ -68,7 +68,7 @@ public final class MmuLab {
             p.cuMemAddressReserve(100 * Bytes.TiB);
         } catch (CudaException e) {
             out.println("cuMemAddressReserve(100 TiB): " + e.error() + " (" + Bytes.formatSize(p.vaEnd()
-                    - va - gib(512)) + " of the window is left)");
+                    - p.vaFloor() - gib(512)) + " of this GPU's window is left)");
         }
         try {
             p.cuMemCreate(gib(81));
