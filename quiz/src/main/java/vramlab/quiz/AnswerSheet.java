@@ -93,7 +93,7 @@ public final class AnswerSheet {
         if (!values.containsKey("student") && !values.containsKey("variant")) {
             out.add(where + " has no student or variant line (its header was removed?)");
         } else if (student == null && expected != null) {
-            out.add(where + " is a sheet for the seed's numbers (no student line), not for '" + v.student() + "'");
+            out.add(where + " is a sheet for the practice numbers (no student line), not for '" + v.student() + "'");
         } else if (!java.util.Objects.equals(student, expected)) {
             out.add(where + " was written for student '" + student + "', not '" + v.student() + "' (a copied sheet?)");
         } else if (variant != null && !variant.equals(v.fingerprint())) {

@@ -46,12 +46,12 @@ class AnswerSheetTest {
         }
 
         @Test
-        @DisplayName("the seed's practice sheet is not taken for a copy")
+        @DisplayName("the practice sheet is not taken for a copy")
         void seedSheet() {
             Variant alice = Variant.of("ch09", "alice", SALT);
             AnswerSheet seed = sheet(AnswerSheet.template("ch09", Variant.seed("ch09"), QS));
             assertThat(seed.headerProblems("ch09", alice)).singleElement().asString()
-                    .contains("a sheet for the seed's numbers").doesNotContain("copied");
+                    .contains("a sheet for the practice numbers").doesNotContain("copied");
             assertThat(seed.answered()).as("the blank sheet has no answers").isFalse();
             assertThat(sheet(AnswerSheet.key("ch09", alice, QS)).answered()).isTrue();
         }

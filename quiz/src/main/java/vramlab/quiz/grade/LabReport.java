@@ -81,7 +81,7 @@ public final class LabReport {
         return 0;
     }
 
-    /** The working copy's student: VRAMLAB_STUDENT, else the first answer sheet's student line, else the seed. */
+    /** The working copy's student: VRAMLAB_STUDENT, else the first answer sheet's student line, else the practice variant. */
     public static String workingCopyStudent(Path root) throws IOException {
         String env = System.getenv("VRAMLAB_STUDENT");
         if (env != null && !env.isBlank()) return env.strip();

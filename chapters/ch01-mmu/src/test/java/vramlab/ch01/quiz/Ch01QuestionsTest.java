@@ -68,7 +68,7 @@ class Ch01QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed variant scores the same way: key full, blank zero")
+    @DisplayName("the practice variant scores the same way: key full, blank zero")
     void seedKeyAndBlank() {
         QuestionContract.keyFullBlankZero("ch01", QUESTIONS, Variant.seed("ch01"));
     }
@@ -84,7 +84,7 @@ class Ch01QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch01.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch01.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");
@@ -93,7 +93,7 @@ class Ch01QuestionsTest {
 
     /** The keys against models written from the chapter's rules, without the simulator. */
     @Nested
-    @DisplayName("the keys agree with the rules written out by hand, for the seed and 60 seeded students")
+    @DisplayName("the keys agree with the rules written out by hand, for the practice variant and 60 seeded students")
     class Models {
         @Test
         @DisplayName("q1.1: each index is the VA's bits [hi:lo]: PDE3 48:47, PDE2 46:38, PDE1 37:29, "
@@ -191,7 +191,7 @@ class Ch01QuestionsTest {
             });
         }
 
-        /** The seed and 60 seeded students, each with the key the simulator gives it. */
+        /** The practice variant and 60 seeded students, each with the key the simulator gives it. */
         void forStudents(Question q, BiConsumer<Variant, Map<String, String>> check) {
             check.accept(Variant.seed("ch01"), key(q, Variant.seed("ch01")));
             IntStream.range(0, 60).mapToObj(Ch01QuestionsTest::student)

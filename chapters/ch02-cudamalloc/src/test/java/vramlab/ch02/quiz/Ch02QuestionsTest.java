@@ -68,7 +68,7 @@ class Ch02QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed variant asks the chapter's own numbers")
+    @DisplayName("the practice variant asks the chapter's own numbers")
     void seedNumbers() {
         Variant seed = Variant.seed("ch02");
         assertThat(RoundingTax.request(seed)).isEqualTo(mib(3) + 1);
@@ -215,7 +215,7 @@ class Ch02QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch02.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch02.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");

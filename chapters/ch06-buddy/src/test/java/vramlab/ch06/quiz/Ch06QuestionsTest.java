@@ -83,7 +83,7 @@ class Ch06QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed variant asks the old quiz's questions, with the old answers")
+    @DisplayName("the practice variant asks the old quiz's questions, with the old answers")
     void seedKeepsTheOldNumbers() {
         Variant seed = Variant.seed("ch06");
         assertThat(number(new Checkerboard(), seed, "q6.1.b.largest")).isEqualTo(1);
@@ -234,7 +234,7 @@ class Ch06QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch06.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch06.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");

@@ -71,7 +71,7 @@ class Ch07QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed's variant asks the seed chapter's own numbers")
+    @DisplayName("the practice variant asks the notes' own numbers")
     void seedNumbers() {
         Variant seed = Variant.seed("ch07");
         assertThat(RoundingCost.bytes(seed)).isEqualTo(100_000_000_000L);
@@ -157,7 +157,7 @@ class Ch07QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch07.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch07.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");
