@@ -59,7 +59,8 @@ final class CheckCommand implements Command {
             throw new UsageException("check", "--mine and --reference exclude each other");
         }
         Path root = StudentCores.root();
-        Target target = Target.of(a.positional().get(0), LabGenerator.steps(root.resolve("solutions")));
+        Target target = Target.of(a.positional().get(0), (Files.isDirectory(root.resolve("solutions")) ? LabGenerator.steps(root.resolve("solutions"))
+                : LabGenerator.stepsFromStubs(root.resolve("cores"))));
         Kit kit = chapterKit(root, target.chapter());
         Path work = StudentCores.work(root).resolveSibling("vramlab-check");
         Grader grader = new Grader(kit, new Grader.Options(Duration.ofSeconds(10), Duration.ofMinutes(3), 4L << 20,

@@ -37,23 +37,24 @@ class Ch04FeedbackTest {
         CONTRACT.recognises(Ch04Feedback.OOM, R, RealOomStepsTest.MESSAGE, body.apply(R), looksLike);
     }
 
+    /** The message's format with five figures filled in: each wrong body below fills in a wrong one. */
+    static String oom(Object tried, Object device, Object reserved, Object unallocated, Object largest) {
+        return String.format("CUDA out of memory. Tried to allocate %s (device %s; %s reserved; %s is reserved but unallocated;"
+                + " largest free block %s)", tried, device, reserved, unallocated, largest);
+    }
+
     @Test
     @DisplayName("4.1: bytes for MiB, the request for the attempt, the device's free bytes, another format")
     void messages() {
-        wrong(r -> "CUDA out of memory. Tried to allocate " + r.tried() + " (device " + r.deviceTotal() + "; "
-                + r.reserved() + " reserved; " + r.reservedButUnallocated() + " is reserved but unallocated; "
-                + "largest free block " + r.largestFreeBlock() + ")", "sizes in bytes, not MiB");
-        wrong(r -> "CUDA out of memory. Tried to allocate " + toyMiB(r.requested()) + " (device " + toyMiB(r.deviceTotal())
-                + "; " + toyMiB(r.reserved()) + " reserved; " + toyMiB(r.reservedButUnallocated())
-                + " is reserved but unallocated; largest free block " + toyMiB(r.largestFreeBlock()) + ")",
-                "the request where the allocator's attempt belongs");
-        wrong(r -> "CUDA out of memory. Tried to allocate " + toyMiB(r.tried()) + " (device " + toyMiB(r.deviceTotal())
-                + "; " + toyMiB(r.reserved()) + " reserved; " + toyMiB(r.deviceFree())
-                + " is reserved but unallocated; largest free block " + toyMiB(r.largestFreeBlock()) + ")",
-                "the free memory of the device as reserved but unallocated");
-        wrong(r -> "Out of memory: tried " + toyMiB(r.tried()) + ", device " + toyMiB(r.deviceTotal()) + ", reserved "
-                + toyMiB(r.reserved()) + ", " + toyMiB(r.reservedButUnallocated()) + " is reserved but unallocated,"
-                + " largest free block " + toyMiB(r.largestFreeBlock()), "the right numbers in another format");
+        wrong(r -> oom(r.tried(), r.deviceTotal(), r.reserved(), r.reservedButUnallocated(), r.largestFreeBlock()),
+                "sizes in bytes, not MiB");
+        wrong(r -> oom(toyMiB(r.requested()), toyMiB(r.deviceTotal()), toyMiB(r.reserved()),
+                toyMiB(r.reservedButUnallocated()), toyMiB(r.largestFreeBlock())), "the request where the allocator's attempt belongs");
+        wrong(r -> oom(toyMiB(r.tried()), toyMiB(r.deviceTotal()), toyMiB(r.reserved()), toyMiB(r.deviceFree()),
+                toyMiB(r.largestFreeBlock())), "the free memory of the device as reserved but unallocated");
+        wrong(r -> String.format("Out of memory: tried %s, device %s, reserved %s, %s is reserved but unallocated, largest free block %s",
+                toyMiB(r.tried()), toyMiB(r.deviceTotal()), toyMiB(r.reserved()), toyMiB(r.reservedButUnallocated()),
+                toyMiB(r.largestFreeBlock())), "the right numbers in another format");
     }
 
     @Test
