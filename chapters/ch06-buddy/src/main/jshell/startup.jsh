@@ -6,4 +6,4 @@ import vramlab.alloc.*;
 import vramlab.buddy.*;
 import vramlab.kv.*;
 import vramlab.ch06.*;
-void help() { System.out.print(BuddyLab.help()); }
+void help() { System.out.print(BuddyLab.help()); snippets(); }

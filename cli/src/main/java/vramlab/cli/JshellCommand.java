@@ -5,13 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import vramlab.kit.ChapterLab;
+import vramlab.quiz.build.CoreBuild;
 
 /**
- * {@code vramlab jshell <chapter>}: JShell on the chapter's classpath with its lab imported.
- * At a terminal it opens the real JShell; with piped input it runs the snippets it reads,
- * prints what JShell would, and exits.
+ * {@code vramlab jshell <chapter>}: JShell on the chapter's classpath with its lab imported, on
+ * the reference cores or (in a student's copy, or with {@code --mine}) on the student's own. At
+ * a terminal it opens the real JShell; with piped input it runs the snippets it reads, prints
+ * what JShell would, and exits.
  */
 final class JshellCommand implements Command {
     @Override public String name() { return "jshell"; }
@@ -20,11 +23,16 @@ final class JshellCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: vramlab jshell <chapter>
+                usage: vramlab jshell <chapter> [--mine | --reference]
 
                 Opens JShell with the chapter's classes on the classpath, its lab imported, and a
-                help() that lists what to try and the steps you write. When standard input is not
-                a terminal, it runs the snippets it reads and exits, for example:
+                help() that lists what to try, the steps you write, and the lab's scenarios as
+                files you can replay line by line with /open.
+                In a student's copy (labs/STUDENT_COPY exists), or with --mine, the cores are your
+                own code in labs/ (compiled first, only what changed): a step you have not written
+                throws its Todo, naming the step and the section of the notes to read.
+                --reference uses the reference cores in solutions/ instead.
+                When standard input is not a terminal, it runs the snippets it reads and exits, e.g.
                   echo 'var sim = new Sim(mib(40)); sim.alloc(mib(3) + 1)' | ./vramlab jshell real-oom
                 Snippets that do not compile are reported as error: <stdin>:LINE: ... (exit 2).
                 """;
@@ -32,21 +40,35 @@ final class JshellCommand implements Command {
 
     @Override
     public int run(List<String> args, Io io) throws IOException, InterruptedException {
-        if (args.size() != 1) throw new UsageException("jshell", "expected one chapter, e.g. vramlab jshell real-oom");
-        ChapterLab chapter = LabCommand.find(args.get(0), "jshell");
-        String classpath = System.getProperty("java.class.path");
-        if (System.console() == null) {
-            return new SnippetRunner(classpath, io).run(chapter.jshellStartup(),
-                    new String(io.in().readAllBytes(), StandardCharsets.UTF_8));
+        Args a = Args.parse("jshell", args, Set.of("--mine", "--reference"), Set.of());
+        if (a.positional().size() != 1) {
+            throw new UsageException("jshell", "expected one chapter, e.g. vramlab jshell real-oom");
         }
-        Path startup = Files.createTempFile("vramlab-" + chapter.id(), ".jsh");
-        startup.toFile().deleteOnExit();
-        Files.writeString(startup, chapter.jshellStartup()
-                + "System.out.println(\"" + chapter.id() + ": type help() for what to try, /exit to leave\");\n");
+        ChapterLab chapter = LabCommand.find(a.positional().get(0), "jshell");
+        String classpath = System.getProperty("java.class.path");
+        boolean mine = StudentCores.inChild();
+        if (!mine) {
+            Path root = StudentCores.root();
+            if (StudentCores.mine(root, a, "jshell")) {
+                CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
+                if (System.console() == null) {
+                    return StudentCores.runChild(root, built.classpath(), List.of("jshell", chapter.id()), io, true);
+                }
+                classpath = StudentCores.classpath(built.classpath());
+                mine = true;
+            }
+        }
+        String startup = chapter.jshellStartup() + Snippets.of(chapter).jshellMethod();
+        if (System.console() == null) return new SnippetRunner(classpath, io).run(startup, new String(
+                io.in().readAllBytes(), StandardCharsets.UTF_8));
+        Path file = Files.createTempFile("vramlab-" + chapter.id(), ".jsh");
+        file.toFile().deleteOnExit();
+        Files.writeString(file, startup + "System.out.println(\"" + chapter.id()
+                + (mine ? " on your cores in labs/" : "") + ": type help() for what to try, /exit to leave\");\n");
         Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
         io.out().flush();
         Process p = new ProcessBuilder(jshell.toString(), "--class-path", classpath,
-                "--startup", "DEFAULT", "--startup", startup.toString()).inheritIO().start();
+                "--startup", "DEFAULT", "--startup", file.toString()).inheritIO().start();
         return p.waitFor();
     }
 }

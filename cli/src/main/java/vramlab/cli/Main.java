@@ -17,10 +17,23 @@ public final class Main {
 
     static Map<String, Command> commands() {
         Map<String, Command> m = new LinkedHashMap<>();
-        // In CONTRACTS.md's order; labgen is for the kit's maintainers.
-        for (Command c : List.of(new LabCommand(), new JshellCommand(), new ReplayCommand(),
-                new TriageCommand(), new QuizCommand(), new GradeCommand(), new SiteCommand(),
-                new LabgenCommand())) {
+        // In CONTRACTS.md's order (check, the student's loop, beside lab and jshell); labgen and
+        // release are for the kit's maintainers and instructors. One command a line, so additions
+        // merge cleanly.
+        for (Command c : List.of(
+                new LabCommand(),
+                new JshellCommand(),
+                new CheckCommand(),
+                new ExerciseCommand(),
+                new ReplayCommand(),
+                new TriageCommand(),
+                new AdviseCommand(),
+                new QuizCommand(),
+                new GradeCommand(),
+                new SiteCommand(),
+                new SlidesCommand(),
+                new LabgenCommand(),
+                new ReleaseCommand())) {
             m.put(c.name(), c);
         }
         return m;
@@ -69,6 +82,8 @@ public final class Main {
         StringBuilder sb = new StringBuilder("usage: vramlab <command> [options]\n\ncommands:\n");
         commands.values().forEach(c -> sb.append(String.format("  %-8s %s%n", c.name(), c.summary())));
         return sb.append("\nEvery command takes --help. Chapters are named by number (4, 04, ch04) or slug (real-oom).\n")
+                 .append("Your loop: touch labs/STUDENT_COPY once; then lab, jshell and check run your code in labs/\n")
+                 .append("(./vramlab check 3.1 for one step, check 3 for a chapter); --reference runs the reference.\n")
                  .toString();
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import vramlab.kit.ChapterLab;
 import vramlab.quiz.AnswerSheet;
+import vramlab.quiz.KitPaths;
 import vramlab.quiz.Mark;
 import vramlab.quiz.Question;
 import vramlab.quiz.Salt;
@@ -31,10 +32,12 @@ final class QuizCommand implements Command {
                 usage: vramlab quiz <chapter> [--student <id>] [--sheet <file>] [--check <file>] [--key]
 
                 Prints the chapter's questions. With --student, your own variant: sizes, device and hole
-                pattern drawn from your id; without, the seed chapter's numbers.
+                pattern drawn from your id; without, the notes' own numbers.
                   --sheet <file>  also write a blank answer sheet for this variant (labs/answers/chNN.txt
                                   is where ./vramlab grade and mvn test -Plab look for it)
-                  --check <file>  mark an answer sheet: points and what is wrong, never the right answer
+                  --check <file>  mark an answer sheet: points and what is wrong, never the right answer;
+                                  the student is the sheet's own student line unless --student says
+                                  otherwise, and keys that no blank has (misspelt ones) are listed
                   --key           print the answer key (instructors: needs VRAMLAB_SALT or VRAMLAB_SALT_FILE)
                 Graded runs use an instructor's salt (VRAMLAB_SALT / VRAMLAB_SALT_FILE) that students do not
                 hold; then the numbers differ from the practice numbers printed without it.
@@ -54,9 +57,18 @@ final class QuizCommand implements Command {
         List<Question> questions = questions(id);
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();
+        if (KitPaths.isRelease(KitPaths.root())) {
+            String what = a.flag("--key") ? "--key" : a.value("--check", null) != null ? "--check"
+                    : a.value("--sheet", null) != null ? "--sheet" : null;
+            if (what != null) {
+                throw new UsageException("quiz", what + " needs the kit's reference simulator (it computes the keys),"
+                        + " which a student release does not include: it stays with your instructor's copy. Answer in"
+                        + " labs/answers/" + id + ".txt, or the sheet your instructor handed out, and hand it in");
+            }
+        }
+        if (a.value("--check", null) != null) return check(Path.of(a.value("--check", null)), id, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
         if (a.flag("--key")) return key(id, v, salt, questions, io);
-        if (a.value("--check", null) != null) return check(Path.of(a.value("--check", null)), v, questions, io);
         io.out().print(text(chapter, v, salt, questions));
         String sheet = a.value("--sheet", null);
         if (sheet != null) writeSheet(Path.of(sheet), id, v, questions, io);
@@ -81,16 +93,35 @@ final class QuizCommand implements Command {
     static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions) {
         StringBuilder sb = new StringBuilder("Quiz: ch").append(String.format("%02d ", chapter.number()))
                 .append(chapter.title()).append('\n')
-                .append(v.isSeed() ? "The seed chapter's numbers (give --student <id> for your own)"
+                .append(v.isSeed() ? "The notes' own numbers (give --student <id> for your own)"
                         : "Variant " + v.fingerprint() + " for student " + v.student()
                         + (salt.isPractice() ? " (practice numbers)" : " (graded numbers)"))
                 .append('\n');
         for (Question q : questions) {
             sb.append('\n').append(q.id()).append("  ").append(q.title())
-              .append("  [").append(q.points(v)).append(" points]\n");
-            for (String line : q.prompt(v).strip().split("\n")) sb.append("  ").append(line).append('\n');
+              .append("  [").append(points(q, v)).append(" points]\n");
+            for (String line : prompt(q, v).strip().split("\n")) sb.append("  ").append(line).append('\n');
         }
         return sb.append("\nAnswer in an answer sheet (--sheet <file>), then --check <file>.\n").toString();
+    }
+
+    /** A question's prompt; in a release, a note where its numbers need the reference simulator. */
+    private static String prompt(Question q, Variant v) {
+        try {
+            return q.prompt(v);
+        } catch (RuntimeException | LinkageError e) {
+            return "(this question's numbers come from the kit's reference simulator, which this copy does not have:"
+                    + " read it on the sheet your instructor hands out)";
+        }
+    }
+
+    /** A question's points; in a release, where keys cannot be computed, "?" when they need the simulator. */
+    private static String points(Question q, Variant v) {
+        try {
+            return Integer.toString(q.points(v));
+        } catch (RuntimeException | LinkageError e) {
+            return "?";
+        }
     }
 
     private static void writeSheet(Path file, String id, Variant v, List<Question> questions, Io io) throws IOException {
@@ -110,7 +141,12 @@ final class QuizCommand implements Command {
         return false;
     }
 
-    private static int check(Path file, Variant v, List<Question> questions, Io io) throws IOException {
+    /**
+     * Marks {@code file} for {@code student}, or, without one, for the student its header names;
+     * says when the header is for another student or variant, and lists keys no blank has.
+     */
+    private static int check(Path file, String id, String student, Salt salt, List<Question> questions, Io io)
+            throws IOException {
         if (!Files.isRegularFile(file)) throw new UsageException("quiz", "--check " + file + ": no such file");
         AnswerSheet sheet;
         try {
@@ -118,11 +154,18 @@ final class QuizCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException("quiz", e.getMessage());
         }
-        String written = sheet.get("variant");
-        if (written != null && !written.equals(v.fingerprint())) {
-            io.out().println("note: " + file + " was written for variant " + written + "; checking it against "
-                    + v.fingerprint() + " (student " + v.student() + ")");
+        String whose = student != null ? student : sheet.get("student");
+        if (whose != null && !whose.matches("[A-Za-z0-9._@+-]{1,64}")) {
+            throw new UsageException("quiz", file + ":" + sheet.lineOf("student") + ": student '" + whose
+                    + "': expected 1-64 letters, digits or ._@+-");
         }
+        Variant v = Variant.of(id, whose, salt);
+        if (student == null && whose != null) {
+            io.out().println("Checking " + file + " for student " + whose + " (its student line), variant "
+                    + v.fingerprint());
+        }
+        for (String p : sheet.headerProblems(id, v)) io.out().println("note: " + p);
+        for (String u : sheet.unknownKeys(questions, v)) io.out().println("note: " + u + ": this answer is not marked");
         int earned = 0, total = 0;
         for (Question q : questions) {
             Mark m = Mark.of(q, v, sheet);

@@ -9,9 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Iterator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.zip.GZIPInputStream;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.Policy;
@@ -19,10 +20,12 @@ import vramlab.driver.Gpu;
 import vramlab.replay.CsvListener;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
+import vramlab.replay.SnapshotReplay;
+import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
+import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
-import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -34,21 +37,30 @@ final class ReplayCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: vramlab replay [--policy toy|pytorch] [--alloc-conf CONF] [--device SIZE] [--csv]
-                                      [--export SNAPSHOT] FILE
+                usage: vramlab replay [--policy toy|pytorch] [--alloc-conf CONF] [--device SIZE]
+                                      [--device-index N] [--csv] [--export SNAPSHOT] FILE
 
-                  --policy P         toy: the seed chapter's allocator (default);
-                                     pytorch: PyTorch's native caching allocator (CUDACachingAllocator.cpp)
+                  --policy P         toy: the simplified policy chapter 3 starts from (the default for
+                                     traces); pytorch: PyTorch's native caching allocator
+                                     (CUDACachingAllocator.cpp; the default for snapshots)
                   --alloc-conf CONF  a PYTORCH_CUDA_ALLOC_CONF string for --policy pytorch, e.g.
-                                     expandable_segments:True,max_split_size_mb:128
-                  --device SIZE      the card's total memory (default 80GiB)
+                                     expandable_segments:True,max_split_size_mb:128; a snapshot
+                                     replays under its recorded allocator_settings unless given one
+                  --device SIZE      the card's memory (traces: default 80GiB; snapshots: inferred
+                                     from an oom entry's device_free, else 80GiB)
+                  --device-index N   a snapshot's device to replay (default: every device, one
+                                     summary each)
                   --csv              one row per event: step,op,handle,bytes,result,requested,allocated,reserved
                   --export SNAPSHOT  write the final state and the whole history as a pickle that
                                      pytorch.org/memory_viz and torch.cuda._memory_viz open
                   FILE               a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot
-                                     (torch.cuda.memory._dump_snapshot pickle, or the dict as JSON),
+                                     (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, or the
+                                     segment list of torch.cuda.memory_snapshot()), gzipped or not,
                                      or - for standard input
 
+                A snapshot replays the recorded run: from the state the allocator held when its
+                history began (rebuilt from the snapshot's segments when the history starts mid-run),
+                every entry in order, and it says whether it ends with the snapshot's own segments.
                 Record your own snapshot in PyTorch with
                   torch.cuda.memory._record_memory_history(max_entries=100000)
                   ... your workload ...
@@ -63,47 +75,60 @@ final class ReplayCommand implements Command {
     @Override
     public int run(List<String> args, Io io) throws IOException {
         Args a = Args.parse("replay", args, Set.of("--csv"),
-                Set.of("--policy", "--alloc-conf", "--device", "--export"));
+                Set.of("--policy", "--alloc-conf", "--device", "--device-index", "--export"));
         if (a.positional().size() != 1) throw new UsageException("replay", "expected one trace FILE (or -)");
         String file = a.positional().get(0);
-        long device = parseDevice(a.value("--device", "80GiB"));
-        Policy policy;
-        try {
-            policy = Policies.create(a.value("--policy", "toy"), a.value("--alloc-conf", ""));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("replay", e.getMessage());
-        }
-        CachingAllocator allocator = new CachingAllocator(new Gpu(device).openToyProcess(), policy);
         String export = a.value("--export", null);
-        if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
-        try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
-            replay(a, file, allocator, events(in, file), io);
+        if (a.value("--device", null) != null) parseDevice(a.value("--device", null));   // bad options first
+        if (a.value("--policy", null) != null || a.value("--alloc-conf", null) != null) {
+            policy(a.value("--policy", "pytorch"), a.value("--alloc-conf", ""));
         }
-        if (export != null) {
-            try {
-                SnapshotWriter.write(allocator, Path.of(export));
-            } catch (IOException e) {
-                throw new UsageException(export, "cannot write the snapshot: " + e.getMessage());
+        try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
+            in.mark(64);
+            byte[] head = in.readNBytes(64);
+            in.reset();
+            if (SnapshotReader.isSnapshot(head)) {
+                replaySnapshot(a, SnapshotReader.read(in.readAllBytes(), file), export, io);
+            } else {
+                if (a.value("--device-index", null) != null) {
+                    throw new UsageException("replay",
+                            "--device-index applies to snapshots, not to text traces");
+                }
+                CachingAllocator allocator = new CachingAllocator(
+                        new Gpu(parseDevice(a.value("--device", "80GiB"))).openToyProcess(),
+                        policy(a.value("--policy", "toy"), a.value("--alloc-conf", "")));
+                if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
+                replayTrace(a, file, allocator, in, io);
+                export(allocator, export, a, io);
             }
-            if (!a.flag("--csv")) io.out().println("snapshot written to " + export);
         }
         io.out().flush();
         return 0;
     }
 
-    /** A snapshot (pickle or JSON) is read whole; a text trace streams line by line. */
-    private static Iterator<TraceEvent> events(BufferedInputStream in, String file) throws IOException {
-        in.mark(64);
-        byte[] head = in.readNBytes(64);
-        in.reset();
-        if (SnapshotReader.isSnapshot(head)) {
-            return SnapshotReader.events(SnapshotReader.load(in.readAllBytes(), file), 0, file).iterator();
+    private static Policy policy(String name, String conf) {
+        try {
+            return Policies.create(name, conf);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("replay", e.getMessage());
         }
-        return new TraceReader(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
     }
 
-    private static void replay(Args a, String file, CachingAllocator allocator, Iterator<TraceEvent> events,
-                               Io io) {
+    private static void export(CachingAllocator allocator, String export, Args a, Io io) {
+        if (export == null) return;
+        try {
+            SnapshotWriter.write(allocator, Path.of(export));
+        } catch (IOException e) {
+            throw new UsageException(export, "cannot write the snapshot: " + e.getMessage());
+        }
+        if (!a.flag("--csv")) io.out().println("snapshot written to " + export);
+    }
+
+    /** A text trace streams line by line: memory grows with the live blocks, not the trace. */
+    private static void replayTrace(Args a, String file, CachingAllocator allocator,
+                                    BufferedInputStream in, Io io) {
+        TraceReader events = new TraceReader(
+                new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
         if (a.flag("--csv")) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {
@@ -111,6 +136,59 @@ final class ReplayCommand implements Command {
             new Replayer(allocator, summary, file, false).replay(events);
             summary.finish(allocator);
         }
+    }
+
+    /**
+     * A snapshot replays each device chosen: under its recorded settings unless {@code --policy}
+     * or {@code --alloc-conf} says otherwise, on its inferred card unless {@code --device} does.
+     */
+    private static void replaySnapshot(Args a, Snapshot s, String export, Io io) {
+        List<Snapshot.Device> devices = devices(a, s);
+        boolean csv = a.flag("--csv");
+        if ((csv || export != null) && devices.size() > 1) {
+            throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
+                    + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
+        }
+        String policyName = a.value("--policy", null), conf = a.value("--alloc-conf", null);
+        Policy policy = policyName == null && conf == null ? null
+                : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);
+        long card = a.value("--device", null) == null ? -1 : parseDevice(a.value("--device", null));
+        SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card);
+        if (!csv) {
+            io.out().println("snapshot: " + s.file());
+            io.out().println("layout:   " + s.layout());
+            if (devices.isEmpty()) io.out().println("no device has segments or a history: nothing to replay");
+        }
+        for (Snapshot.Device d : devices) {
+            Replayer.Listener listener = csv ? new CsvListener(io.out())
+                    : (step, e, result, bytes, al) -> { };
+            SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
+            if (!csv) SnapshotSummary.print(r, io.out());
+            export(r.allocator(), export, a, io);
+        }
+    }
+
+    private static List<Snapshot.Device> devices(Args a, Snapshot s) {
+        String index = a.value("--device-index", null);
+        if (index == null) return s.devices();
+        int n;
+        try {
+            n = Integer.parseInt(index);
+        } catch (NumberFormatException e) {
+            throw new UsageException("replay", "--device-index '" + index + "': expected a device number");
+        }
+        Snapshot.Device d = s.device(n);
+        if (d == null) {
+            throw new UsageException("replay", s.file() + ": device " + n + " has no segments and no history"
+                    + (s.devices().isEmpty() ? "" : " (devices with some: " + indices(s.devices()) + ")"));
+        }
+        return List.of(d);
+    }
+
+    private static String indices(List<Snapshot.Device> devices) {
+        List<String> out = new ArrayList<>();
+        for (Snapshot.Device d : devices) out.add(String.valueOf(d.index()));
+        return String.join(", ", out);
     }
 
     static long parseDevice(String text) {
@@ -123,12 +201,17 @@ final class ReplayCommand implements Command {
         }
     }
 
+    /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
-        if (file.equals("-")) return io.in();
+        InputStream raw;
         try {
-            return Files.newInputStream(Path.of(file));
+            raw = new BufferedInputStream(file.equals("-") ? io.in() : Files.newInputStream(Path.of(file)));
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }
+        raw.mark(2);
+        boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
+        raw.reset();
+        return gzip ? new GZIPInputStream(raw) : raw;
     }
 }

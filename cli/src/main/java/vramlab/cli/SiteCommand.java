@@ -1,50 +1,62 @@
 package vramlab.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * {@code vramlab site}: renders the notes, decks and index to HTML that opens offline, by
  * running the site module's Maven profile ({@code -Psite}, see site/README.adoc), and prints
- * the path of {@code index.html}.
+ * the path of {@code index.html} as its last line. The student edition by default;
+ * {@code --instructor} renders the edition with the reference solutions, into its own folder.
  */
 final class SiteCommand implements Command {
+    /** Terminal colour and cursor codes, which Maven prints even in batch mode. */
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[A-Za-z]");
+
     @Override public String name() { return "site"; }
     @Override public String summary() { return "render notes and slides to HTML and print the path of index.html"; }
 
     @Override
     public String usage() {
         return """
-                usage: vramlab site [--offline]
+                usage: vramlab site [--instructor] [--offline]
 
                 Renders every chapter's notes (chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc)
-                to one HTML page and one reveal.js deck, draws each chapter's figures by running
-                its simulator, and writes the course index, all under site/target/site/. The pages
-                open from disk with the network off. A warning (a missing include or tag) fails it.
+                to one HTML page and its deck (slides/chNN-slug.adoc) to a reveal.js page, draws each
+                chapter's figures and worked examples by running its simulator, and writes the course
+                index. The pages open from disk with the network off. A warning (a missing include or
+                tag) fails it. The last line printed is the path of index.html.
 
-                It runs: mvn -q -B -Psite -DskipTests -pl site -am package
-                --offline  passes -o to Maven (everything already downloaded once)
+                  (default)     the student edition, site/target/site/: a graded step shows its
+                                contract and worked example, never its body
+                  --instructor  the instructor edition, site/target/site-instructor/: the reference
+                                bodies too (both folders can exist side by side)
+                  --offline     passes -o to Maven (everything already downloaded once)
+
+                It runs: mvn -q -B -Psite -DskipTests -Dvramlab.site.edition=student -pl site -am package
                 """;
     }
 
     @Override
     public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("site", args, Set.of("--offline"), Set.of());
+        Args a = Args.parse("site", args, Set.of("--offline", "--instructor"), Set.of());
         if (!a.positional().isEmpty()) throw new UsageException("site", "takes no arguments, got " + a.positional());
-        Path root = Path.of(System.getProperty("vramlab.home", ".")).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(root.resolve("site/pom.xml"))) {
-            throw new UsageException("site", "no site/pom.xml under " + root + " (run from the kit's root)");
-        }
-        List<String> cmd = new ArrayList<>(List.of(maven(), "-q", "-B", "-Psite", "-DskipTests", "-pl", "site", "-am",
-                "package"));
+        Path root = root("site");
+        String edition = a.flag("--instructor") ? "instructor" : "student";
+        List<String> cmd = new ArrayList<>(List.of(maven(), "-q", "-B", "-Psite", "-DskipTests",
+                "-Dvramlab.site.edition=" + edition, "-pl", "site", "-am", "package"));
         if (a.flag("--offline")) cmd.add(1, "-o");
-        io.err().println("vramlab: rendering the site (" + String.join(" ", cmd) + ")...");
-        Process p = new ProcessBuilder(cmd).directory(root.toFile()).inheritIO().start();
-        int status = p.waitFor();
-        Path index = root.resolve("site/target/site/index.html");
+        int status = maven(root, cmd, io.err());
+        Path index = root.resolve(a.flag("--instructor") ? "site/target/site-instructor" : "site/target/site")
+                .resolve("index.html");
         if (status != 0 || !Files.isRegularFile(index)) {
             io.err().println("error: site: the site build failed (exit " + status + "); its messages are above");
             return 1;
@@ -53,7 +65,38 @@ final class SiteCommand implements Command {
         return 0;
     }
 
-    private static String maven() {
+    /** The kit's root (the launcher's {@code vramlab.home}); a usage error when it has no site. */
+    static Path root(String command) {
+        Path root = Path.of(System.getProperty("vramlab.home", ".")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(root.resolve("site/pom.xml"))) {
+            throw new UsageException(command, "no site/pom.xml under " + root + " (run from the kit's root)");
+        }
+        return root;
+    }
+
+    /**
+     * Runs Maven in {@code root}, its output (stdout and stderr) copied to {@code err} so that
+     * the command's own stdout holds only the paths it prints; terminal escape codes are
+     * dropped unless a person is watching a terminal.
+     */
+    static int maven(Path root, List<String> cmd, PrintStream err) throws Exception {
+        boolean terminal = System.console() != null;
+        err.println("vramlab: " + String.join(" ", cmd));
+        Process p = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                String shown = terminal ? line : ANSI.matcher(line).replaceAll("");
+                if (!shown.isBlank()) err.println(shown);
+            }
+        }
+        return p.waitFor();
+    }
+
+    /** Drops terminal escape codes from a line. */
+    static String plain(String line) { return ANSI.matcher(line).replaceAll(""); }
+
+    static String maven() {
         return System.getProperty("os.name", "").startsWith("Windows") ? "mvn.cmd" : "mvn";
     }
 }

@@ -1,6 +1,10 @@
 package vramlab.cli;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import jdk.jshell.Diag;
@@ -25,10 +29,18 @@ final class SnippetRunner {
 
     /** Evaluates the startup, then the input; returns 2 if any input snippet did not compile. */
     int run(String startup, String input) {
+        // Snippets run in this JVM: what they print goes where this command's output goes.
+        java.io.PrintStream out = System.out, err = System.err;
+        System.setOut(io.out());
+        System.setErr(io.err());
         try (JShell js = JShell.builder().executionEngine("local").out(io.out()).err(io.err()).build()) {
             for (String entry : classpath.split(File.pathSeparator)) js.addToClasspath(entry);
             if (evalAll(js, startup, "<startup>", false) > 0) return 1;
             return evalAll(js, input, "<stdin>", true) > 0 ? 2 : 0;
+        } finally {
+            io.out().flush();
+            System.setOut(out);
+            System.setErr(err);
         }
     }
 
@@ -43,6 +55,10 @@ final class SnippetRunner {
         int pendingLine = 1;
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
+            if (pending.length() == 0 && isCommand(lines[i])) {
+                errors += command(js, lines[i].strip(), where, i + 1, show);
+                continue;
+            }
             if (pending.length() == 0) pendingLine = i + 1;
             pending.append(lines[i]).append('\n');
             SourceCodeAnalysis.Completeness c = analysis.analyzeCompletion(pending.toString()).completeness();
@@ -55,6 +71,28 @@ final class SnippetRunner {
             }
         }
         return errors;
+    }
+
+    /** A JShell command such as {@code /open FILE} (not a comment). */
+    private static boolean isCommand(String line) {
+        String t = line.strip();
+        return t.startsWith("/") && !t.startsWith("//") && !t.startsWith("/*");
+    }
+
+    /** {@code /open FILE} runs the file's snippets as JShell does; other commands need a terminal. */
+    private int command(JShell js, String line, String where, int lineNo, boolean show) {
+        if (line.startsWith("/open ")) {
+            Path file = Path.of(line.substring("/open ".length()).strip());
+            try {
+                return evalAll(js, Files.readString(file, StandardCharsets.UTF_8), file.toString(), show);
+            } catch (IOException e) {
+                io.err().println("error: " + where + ":" + lineNo + ": /open: cannot read " + file + " (" + e + ")");
+                return 1;
+            }
+        }
+        io.err().println("error: " + where + ":" + lineNo + ": " + line.split("\\s+")[0]
+                + " needs an interactive JShell (at a terminal); piped input runs snippets and /open FILE only");
+        return 1;
     }
 
     private int evalPending(JShell js, SourceCodeAnalysis analysis, String text, String where, int line,

@@ -9,10 +9,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 
+import vramlab.advise.SnapshotSource;
 import vramlab.triage.Diagnosis;
+import vramlab.triage.SnapshotTriage;
 import vramlab.triage.Triage;
 
-/** {@code vramlab triage [--json] [FILE|-]}: names the likely cause of a pasted OOM message. */
+/**
+ * {@code vramlab triage [--json] [--device SIZE] [FILE|-]}: names the cause of a pasted OOM
+ * message, or of the OOM a memory snapshot recorded.
+ */
 final class TriageCommand implements Command {
     @Override public String name() { return "triage"; }
     @Override public String summary() { return "read a pasted OOM message: numbers, cause, fixes"; }
@@ -20,12 +25,19 @@ final class TriageCommand implements Command {
     @Override
     public String usage() {
         return """
-                usage: vramlab triage [--json] [FILE | -]
+                usage: vramlab triage [--json] [--device SIZE] [FILE | -]
 
                   FILE     a file holding the error message as you copied it (log prefixes,
-                           wrapped lines, Python reprs and several ranks are fine); - or no FILE
-                           reads standard input (end it with Ctrl-D)
-                  --json   print one JSON object: cause, numbers (bytes), evidence, fixes, ...
+                           wrapped lines, Python reprs and several ranks are fine), or a PyTorch
+                           memory snapshot whose trace recorded the OOM (read to the byte);
+                           - or no FILE reads standard input (end it with Ctrl-D)
+                  --json   print one JSON object: cause, numbers (bytes), evidence, fixes, the
+                           shortfall and every cause ranked by the share of it that it explains
+                  --device SIZE  for a snapshot: the card's memory (a snapshot does not record it)
+
+                Each cause is weighed by how much of the shortfall (requested minus free) it
+                explains; the one named is the cause whose removal alone makes the request fit,
+                with the runner-up and the command that tells the two apart.
 
                 The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, CUDA_GRAPH_POOLS,
                 CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), or NOT_PYTORCH_OOM for
@@ -36,22 +48,32 @@ final class TriageCommand implements Command {
 
     @Override
     public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("triage", args, Set.of("--json"), Set.of());
+        Args a = Args.parse("triage", args, Set.of("--json"), Set.of("--device"));
         if (a.positional().size() > 1) {
             throw new UsageException("triage", "expected at most one FILE (or -)");
         }
         String file = a.positional().isEmpty() ? "-" : a.positional().get(0);
-        Diagnosis d = Triage.of(read(file, io.in()));
+        byte[] bytes = read(file, io.in());
+        String dev = a.value("--device", null);
+        Diagnosis d;
+        if (SnapshotSource.looksLikeSnapshot(bytes)) {
+            long capacity = dev == null ? -1 : ReplayCommand.parseDevice(dev);
+            d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, capacity);
+        } else {
+            if (dev != null) {
+                throw new UsageException("triage", "--device applies to a snapshot, not to a message");
+            }
+            d = Triage.of(new String(bytes, StandardCharsets.UTF_8));
+        }
         io.out().println(a.flag("--json") ? d.json() : d.text());
         io.out().flush();
         return 0;
     }
 
-    private static String read(String file, InputStream in) throws IOException {
-        if (file.equals("-")) return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    private static byte[] read(String file, InputStream in) throws IOException {
+        if (file.equals("-")) return in.readAllBytes();
         try {
-            byte[] bytes = Files.readAllBytes(Path.of(file));
-            return new String(bytes, StandardCharsets.UTF_8);
+            return Files.readAllBytes(Path.of(file));
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

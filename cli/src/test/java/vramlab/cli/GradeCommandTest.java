@@ -1,6 +1,7 @@
 package vramlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -22,24 +22,24 @@ import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vramlab.quiz.AnswerSheet;
 import vramlab.quiz.KitPaths;
-import vramlab.quiz.Question;
-import vramlab.quiz.Reports;
 import vramlab.quiz.Salt;
 import vramlab.quiz.ScoreRow;
-import vramlab.quiz.Variant;
+import vramlab.quiz.grade.Gradebook;
 import vramlab.quiz.grade.Grader;
 import vramlab.quiz.grade.Kit;
 
 /**
- * Batch grading survives students: fixture submissions made here from the kit's own labs/ and
- * solutions/ (correct, untouched, not compiling, looping, exiting, flooding, one that tries to
- * replace the graded test, one that copies another student's answers), graded by three fixture
- * lab tests (7 points) and the real ch03/ch04 quiz (40 points) under an instructor's salt.
+ * Batch grading survives students: fixture submissions made here from the kit's own solutions/
+ * and the generator's labs (correct, untouched, one core that does not compile, looping, exiting,
+ * flooding, one that tries to replace the graded test, one that copies another student's answers,
+ * one that forges credit every way it knows), graded by four fixture lab tests in three cores
+ * (9 points) and the real quiz under an instructor's salt. The 40-submission class on the kit's
+ * real tests is {@code GradingFixturesTest} ({@code -Pgrading-fixtures}).
  */
 class GradeCommandTest {
     static final Salt SALT = Salt.of("test-instructor-salt");
@@ -47,10 +47,13 @@ class GradeCommandTest {
             package vramlab.gradefixture;
 
             import static org.junit.jupiter.api.Assertions.assertEquals;
+            import static vramlab.units.Bytes.gib;
             import static vramlab.units.Bytes.mib;
 
             import org.junit.jupiter.api.*;
             import vramlab.alloc.*;
+            import vramlab.buddy.BuddyAllocator;
+            import vramlab.driver.Gpu;
             import vramlab.quiz.Graded;
 
             class StepFixtureTest {
@@ -76,6 +79,12 @@ class GradeCommandTest {
                     assertEquals(mib(4), e.alloc(mib(3) + 1).size());
                     assertEquals(mib(4), e.mapped());
                 }
+
+                @Test @Graded(step = "6.1", points = 2) @Timeout(10) @DisplayName("6.1: the order for a size")
+                void order() {
+                    BuddyAllocator b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24);
+                    assertEquals(21, b.orderFor(mib(1) + 1));
+                }
             }
             """;
     /** Compiles without JUnit: same names as the kit's graded test and harness, full marks inside. */
@@ -95,35 +104,40 @@ class GradeCommandTest {
                 public static Object zero(String s, String n, int p, String st, String w) { return null; }
             }
             """;
+    static final String BROKEN_AT = "Block prev = block.prev;";
 
     @TempDir static Path tmp;
     static Path root;
-    static Map<String, List<ScoreRow>> graded = new LinkedHashMap<>();
-    static String gradebook;
+    static Kit kit;
+    static Submissions make;
+    static Map<String, Grader.Result> graded = new LinkedHashMap<>();
+    static String log;
+    static int brokenLine;
 
     @BeforeAll
     static void gradeEverySubmission() throws Exception {
         root = KitPaths.root();
         Kit built = Kit.locate(root);
-        Path fixture = compileFixture(built);
-        Kit kit = new Kit(built.referenceCore(), List.of(fixture), built.runtime(), built.questions());
+        kit = built.withTestRoots(List.of(compileFixture(built)));
         Path subs = Files.createDirectories(tmp.resolve("subs"));
-        Path solutions = root.resolve("solutions/src/main/java");
-        Path labs = untouchedLabs(tmp.resolve("untouched"));   // as generated, even in a student's copy
-        submission(subs, "correct", solutions, UnaryOperator.identity(), true);
-        submission(subs, "empty", labs, UnaryOperator.identity(), false);
-        blankSheets(subs.resolve("empty/labs/answers"), "empty");
-        submission(subs, "broken", solutions, UnaryOperator.identity(), true);
-        Files.writeString(subs.resolve("broken/labs/src/main/java/vramlab/alloc/Broken.java"), "class Broken { int x = ; }");
-        submission(subs, "looping", solutions, edit("ToyPolicy.java", "if (requested <= SMALL_SIZE) return",
-                "while (requested < 1000) requested |= 1;\n        if (requested <= SMALL_SIZE) return"), false);
-        submission(subs, "exiting", solutions, edit("CachingAllocator.java", "Block prev = block.prev;",
-                "System.exit(3);\n        Block prev = block.prev;"), false);
-        submission(subs, "flooding", solutions, edit("ToyPolicy.java", "if (requested <= SMALL_SIZE) return",
-                "for (int i = 0; i < 200_000; i++) System.out.println(\"flood flood flood flood flood\");\n"
-                        + "        if (requested <= SMALL_SIZE) return"), false);
-        submission(subs, "cheating", labs, UnaryOperator.identity(), false);
-        Path cheat = subs.resolve("cheating/labs/src/main/java");
+        make = new Submissions(root, subs, SALT);
+        make.sources("correct", make.solutions(), Submissions.Edit.none());
+        make.keySheets("correct", "correct", null);
+        make.sources("empty", make.untouched(), Submissions.Edit.none());
+        make.blankSheets("empty");
+        make.sources("broken", make.solutions(), Submissions.edit("vramlab/alloc/CachingAllocator.java", BROKEN_AT,
+                "Block prev = block.prev"));
+        brokenLine = Submissions.lineOf(make.solutions(), "vramlab/alloc/CachingAllocator.java", BROKEN_AT);
+        make.keySheets("broken", "broken", null);
+        make.sources("looping", make.solutions(), Submissions.edit("vramlab/alloc/ToyPolicy.java",
+                "if (requested <= SMALL_SIZE) return", "while (requested < 1000) requested |= 1;\n"
+                        + "        if (requested <= SMALL_SIZE) return"));
+        make.sources("exiting", make.solutions(), Submissions.edit("vramlab/alloc/CachingAllocator.java", BROKEN_AT,
+                "System.exit(3);\n        " + BROKEN_AT));
+        make.sources("flooding", make.solutions(), Submissions.edit("vramlab/alloc/ToyPolicy.java",
+                "if (requested <= SMALL_SIZE) return", "for (int i = 0; i < 200_000; i++) System.out.println(\"flood"
+                        + " flood flood flood flood\");\n        if (requested <= SMALL_SIZE) return"));
+        Path cheat = make.sources("cheating", make.untouched(), Submissions.Edit.none()).resolve("labs/src/main/java");
         Files.createDirectories(cheat.resolve("vramlab/gradefixture"));
         Files.writeString(cheat.resolve("vramlab/gradefixture/StepFixtureTest.java"), CHEAT_TEST);
         Files.createDirectories(cheat.resolve("vramlab/quiz"));
@@ -131,19 +145,25 @@ class GradeCommandTest {
         Files.createDirectories(subs.resolve("cheating/labs/src/test/java/vramlab/gradefixture"));
         Files.writeString(subs.resolve("cheating/labs/src/test/java/vramlab/gradefixture/StepFixtureTest.java"),
                 FIXTURE.replace("assertEquals(", "assertEquals(0, 0); //"));
-        submission(subs, "copycat", solutions, UnaryOperator.identity(), false);
-        copyTree(subs.resolve("correct/labs/answers"), subs.resolve("copycat/labs/answers"));
+        make.sources("copycat", make.solutions(), Submissions.Edit.none());
+        Submissions.copyTree(subs.resolve("correct/labs/answers"), subs.resolve("copycat/labs/answers"));
+        make.forging("forging", "3.1");
+        make.blankSheets("forging");
 
-        Grader.Options o = new Grader.Options(Duration.ofSeconds(5), Duration.ofSeconds(90), 4L << 20, "visible");
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Grader g = new Grader(kit, o, Files.createDirectories(tmp.resolve("work")), SALT, new PrintStream(log, true));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Grader g = new Grader(kit, options(), Files.createDirectories(tmp.resolve("work")), SALT,
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
         List<Path> dirs;
         try (Stream<Path> s = Files.list(subs)) {
             dirs = s.sorted().toList();
         }
-        Path out = tmp.resolve("out");
-        graded.putAll(g.gradeAll(dirs, out));
-        gradebook = Files.readString(out.resolve("gradebook.csv"));
+        for (Grader.Result r : g.gradeClass(dirs, tmp.resolve("out"))) graded.put(r.student(), r);
+        log = bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    static Grader.Options options() {
+        return new Grader.Options(Duration.ofSeconds(5), Duration.ofSeconds(60), Grader.Options.OUTPUT_CAP, "visible",
+                Duration.ofSeconds(1), 2);
     }
 
     static Path compileFixture(Kit kit) throws IOException {
@@ -159,134 +179,151 @@ class GradeCommandTest {
         return classes;
     }
 
-    static UnaryOperator<Path> edit(String file, String find, String replace) {
-        return p -> {
-            if (!p.getFileName().toString().equals(file)) return p;
-            try {
-                String text = Files.readString(p);
-                assertThat(text).as(file + " holds the text the fixture edits").contains(find);
-                Path edited = Files.createTempFile(tmp, "edit", ".java");
-                Files.writeString(edited, text.replace(find, replace));
-                return edited;
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        };
-    }
-
-    static void submission(Path subs, String id, Path sources, UnaryOperator<Path> edit, boolean keySheets)
-            throws IOException {
-        Path to = subs.resolve(id).resolve("labs/src/main/java");
-        try (Stream<Path> s = Files.walk(sources)) {
-            for (Path p : s.filter(Files::isRegularFile).toList()) {
-                Path dest = to.resolve(sources.relativize(p).toString());
-                Files.createDirectories(dest.getParent());
-                Files.copy(edit.apply(p), dest);
-            }
-        }
-        if (!keySheets) return;
-        Path answers = Files.createDirectories(subs.resolve(id).resolve("labs/answers"));
-        for (String ch : Kit.registeredQuestions().stream().map(Question::chapter).distinct().toList()) {
-            List<Question> qs = Kit.registeredQuestions().stream().filter(q -> q.chapter().equals(ch)).toList();
-            Files.writeString(answers.resolve(ch + ".txt"), AnswerSheet.key(ch, Variant.of(ch, id, SALT), qs));
-        }
-    }
-
-    /** The labs exactly as the generator makes them from solutions/: every step a Todo. */
-    static Path untouchedLabs(Path dir) throws IOException {
-        for (Map.Entry<String, String> f : vramlab.labgen.LabGenerator.generate(root.resolve("solutions")).entrySet()) {
-            Path p = dir.resolve(f.getKey());
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, f.getValue());
-        }
-        return dir.resolve("src/main/java");
-    }
-
-    /** The blank answer sheets a student receives, for this student's variant. */
-    static void blankSheets(Path answers, String id) throws IOException {
-        Files.createDirectories(answers);
-        for (String ch : Kit.registeredQuestions().stream().map(Question::chapter).distinct().toList()) {
-            List<Question> qs = Kit.registeredQuestions().stream().filter(q -> q.chapter().equals(ch)).toList();
-            Files.writeString(answers.resolve(ch + ".txt"), AnswerSheet.template(ch, Variant.of(ch, id, SALT), qs));
-        }
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        Files.createDirectories(to);
-        try (Stream<Path> s = Files.list(from)) {
-            for (Path p : s.toList()) Files.copy(p, to.resolve(p.getFileName().toString()));
-        }
-    }
+    static List<ScoreRow> rows(String id) { return graded.get(id).rows(); }
 
     /** The quiz's points: every registered question's graded item, whatever chapters ship. */
     static int quizMax() {
-        return graded.get("correct").stream().filter(r -> r.step().startsWith("q")).mapToInt(ScoreRow::points).sum();
+        return rows("correct").stream().filter(r -> r.step().startsWith("q")).mapToInt(ScoreRow::points).sum();
     }
 
-    static int lab(String id) { return graded.get(id).stream().filter(r -> !r.step().startsWith("q")).mapToInt(ScoreRow::earned).sum(); }
-    static int quiz(String id) { return graded.get(id).stream().filter(r -> r.step().startsWith("q")).mapToInt(ScoreRow::earned).sum(); }
+    static int lab(String id) { return rows(id).stream().filter(r -> !r.step().startsWith("q")).mapToInt(ScoreRow::earned).sum(); }
+    static int quiz(String id) { return rows(id).stream().filter(r -> r.step().startsWith("q")).mapToInt(ScoreRow::earned).sum(); }
 
     static ScoreRow row(String id, String step) {
-        return graded.get(id).stream().filter(r -> r.step().equals(step)).findFirst().orElseThrow();
+        return rows(id).stream().filter(r -> r.step().equals(step)).findFirst().orElseThrow();
     }
 
+    static String flags(String id) { return String.join("\n", graded.get(id).flags()); }
+
     @Test
-    @DisplayName("every submission gets the score its behaviour earns: lab items out of 7, the whole quiz")
+    @DisplayName("every submission gets the score its behaviour earns: lab items out of 9, the whole quiz")
     void scores() {
         assertThat(quizMax()).as("the quiz covers every chapter's questions").isGreaterThanOrEqualTo(40);
         Map<String, List<Integer>> expected = new LinkedHashMap<>();
-        expected.put("correct", List.of(7, quizMax()));
+        expected.put("correct", List.of(9, quizMax()));
         expected.put("empty", List.of(0, 0));
-        expected.put("broken", List.of(0, quizMax()));
-        expected.put("looping", List.of(5, 0));
-        expected.put("exiting", List.of(4, 0));
-        expected.put("flooding", List.of(7, 0));
+        expected.put("broken", List.of(2, quizMax()));
+        expected.put("looping", List.of(7, 0));
+        expected.put("exiting", List.of(6, 0));
+        expected.put("flooding", List.of(9, 0));
         expected.put("cheating", List.of(0, 0));
-        expected.forEach((id, s) -> assertThat(List.of(lab(id), quiz(id))).as(id + ": " + graded.get(id)).isEqualTo(s));
-        assertThat(graded.get("correct")).allSatisfy(r -> assertThat(r.passed()).isTrue());
+        expected.put("forging", List.of(0, 0));
+        expected.forEach((id, s) -> assertThat(List.of(lab(id), quiz(id))).as(id + ": " + rows(id)).isEqualTo(s));
+        assertThat(rows("correct")).allSatisfy(r -> assertThat(r.passed()).isTrue());
+        assertThat(graded.get("correct").flags()).isEmpty();
     }
 
     @Test
-    @DisplayName("each lost item says why: a Todo, not answered, did not compile, a time-out, an exit")
+    @DisplayName("a core that does not compile costs its own steps, names the file and line, and nothing else")
+    void brokenCoreCostsOnlyItsSteps() {
+        for (String step : List.of("3.1", "3.4", "4.2")) {
+            assertThat(row("broken", step).reason()).as(step).contains("did not compile: the alloc core")
+                    .contains("vramlab/alloc/CachingAllocator.java:" + brokenLine);
+        }
+        assertThat(row("broken", "6.1").passed()).as("the buddy core compiled: its step keeps its points").isTrue();
+        assertThat(flags("broken")).contains("did not compile: the alloc core");
+    }
+
+    @Test
+    @DisplayName("each lost item says why: a Todo, not answered, a time-out, an exit")
     void reasons() {
         assertThat(row("empty", "3.1").reason()).contains("TODO step 3.1");
         assertThat(row("empty", "q3.1").reason()).contains("not answered");
-        assertThat(row("broken", "3.4").reason()).contains("did not compile").contains("Broken.java:1");
         assertThat(row("looping", "3.1").reason()).contains("timed out after 5 s");
         assertThat(row("looping", "4.2").passed()).isTrue();
+        assertThat(flags("looping")).contains("timed out: 1 item");
         assertThat(row("exiting", "3.4").reason()).contains("JVM exited with status 3");
         assertThat(row("exiting", "3.1").passed()).as("graded after the exit, in a new JVM").isTrue();
+        assertThat(flags("exiting")).contains("exited");
         assertThat(row("looping", "q4.1").reason()).contains("labs/answers/ch04.txt, which is missing");
     }
 
     @Test
     @DisplayName("a submission cannot replace the graded tests or their points")
     void cheatingChangesNothing() {
-        assertThat(graded.get("cheating")).filteredOn(r -> !r.step().startsWith("q"))
-                .extracting(ScoreRow::points).containsExactly(2, 3, 2);
+        assertThat(rows("cheating")).filteredOn(r -> !r.step().startsWith("q"))
+                .extracting(ScoreRow::points).containsExactly(2, 3, 2, 2);
         assertThat(row("cheating", "3.1").reason()).contains("TODO step 3.1");
+        assertThat(flags("cheating")).contains("read the code: vramlab/quiz/ScoreRow.java uses the grading harness");
+    }
+
+    @Nested
+    @DisplayName("forged credit earns nothing")
+    class Forging {
+        @Test
+        @DisplayName("a PartialCredit made by reflection, fake harness classes, system properties, forged score lines")
+        void earnsNothing() {
+            assertThat(rows("forging")).allSatisfy(r -> assertThat(r.earned()).as(r.toString()).isZero());
+            assertThat(row("forging", "3.1").reason()).isEqualTo("fine");
+            assertThat(row("forging", "3.1").status()).isEqualTo("FAILED");
+        }
+
+        @Test
+        @DisplayName("the forged lines are counted and the code is flagged for the instructor to read")
+        void isFlagged() {
+            assertThat(flags("forging")).contains("forged results:")
+                    .contains("read the code: vramlab/alloc/Forge.java uses reflection")
+                    .contains("system properties").contains("file writes")
+                    .contains("vramlab/quiz/grade/ChildRunner.java uses");
+        }
+
+        @Test
+        @DisplayName("nothing it wrote reaches the gradebook")
+        void gradebookIsTheGradersOwn() throws IOException {
+            assertThat(Files.readString(tmp.resolve("out").resolve(Gradebook.WIDE))).doesNotContain("forged,999");
+        }
     }
 
     @Test
-    @DisplayName("two students get different numbers: the correct key sheets, copied, lose points")
+    @DisplayName("two students get different numbers: the copied key sheets lose points and are flagged")
     void copiedAnswersFail() {
         assertThat(quiz("correct")).isEqualTo(quizMax());
         assertThat(quiz("copycat")).isLessThan(quizMax() * 3 / 4);
-        assertThat(row("copycat", "q3.1").reason()).contains("not the size the simulator computes");
+        assertThat(row("copycat", "q3.1").reason()).contains("not the size the simulator computes")
+                .contains("written for student 'correct', not 'copycat'");
+        assertThat(flags("copycat")).contains("copied sheet?");
     }
 
-    @Test
-    @DisplayName("one gradebook row per student, and a results.json for each")
-    void reports() {
-        List<String> lines = gradebook.lines().toList();
-        assertThat(lines).hasSize(1 + graded.size());
-        assertThat(lines.get(0)).startsWith("student,score,max_score,3.1 ");
-        int total = 7 + quizMax();
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("correct," + total + "," + total + ",2,3,2,"));
-        for (String id : graded.keySet()) {
-            assertThat(tmp.resolve("out").resolve(id).resolve("results.json")).exists();
+    @Nested
+    @DisplayName("the gradebook")
+    class Reports {
+        @Test
+        @DisplayName("one row per student with chapter subtotals, one row per item with its reason, a results.json each")
+        void files() throws IOException {
+            Path out = tmp.resolve("out");
+            List<String> wide = Files.readString(out.resolve(Gradebook.WIDE)).lines().toList();
+            assertThat(wide.get(0)).startsWith("student,total,max,ch01 lab (0),ch01 quiz (").contains("ch03 lab (5)")
+                    .endsWith(",flags,graded_at,run");
+            int total = 9 + quizMax();
+            assertThat(wide).anySatisfy(l -> assertThat(l).startsWith("correct," + total + "," + total + ",0,"));
+            String items = Files.readString(out.resolve(Gradebook.LONG));
+            assertThat(items).startsWith("student,item,points,max,status,reason\n")
+                    .contains("empty,3.1 rounds on the toy ladder,0,2,FAILED,")
+                    .contains("(needs step 3.1 first)");
+            for (String id : graded.keySet()) {
+                assertThat(out.resolve(id).resolve("results.json")).exists();
+            }
+            assertThat(Files.readString(out.resolve("empty/results.json"))).contains("(needs step 3.1 first)");
         }
-        assertThat(Reports.total(graded.get("empty"))).isEqualTo(7 + quizMax());
+
+        @Test
+        @DisplayName("progress: one line per submission on the log, [k/n] id: points in seconds")
+        void progress() {
+            assertThat(log.lines().filter(l -> l.matches("\\[\\d+/9] [a-z]+: \\d+/\\d+ in \\d+\\.\\d s.*"))).hasSize(9);
+        }
+
+        @Test
+        @DisplayName("regrading one student keeps everyone else's rows as they were")
+        void regrade() throws Exception {
+            Path out = tmp.resolve("out");
+            List<String> before = Files.readString(out.resolve(Gradebook.WIDE)).lines().toList();
+            Grader g = new Grader(kit, options(), tmp.resolve("work"), SALT, new PrintStream(new ByteArrayOutputStream()));
+            g.gradeClass(List.of(tmp.resolve("subs/empty")), out);
+            List<String> after = Files.readString(out.resolve(Gradebook.WIDE)).lines().toList();
+            assertThat(after).hasSameSizeAs(before);
+            assertThat(after).containsAll(before.stream().filter(l -> !l.startsWith("empty,")).toList());
+            assertThat(after).anySatisfy(l -> assertThat(l).startsWith("empty,0,").contains("regraded (was 0/"));
+        }
     }
 
     @Test
@@ -297,5 +334,16 @@ class GradeCommandTest {
                 assertThat(Files.readString(p, StandardCharsets.ISO_8859_1)).doesNotContain("test-instructor-salt");
             }
         }
+    }
+
+    @Test
+    @DisplayName("without an instructor salt, grading quiz sheets refuses to run unless --practice")
+    void saltOrPractice() {
+        CliRun r = CliRun.of("grade", tmp.resolve("subs/empty").toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: grade: no instructor salt").contains("--practice").hasLineCount(1);
+        assertThat(GradeCommand.salt(true, true).isPractice()).isTrue();
+        assertThatThrownBy(() -> GradeCommand.salt(false, true)).isInstanceOf(UsageException.class);
+        assertThat(GradeCommand.salt(false, false).isPractice()).as("no quiz, nothing to salt").isTrue();
     }
 }

@@ -31,11 +31,11 @@ class QuizCommandTest {
     }
 
     @Test
-    @DisplayName("without a student the quiz has the seed's numbers; with one, that student's")
+    @DisplayName("without a student the quiz has the notes' own numbers; with one, that student's")
     void variants() {
         Result seed = run("quiz", "real-oom");
         assertThat(seed.status()).isZero();
-        assertThat(seed.out()).contains("The seed chapter's numbers").contains("Process 23187 has 27.30 GiB");
+        assertThat(seed.out()).contains("The notes' own numbers").contains("Process 23187 has 27.30 GiB");
         Result alice = run("quiz", "4", "--student", "alice");
         assertThat(alice.out()).contains("student alice (practice numbers)").doesNotContain("Process 23187");
         assertThat(run("quiz", "ch04", "--student", "alice").out()).isEqualTo(alice.out());
@@ -68,6 +68,35 @@ class QuizCommandTest {
         assertThat(max).isGreaterThanOrEqualTo(17);
         assertThat(run("quiz", "3", "--student", "dave", "--check", sheet.toString()).out())
                 .contains("Score: " + max + "/" + max);
+    }
+
+    @Test
+    @DisplayName("--check without --student marks the sheet for the student its header names")
+    void checkUsesTheSheetsStudent() throws Exception {
+        Variant v = Variant.of("ch03", "erin", Salt.PRACTICE);
+        Path sheet = tmp.resolve("erin.txt");
+        Files.writeString(sheet, AnswerSheet.key("ch03", v, QuizCommand.questions("ch03")));
+        int max = chapterPoints("ch03", "erin");
+        Result r = run("quiz", "3", "--check", sheet.toString());
+        assertThat(r.out()).contains("for student erin (its student line)").contains("Score: " + max + "/" + max)
+                .doesNotContain("note:");
+        Result asFrank = run("quiz", "3", "--student", "frank", "--check", sheet.toString());
+        assertThat(asFrank.out()).contains("note: ").contains("written for student 'erin', not 'frank'")
+                .doesNotContain("Score: " + max + "/" + max);
+    }
+
+    @Test
+    @DisplayName("--check lists keys that no blank has, with the line and the key that was meant")
+    void checkReportsMisspeltKeys() throws Exception {
+        Variant v = Variant.of("ch03", "gail", Salt.PRACTICE);
+        String key = AnswerSheet.key("ch03", v, QuizCommand.questions("ch03"));
+        String misspelt = key.replace("q3.1.a.size =", "q3.1.a.szie =");
+        Path sheet = tmp.resolve("gail.txt");
+        Files.writeString(sheet, misspelt);
+        int line = 1 + (int) misspelt.substring(0, misspelt.indexOf("q3.1.a.szie =")).chars().filter(c -> c == '\n').count();
+        Result r = run("quiz", "3", "--check", sheet.toString());
+        assertThat(r.out()).contains(sheet + ":" + line + ": unknown key 'q3.1.a.szie' (did you mean q3.1.a.size?)")
+                .contains("q3.1.a.size: not answered");
     }
 
     @Test

@@ -24,7 +24,27 @@ class SiteCommandTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("site", "render notes and slides to HTML");
         out.reset();
         assertThat(Main.run(new String[] {"site", "--help"}, io)).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: vramlab site [--offline]", "-Psite");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: vramlab site [--instructor] [--offline]",
+                "-Psite", "site/target/site-instructor/");
+        out.reset();
+        assertThat(Main.run(new String[] {"slides", "--help"}, io)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("usage: vramlab slides [chapter]", "-Pslides");
+    }
+
+    @Test
+    @DisplayName("slides refuses two chapters, or a chapter that does not exist, with one line and exit status 2")
+    void slidesRefuses() {
+        assertThat(Main.run(new String[] {"slides", "3", "4"}, io)).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).trim()).startsWith("error: slides: takes at most one chapter");
+        err.reset();
+        assertThat(Main.run(new String[] {"slides", "ch99"}, io)).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).trim()).startsWith("error: slides:").doesNotContain("\n");
+    }
+
+    @Test
+    @DisplayName("drops terminal escape codes from Maven's lines")
+    void plainLines() {
+        assertThat(SiteCommand.plain("\u001b[0m\u001b[0msite: done\u001b[1;31m")).isEqualTo("site: done");
     }
 
     @Test

@@ -72,6 +72,53 @@ class TriageCommandTest {
     }
 
     @Test
+    @DisplayName("--json keeps its keys, in this order, and adds the ranking of causes against the shortfall")
+    void jsonKeys() {
+        assertThat(run(MESSAGE, "triage", "--json")).isEqualTo(0);
+        String json = out().trim();
+        String[] keys = {"cause", "step", "family", "backend", "source", "numbers", "processes", "evidence",
+            "fixes", "missing", "notes", "shortfall", "ranked", "runnerUp", "tellApart", "assumption"};
+        int at = -1;
+        for (String k : keys) {
+            int i = json.indexOf("\"" + k + "\":");
+            assertThat(i).as(k).isGreaterThan(at);
+            at = i;
+        }
+        assertThat(json).contains("\"shortfall\":966367642")
+                .contains("\"ranked\":[{\"cause\":\"OTHER_PROCESSES\",\"share\":100,\"bytes\":9663676416,"
+                        + "\"enoughAlone\":true,\"evidence\":\"2. Other processes: process 5150 (9.00 GiB) holds 9.00 GiB");
+    }
+
+    @Test
+    @DisplayName("reads a snapshot's recorded OOM (JSON or pickle), and --device gives the card's size")
+    void snapshot(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("oom.json");
+        Files.writeString(f, """
+                {"segments": [{"device": 0, "address": 0, "total_size": 41943040, "is_expandable": false,
+                  "blocks": [{"address": 0, "size": 8388608, "state": "active_allocated"},
+                             {"address": 8388608, "size": 33554432, "state": "inactive"}]}],
+                 "device_traces": [[{"action": "alloc", "addr": 0, "size": 8388608, "stream": 0},
+                                    {"action": "oom", "size": 52428800, "device_free": 4194304, "stream": 0}]]}
+                """);
+        assertThat(run("", "triage", f.toString())).isEqualTo(0);
+        assertThat(out()).contains("Format: a PyTorch memory snapshot").contains("Most likely cause: FULL_OR_DRIVER_RESERVE")
+                .contains("the largest free block was 32.00 MiB, the request needed 50.00 MiB");
+        out.reset();
+        assertThat(run("", "triage", "--device", "8GiB", "--json", f.toString())).isEqualTo(0);
+        assertThat(out()).contains("\"capacity\":8589934592");
+        assertThat(run(MESSAGE, "triage", "--device", "8GiB")).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a snapshot without an oom entry exits 2 with one line naming the file")
+    void snapshotWithoutOom(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("fine.json");
+        Files.writeString(f, "{\"segments\": [], \"device_traces\": [[]]}");
+        assertThat(run("", "triage", f.toString())).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: " + f + ":0: no 'oom' entry");
+    }
+
+    @Test
     @DisplayName("a look-alike is said to be one, with exit 0")
     void lookAlike() {
         assertThat(run("RuntimeError: MPS backend out of memory (MPS allocated: 9.00 GB)", "triage")).isEqualTo(0);

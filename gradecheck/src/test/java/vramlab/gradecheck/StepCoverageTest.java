@@ -42,7 +42,7 @@ import vramlab.quiz.grade.Kit;
  * has at least one {@code @Graded} test, every {@code @Graded} test names a marked step or a
  * registered quiz question, and the labs exactly as the generator makes them lose every point
  * of every step, each item failing with a Todo: its own step's, or an earlier step's that it
- * builds on (the score table says so, "stopped at an earlier unwritten step").
+ * builds on (the score table says so, "needs step N first").
  */
 @DisplayName("Every lab step is graded, and the untouched labs fail each step with its Todo")
 class StepCoverageTest {

@@ -88,6 +88,32 @@ public final class LabGenerator {
         return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 
+    /** One quoted Java string literal, escapes allowed. */
+    private static final String QUOTED = "\"((?:[^\"\\\\]|\\\\.)*)\"";
+    private static final Pattern STUB = Pattern.compile("throw new vramlab\\.lab\\.Todo\\(" + QUOTED + ", " + QUOTED
+            + ", " + QUOTED + ", " + QUOTED + "\\);");
+
+    /**
+     * The steps of a generated tree (a student release's {@code cores/}, which has no solutions):
+     * read back from the {@code Todo} lines that {@link #transform} writes, so each step's id, title
+     * and notes are the same as {@link #steps} gives on the reference; the line is the Todo's own.
+     */
+    public static List<Step> stepsFromStubs(Path generatedModule) {
+        List<Step> steps = new ArrayList<>();
+        for (Path p : javaFiles(generatedModule.resolve("src/main/java"))) {
+            List<String> lines = read(p).lines().toList();
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = STUB.matcher(lines.get(i));
+                if (m.find()) {
+                    steps.add(new Step(unquote(m.group(1)), unquote(m.group(2)), unquote(m.group(3)), unquote(m.group(4)), i + 1));
+                }
+            }
+        }
+        return steps;
+    }
+
+    private static String unquote(String s) { return s.replaceAll("\\\\(.)", "$1"); }
+
     /** Every file the labs tree should hold, by path relative to the module, with its text. */
     public static Map<String, String> generate(Path solutionsModule) {
         Map<String, String> out = new TreeMap<>();

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The maintainers' check: labs/ is exactly what the generator makes from solutions/. It is off
@@ -48,5 +49,25 @@ class LabsMatchSolutionsTest {
         var steps = LabGenerator.steps(repoRoot().resolve("solutions"));
         assertThat(steps).isNotEmpty();
         assertThat(steps.stream().map(LabGenerator.Step::id)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    @DisplayName("a generated tree (a release's cores/, which has no solutions) names the same steps, each at its Todo line")
+    void stepsReadBackFromTheStubs(@TempDir Path tmp) throws Exception {
+        Path root = repoRoot();
+        for (Map.Entry<String, String> f : LabGenerator.generate(root.resolve("solutions")).entrySet()) {
+            Path p = tmp.resolve(f.getKey());
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, f.getValue());
+        }
+        var fromSolutions = LabGenerator.steps(root.resolve("solutions"));
+        var fromStubs = LabGenerator.stepsFromStubs(tmp);
+        assertThat(fromStubs).extracting(LabGenerator.Step::id, LabGenerator.Step::title, LabGenerator.Step::notes,
+                LabGenerator.Step::file).containsExactlyInAnyOrderElementsOf(fromSolutions.stream()
+                .map(s -> org.assertj.core.groups.Tuple.tuple(s.id(), s.title(), s.notes(), s.file())).toList());
+        for (LabGenerator.Step s : fromStubs) {
+            String line = Files.readAllLines(tmp.resolve(s.file().substring("labs/".length()))).get(s.line() - 1);
+            assertThat(line).as(s.id()).contains("new vramlab.lab.Todo(\"" + s.id() + "\"");
+        }
     }
 }

@@ -9,18 +9,25 @@ import java.util.List;
 import vramlab.units.Bytes;
 
 /**
- * The options of {@code PYTORCH_CUDA_ALLOC_CONF}, parsed as c10/cuda/CUDAAllocatorConfig.cpp
- * parses them (index id 706613213; lexer at lines 53-72, {@code parseArgs} at 300-345):
- * {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad value is an
- * {@link IllegalArgumentException} that names it.
+ * The options of {@code PYTORCH_CUDA_ALLOC_CONF} ({@code PYTORCH_ALLOC_CONF} in newer
+ * releases), parsed as PyTorch up to 2.9 parses them: c10/cuda/CUDAAllocatorConfig.cpp, the
+ * last version with its own parser (the one with {@code pinned_reserve_segment_size_mb} and
+ * {@code graph_capture_record_stream_reuse}; lexer {@code lexArgs}, then {@code parseArgs}): {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad
+ * value is an {@link IllegalArgumentException} that names it. Where newer releases parse
+ * differently (c10/core/AllocatorConfig.cpp, from the 2025 refactor on) the message or the
+ * method says so.
  *
  * <p>Keys with an effect here: {@code expandable_segments}, {@code max_split_size_mb},
  * {@code max_non_split_rounding_mb}, {@code roundup_power2_divisions},
- * {@code garbage_collection_threshold} and {@code per_process_memory_fraction} (the newest
- * parser's key for what {@code torch.cuda.set_per_process_memory_fraction} sets). Accepted and
- * checked but without effect in this simulator: {@code backend:native},
- * {@code release_lock_on_cudamalloc} and the {@code pinned_*} keys (chapter 7's allocator).
- * {@code expandable_segments_page_size} is not a key of the cited source and is refused.
+ * {@code garbage_collection_threshold} and {@code per_process_memory_fraction} (PR #161035,
+ * 2025: the config key for what {@code torch.cuda.set_per_process_memory_fraction} sets).
+ * Accepted and checked but without effect on the device allocator: {@code backend:native},
+ * {@code release_lock_on_cudamalloc}, {@code graph_capture_record_stream_reuse} (graph capture
+ * is not simulated here) and the {@code pinned_*} keys, which are chapter 7's host allocator's
+ * ({@code vramlab.pinned.PinnedConfig} reads them from the same string). Refused:
+ * {@code expandable_segments_page_size} (no PyTorch parser has it) and
+ * {@code large_segment_size_mb} (a newer key that changes the large pool's 20 MiB segments,
+ * which the kit does not simulate).
  *
  * @param roundupPower2Divisions 16 entries, one per power-of-two interval from 1 MiB up
  */
@@ -40,6 +47,30 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         int log = 63 - Long.numberOfLeadingZeros(size);
         int index = Math.min(Math.max(log - 20, 0), INTERVALS - 1);
         return roundupPower2Divisions[index];
+    }
+
+    /**
+     * The string's {@code key -> value} pairs as the lexer cuts them, a list value as written
+     * ({@code [64:8,>:2]}), for readers of other keys (the pinned allocator's). No checks: call
+     * {@link #parse} for those.
+     */
+    public static java.util.Map<String, String> entries(String text) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        List<String> t = lex(text);
+        for (int i = 0; i < t.size(); ) {
+            String key = t.get(i++);
+            if (i < t.size() && t.get(i).equals(":")) i++;
+            StringBuilder value = new StringBuilder();
+            int depth = 0;
+            while (i < t.size() && (depth > 0 || !t.get(i).equals(","))) {
+                if (t.get(i).equals("[")) depth++;
+                if (t.get(i).equals("]")) depth--;
+                value.append(t.get(i++));
+            }
+            if (i < t.size()) i++;                       // the comma
+            out.put(key, value.toString());
+        }
+        return out;
     }
 
     /**
@@ -94,13 +125,18 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                     case "per_process_memory_fraction" -> fraction = fraction(key, true);
                     case "backend" -> backend(key);
                     case "release_lock_on_cudamalloc", "pinned_use_cuda_host_register",
-                         "pinned_use_background_threads" -> bool(key);
+                         "pinned_use_background_threads", "graph_capture_record_stream_reuse" -> bool(key);
                     case "pinned_num_register_threads" -> registerThreads(key);
+                    case "pinned_reserve_segment_size_mb" -> positive(key);
+                    case "pinned_max_cached_size_mb", "pinned_max_round_threshold_mb" -> integer(key, value(key));
+                    case "large_segment_size_mb" -> throw new IllegalArgumentException("option '" + key
+                            + "' is newer PyTorch's (c10/core/AllocatorConfig.cpp): it changes the large pool's"
+                            + " 20 MiB segments (kLargeBuffer), which the kit's allocator (PyTorch 2.5-2.9) keeps");
                     default -> throw new IllegalArgumentException("unknown option '" + key
                             + "' in the allocator config (keys: expandable_segments, max_split_size_mb, "
                             + "max_non_split_rounding_mb, roundup_power2_divisions, "
                             + "garbage_collection_threshold, per_process_memory_fraction, backend, "
-                            + "release_lock_on_cudamalloc, pinned_*)");
+                            + "release_lock_on_cudamalloc, graph_capture_record_stream_reuse, pinned_*)");
                 }
                 if (i < t.size()) expect(",", key);
             }
@@ -128,11 +164,18 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
             throw bad(key, v, "True or False (case-sensitive)");
         }
 
-        /** CFG:85-104: an integer number of MB that must be > 20, stored as bytes. */
+        /**
+         * {@code parseMaxSplitSize}: an integer number of MB that must be > 20, stored as bytes.
+         * PyTorch up to 2.9 (c10/cuda/CUDAAllocatorConfig.cpp) refuses 20; newer releases, which
+         * parse through c10/core/AllocatorConfig.cpp, accept it ({@code >= 20} there).
+         */
         private long megabytes(String key) {
             String v = value(key);
             long mb = integer(key, v);
-            if (mb <= 20) throw bad(key, v, "a number of MB > 20 (CachingAllocator: too small, must be > 20)");
+            if (mb <= 20) {
+                throw bad(key, v, "a number of MB > 20 (\"too small, must be > 20\" in PyTorch up to 2.9,"
+                        + " c10/cuda/CUDAAllocatorConfig.cpp, which the kit follows; newer releases accept 20)");
+            }
             if (mb > Long.MAX_VALUE / MiB) return Long.MAX_VALUE;
             return mb * MiB;
         }
@@ -147,27 +190,41 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                 throw bad(key, v, "a number between 0 and 1");
             }
             boolean ok = closed ? d >= 0 && d <= 1 : d > 0 && d < 1;
-            if (!ok) throw bad(key, v, closed ? "a number in [0, 1]" : "a number strictly between 0.0 and 1.0");
+            if (!ok) {
+                throw bad(key, v, closed ? "a number in [0, 1] (\"" + key + " is invalid, set it in [0.0, 1.0]\")"
+                        : "a number strictly between 0.0 and 1.0");
+            }
             return d;
         }
 
-        /** CFG:145-225: one power of two for every size, or {@code [MB:div,...,>:div]}. */
+        /**
+         * {@code parseRoundUpPower2Divisions}: one power of two for every size, or
+         * {@code [MB:div,...,>:div]}. A key {@code k} sets the interval {@code [k MB, 2k MB)}; the
+         * first listed entry also fills every interval below it; {@code >} fills from the last
+         * listed interval on, that interval INCLUDED ({@code last_index = index}, then
+         * {@code std::fill(begin + last_index, end, val)}), so it overwrites it. That is PyTorch
+         * up to 2.9; PR #165304 (October 2025, PyTorch 2.10) fills from the interval after it
+         * ({@code last_index + 1}). So the docs' {@code [256:1,512:2,1024:4,>:8]} gives 1 below
+         * 512 MB, 2 from 512 MB, and 8 from 1 GB: its {@code 1024:4} is overwritten.
+         */
         private void divisions(String key) {
             if (i < t.size() && t.get(i).equals("[")) {
                 i++;
-                int last = -1;
+                int last = 0;
+                boolean first = true;
                 while (i < t.size() && !t.get(i).equals("]")) {
                     String start = value(key);
                     expect(":", key);
                     String dv = value(key);
                     long d = powerOfTwoOrZero(key, dv);
                     if (start.equals(">")) {
-                        Arrays.fill(divisions, last + 1, INTERVALS, d);
+                        Arrays.fill(divisions, last, INTERVALS, d);       // from the last listed, inclusive
                     } else {
                         long mb = integer(key, start);
                         if (!Bytes.isPowerOfTwo(mb)) throw bad(key, start, "interval starts in MB that are powers of two");
                         int index = Math.min(63 - Long.numberOfLeadingZeros(mb), INTERVALS - 1);
-                        if (last < 0) Arrays.fill(divisions, 0, index, d);   // the first entry fills below it
+                        if (first) Arrays.fill(divisions, 0, index, d);   // the first entry fills below it
+                        first = false;
                         divisions[index] = d;
                         last = index;
                     }
@@ -185,6 +242,12 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
             if (v.equals("native")) return;
             if (v.equals("cudaMallocAsync")) throw bad(key, v, "native (cudaMallocAsync is not simulated)");
             throw bad(key, v, "native or cudaMallocAsync");
+        }
+
+        /** {@code parsePinnedReserveSegmentSize}: an integer that "has to be greater than 0". */
+        private void positive(String key) {
+            String v = value(key);
+            if (integer(key, v) <= 0) throw bad(key, v, "a number of MB greater than 0");
         }
 
         /** CFG.h:69-74: a power of two, at most 128. */

@@ -79,7 +79,7 @@ public final class Block {
         return streamUses == null ? Set.of() : java.util.Collections.unmodifiableSet(new TreeSet<>(streamUses));
     }
 
-    /** Prints as the seed does: {@code seg0[4..10)M 6M LIVE}, in the largest unit that is exact. */
+    /** Prints as the notes do: {@code seg0[4..10)M 6M LIVE}, in the largest unit that is exact. */
     @Override
     public String toString() {
         long end = offset + size;

@@ -9,7 +9,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 import vramlab.alloc.DeviceTrace.Action;
 import vramlab.driver.CudaException;
@@ -85,12 +87,24 @@ public final class CachingAllocator {
     private final DeviceTrace trace = new DeviceTrace();
     private final StreamEvents events = new StreamEvents();
     private final long[] getFreeBlockCalls = new long[PoolKind.values().length];
+    private final TreeMap<Long, Segment> byAddress = new TreeMap<>();   // segments by address
+    private final List<BooleanSupplier> freeMemoryCallbacks = new ArrayList<>();
+    private long expectedAddress = NO_HINT;
     private int nextSegmentId;
     private long requested;
     private long allocated;
     private long reserved;
     private long liveBlocks;
     private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
+
+    /** {@link #expectSegmentAt}'s "no address expected". */
+    public static final long NO_HINT = Long.MIN_VALUE;
+
+    /**
+     * {@code NativeCachingAllocator::allocate}'s front door (CCA:3412-3417): a request of 1 EiB
+     * ({@code one_exa_bytes}, 2^60) or more is an OOM before the allocator looks at it.
+     */
+    public static final long ONE_EXA_BYTES = 1L << 60;
 
     public CachingAllocator(GpuProcess process, Policy policy) {
         this.process = process;
@@ -137,12 +151,23 @@ public final class CachingAllocator {
     }
 
     /**
-     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction): the allocator may hold at
-     * most {@code fraction} of the device's total memory.
+     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction @001074d): the allocator
+     * may hold at most {@code fraction} of the device's total memory; 1.0 is a limit of the
+     * whole device, so garbage collection can run and the OOM message says "allowed". Newer
+     * releases (the 2025 allocator with {@code per_process_memory_fraction}, PR #161035) keep
+     * no limit at all for 1.0: {@code allowed_memory_maximum} is set only when
+     * {@code fraction < 1.0}.
      */
     public void setMemoryFraction(double fraction) {
-        if (!(fraction >= 0 && fraction <= 1)) throw new IllegalArgumentException("invalid fraction: " + fraction);
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("invalid fraction:" + fraction + ". Please set within [0, 1].");
+        }
         allowedMemoryMaximum = (long) (fraction * process.cudaMemGetInfo().total());
+    }
+
+    /** {@code get_per_process_memory_fraction}: the limit over the total, 1.0 when none is set. */
+    public double memoryFraction() {
+        return allowedMemoryMaximum < 0 ? 1.0 : (double) allowedMemoryMaximum / process.cudaMemGetInfo().total();
     }
 
     // tag::alloc[]
@@ -151,21 +176,49 @@ public final class CachingAllocator {
 
     /**
      * Allocates {@code size} bytes for use on {@code stream} (CCA malloc, 1198-1382): round,
-     * look in the pool's free set, else get new memory from the driver (recovering as the
-     * policy says when it has none); then split off what the policy allows.
+     * look in the pool's free set (again after the free-memory callbacks), else get new memory
+     * from the driver (recovering as the policy says when it has none); then split off what
+     * the policy allows. Size 0 is a null pointer and no malloc at all (CCA allocate, 3436).
      *
      * @throws CudaOutOfMemoryError when no cached block fits and the driver has no segment
      */
     public Block alloc(long size, int stream) {
-        if (size <= 0) throw new IllegalArgumentException("alloc(" + size + "): size must be positive");
+        if (size == 0) return null;
+        frontDoor(size);
         processEvents();
         long rounded = policy.roundSize(size);
         PoolKind kind = policy.poolFor(rounded);
         Block block = getFreeBlock(kind, stream, rounded);
+        if (block == null && triggerFreeMemoryCallbacks()) block = getFreeBlock(kind, stream, rounded);
         if (block == null) block = newMemory(kind, stream, rounded, size);   // OOM is born here
         return allocFoundBlock(block, rounded, size);
     }
     // end::alloc[]
+
+    /** Negative sizes are the caller's bug; 1 EiB and more is PyTorch's up-front OOM. */
+    private void frontDoor(long size) {
+        if (size < 0) throw new IllegalArgumentException("alloc(" + size + "): size must not be negative");
+        if (size >= ONE_EXA_BYTES) {
+            throw new CudaOutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.",
+                    new OomReport(size, size, size, PoolKind.LARGE, process.gpu().capacity(),
+                            process.cudaMemGetInfo().free(), allocated, reserved, largestFreeBlock()));
+        }
+    }
+
+    /**
+     * Registers a free-memory callback ({@code FreeCudaMemoryCallbacksRegistry}): when no cached
+     * block fits, malloc runs every callback and, if one freed memory, searches again
+     * (CCA malloc: {@code trigger_free_memory_callbacks}). PyTorch registers one, which
+     * collects CUDA memory shared with other processes over IPC (torch/csrc/CudaIPCTypes.cpp);
+     * in one process it frees nothing, so a new allocator has no callbacks.
+     */
+    public void addFreeMemoryCallback(BooleanSupplier callback) { freeMemoryCallbacks.add(callback); }
+
+    private boolean triggerFreeMemoryCallbacks() {
+        boolean freed = false;
+        for (BooleanSupplier c : freeMemoryCallbacks) freed |= c.getAsBoolean();
+        return freed;
+    }
 
     /** Best fit on the default stream: {@link #findFreeBlock(TreeSet, int, long)} with stream 0. */
     Block findFreeBlock(TreeSet<Block> pool, long rounded) { return findFreeBlock(pool, 0, rounded); }
@@ -252,6 +305,11 @@ public final class CachingAllocator {
         if (isRetry) stats.numAllocRetries++;
         if (allowedMemoryMaximum >= 0 && reserved + allocSize > allowedMemoryMaximum) return null;
         if (policy.expandableSegments()) return tryAllocateExpandableBlock(kind, stream, rounded);
+        return cudaMallocSegment(kind, stream, allocSize);
+    }
+
+    /** One cudaMalloc, made a segment of one free block (not yet in the free set); null on OOM. */
+    Block cudaMallocSegment(PoolKind kind, int stream, long allocSize) {
         long ptr;
         try {
             ptr = process.cudaMalloc(allocSize);
@@ -259,7 +317,8 @@ public final class CachingAllocator {
             if (!e.isOutOfMemory()) throw e;
             return null;
         }
-        Segment segment = new Segment(nextSegmentId++, ptr, allocSize, kind, stream);
+        Segment segment = new Segment(nextSegmentId++, segmentAddress(ptr, allocSize), ptr, allocSize,
+                kind, stream, null);
         segment.first = new Block(segment, 0, allocSize);
         adopt(segment);
         reserved += allocSize;
@@ -267,8 +326,34 @@ public final class CachingAllocator {
         stats.increase(MemoryStats.RESERVED_BYTES, kind, allocSize);
         if (allocSize >= policy.maxSplitSize()) stats.oversizeSegments.increase(1);
         stats.numDeviceAlloc++;
-        trace.add(Action.SEGMENT_ALLOC, ptr, allocSize, stream);
+        trace.add(Action.SEGMENT_ALLOC, segment.address, allocSize, stream);
         return segment.first;
+    }
+
+    // ---- where segments start ---------------------------------------------------------
+
+    /**
+     * A replay of a recorded run says where that run's next segment began: the address its
+     * cudaMalloc (or, for an expandable segment, its cuMemAddressReserve) returned. PyTorch
+     * orders free blocks of one size by address (CCA:746-754), so a replay that gives its
+     * segments the recorded addresses breaks best-fit ties as the recorded run did. The next
+     * segment this allocator makes takes that address unless it would overlap one it holds;
+     * {@link #NO_HINT} clears it. Without a hint a segment takes the driver's pointer.
+     */
+    public void expectSegmentAt(long address) { expectedAddress = address; }
+
+    private long segmentAddress(long ptr, long size) {
+        long hint = expectedAddress;
+        expectedAddress = NO_HINT;
+        if (hint != NO_HINT && isUnused(hint, size)) return hint;
+        if (byAddress.isEmpty() || isUnused(ptr, size)) return ptr;
+        Segment top = byAddress.lastEntry().getValue();   // clear of every hinted segment
+        return Math.max(ptr, top.address + top.size);
+    }
+
+    private boolean isUnused(long address, long size) {
+        Map.Entry<Long, Segment> below = byAddress.floorEntry(address + size - 1);
+        return below == null || below.getValue().address + below.getValue().size <= address;
     }
 
     private CudaOutOfMemoryError outOfMemory(PoolKind kind, int stream, long rounded, long allocSize, long size) {
@@ -279,7 +364,7 @@ public final class CachingAllocator {
         for (GpuProcess p : process.gpu().processes()) {
             procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
         }
-        OomReport report = new OomReport(size, rounded, allocSize, kind, process.gpu().capacity(),
+        OomReport report = new OomReport(size, rounded, allocSize, kind, process.cudaMemGetInfo().total(),
                 deviceFree, allocated, reserved, largestFreeBlock(), process.gpu().id(),
                 List.copyOf(procs), allowedMemoryMaximum, 0);
         return new CudaOutOfMemoryError(policy.oomMessage(report), report);
@@ -287,9 +372,14 @@ public final class CachingAllocator {
 
     /** {@code alloc_found_block} (CCA:1384-1474): split, mark live, count. */
     private Block allocFoundBlock(Block block, long rounded, long size) {
-        PoolKind kind = block.segment.pool;
         boolean alreadySplit = block.isSplit();
-        Block remainder = splitIfAllowed(block, rounded, freeBlocks.get(kind));
+        Block remainder = splitIfAllowed(block, rounded, freeBlocks.get(block.segment.pool));
+        return markAllocated(block, size, alreadySplit, remainder);
+    }
+
+    /** The rest of {@code alloc_found_block}: the split statistics, then the block is live. */
+    Block markAllocated(Block block, long size, boolean alreadySplit, Block remainder) {
+        PoolKind kind = block.segment.pool;
         if (!block.segment.isExpandable()) {   // expandable blocks are left out (CCA:2378-2403)
             if (remainder != null && alreadySplit) {
                 stats.decrease(MemoryStats.INACTIVE_SPLIT_BYTES, kind, block.size);
@@ -323,6 +413,11 @@ public final class CachingAllocator {
      */
     private Block splitIfAllowed(Block block, long rounded, TreeSet<Block> pool) {
         if (!policy.shouldSplit(block.segment.pool, block.size, rounded)) return null;
+        return splitFront(block, rounded, pool);
+    }
+
+    /** [block .........] -> [block rounded][remainder FREE], the remainder cached. */
+    Block splitFront(Block block, long rounded, TreeSet<Block> pool) {
         Block remainder = new Block(block.segment, block.stream, block.offset + rounded, block.size - rounded);
         remainder.prev = block;
         remainder.next = block.next;
@@ -355,11 +450,13 @@ public final class CachingAllocator {
     /** Segments record their allocator, so {@code free} checks ownership without a map lookup. */
     private void adopt(Segment s) {
         segments.put(s.id, s);
+        byAddress.put(s.address, s);
         s.owner = this;
     }
 
     private void disown(Segment s) {
         segments.remove(s.id);
+        byAddress.remove(s.address);
         s.owner = null;
     }
 
@@ -370,7 +467,8 @@ public final class CachingAllocator {
      * merges with free neighbours and goes back to its pool's free set.
      */
     public void free(Block block) {
-        if (block == null || block.segment.owner != this) {
+        if (block == null) return;                  // a null pointer: nothing (CCA free)
+        if (block.segment.owner != this) {
             throw new IllegalArgumentException("free(" + block + "): not a block of this allocator");
         }
         if (!block.allocated) throw new IllegalArgumentException("free(" + block + "): block already free");
@@ -523,7 +621,7 @@ public final class CachingAllocator {
         freeBlocks.get(kind).remove(block);
         stats.numDeviceFree++;
         trace.add(Action.SEGMENT_FREE, s.address, s.size, s.stream);
-        process.cudaFree(s.address);
+        process.cudaFree(s.ptr);
         reserved -= s.size;
         stats.decrease(MemoryStats.SEGMENT, kind, 1);
         stats.decrease(MemoryStats.RESERVED_BYTES, kind, s.size);
@@ -639,9 +737,15 @@ public final class CachingAllocator {
             for (Block b = start; b != null && bytes < size && allocatable(b); b = b.next) bytes += b.size;
             if (bytes >= size) return start;
         }
-        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().capacity(),
+        return newExpandableSegment(kind, stream);
+    }
+
+    /** A new reservation for (pool, stream): one unmapped block over all of it (CCA:2214-2231). */
+    Block newExpandableSegment(PoolKind kind, int stream) {
+        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().totalMemory(),   // totalGlobalMem
                 policy.expandablePageSize(kind));
-        Segment s = new Segment(nextSegmentId++, pages.base(), pages.size(), kind, stream, pages);
+        Segment s = new Segment(nextSegmentId++, segmentAddress(pages.base(), pages.size()), pages.base(),
+                pages.size(), kind, stream, pages);
         Block all = new Block(s, stream, 0, s.size);
         all.mapped = false;
         s.first = all;

@@ -3,6 +3,7 @@ package vramlab.alloc;
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
 import vramlab.gmmu.Access;
+import vramlab.units.Bytes;
 
 /**
  * The pages under one expandable segment, as PyTorch's {@code ExpandableSegment} keeps them
@@ -16,7 +17,13 @@ import vramlab.gmmu.Access;
  */
 public final class ExpandableSegment {
     /** A byte range inside the reservation, as offsets from its base. */
-    public record Range(long offset, long size) {}
+    public record Range(long offset, long size) {
+        /** {@code [0..40)M, 40 MiB}: the range's ends in the segment and its size. */
+        @Override public String toString() {
+            if (offset % Bytes.MiB != 0 || size % Bytes.MiB != 0) return "offset " + offset + " B, size " + size + " B";
+            return "[" + offset / Bytes.MiB + ".." + (offset + size) / Bytes.MiB + ")M, " + Bytes.readable(size);
+        }
+    }
 
     private final GpuProcess process;
     private final long base;
@@ -47,9 +54,10 @@ public final class ExpandableSegment {
 
     // tag::map[]
     /**
-     * Maps every page that {@code [offset, offset + size)} touches, rounded out to whole pages:
-     * one {@code cuMemCreate} and one {@code cuMemMap} per page (CCA:414-447). When the driver
-     * runs out of memory, the pages this call made are released and the range is empty.
+     * Maps every page {@code [offset, offset + size)} touches, as {@code ExpandableSegment::map}
+     * does (CCA:414-447 @001074d): a {@code cuMemCreate} per page; once all succeeded, a
+     * {@code cuMemMap} per page and one {@code cuMemSetAccess} for the range (per device; no peers
+     * here). On OOM the pages this call created are released and the range is empty.
      *
      * @return the range now mapped (starts at the page holding {@code offset}); size 0 on OOM
      */
@@ -69,6 +77,12 @@ public final class ExpandableSegment {
         throw new vramlab.lab.Todo("5.3", "Unmap whole free pages", "ch05 \"Shrinking: empty_cache unmaps pages\"", "labs/src/main/java/vramlab/alloc/ExpandableSegment.java");
     }
     // end::unmap[]
+
+    /** Drops a page's handle that was created but never mapped. */
+    private void releaseHandle(int page) {
+        process.cuMemRelease(handles[page]);
+        handles[page] = 0;
+    }
 
     private void unmapPage(int page) {
         // The source synchronises the segment's stream first (CCA:595-620); the simulated

@@ -14,13 +14,17 @@ import java.util.Map;
  * <pre>
  * {"segments": [{device, address, total_size, allocated_size, active_size, requested_size,
  *                stream, segment_type, segment_pool_id, is_expandable, frames, blocks}],
- *  "device_traces": [[{action, addr | device_free, size, stream, time_us}]],
+ *  "device_traces": [[{action, addr | device_free, size, stream, frames, time_us}]],
  *  "allocator_settings": {...}}
  * </pre>
  * An expandable segment is reported as one segment per contiguous mapped range
  * (CCA:1932-1936). Taking a snapshot records a {@code snapshot} trace entry with the total
- * active bytes, as PyTorch's does. No stack frames are recorded: every {@code frames} list is
- * empty.
+ * active bytes, as PyTorch's does, after the history was copied: PyTorch's
+ * {@code NativeCachingAllocator::snapshot} takes {@code trace()} before the device's
+ * {@code snapshot()} records its entry, so a snapshot never ends with its own entry (a later
+ * one shows it). No stack frames are recorded: every {@code frames} list is empty, and it is
+ * written where PyTorch writes one, on every trace entry recorded with a context, which is all
+ * of them but {@code snapshot} (SNAP:300-318; {@code record_trace} passes no context there).
  */
 public final class MemorySnapshot {
     private MemorySnapshot() {}
@@ -38,10 +42,11 @@ public final class MemorySnapshot {
         segments.sort((x, y) -> Long.compare(address(x), address(y)));
         long totalActive = 0;
         for (Object seg : segments) totalActive += (Long) ((Map<?, ?>) seg).get("active_size");
-        a.trace().add(DeviceTrace.Action.SNAPSHOT, 0, totalActive, 0);   // as snapshot() does (CCA:1983)
+        List<Object> history = traceEntries(a.trace());                  // trace() first, then
+        a.trace().add(DeviceTrace.Action.SNAPSHOT, 0, totalActive, 0);   // snapshot() (CCA:1983)
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("segments", segments);
-        out.put("device_traces", List.of(traceEntries(a.trace())));
+        out.put("device_traces", List.of(history));
         out.put("allocator_settings", settings(a.policy()));
         return out;
     }
@@ -107,6 +112,7 @@ public final class MemorySnapshot {
             d.put(e.action() == DeviceTrace.Action.OOM ? "device_free" : "addr", e.addr());
             d.put("size", e.size());
             d.put("stream", (long) e.stream());
+            if (e.action() != DeviceTrace.Action.SNAPSHOT) d.put("frames", new ArrayList<>());
             d.put("time_us", e.timeUs());
             out.add(d);
         }
@@ -117,7 +123,8 @@ public final class MemorySnapshot {
     private static Map<String, Object> settings(Policy p) {
         AllocConf c = p instanceof PyTorchPolicy pt ? pt.conf() : AllocConf.defaults();
         Map<String, Object> d = new LinkedHashMap<>();
-        d.put("PYTORCH_CUDA_ALLOC_CONF", p instanceof PyTorchPolicy ? c.toString() : "");
+        // The string the user set, as PyTorch keeps it (last_allocator_settings): '' when unset.
+        d.put("PYTORCH_CUDA_ALLOC_CONF", p instanceof PyTorchPolicy pt ? pt.confText() : "");
         d.put("max_split_size", c.maxSplitSize() == Long.MAX_VALUE ? -1L : c.maxSplitSize());
         d.put("garbage_collection_threshold", c.garbageCollectionThreshold());
         d.put("expandable_segments", c.expandableSegments());

@@ -17,6 +17,13 @@ import java.util.List;
  * </pre>
  * "Tried to allocate" is the would-be segment size, not the request; "allocated by PyTorch"
  * includes the private pools' cached bytes, which are subtracted from the unallocated figure.
+ * Sizes print through {@code format_size}, whose ties round to even ({@link
+ * vramlab.units.Bytes#formatSize}).
+ *
+ * <p>Version note: the newest releases, which read {@code PYTORCH_ALLOC_CONF} first and keep
+ * {@code PYTORCH_CUDA_ALLOC_CONF} as a deprecated fallback (c10/core/AllocatorConfig.cpp), print
+ * the same text with the hint {@code PYTORCH_ALLOC_CONF=expandable_segments:True}
+ * ({@link #TAIL_NEWER}); the kit's message is the 2024 one.
  */
 public final class PyTorchOomMessage {
     /** The hint and link, as the 2024 source prints them. */
@@ -24,6 +31,9 @@ public final class PyTorchOomMessage {
             + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
             + "See documentation for Memory Management  "
             + "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+
+    /** The same hint as the newest releases word it. */
+    public static final String TAIL_NEWER = TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", "PYTORCH_ALLOC_CONF=");
 
     private PyTorchOomMessage() {}
 

@@ -14,7 +14,14 @@ import java.util.List;
  */
 public final class Segment {
     final int id;
+    /**
+     * Where the segment starts, as PyTorch reports and orders it: the driver's pointer, or, in a
+     * replay of a recorded run, the address that run's cudaMalloc returned
+     * ({@link CachingAllocator#expectSegmentAt}).
+     */
     final long address;
+    /** The driver's pointer: what cudaFree takes (the reservation's base for an expandable one). */
+    final long ptr;
     final long size;
     final PoolKind pool;
     final int stream;
@@ -23,12 +30,13 @@ public final class Segment {
     CachingAllocator owner;                // set while the allocator holds this segment
 
     Segment(int id, long address, long size, PoolKind pool, int stream) {
-        this(id, address, size, pool, stream, null);
+        this(id, address, address, size, pool, stream, null);
     }
 
-    Segment(int id, long address, long size, PoolKind pool, int stream, ExpandableSegment pages) {
+    Segment(int id, long address, long ptr, long size, PoolKind pool, int stream, ExpandableSegment pages) {
         this.id = id;
         this.address = address;
+        this.ptr = ptr;
         this.size = size;
         this.pool = pool;
         this.stream = stream;

@@ -10,7 +10,7 @@ import vramlab.gmmu.Access;
 import vramlab.units.Bytes;
 
 /**
- * The seed's essence of expandable segments: one large VA arena reserved up front; each
+ * The simplified (toy) sketch of expandable segments: one large VA arena reserved up front; each
  * allocation maps fresh 2 MiB pages at the arena's bump pointer, and each free unmaps them at
  * once, so physical memory goes back to the driver at free time and a later request always
  * finds contiguous VA.
@@ -43,6 +43,13 @@ public final class SimExp {
         public String toString() {
             return "VA +" + Bytes.toyM(offset) + " " + Bytes.toyM(size) + " mapped (" + requested + " B asked)";
         }
+    }
+
+    /** {@code SimExp: 24 MiB mapped, next VA at +40M of an 80 MiB arena}. */
+    @Override
+    public String toString() {
+        return "SimExp: " + Bytes.toyMiB(mapped()) + " mapped, next VA at +" + Bytes.toyM(top) + " of a "
+                + Bytes.toyMiB(arenaSize) + " arena";
     }
 
     /** Bytes of physical memory mapped now: the driver's count for this process. */

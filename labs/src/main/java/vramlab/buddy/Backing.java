@@ -12,12 +12,12 @@ import vramlab.units.Bytes;
 /**
  * Where a buddy pool's memory comes from. Two ways, both through the driver's public calls:
  * <ul>
- *   <li>{@link #upfront}: one {@code cudaMalloc} of the whole pool at start-up (what the seed
+ *   <li>{@link #upfront}: one {@code cudaMalloc} of the whole pool at start-up (what a serving engine
  *       does with one {@code torch.empty}); {@code reserved} is the whole pool from the start.
  *   <li>{@link #onDemand}: reserve the pool's VA with {@code cuMemAddressReserve}, then commit
  *       2 MiB pages ({@code cuMemCreate} + {@code cuMemMap}) when a live block first touches
  *       them and give them back ({@code cuMemUnmap} + {@code cuMemRelease}) when the last one
- *       leaves: the seed's "commit physical memory on demand".
+ *       leaves: "commit physical memory on demand".
  * </ul>
  */
 public abstract class Backing {

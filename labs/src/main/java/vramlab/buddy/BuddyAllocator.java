@@ -12,6 +12,7 @@ import java.util.TreeSet;
 
 import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
+import vramlab.units.Bytes;
 
 /**
  * A binary buddy allocator over one pool of device memory, in the manner of Linux's page
@@ -154,7 +155,8 @@ public final class BuddyAllocator {
     // tag::buddy[]
     /**
      * The buddy of the block at {@code offset} (relative to the pool's base) of the given
-     * order: the one address that differs in bit {@code order}. Linux: {@code __find_buddy_pfn}.
+     * order: the one address that differs in bit {@code order}. Linux: {@code __find_buddy_pfn}
+     * in mm/internal.h.
      */
     public static long buddyOf(long offset, int order) {
         throw new vramlab.lab.Todo("6.2", "Find the buddy", "ch06 \"Rule 3: the buddy is one XOR away\"", "labs/src/main/java/vramlab/buddy/BuddyAllocator.java");
@@ -316,7 +318,12 @@ public final class BuddyAllocator {
     // end::compact[]
 
     /** What a compaction did: which blocks moved, and the bytes a real copy would move. */
-    public record Compaction(Map<Long, Long> moved, long bytesMoved) {}
+    public record Compaction(Map<Long, Long> moved, long bytesMoved) {
+        /** {@code compaction: 8 blocks moved, 512.00 MiB copied}. */
+        @Override public String toString() {
+            return "compaction: " + moved.size() + " blocks moved, " + Bytes.formatSize(bytesMoved) + " copied";
+        }
+    }
 
     private BuddyOutOfMemoryError oom(long size, int order, String why) {
         failedCalls++;

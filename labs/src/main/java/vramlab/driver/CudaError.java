@@ -7,10 +7,15 @@ package vramlab.driver;
  */
 public enum CudaError {
     cudaErrorMemoryAllocation,
+    /** A bad size, or a cudaFree of a pointer that is not an allocation (CUDA Runtime API, cudaFree). */
     cudaErrorInvalidValue,
-    cudaErrorInvalidDevicePointer,
     CUDA_ERROR_OUT_OF_MEMORY,
     CUDA_ERROR_INVALID_VALUE,
+    /**
+     * The kit's choice for cuMemMap or cuMemRelease of a handle that is not live: CUDA calls an
+     * invalid handle undefined behaviour (cuMemRelease: "If handle is not a valid handle the
+     * behavior is undefined") and names no code for it.
+     */
     CUDA_ERROR_INVALID_HANDLE,
     CUDA_ERROR_NOT_PERMITTED,
     CUDA_ERROR_ALREADY_MAPPED,

@@ -8,7 +8,7 @@ public enum DriverCall {
     CU_MEM_CREATE("cuMemCreate", false),
     CU_MEM_MAP("cuMemMap", false),
     CU_MEM_SET_ACCESS("cuMemSetAccess", false),
-    CU_MEM_UNMAP("cuMemUnmap", false),
+    CU_MEM_UNMAP("cuMemUnmap", true),
     CU_MEM_RELEASE("cuMemRelease", false),
     CU_MEM_ADDRESS_FREE("cuMemAddressFree", false);
 
@@ -25,8 +25,10 @@ public enum DriverCall {
     /**
      * Whether the model charges a wait for the device. The driver API's cuMemFree (what cudaFree
      * calls) "may perform implicit synchronization" for pointers not from the stream-ordered
-     * allocator (CUDA driver API reference, cuMemFree_v2); the simulator charges that wait to
-     * every cudaFree and to no other call.
+     * allocator (CUDA driver API reference, cuMemFree_v2), and cuMemUnmap carries the note
+     * "This function exhibits synchronous behavior for most use cases" (CUDA driver API, Virtual
+     * Memory Management; {@code \note_sync} in cuda.h, CUDA 12.x). The simulator charges the
+     * wait to every cudaFree and every cuMemUnmap, and to no other call.
      */
     public boolean synchronizes() { return synchronizes; }
 

@@ -18,6 +18,19 @@ import vramlab.units.Bytes;
  * is taken from it at boot, each process's context when the process opens, and every cudaMalloc
  * or cuMemCreate takes 2 MiB chunks. Each process maps its chunks through its own page tables.
  *
+ * <p>Three totals, as NVIDIA's interfaces report them:
+ * <ul>
+ *   <li>{@link #capacity()}: the board's memory, NVML's {@code total} ("Total physical device
+ *       memory", {@code nvmlMemory_v2_t}) and nvidia-smi's {@code memory.total};
+ *   <li>{@link #driverReserve()}: NVML's {@code reserved} ("reserved for system use (driver or
+ *       firmware)") and nvidia-smi's {@code memory.reserved};
+ *   <li>{@link #totalMemory()}: the capacity less the reserve, what {@code cuDeviceTotalMem},
+ *       {@code cudaDeviceProp.totalGlobalMem} and {@code cudaMemGetInfo}'s {@code total}
+ *       report. That CUDA's total leaves out the reserve is observed, not documented: a 96 GiB
+ *       card shows 95.59 GiB in NVML and 94.97 GiB in {@code cuDeviceTotalMem}
+ *       (ollama/ollama PR #18201). The kit uses one figure, the reserve, for both gaps.
+ * </ul>
+ *
  * <p>Invariants ({@link #checkInvariants()}): {@code driverReserve + sum(process.physicalBytes())
  * == capacity - free()} and {@code free() >= 0}; every chunk in the pool belongs to the reserve,
  * to one process's context, or to exactly one of a process's allocations or handles; every
@@ -38,6 +51,7 @@ public final class Gpu {
     private long taken;
     private final List<GpuProcess> processes = new ArrayList<>();
     private final Map<Integer, Integer> peerSlots = new LinkedHashMap<>();   // peer GPU id -> slot
+    private final Map<Integer, PeerLink> links = new LinkedHashMap<>();      // peer GPU id -> link
 
     /** A toy GPU: device 0 with {@code capacity} bytes, no driver reserve. */
     public Gpu(long capacity) { this(0, capacity, 0); }
@@ -72,10 +86,18 @@ public final class Gpu {
 
     public int id() { return id; }
 
-    /** Total memory, what {@code cudaMemGetInfo} reports as total. */
+    /** The board's memory: NVML's and nvidia-smi's total. */
     public long capacity() { return capacity; }
 
+    /** Memory the driver and firmware keep from boot: NVML's {@code reserved}. */
     public long driverReserve() { return driverReserve; }
+
+    /**
+     * What CUDA calls the device's total ({@code cuDeviceTotalMem}, {@code cudaMemGetInfo}'s
+     * {@code total}, the "total capacity" of PyTorch's OOM message): the capacity less the
+     * driver reserve.
+     */
+    public long totalMemory() { return capacity - driverReserve; }
 
     public MmuFormat format() { return format; }
 
@@ -110,7 +132,7 @@ public final class Gpu {
         return p;
     }
 
-    /** A process with no context: what the toy of the seed chapter runs on. */
+    /** A process with no context: what the toy policy's chapters run on. */
     public GpuProcess openToyProcess() { return open(1, "toy", 0); }
 
     public List<GpuProcess> processes() { return Collections.unmodifiableList(processes); }
@@ -123,6 +145,19 @@ public final class Gpu {
         give(p.contextBytes);
         p.closed = true;
     }
+
+    /**
+     * Declares how {@code a} and {@code b} reach each other's memory (both ways). Without a
+     * declaration two GPUs are peers over PCIe through the PEER aperture.
+     */
+    public static void link(Gpu a, Gpu b, PeerLink link) {
+        if (a == b) throw new IllegalArgumentException("link: GPU " + a.id + " with itself");
+        a.links.put(b.id, link);
+        b.links.put(a.id, link);
+    }
+
+    /** How this GPU reaches {@code peer}'s memory. */
+    public PeerLink linkTo(Gpu peer) { return links.getOrDefault(peer.id, PeerLink.PCIE); }
 
     /** The PTE peer slot (0-7) through which this GPU reaches {@code peer}'s memory. */
     int peerSlot(Gpu peer) {
@@ -200,7 +235,8 @@ public final class Gpu {
     }
 
     @Override public String toString() {
-        return "GPU " + id + " (" + Bytes.formatSize(capacity) + ", " + processes.size() + " processes, "
+        return "GPU " + id + " (" + Bytes.formatSize(capacity) + ", " + processes.size()
+                + (processes.size() == 1 ? " process, " : " processes, ")
                 + Bytes.formatSize(free()) + " free)";
     }
 }

@@ -3,9 +3,9 @@ package vramlab.gmmu;
 /**
  * One level of the GMMU page-table tree: which VA bits index it and how big its entries are.
  *
- * <p>{@code index(va)} is UVM's shift-and-mask (open-gpu-kernel-modules 590.44.01,
- * kernel-open/nvidia-uvm/uvm_mmu.c, {@code uvm_page_table_range_get_index}-style helpers):
- * {@code (va >> lo) & (entries - 1)}.
+ * <p>{@code index(va)} is UVM's shift-and-mask, {@code entry_index_from_vaddr(vaddr,
+ * addr_bit_shift, bits)} in kernel-open/nvidia-uvm/uvm_mmu.c (open-gpu-kernel-modules
+ * 595.45.04): {@code (va >> lo) & (entries - 1)}.
  *
  * @param name       the hardware's name: PDE3, PDE2, PDE1, PDE0, PT_64K, PT_4K (PDE4 on Hopper)
  * @param hi         the highest VA bit this level decodes

@@ -20,19 +20,21 @@ import vramlab.driver.Stream;
 
 /**
  * PyTorch's caching host (pinned) allocator, {@code CachingHostAllocatorImpl} in
- * aten/src/ATen/core/CachingHostAllocator.h @0445633 with the CUDA parts of
- * aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab (fact sheet section 11).
+ * aten/src/ATen/core/CachingHostAllocator.h (CHA.h) @0445633 with the CUDA parts of
+ * aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab; its CUDA-graph rules are those of the
+ * later CHA.h with private pools (see {@link #fateOf}).
  *
  * <p>Rules: round every request up to a power of two; reuse only a free block of exactly that
  * size, last freed first; never split; a freed block that a stream used waits until the event
  * recorded at free retires; events retire lazily, oldest first, at the next allocate or
- * empty_cache; a block a CUDA graph captured is never recycled; nothing goes back to the OS
- * except by {@link #emptyCache()}.
+ * empty_cache; a block allocated during a graph capture is kept for that graph; nothing goes
+ * back to the OS except by {@link #emptyCache()}.
  *
  * <p>Invariants ({@link #checkInvariants()}): each owned block is in exactly one state
  * (checked out, waiting, free list, parked); free-list blocks have no pending events and are
- * filed under their size; {@code owned} is the sum of the owned blocks and {@code active} the
- * sum of those not on a free list; {@code numHostAlloc - numHostFree} is the number of blocks.
+ * filed under their size, in the default pool unless a capture allocated them, then in that
+ * capture's pool; {@code owned} is the sum of the owned blocks and {@code active} the sum of
+ * those not on a free list; {@code numHostAlloc - numHostFree} is the number of blocks.
  */
 public final class CachingHostAllocator {
     /** What happens to a block once it is free and its events have retired. */
@@ -45,6 +47,9 @@ public final class CachingHostAllocator {
     private final Set<HostBlock> blocks = new LinkedHashSet<>();
     /** Free lists by block size; each list is LIFO (push and pop at the back). */
     private final TreeMap<Long, Deque<HostBlock>> freeLists = new TreeMap<>();
+    /** The private pools of graph captures: capture id -> its free lists (CHA.h graph_pools_). */
+    private final Map<Integer, TreeMap<Long, Deque<HostBlock>>> graphPools = new TreeMap<>();
+    private int capture;                 // the current capture's pool id; 0 outside a capture
     /** Newest event at the front, oldest at the back (CHA.h push_front / pop back). */
     private final Deque<PendingEvent> events = new ArrayDeque<>();
     private final List<HostBlock> parked = new ArrayList<>();
@@ -89,29 +94,39 @@ public final class CachingHostAllocator {
             processEventsForSize(round);
             b = takeFree(round);
         }
-        if (b == null) b = newBlock(round);
+        if (b == null) {
+            b = newBlock(round);
+            b.pool = capture;                // was_allocated_during_stream_capture_, owning_pool_
+        }
         b.allocated = true;
-        if (capturing) b.captured = true;
         active += b.size();
         activeRequests++;
         return b;
     }
 
-    /** Copy.cu's {@code record_event}: a non-blocking copy on {@code s} used the block. */
+    /**
+     * Copy.cu's {@code record_event}: a non-blocking copy on {@code s} used the block. It only
+     * adds the stream (CHA.h {@code record_event}); whether a capture is under way does not
+     * matter here, only whether the block was allocated during one.
+     */
     public void recordEvent(HostBlock b, Stream s) {
         requireOwned("recordEvent", b);
         if (!b.allocated) throw new IllegalStateException("recordEvent(" + b + "): block is not in use");
-        if (s.capturing()) b.captured = true;
         if (eventsEnabled) b.streams.add(s);
     }
 
     // tag::free[]
-    /** The last reference dropped: the block waits for its streams, then becomes free. */
+    /**
+     * The last reference dropped: the block waits for its streams, then becomes free. A block
+     * allocated during a capture records no events ({@code cudaEventRecord} means nothing
+     * while a capture runs), so its fate is decided at once.
+     */
     public void free(HostBlock b) {
         requireOwned("free", b);
         if (!b.allocated) throw new IllegalStateException("free(" + b + "): block already free");
         b.allocated = false;
-        if (b.streams.isEmpty()) { makeAvailable(b); return; }
+        b.used = !b.streams.isEmpty();
+        if (!b.used || b.captured()) { b.streams.clear(); makeAvailable(b); return; }
         for (Stream s : b.streams) events.addFirst(new PendingEvent(s.recordEvent(), b));
         b.eventCount += b.streams.size();
         b.streams.clear();
@@ -119,7 +134,12 @@ public final class CachingHostAllocator {
     // end::free[]
 
     // tag::fate[]
-    /** Where a free block goes once its events retired (or at once when it had none). */
+    /**
+     * Where a free block goes once its events retired (or at once when it had none). A block
+     * allocated during a capture that a stream used is never recycled: the graph replays into
+     * it (CHA.h {@code free}: its {@code event_count_} never returns to 0; PR #161583). An
+     * unused one is cached, in its capture's private pool ({@link #takeFree}).
+     */
     public Fate fateOf(HostBlock b) {
         throw new vramlab.lab.Todo("7.2", "Never recycle a captured block", "ch07 \"Rule 3: graphs keep their blocks\"", "labs/src/main/java/vramlab/pinned/CachingHostAllocator.java");
     }
@@ -132,7 +152,7 @@ public final class CachingHostAllocator {
             case CACHE -> {
                 active -= b.size();
                 activeRequests--;
-                freeLists.computeIfAbsent(b.size(), k -> new ArrayDeque<>()).addLast(b);
+                lists(b.pool).computeIfAbsent(b.size(), k -> new ArrayDeque<>()).addLast(b);
             }
         }
     }
@@ -177,12 +197,22 @@ public final class CachingHostAllocator {
         }
     }
 
+    /**
+     * A free block of exactly {@code size}, last freed first, from the pool the current stream
+     * allocates from: the running capture's private pool, else the default one
+     * ({@code get_allocation_pool_for_current_stream}).
+     */
     private HostBlock takeFree(long size) {
-        Deque<HostBlock> list = freeLists.get(size);
+        TreeMap<Long, Deque<HostBlock>> lists = lists(capture);
+        Deque<HostBlock> list = lists.get(size);
         if (list == null || list.isEmpty()) return null;
         HostBlock b = list.pollLast();
-        if (list.isEmpty()) freeLists.remove(size);
+        if (list.isEmpty()) lists.remove(size);
         return b;
+    }
+
+    private TreeMap<Long, Deque<HostBlock>> lists(int pool) {
+        return pool == 0 ? freeLists : graphPools.computeIfAbsent(pool, k -> new TreeMap<>());
     }
 
     private HostBlock newBlock(long size) {
@@ -207,9 +237,22 @@ public final class CachingHostAllocator {
         return address < 0 ? null : new HostBlock(address, size, null);
     }
 
-    /** Everything a graph capture allocates or copies is marked captured until endCapture. */
-    public void beginCapture() { capturing = true; }
-    public void endCapture() { capturing = false; }
+    /**
+     * A graph capture begins: until {@link #endCapture}, new blocks belong to its private pool
+     * and allocations draw on that pool ({@code begin_allocate_to_pool}). Each capture here
+     * gets a pool of its own; the kit never releases a graph, so a pool is never freed.
+     */
+    public void beginCapture() {
+        capturing = true;
+        capture = graphPools.size() + 1;
+        graphPools.put(capture, new TreeMap<>());
+    }
+
+    public void endCapture() {
+        capturing = false;
+        capture = 0;
+    }
+
     public boolean capturing() { return capturing; }
 
     public HostStats stats() {
@@ -219,10 +262,13 @@ public final class CachingHostAllocator {
 
     /** Every owned block, in creation order. */
     public Collection<HostBlock> blocks() { return Collections.unmodifiableSet(blocks); }
-    /** Blocks on free lists, by size, each list oldest first. */
-    public Map<Long, List<HostBlock>> freeLists() {
+    /** Blocks on the default pool's free lists, by size, each list oldest first. */
+    public Map<Long, List<HostBlock>> freeLists() { return freeLists(0); }
+
+    /** The free lists of a pool: 0 the default one, else the capture that made it. */
+    public Map<Long, List<HostBlock>> freeLists(int pool) {
         Map<Long, List<HostBlock>> m = new TreeMap<>();
-        freeLists.forEach((k, v) -> m.put(k, List.copyOf(v)));
+        if (pool == 0 || graphPools.containsKey(pool)) lists(pool).forEach((k, v) -> m.put(k, List.copyOf(v)));
         return m;
     }
     public int pendingEvents() { return events.size(); }
@@ -249,12 +295,17 @@ public final class CachingHostAllocator {
         Map<HostBlock, Integer> seen = new IdentityHashMap<>();
         long sumOwned = 0, sumActive = 0, checkedOut = 0;
         for (HostBlock b : blocks) sumOwned += b.size();
-        for (Map.Entry<Long, Deque<HostBlock>> e : freeLists.entrySet()) {
-            for (HostBlock b : e.getValue()) {
-                check(b.size() == e.getKey(), b + " filed under size " + e.getKey());
-                check(!b.allocated && b.eventCount == 0 && !b.captured, b + " on a free list");
-                check(blocks.contains(b), b + " on a free list but not owned");
-                check(seen.put(b, 1) == null, b + " twice in free lists");
+        Map<Integer, TreeMap<Long, Deque<HostBlock>>> pools = new TreeMap<>(graphPools);
+        pools.put(0, freeLists);
+        for (Map.Entry<Integer, TreeMap<Long, Deque<HostBlock>>> pool : pools.entrySet()) {
+            for (Map.Entry<Long, Deque<HostBlock>> e : pool.getValue().entrySet()) {
+                for (HostBlock b : e.getValue()) {
+                    check(b.size() == e.getKey(), b + " filed under size " + e.getKey());
+                    check(!b.allocated && b.eventCount == 0, b + " on a free list");
+                    check(b.pool == pool.getKey(), b + " on the free lists of pool " + pool.getKey());
+                    check(blocks.contains(b), b + " on a free list but not owned");
+                    check(seen.put(b, 1) == null, b + " twice in free lists");
+                }
             }
         }
         Map<HostBlock, Integer> counted = new IdentityHashMap<>();

@@ -15,7 +15,7 @@ import vramlab.units.Bytes;
 /**
  * The JShell facade for chapter 7: one process with a clock, host memory, PyTorch's pinned
  * allocator, one stream (the current stream, id 0) and a device allocator. Method names follow
- * the Python the seed writes: {@code pin} is {@code torch.empty(n, pin_memory=True)},
+ * the Python the notes write: {@code pin} is {@code torch.empty(n, pin_memory=True)},
  * {@code del} drops the last reference, {@code copyToDevice} is
  * {@code gpu.copy_(cpu, non_blocking=True)}.
  */
@@ -98,7 +98,7 @@ public final class PinnedSim {
     /** {@code torch.cuda.empty_cache()}: the DEVICE allocator only; pinned memory stays. */
     public long cudaEmptyCache() { return device().emptyCache(); }
 
-    /** The seed's {@code report(label)} line. */
+    /** The walkthrough's {@code report(label)} line: owned, checked out, cudaFreeHost calls. */
     public String report(String label) { return pinned.stats().line(label); }
 
     /** vLLM's {@code pin_tensor}: malloc, then cudaHostRegister, exact size, no cache. */
@@ -114,7 +114,10 @@ public final class PinnedSim {
         host.free(b);
     }
 
-    /** Captures {@code body}'s stream work into a graph; its pinned blocks are kept forever. */
+    /**
+     * Captures {@code body}'s stream work into a graph. The pinned blocks it allocates belong to
+     * the graph's private pool; one a copy used is kept forever.
+     */
     public CudaGraph capture(Runnable body) {
         stream.beginCapture();
         pinned.beginCapture();

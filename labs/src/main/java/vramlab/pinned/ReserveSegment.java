@@ -6,8 +6,8 @@ import vramlab.units.Bytes;
 
 /**
  * {@code pinned_reserve_segment_size_mb}: one slab pinned at first use, carved front to back
- * with a bump pointer in 4 KiB steps (CHA.cpp {@code PinnedReserveSegment}, fact sheet
- * section 11). The slab is never freed, and the pointer never moves back.
+ * with a bump pointer in 4 KiB steps (aten/src/ATen/cuda/CachingHostAllocator.cpp
+ * @03258ab, {@code PinnedReserveSegment}). The slab is never freed, and the pointer never moves back.
  *
  * <p>Invariant: {@code 0 <= used <= slab.size()} and {@code used} is 4 KiB aligned.
  */

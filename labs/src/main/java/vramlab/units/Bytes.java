@@ -6,7 +6,7 @@ import java.util.Locale;
  * Byte sizes: constructors, alignment helpers, and the kit's one place for printing and
  * parsing sizes. Every byte count in the kit is a {@code long}.
  *
- * <p>Two printed styles exist because two sources print sizes: the seed chapter's toy prints
+ * <p>Two printed styles exist because two sources print sizes: the toy policy's chapters print
  * whole mebibytes ({@code 4M}, {@code 20 MiB}), and PyTorch's {@code format_size} prints two
  * decimals ({@code 20.00 MiB}).
  */
@@ -31,6 +31,9 @@ public final class Bytes {
 
     public static boolean isPowerOfTwo(long n) { return n > 0 && (n & (n - 1)) == 0; }
 
+    /** An address as the notes print it: {@code 0x7f0a00200000}. */
+    public static String hex(long address) { return "0x" + Long.toHexString(address); }
+
     /** The toy's style: whole MiB with an {@code M} suffix, truncated ({@code 4M}). */
     public static String toyM(long bytes) { return bytes / MiB + "M"; }
 
@@ -38,15 +41,23 @@ public final class Bytes {
     public static String toyMiB(long bytes) { return bytes / MiB + " MiB"; }
 
     /**
-     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp, 2024 main, lines
-     * 3685-3702): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB, else GiB,
-     * with two decimals.
+     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp @001074d, the last
+     * function of the file): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB,
+     * else GiB, with two decimals. The C++ prints the double with {@code std::fixed} and
+     * {@code precision(2)}, which rounds its exact binary value and a tie to even (as glibc's
+     * printf does): 20 MiB + 128 KiB is 20.125 MiB exactly and prints {@code 20.12 MiB}, where
+     * Java's {@code %.2f} would print 20.13.
      */
     public static String formatSize(long size) {
         if (size <= 1024) return size + " bytes";
-        if (size <= MiB) return String.format(Locale.ROOT, "%.2f KiB", size / (double) KiB);
-        if (size <= GiB) return String.format(Locale.ROOT, "%.2f MiB", size / (double) MiB);
-        return String.format(Locale.ROOT, "%.2f GiB", size / (double) GiB);
+        if (size <= MiB) return twoDecimals(size / (double) KiB) + " KiB";
+        if (size <= GiB) return twoDecimals(size / (double) MiB) + " MiB";
+        return twoDecimals(size / (double) GiB) + " GiB";
+    }
+
+    /** {@code std::fixed << setprecision(2)}: the double's exact value, ties to even. */
+    private static String twoDecimals(double value) {
+        return new java.math.BigDecimal(value).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /**

@@ -24,16 +24,21 @@ import java.util.Map;
  * </pre>
  */
 public final class AnswerSheet {
+    /** The header keys that say whose sheet it is. */
+    public static final List<String> HEADER = List.of("chapter", "student", "variant");
+
     private final String where;
     private final Map<String, String> values;
+    private final Map<String, Integer> lines;
 
-    private AnswerSheet(String where, Map<String, String> values) {
+    private AnswerSheet(String where, Map<String, String> values, Map<String, Integer> lines) {
         this.where = where;
         this.values = values;
+        this.lines = lines;
     }
 
     /** An empty sheet: every blank unanswered. */
-    public static AnswerSheet empty(String where) { return new AnswerSheet(where, Map.of()); }
+    public static AnswerSheet empty(String where) { return new AnswerSheet(where, Map.of(), Map.of()); }
 
     public static AnswerSheet read(Path file) throws IOException {
         return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
@@ -45,6 +50,7 @@ public final class AnswerSheet {
      */
     public static AnswerSheet parse(String text, String where) {
         Map<String, String> values = new LinkedHashMap<>();
+        Map<String, Integer> at = new LinkedHashMap<>();
         String[] lines = text.split("\r?\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
@@ -54,9 +60,11 @@ public final class AnswerSheet {
                 throw new IllegalArgumentException(where + ":" + (i + 1) + ": expected 'key = answer', found '"
                         + (line.length() > 60 ? line.substring(0, 60) + "..." : line) + "'");
             }
-            values.put(line.substring(0, eq).strip(), line.substring(eq + 1).strip());
+            String key = line.substring(0, eq).strip();
+            values.put(key, line.substring(eq + 1).strip());
+            at.put(key, i + 1);
         }
-        return new AnswerSheet(where, values);
+        return new AnswerSheet(where, values, at);
     }
 
     public String where() { return where; }
@@ -65,6 +73,92 @@ public final class AnswerSheet {
     public String get(String key) {
         String v = values.get(key);
         return v == null || v.isBlank() ? null : v;
+    }
+
+    /** Every key the sheet writes, header keys included, in the order of the file. */
+    public List<String> keys() { return List.copyOf(values.keySet()); }
+
+    /**
+     * What the header says against whose sheet this is meant to be: {@code chapter} and the
+     * variant {@code v} (its student and fingerprint). Empty when they agree. A sheet written for
+     * another student (a copy), for other numbers (a practice sheet, or another salt) or with its
+     * header removed is reported; it is still marked on {@code v}, so a copy earns only what is
+     * right for {@code v} too.
+     */
+    public List<String> headerProblems(String chapter, Variant v) {
+        List<String> out = new java.util.ArrayList<>();
+        String ch = get("chapter"), student = get("student"), variant = get("variant");
+        String expected = v.isSeed() ? null : v.student();
+        if (ch != null && !ch.equals(chapter)) out.add(where + " says chapter = " + ch + ", not " + chapter);
+        if (!values.containsKey("student") && !values.containsKey("variant")) {
+            out.add(where + " has no student or variant line (its header was removed?)");
+        } else if (student == null && expected != null) {
+            out.add(where + " is a sheet for the practice numbers (no student line), not for '" + v.student() + "'");
+        } else if (!java.util.Objects.equals(student, expected)) {
+            out.add(where + " was written for student '" + student + "', not '" + v.student() + "' (a copied sheet?)");
+        } else if (variant != null && !variant.equals(v.fingerprint())) {
+            out.add(where + " was written for variant " + variant + ", not " + v.fingerprint() + " of student '"
+                    + v.student() + "' (a practice sheet, or one printed with another salt?)");
+        }
+        return out;
+    }
+
+    /** True when some blank (a key outside the header) has an answer. */
+    public boolean answered() {
+        return values.entrySet().stream().anyMatch(e -> !HEADER.contains(e.getKey()) && !e.getValue().isBlank());
+    }
+
+    /** The line of the file that writes {@code key}; 0 when it does not. */
+    public int lineOf(String key) { return lines.getOrDefault(key, 0); }
+
+    /**
+     * The keys that are neither a header key nor any blank of {@code questions} for {@code v}
+     * (a misspelt key is an answer nobody marks), each as {@code where:line: unknown key K}, with
+     * the nearest real key when one is close.
+     */
+    public List<String> unknownKeys(List<Question> questions, Variant v) {
+        java.util.Set<String> known = new java.util.LinkedHashSet<>(HEADER);
+        for (Question q : questions) for (Part p : q.parts(v)) for (Blank b : p.blanks()) known.add(b.key());
+        List<String> out = new java.util.ArrayList<>();
+        for (String k : values.keySet()) {
+            if (known.contains(k)) continue;
+            String near = nearest(k, known);
+            out.add(where + ":" + lineOf(k) + ": unknown key '" + k + "'"
+                    + (near == null ? " (no blank has this key)" : " (did you mean " + near + "?)"));
+        }
+        return out;
+    }
+
+    /** The known key at edit distance at most 2 from {@code k}, or null. */
+    static String nearest(String k, java.util.Collection<String> known) {
+        String best = null;
+        int bestD = 3;
+        for (String c : known) {
+            int d = distance(k.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
+            if (d < bestD) {
+                bestD = d;
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance. */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     /** The sheet a student fills in: the header, then each question's prompt and blanks. */

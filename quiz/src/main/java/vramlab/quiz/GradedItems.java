@@ -15,6 +15,8 @@ import org.junit.platform.launcher.TestPlan;
 
 /**
  * The graded items of one test plan and their results, robust to what students do to tests.
+ * The batch grader's child JVM ({@code vramlab.quiz.grade.ChildRunner}) books its items here;
+ * a failed item earns nothing, whatever it threw (see {@link ScoreRow}).
  *
  * <p>A graded item is the topmost descriptor whose method carries {@link Graded}: a plain test,
  * or the container of a parameterized or repeated test, whose invocations must all pass. An
@@ -100,19 +102,6 @@ public final class GradedItems {
             book(i, ScoreRow.zero(i.graded().step(), i.name(), i.graded().points(), "SKIPPED",
                     reason == null ? "skipped" : reason));
         }
-    }
-
-    /**
-     * Every item's row as things stand, without booking anything: an item not yet reported shows
-     * as 0 with {@code pending} as its reason.
-     */
-    public List<ScoreRow> snapshot(String pending) {
-        List<ScoreRow> out = new ArrayList<>();
-        for (Item i : items.values()) {
-            ScoreRow r = rows.get(i.uniqueId());
-            out.add(r != null ? r : ScoreRow.zero(i.graded().step(), i.name(), i.graded().points(), "FAILED", pending));
-        }
-        return out;
     }
 
     /** Books "not run" for every item nothing reported; returns every row in plan order. */

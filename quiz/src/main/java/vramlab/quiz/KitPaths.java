@@ -3,19 +3,37 @@ package vramlab.quiz;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the kit's folders are: the root holds {@code solutions/} and {@code labs/}. */
+/** Where the kit's folders are: the root holds {@code labs/}, and {@code solutions/} or a release marker. */
 public final class KitPaths {
+    /** The file at the root of a student release ({@code ./vramlab release}): no reference there. */
+    public static final String RELEASE_MARKER = "RELEASE.txt";
+
     private KitPaths() {}
 
-    /** {@code -Dvramlab.home}, else the nearest folder above the working one with both cores. */
+    /** {@code -Dvramlab.home}, else the nearest folder above the working one that is a kit. */
     public static Path root() {
         String home = System.getProperty("vramlab.home");
         if (home != null && !home.isBlank()) return Path.of(home).toAbsolutePath();
         Path p = Path.of("").toAbsolutePath();
-        while (p != null && !(Files.isDirectory(p.resolve("solutions")) && Files.isDirectory(p.resolve("labs")))) {
-            p = p.getParent();
-        }
+        while (p != null && !isKit(p)) p = p.getParent();
         if (p == null) throw new IllegalStateException("no kit (solutions/ and labs/) above " + Path.of("").toAbsolutePath());
         return p;
+    }
+
+    private static boolean isKit(Path p) {
+        return Files.isDirectory(p.resolve("labs"))
+                && (Files.isDirectory(p.resolve("solutions")) || Files.isRegularFile(p.resolve(RELEASE_MARKER)));
+    }
+
+    /** True in a student release: the cores are the student's, and there is no reference simulator. */
+    public static boolean isRelease(Path root) { return Files.isRegularFile(root.resolve(RELEASE_MARKER)); }
+
+    /**
+     * The compiled classes that stand in for a core of the student's that does not compile: the
+     * reference ({@code solutions/target/classes}), or in a release the cores as handed out
+     * ({@code cores/target/classes}, every step a Todo), so a broken core costs its steps there too.
+     */
+    public static Path standIn(Path root) {
+        return isRelease(root) ? root.resolve("cores/target/classes") : root.resolve("solutions/target/classes");
     }
 }

@@ -64,12 +64,12 @@ public final class QuestionContract {
         }
     }
 
-    /** The blank sheet shipped in {@code labs/answers/} is the template for the seed's numbers. */
+    /** The blank sheet shipped in {@code labs/answers/} is the template for the practice numbers. */
     public static void shippedSheetIsTemplate(Path sheet, String chapter, List<Question> questions) throws IOException {
         String want = AnswerSheet.template(chapter, Variant.seed(chapter), questions);
         String have = Files.isRegularFile(sheet) ? Files.readString(sheet, StandardCharsets.UTF_8) : "";
         if (!want.equals(have)) {
-            throw new AssertionError(sheet + " is not the blank sheet for the seed's numbers; regenerate it: "
+            throw new AssertionError(sheet + " is not the blank sheet for the practice numbers; regenerate it: "
                     + "./vramlab quiz " + chapter + " --sheet " + sheet + " (after moving the old one away)");
         }
     }

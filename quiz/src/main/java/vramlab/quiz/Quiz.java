@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * otherwise, on the student's cores ({@code -Plab}), {@code labs/answers/chNN.txt}; otherwise
  * (the kit's own build) the reference sheet {@code solutions/answers/chNN.txt}, which must
  * score full marks. Whose variant: {@code -Dvramlab.student}, {@code VRAMLAB_STUDENT}, or the
- * sheet's {@code student} line; with none, the seed's numbers.
+ * sheet's {@code student} line; with none, the practice numbers.
  */
 public final class Quiz {
     private Quiz() {}
@@ -30,7 +30,7 @@ public final class Quiz {
         String chapter = q.chapter();
         Path file = sheetFile(chapter, type.getClassLoader());
         AnswerSheet sheet = read(file);
-        // The kit's own build marks the reference sheet: always the seed's numbers, never a salt.
+        // The kit's own build marks the reference sheet: always the practice numbers, never a salt.
         boolean reference = file.getParent() != null && file.getParent().getParent() != null
                 && file.getParent().getParent().getFileName().toString().equals("solutions")
                 && System.getProperty("vramlab.answers") == null;

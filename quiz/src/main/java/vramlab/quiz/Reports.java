@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One grading model (rows of {@link ScoreRow}), written three ways: the console table that
- * ends in {@code Score: X/Y}, Gradescope's {@code results.json}, and a gradebook CSV row.
+ * One grading model (rows of {@link ScoreRow}), written for people and tools: the console table
+ * that ends in {@code Score: X/Y}, Gradescope's {@code results.json} and GitHub Classroom's
+ * runner result (the class gradebook is {@code vramlab.quiz.grade.Gradebook}). Each says why an
+ * item lost points in the same words, "(needs step N first)" included.
  */
 public final class Reports {
     /** Gradescope's visibility values (autograder_samples, docs/specs.md). */
@@ -26,7 +28,10 @@ public final class Reports {
     }
 
     /** The table of graded items, ending in the one line {@code Score: X/Y}. */
-    public static String table(List<ScoreRow> rows) {
+    public static String table(List<ScoreRow> rows) { return table(rows, List.of()); }
+
+    /** The table, with the grader's flags (copied sheets, compile errors, ...) above the score. */
+    public static String table(List<ScoreRow> rows, List<String> flags) {
         StringBuilder sb = new StringBuilder("Graded steps and questions\n");
         for (ScoreRow r : rows) {
             sb.append(String.format(Locale.ROOT, "  %-6s %-7s %2d/%-2d %s%n", r.step(), r.status(), r.earned(),
@@ -37,7 +42,22 @@ public final class Reports {
                 for (int i = 1; i < lines.length; i++) sb.append("             ").append(lines[i]).append('\n');
             }
         }
+        for (String f : flags) sb.append("Flag: ").append(f).append('\n');
         return sb.append("Score: ").append(earned(rows)).append('/').append(total(rows)).toString();
+    }
+
+    /** A row's item: its step and its title, the step not repeated ({@code 3.4 merges on free}). */
+    public static String item(ScoreRow r) {
+        String name = r.name().strip();
+        if (name.startsWith(r.step() + ":")) name = name.substring(r.step().length() + 1).strip();
+        else if (name.startsWith(r.step() + " ")) name = name.substring(r.step().length()).strip();
+        return name.isEmpty() ? r.step() : r.step() + " " + name;
+    }
+
+    /** Why a row lost points, as every report says it: "(needs step N first)" and the reason. */
+    public static String explained(ScoreRow r) {
+        if (r.reason().isEmpty()) return "";
+        return blockedBy(r) + r.reason();
     }
 
     private static final java.util.regex.Pattern TODO_STEP = java.util.regex.Pattern.compile("TODO step (\\d+\\.\\d+) ");
@@ -76,7 +96,8 @@ public final class Reports {
             sb.append("\"score\": ").append(r.earned()).append(", ");
             sb.append("\"max_score\": ").append(r.points()).append(", ");
             sb.append("\"status\": ").append(Json.string(r.passed() ? "passed" : "failed")).append(", ");
-            sb.append("\"output\": ").append(Json.string(r.passed() ? "" : r.status() + ": " + r.reason())).append(", ");
+            sb.append("\"output\": ").append(Json.string(r.passed() ? explained(r) : r.status() + ": " + explained(r)))
+              .append(", ");
             sb.append("\"visibility\": ").append(Json.string(visibility)).append('}');
         }
         return sb.append(rows.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
@@ -93,27 +114,13 @@ public final class Reports {
                 .append(", \"max_score\": ").append(total(rows)).append(", \"tests\": [");
         for (int i = 0; i < rows.size(); i++) {
             ScoreRow r = rows.get(i);
-            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.string(r.step() + " " + r.name()))
+            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.string(item(r)))
               .append(", \"status\": ").append(Json.string(r.passed() ? "pass" : "fail"))
               .append(", \"score\": ").append(r.earned())
-              .append(", \"message\": ").append(Json.string(r.reason()))
+              .append(", \"message\": ").append(Json.string(explained(r)))
               .append(", \"test_code\": \"\", \"filename\": \"\", \"line_no\": 0, \"duration\": 0}");
         }
         return sb.append("]}").toString();
-    }
-
-    /** The gradebook's header: student, score, max, then one column per graded item. */
-    public static String csvHeader(List<ScoreRow> rows) {
-        StringBuilder sb = new StringBuilder("student,score,max_score");
-        for (ScoreRow r : rows) sb.append(',').append(csv(r.step() + " " + r.name()));
-        return sb.toString();
-    }
-
-    /** One student's gradebook row, the columns in the order of {@link #csvHeader}. */
-    public static String csvRow(String student, List<ScoreRow> rows) {
-        StringBuilder sb = new StringBuilder(csv(student)).append(',').append(earned(rows)).append(',').append(total(rows));
-        for (ScoreRow r : rows) sb.append(',').append(r.earned());
-        return sb.toString();
     }
 
     /** RFC 4180 quoting, plus a leading quote for text a spreadsheet would run as a formula. */

@@ -1,31 +1,48 @@
 package vramlab.quiz;
 
-import org.junit.platform.engine.TestExecutionResult;
+import java.util.List;
 
 /**
  * One graded item's result: its step (or question), name, points possible and earned, status
- * ({@code PASSED}, {@code FAILED}, {@code SKIPPED}) and the reason it lost points.
+ * and the reason it lost points.
  *
- * <p>Invariant: {@code 0 <= earned <= points}; {@code PASSED} means full points.
+ * <p>Statuses and their points: {@code PASSED} full points; {@code PARTIAL} some but not all,
+ * and only for a quiz item that the kit's marker ({@link Mark}) marked in the grader's own JVM
+ * ({@link #quiz}); {@code FAILED} and {@code SKIPPED} nothing. A test's exception never earns
+ * points, whoever threw it: a lab step's graded test is all or nothing.
  */
 public record ScoreRow(String step, String name, int points, int earned, String status, String reason) {
+    public static final String PASSED = "PASSED";
+    public static final String PARTIAL = "PARTIAL";
+    public static final String FAILED = "FAILED";
+    public static final String SKIPPED = "SKIPPED";
 
     public ScoreRow {
         if (earned < 0 || earned > points) throw new IllegalArgumentException("earned " + earned + " of " + points);
+        if (status == null) throw new IllegalArgumentException("a score row needs a status");
+        boolean ok = switch (status) {
+            case PASSED -> earned == points;
+            case PARTIAL -> earned > 0 && earned < points;
+            case FAILED, SKIPPED -> earned == 0;
+            default -> throw new IllegalArgumentException("status '" + status + "': expected one of "
+                    + List.of(PASSED, PARTIAL, FAILED, SKIPPED));
+        };
+        if (!ok) throw new IllegalArgumentException("a " + status + " row cannot earn " + earned + " of " + points);
         reason = reason == null ? "" : reason;
     }
 
-    /** The row of a graded test that ended with {@code result}; a {@link PartialCredit} earns part. */
-    static ScoreRow of(Graded g, String name, TestExecutionResult result) {
-        return of(g.step(), name, g.points(), result.getStatus() == TestExecutionResult.Status.SUCCESSFUL,
-                result.getThrowable().orElse(null));
+    /** The row of a graded item that passed, or failed with {@code failure} (0 points, whatever it is). */
+    public static ScoreRow of(String step, String name, int points, boolean passed, Throwable failure) {
+        if (passed) return new ScoreRow(step, name, points, points, PASSED, "");
+        return new ScoreRow(step, name, points, 0, FAILED, failure == null ? "failed" : reason(failure));
     }
 
-    /** The row of a graded item that passed, or failed with {@code failure}. */
-    public static ScoreRow of(String step, String name, int points, boolean passed, Throwable failure) {
-        if (passed) return new ScoreRow(step, name, points, points, "PASSED", "");
-        int earned = failure instanceof PartialCredit p ? Math.min(p.earned(), points) : 0;
-        return new ScoreRow(step, name, points, earned, "FAILED", failure == null ? "failed" : reason(failure));
+    /** A quiz item's row from the kit's own marking of an answer sheet: full, part or nothing. */
+    public static ScoreRow quiz(String step, String name, Mark mark, String note) {
+        String reason = mark.full() ? "" : mark.summary();
+        if (note != null && !note.isBlank()) reason = reason.isEmpty() ? note : reason + "\n" + note;
+        String status = mark.full() ? PASSED : mark.earned() > 0 ? PARTIAL : FAILED;
+        return new ScoreRow(step, name, mark.points(), mark.earned(), status, reason);
     }
 
     /** A row for an item that never ran, or could not: 0 points and why. */
@@ -68,7 +85,13 @@ public record ScoreRow(String step, String name, int points, int earned, String 
         return nl < 0 ? reason : reason.substring(0, nl);
     }
 
-    public boolean passed() { return "PASSED".equals(status); }
+    public boolean passed() { return PASSED.equals(status); }
+
+    /** The same row with {@code more} added below its reason (a note for the instructor). */
+    public ScoreRow withNote(String more) {
+        if (more == null || more.isBlank()) return this;
+        return new ScoreRow(step, name, points, earned, status, reason.isEmpty() ? more : reason + "\n" + more);
+    }
 
     /** One line of six tab-separated fields; the reason's newlines, tabs and backslashes are escaped. */
     public String toTsv() {

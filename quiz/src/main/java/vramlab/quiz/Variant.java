@@ -11,7 +11,7 @@ import java.util.Random;
  * One student's numbers for one chapter's quiz: every choice a question makes (sizes, device
  * capacity, hole pattern) is drawn from SHA-256(salt, chapter, student, what), so the same
  * student always gets the same numbers, and different students (almost always) different ones.
- * The student {@value #SEED} gets the seed chapter's own numbers; questions check
+ * The student {@value #SEED} gets the notes' own numbers; questions check
  * {@link #isSeed()} and use them.
  */
 public final class Variant {
@@ -27,7 +27,7 @@ public final class Variant {
         this.digest = digest;
     }
 
-    /** The variant of {@code student} (null or blank: the seed's numbers) under {@code salt}. */
+    /** The variant of {@code student} (null or blank: the practice numbers) under {@code salt}. */
     public static Variant of(String chapter, String student, Salt salt) {
         String id = student == null || student.isBlank() ? SEED : student.strip();
         return new Variant(chapter, id, sha256(salt.value() + "\0" + chapter + "\0" + id));

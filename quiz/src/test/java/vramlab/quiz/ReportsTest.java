@@ -22,7 +22,7 @@ class ReportsTest {
     static final List<ScoreRow> ROWS = List.of(
             new ScoreRow("3.1", "rounds \"100 B\"\tto 512", 2, 2, "PASSED", ""),
             new ScoreRow("3.10", "merges", 3, 0, "FAILED", "TODO step 3.10 (Merge) is not written yet"),
-            new ScoreRow("q3.1", "predict the block", 4, 1, "FAILED", "q3.1: 1/4: (b) wrong\nsecond line"));
+            new ScoreRow("q3.1", "predict the block", 4, 1, "PARTIAL", "q3.1: 1/4: (b) wrong\nsecond line"));
 
     @Nested
     @DisplayName("results.json")
@@ -116,8 +116,21 @@ class ReportsTest {
         assertThat(Reports.csv("a,b")).isEqualTo("\"a,b\"");
         assertThat(Reports.csv("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
         assertThat(Reports.csv("=cmd()")).isEqualTo("'=cmd()");
-        assertThat(Reports.csvRow("alice", ROWS)).isEqualTo("alice,3,9,2,0,1");
-        assertThat(Reports.csvHeader(ROWS).split(",", -1)).hasSize(3 + ROWS.size());
+    }
+
+    @Test
+    @DisplayName("results.json and the Classroom result keep the reason and say which step comes first")
+    @SuppressWarnings("unchecked")
+    void reasonsTravel() {
+        ScoreRow blocked = new ScoreRow("3.4", "3.4: merges", 3, 0, "FAILED",
+                "Todo: TODO step 3.1 (Round) is not written yet\nexpected: 1\n but was: 2");
+        Map<String, Object> gs = (Map<String, Object>) MiniJson.parse(Reports.gradescopeJson(List.of(blocked), "visible", ""));
+        String out = (String) ((List<Map<String, Object>>) (List<?>) gs.get("tests")).get(0).get("output");
+        assertThat(out).startsWith("FAILED: (needs step 3.1 first) Todo: TODO step 3.1").contains("but was: 2");
+        Map<String, Object> cr = (Map<String, Object>) MiniJson.parse(Reports.classroomJson(List.of(blocked)));
+        Map<String, Object> t = ((List<Map<String, Object>>) (List<?>) cr.get("tests")).get(0);
+        assertThat(t.get("name")).as("the step is not repeated").isEqualTo("3.4 merges");
+        assertThat((String) t.get("message")).startsWith("(needs step 3.1 first)");
     }
 
     @Test

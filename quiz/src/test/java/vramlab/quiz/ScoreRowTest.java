@@ -1,9 +1,13 @@
 package vramlab.quiz;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ScoreRowTest {
     @Test
@@ -23,6 +27,36 @@ class ScoreRowTest {
     void escapes() {
         ScoreRow r = new ScoreRow("q3.1", "n", 1, 0, "FAILED", "a\\nb\tc\\");
         assertThat(ScoreRow.fromTsv(r.toTsv())).isEqualTo(r);
+    }
+
+    @Nested
+    @DisplayName("points follow the status, and only the kit's marker gives part")
+    class Credit {
+        @ParameterizedTest(name = "{0} with {1} of 4 is refused")
+        @CsvSource({"FAILED, 1", "FAILED, 4", "SKIPPED, 2", "PASSED, 3", "PARTIAL, 0", "PARTIAL, 4", "MAYBE, 0"})
+        @DisplayName("a row whose points contradict its status cannot be made")
+        void contradictions(String status, int earned) {
+            assertThatThrownBy(() -> new ScoreRow("3.1", "n", 4, earned, status, ""))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        @DisplayName("a failed test earns nothing, whatever it threw: a PartialCredit is just a failure")
+        void thrownCreditIsIgnored() {
+            ScoreRow r = ScoreRow.of("3.1", "n", 4, false, new PartialCredit(4, 4, "fine"));
+            assertThat(r).extracting(ScoreRow::earned, ScoreRow::status).containsExactly(0, "FAILED");
+            assertThat(r.reason()).isEqualTo("fine");
+        }
+
+        @ParameterizedTest(name = "{0} of 4 marked right: {1}")
+        @CsvSource({"0, FAILED", "1, PARTIAL", "3, PARTIAL", "4, PASSED"})
+        @DisplayName("a quiz item's row takes its points and status from the marker")
+        void quizRows(int earned, String status) {
+            ScoreRow r = ScoreRow.quiz("q3.1", "q3.1: t", new Mark("q3.1", earned, 4,
+                    earned == 4 ? java.util.List.of() : java.util.List.of("(b) wrong")), "note");
+            assertThat(r).extracting(ScoreRow::earned, ScoreRow::status).containsExactly(earned, status);
+            assertThat(r.reason()).isEqualTo(earned == 4 ? "note" : "q3.1: " + earned + "/4: (b) wrong\nnote");
+        }
     }
 
     @Test

@@ -38,7 +38,7 @@ class VariantTest {
     }
 
     @Test
-    @DisplayName("no student id means the seed's numbers; the salt never shows in text")
+    @DisplayName("no student id means the practice numbers; the salt never shows in text")
     void seedAndSecrecy() {
         assertThat(Variant.of("ch03", null, Salt.PRACTICE).isSeed()).isTrue();
         assertThat(Variant.of("ch03", " ", Salt.PRACTICE).student()).isEqualTo(Variant.SEED);

@@ -15,12 +15,26 @@ import java.util.stream.Stream;
  * The course as the site sees it: the map of chapters 01-07 (ARCHITECTURE.md's table, kept in
  * {@code course.tsv}) and the chapter modules present on disk, each with its notes when they
  * exist. A chapter's notes are {@code chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc};
- * its deck is {@code chNN-slug-slides.adoc} beside them when present, otherwise the notes.
+ * its deck is {@code slides/chNN-slug.adoc}, written as slides (see slides/README.adoc).
  */
 public final class Course {
     /** One row of the course map. */
     public record Entry(int number, String slug, String title, String teaches) {
         public String id() { return String.format("ch%02d-%s", number, slug); }
+
+        /** {@code Chapter 3}. */
+        public String label() { return "Chapter " + number; }
+
+        /** {@code Chapter 3 · The caching allocator: size classes, pools, split, merge}. */
+        public String heading() { return label() + " \u00b7 " + title; }
+
+        /** The title up to its first colon or comma: {@code The caching allocator}, {@code cudaMalloc}. */
+        public String shortTitle() { return title.split("[:,]", 2)[0].trim(); }
+    }
+
+    /** The chapter of this id on the course map, or empty. */
+    public static Optional<Entry> entry(String id) {
+        return map().stream().filter(e -> e.id().equals(id)).findFirst();
     }
 
     /** A chapter module on disk. {@code notes} and {@code slides} are empty until written. */
@@ -64,7 +78,13 @@ public final class Course {
         String id = dir.getFileName().toString();
         Path docs = dir.resolve("src/docs/asciidoc");
         Optional<Path> notes = Optional.of(docs.resolve(id + ".adoc")).filter(Files::isRegularFile);
-        Optional<Path> slides = Optional.of(docs.resolve(id + "-slides.adoc")).filter(Files::isRegularFile);
-        return new ChapterDir(id, dir, notes, slides.or(() -> notes));
+        Path root = dir.getParent() == null ? dir : dir.getParent().getParent();
+        Optional<Path> slides = Optional.of(deckOf(root, id)).filter(Files::isRegularFile);
+        return new ChapterDir(id, dir, notes, slides);
+    }
+
+    /** Where a chapter's deck lives: {@code slides/chNN-slug.adoc} at the top of the kit. */
+    public static Path deckOf(Path root, String id) {
+        return root.resolve("slides").resolve(id + ".adoc");
     }
 }

@@ -77,6 +77,69 @@ public final class FigureRegistry {
                 && Character.isUpperCase(m.getName().charAt("figure".length()));
     }
 
+    /**
+     * The chapter's worked examples by step id: every {@code public static String exampleN_M()}
+     * (no parameters) of a top-level class in its package draws step N.M's example as AsciiDoc,
+     * from the reference simulator, when the site is built; the notes include it with
+     * {@code include::{generated}/step-N.M.adoc[]}.
+     */
+    public static Map<String, Method> examples(ChapterLab chapter) {
+        Map<String, Method> out = new TreeMap<>();
+        for (Class<?> c : classesOf(chapter.getClass())) {
+            for (Method m : c.getDeclaredMethods()) {
+                int mod = m.getModifiers();
+                if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || m.getParameterCount() != 0
+                        || m.getReturnType() != String.class || !m.getName().matches("example\\d+_\\d+")) continue;
+                String step = m.getName().substring("example".length()).replace('_', '.');
+                Method old = out.put(step, m);
+                if (old != null) {
+                    throw new IllegalStateException(chapter.id() + ": step " + step + "'s example is drawn by both "
+                            + old.getDeclaringClass().getName() + " and " + c.getName());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The chapter's generated outputs by name: every {@code public static String outputXxx()} (no
+     * parameters) of a top-level class in its package prints what the simulator says for one
+     * example in the prose (a worked example's numbers, the output that refutes a misconception),
+     * when the site is built; the notes include it, inside a literal block, with
+     * {@code include::{generated}/output-xxx.txt[]} ({@code outputSmallPool} -> {@code small-pool}).
+     */
+    public static Map<String, Method> outputs(ChapterLab chapter) {
+        Map<String, Method> out = new TreeMap<>();
+        for (Class<?> c : classesOf(chapter.getClass())) {
+            for (Method m : c.getDeclaredMethods()) {
+                int mod = m.getModifiers();
+                if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || m.getParameterCount() != 0
+                        || m.getReturnType() != String.class || !m.getName().startsWith("output")
+                        || m.getName().length() == "output".length()
+                        || !Character.isUpperCase(m.getName().charAt("output".length()))) continue;
+                String name = kebab(m.getName().substring("output".length()));
+                Method old = out.put(name, m);
+                if (old != null) {
+                    throw new IllegalStateException(chapter.id() + ": output '" + name + "' is printed by both "
+                            + old.getDeclaringClass().getName() + " and " + c.getName());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Runs one example method; its failure names the method. */
+    public static String example(Method m) {
+        try {
+            return (String) m.invoke(null);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + "() failed: "
+                    + e.getCause(), e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(m + " is not accessible", e);
+        }
+    }
+
     /** The chapter-prefixed alias of a figure's name: ({@code ch05-x}, {@code pages}) -> {@code ch05-pages}. */
     public static String prefixed(String chapterId, String name) {
         return chapterId.substring(0, 4) + "-" + name;
@@ -94,7 +157,11 @@ public final class FigureRegistry {
 
     /** {@code figureSplitMerge} -> {@code split-merge}; {@code figureOom2} -> {@code oom2}. */
     static String fileName(String method) {
-        String rest = method.substring("figure".length());
+        return kebab(method.substring("figure".length()));
+    }
+
+    /** {@code SplitMerge} -> {@code split-merge}. */
+    static String kebab(String rest) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < rest.length(); i++) {
             char ch = rest.charAt(i);

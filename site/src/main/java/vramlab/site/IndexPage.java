@@ -13,11 +13,13 @@ final class IndexPage {
     static String courseMap(List<Course.ChapterDir> present) {
         StringBuilder sb = new StringBuilder();
         sb.append("[cols=\"1,5,4,1\",options=\"header\"]\n|===\n")
-          .append("|# |Chapter and what it teaches |Try it |Read\n\n");
+          .append("|Chapter |What it teaches |Try it |Read\n\n");
         for (Course.Entry e : Course.map()) {
             Course.ChapterDir dir = present.stream().filter(c -> c.id().equals(e.id())).findFirst().orElse(null);
-            sb.append(String.format("|%02d%n", e.number()))
-              .append("|*").append(escape(e.title())).append("* +\n").append(escape(e.teaches())).append('\n')
+            String title = dir == null || dir.notes().isEmpty() ? "*" + escape(e.title()) + "*"
+                    : "link:" + e.id() + "/notes.html[*" + escape(e.title()) + "*]";
+            sb.append(String.format("|%d%n", e.number()))
+              .append('|').append(title).append(" +\n").append(escape(e.teaches())).append('\n')
               .append(dir == null ? "|_not in this kit yet_\n"
                       : "|`./vramlab lab " + e.slug() + "` +\n`./vramlab jshell " + e.slug() + "` +\n"
                         + "`./vramlab quiz " + e.slug() + "`\n")

@@ -17,10 +17,9 @@ import java.util.regex.Pattern;
  * plain {@code mvn test} runs them in a blink:
  * <ol>
  *   <li>A listing is never pasted in: a delimited listing or literal block, or an indented
- *       (literal) paragraph, holds only {@code include::} lines. Only shell commands ({@code [source,shell]}, {@code console},
- *       {@code bash}, {@code sh}) may be typed, and, in any block, a line that runs the
- *       launcher or Maven ({@code ./vramlab ...}, {@code mvn ...}): a command is not code under
- *       test.</li>
+ *       (literal) paragraph, holds only {@code include::} lines. Only shell commands may be typed,
+ *       in a block marked {@code [source,shell]} (or {@code console}, {@code bash}, {@code sh}),
+ *       so they are highlighted as shell: a command is not code under test.</li>
  *   <li>Every include names a file that exists inside the repository; every tag it asks for has
  *       both {@code tag::name[]} and {@code end::name[]} in that file; a Java include always
  *       asks for a tag and comes from {@code src/main/java} or {@code src/test/java}.</li>
@@ -101,7 +100,10 @@ public final class NotesLint {
                 return;
             } else if (line.startsWith("include::")) {
                 include(adoc, root, n, line, attributes, out);
-            } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language) && !isCommand(line)) {
+            } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language) && isCommand(line)) {
+                out.add(new Problem(adoc, n, "a command in a block not marked as shell (block opened on line "
+                        + opened + "): write [source,shell] above it, so it is highlighted as shell"));
+            } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language)) {
                 out.add(new Problem(adoc, n, "a listing is pasted in (block opened on line " + opened
                         + "); include it by tag from tested source instead: include::<path>[tag=<name>]"));
             }
@@ -158,6 +160,26 @@ public final class NotesLint {
             if (delimiter != null) out.add(new Problem(adoc, opened, "block '" + delimiter + "' is never closed"));
             return out;
         }
+    }
+
+    /** The document title ({@code = Title}, its first line that starts so) must be {@code expected}. */
+    public static List<Problem> title(Path adoc, String expected) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(adoc);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (l.startsWith("= ")) {
+                if (l.substring(2).trim().equals(expected)) return List.of();
+                return List.of(new Problem(adoc, i + 1, "the title is the chapter's, as the index, the decks and the "
+                        + "quiz show it: '= " + expected + "' (ChapterLab.title() and site course.tsv), not '" + l + "'"));
+            }
+            if (!l.isBlank() && !l.startsWith("//")) break;
+        }
+        return List.of(new Problem(adoc, 1, "no title: the first line is '= " + expected + "'"));
     }
 
     static boolean isCommand(String line) { return COMMAND.matcher(line.trim()).matches(); }

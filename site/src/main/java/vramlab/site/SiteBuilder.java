@@ -16,22 +16,29 @@ import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 
 /**
- * Renders the course site: for every chapter module, its figures (drawn by the simulator now),
- * its lab's real output, its notes as one HTML page and its deck as a reveal.js page; then the
- * index with the course map. Everything a page loads lies beside it: the stylesheet is
- * embedded, code is highlighted by Rouge at build time, reveal.js is copied in.
+ * Renders the course site in one edition (student or instructor, see {@link Edition}): for
+ * every chapter module, its figures (drawn by the simulator now), its steps' worked examples and
+ * its lab's real output, its notes as one HTML page and its deck ({@code slides/chNN-slug.adoc})
+ * as a reveal.js page; then the index with the course map. Everything a page loads lies beside
+ * it: Asciidoctor's stylesheet is embedded, {@code book.css} and its typeface are copied in, code
+ * is highlighted by Rouge at build time, reveal.js is copied in. With {@code --what decks} only
+ * the decks are built (what {@code ./vramlab slides} runs).
  *
  * <p>Any Asciidoctor warning (a missing include, tag or attribute) fails the build, and so does
  * a page that loads from the network or shows an image that is not there.
  *
  * <pre>
  * out/index.html
+ * out/book.css, out/fonts/        the book's stylesheet and typeface
  * out/chNN-slug/notes.html        the notes
  * out/chNN-slug/slides.html       the deck
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter (also as chNN-NAME.svg)
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
+ * out/.vramlab-site               the marker: edition and build stamp (tests read only their own build)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
  * out/../generated/chNN-slug/chNN-slug.txt    the same, as include::{labout}/chNN-slug.txt[]
+ * out/../generated/chNN-slug/step-N.M.adoc    step N.M's worked example (include it by that name)
+ * out/../generated/chNN-slug/output-xxx.txt   what outputXxx() prints (include it in a literal block)
  * </pre>
  */
 public final class SiteBuilder {
@@ -42,54 +49,129 @@ public final class SiteBuilder {
         }
     }
 
-    private static final String MARKER = ".vramlab-site";
+    static final String MARKER = ".vramlab-site";
+    /** The typeface's files the pages use, from the npm package's {@code files/} folder. */
+    static final List<String> FONT_FILES = List.of("source-serif-4-latin-wght-normal.woff2",
+            "source-serif-4-latin-wght-italic.woff2", "source-serif-4-latin-ext-wght-normal.woff2",
+            "source-serif-4-latin-ext-wght-italic.woff2");
 
     private final Path root;
     private final Path out;
     private final Path revealjs;
+    private final Path fonts;
+    private final Edition edition;
     private final Path generated;
+    private boolean decksOnly;
+    private String only = "";
+    private String stamp = "";
     private int pages;
+    private int decks;
     private int figures;
 
-    public SiteBuilder(Path root, Path out, Path revealjs) {
+    /**
+     * @param out      the folder to write (emptied first)
+     * @param revealjs reveal.js's npm package, unpacked
+     * @param fonts    the typeface's npm package, unpacked
+     */
+    public SiteBuilder(Path root, Path out, Path revealjs, Path fonts, Edition edition) {
         this.root = root.toAbsolutePath().normalize();
         this.out = out.toAbsolutePath().normalize();
         this.revealjs = revealjs.toAbsolutePath().normalize();
+        this.fonts = fonts.toAbsolutePath().normalize();
+        this.edition = edition;
         this.generated = this.out.resolveSibling("generated");
     }
 
+    /** Only the decks (no notes, no index); {@code chapter} an id, or empty for all. */
+    public SiteBuilder decksOnly(String chapter) {
+        this.decksOnly = true;
+        this.only = chapter == null ? "" : chapter;
+        return this;
+    }
+
+    /** A stamp written into the marker file, so a test can tell this build from an older one. */
+    public SiteBuilder stamp(String s) {
+        this.stamp = s == null ? "" : s;
+        return this;
+    }
+
+    /**
+     * {@code --root R --target T --revealjs X --font F [--edition student|instructor|both]
+     * [--what site|decks] [--chapter chNN-slug] [--stamp S]}: writes {@code T/site} (student) and
+     * or {@code T/site-instructor}; with {@code --what decks}, {@code T/slides} (or
+     * {@code T/slides-instructor}). Prints a summary per edition, then the paths it made, one a
+     * line: the index, or each deck.
+     */
     public static void main(String[] args) {
-        Map<String, String> a = Args.parse(args, "--root", "--out", "--revealjs");
+        Map<String, String> a = Args.parse(args, "--root", "--target", "--revealjs", "--font");
         try {
-            long start = System.nanoTime();
-            SiteBuilder b = new SiteBuilder(Path.of(a.get("--root")), Path.of(a.get("--out")), Path.of(a.get("--revealjs")));
-            Path index = b.build();
-            System.out.printf("site: %d chapter pages, %d decks, %d figures in %.1f s -> %s%n", b.pages, b.pages,
-                    b.figures, (System.nanoTime() - start) / 1e9, index);
-        } catch (SiteException e) {
+            String which = a.getOrDefault("--edition", "student");
+            List<Edition> editions = which.equals("both") ? List.of(Edition.values()) : List.of(Edition.parse(which));
+            boolean decks = a.getOrDefault("--what", "site").equals("decks");
+            List<Path> made = new ArrayList<>();
+            for (Edition e : editions) {
+                long start = System.nanoTime();
+                String folder = decks ? e.folder().replace("site", "slides") : e.folder();
+                SiteBuilder b = new SiteBuilder(Path.of(a.get("--root")), Path.of(a.get("--target")).resolve(folder),
+                        Path.of(a.get("--revealjs")), Path.of(a.get("--font")), e).stamp(a.get("--stamp"));
+                if (decks) b.decksOnly(a.getOrDefault("--chapter", ""));
+                Path result = b.build();
+                System.out.printf("site: %s edition: %d chapter pages, %d decks, %d figures in %.1f s%n", e.id(),
+                        b.pages, b.decks, b.figures, (System.nanoTime() - start) / 1e9);
+                if (decks) made.addAll(b.deckPages()); else made.add(result);
+            }
+            made.forEach(System.out::println);
+        } catch (SiteException | IllegalArgumentException e) {
             System.err.println("error: site: " + e.getMessage());
             System.exit(1);
         }
     }
 
-    /** Builds everything; returns the path of {@code index.html}. */
+    /** Builds everything; returns the path of {@code index.html} (for decks only: the folder). */
     public Path build() {
-        List<Course.ChapterDir> chapters = Course.chapters(root);
+        List<Course.ChapterDir> chapters = Course.chapters(root).stream()
+                .filter(c -> only.isEmpty() || c.id().equals(only)).toList();
+        if (chapters.isEmpty()) throw new SiteException("no chapter", List.of(only.isEmpty()
+                ? "no chapters/chNN-slug folder under " + root : "no chapter " + only + " under " + root + "/chapters"));
         lint(chapters);
+        Map<String, NotesSource.Source> sources = sources();
         try {
             clean();
             Files.createDirectories(out);
-            Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n");
             for (Course.ChapterDir c : chapters) generate(c);
             Files.createDirectories(generated);
             Files.writeString(generated.resolve("course-map.adoc"), IndexPage.courseMap(chapters));
-            pages = new Renderer(root, out, generated).render(chapters);
+            pages = new Renderer(root, out, generated, edition, sources).render(chapters, !decksOnly, !decksOnly);
+            decks = (int) chapters.stream().filter(c -> c.slides().isPresent()).count();
             copyRevealJs();
+            copyBook();
+            Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n"
+                    + "edition=" + edition.id() + "\nstamp=" + stamp + "\n");
         } catch (IOException e) {
             throw new SiteException("cannot write the site", List.of(e));
         }
-        SiteChecks.check(out, chapters);
-        return out.resolve("index.html");
+        SiteChecks.check(out, chapters, !decksOnly);
+        return decksOnly ? out : out.resolve("index.html");
+    }
+
+    /** The decks this build wrote. */
+    public List<Path> deckPages() {
+        List<Path> out = new ArrayList<>();
+        for (Course.ChapterDir c : Course.chapters(root)) {
+            Path p = this.out.resolve(c.id()).resolve("slides.html");
+            if (Files.isRegularFile(p)) out.add(p);
+        }
+        return out;
+    }
+
+    /** {@code site/src/site/sources.tsv}: the files the notes cite, each at one commit. */
+    Map<String, NotesSource.Source> sources() {
+        Path tsv = root.resolve("site/src/site/sources.tsv");
+        try {
+            return Files.isRegularFile(tsv) ? NotesSource.parseSources(Files.readString(tsv), tsv.toString()) : Map.of();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new SiteException("cannot read " + tsv, List.of(e.getMessage()));
+        }
     }
 
     /**
@@ -113,22 +195,33 @@ public final class SiteBuilder {
         }
     }
 
-    /** Every .adoc of every chapter (notes, deck, partials they include) obeys NotesLint. */
+    /** Every .adoc of every chapter and deck obeys NotesLint; titles and decks obey their rules. */
     private void lint(List<Course.ChapterDir> chapters) {
-        List<NotesLint.Problem> problems = new ArrayList<>();
+        List<Object> problems = new ArrayList<>();
         for (Course.ChapterDir c : chapters) {
-            if (!Files.isDirectory(c.docs())) continue;
-            try (Stream<Path> s = Files.walk(c.docs())) {
-                s.filter(p -> p.toString().endsWith(".adoc")).sorted()
-                        .forEach(p -> problems.addAll(NotesLint.check(p, root)));
-            } catch (IOException e) {
-                throw new SiteException("cannot read " + c.docs(), List.of(e));
+            if (Files.isDirectory(c.docs())) {
+                try (Stream<Path> s = Files.walk(c.docs())) {
+                    s.filter(p -> p.toString().endsWith(".adoc")).sorted()
+                            .forEach(p -> problems.addAll(NotesLint.check(p, root)));
+                } catch (IOException e) {
+                    throw new SiteException("cannot read " + c.docs(), List.of(e));
+                }
+            }
+            Course.Entry entry = Course.entry(c.id()).orElse(null);
+            if (entry != null) c.notes().ifPresent(n -> problems.addAll(NotesLint.title(n, entry.title())));
+            if (c.notes().isPresent() && c.slides().isEmpty()) {
+                problems.add(Course.deckOf(root, c.id()) + ": missing: every chapter with notes has a deck "
+                        + "(see slides/README.adoc)");
+            }
+            if (c.slides().isPresent()) {
+                problems.addAll(NotesLint.check(c.slides().get(), root));
+                problems.addAll(DeckLint.check(c.slides().get(), root, entry == null ? "" : entry.title()));
             }
         }
         if (!problems.isEmpty()) throw new SiteException("the notes break the site's rules", problems);
     }
 
-    /** Figures and lab output for one chapter, from its code on the classpath. */
+    /** Figures, worked examples and lab output for one chapter, from its code on the classpath. */
     private void generate(Course.ChapterDir c) throws IOException {
         ChapterLab lab = Chapters.all().stream().filter(l -> l.id().equals(c.id())).findFirst().orElse(null);
         if (lab == null) {
@@ -140,6 +233,8 @@ public final class SiteBuilder {
         }
         Path dir = out.resolve(c.id()).resolve("figures");
         Files.createDirectories(dir);
+        Path g = generated.resolve(c.id());
+        Files.createDirectories(g);
         try {
             for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
                 String svg = f.draw();
@@ -147,15 +242,19 @@ public final class SiteBuilder {
                 Files.writeString(dir.resolve(FigureRegistry.prefixed(c.id(), f.name()) + ".svg"), svg);
                 figures++;
             }
+            for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.examples(lab).entrySet()) {
+                Files.writeString(g.resolve("step-" + e.getKey() + ".adoc"), FigureRegistry.example(e.getValue()));
+            }
+            for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.outputs(lab).entrySet()) {
+                Files.writeString(g.resolve("output-" + e.getKey() + ".txt"), FigureRegistry.example(e.getValue()));
+            }
         } catch (IllegalStateException e) {
-            throw new SiteException(c.id() + ": a figure cannot be drawn", List.of(e.getMessage()));
+            throw new SiteException(c.id() + ": a figure or example cannot be drawn", List.of(e.getMessage()));
         }
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             lab.run(ps);
         }
-        Path g = generated.resolve(c.id());
-        Files.createDirectories(g);
         // Two names for one output: {generated}/lab-output.txt and {labout}/chNN-slug.txt.
         Files.writeString(g.resolve("lab-output.txt"), buf.toString(StandardCharsets.UTF_8));
         Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
@@ -177,6 +276,21 @@ public final class SiteBuilder {
                 StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** book.css and the typeface it names (with its licence). */
+    private void copyBook() throws IOException {
+        Files.copy(root.resolve("site/src/site/book.css"), out.resolve("book.css"), StandardCopyOption.REPLACE_EXISTING);
+        Path to = Files.createDirectories(out.resolve("fonts"));
+        for (String f : FONT_FILES) {
+            Path from = fonts.resolve("files").resolve(f);
+            if (!Files.isRegularFile(from)) {
+                throw new SiteException("the typeface is missing", List.of(from + " (build with -Psite, which fetches "
+                        + "@fontsource-variable/source-serif-4)"));
+            }
+            Files.copy(from, to.resolve(f), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.copy(fonts.resolve("LICENSE"), to.resolve("LICENSE-source-serif-4.txt"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
     private static void copyTree(Path from, Path to) throws IOException {
         Files.createDirectories(to.getParent());
         try (Stream<Path> s = Files.walk(from)) {
@@ -190,5 +304,4 @@ public final class SiteBuilder {
             }
         }
     }
-
 }

@@ -20,7 +20,7 @@ final class SiteChecks {
     private SiteChecks() {}
 
     /** After rendering: nothing remote, every image there, every chapter page with a figure. */
-    static void check(Path out, List<Course.ChapterDir> chapters) {
+    static void check(Path out, List<Course.ChapterDir> chapters, boolean notes) {
         List<Object> problems = new ArrayList<>(OfflineCheck.scanTree(out));
         try (Stream<Path> s = Files.walk(out)) {
             for (Path html : (Iterable<Path>) s.filter(p -> p.toString().endsWith(".html"))::iterator) {
@@ -30,7 +30,7 @@ final class SiteChecks {
             throw new SiteException("cannot read the site", List.of(e));
         }
         for (Course.ChapterDir c : chapters) {
-            if (c.notes().isEmpty()) continue;
+            if (!notes || c.notes().isEmpty()) continue;
             Path page = out.resolve(c.id()).resolve("notes.html");
             if (figuresShown(page) == 0) {
                 problems.add(page + ": shows no generated figure (add image::figures/<name>.svg[] for a figure"

@@ -52,6 +52,53 @@ class ChapterNotesTest {
                 }));
     }
 
+    @TestFactory
+    @DisplayName("give every graded step of their chapter a worked example, drawn by the chapter's code")
+    Stream<DynamicTest> workedExamples() {
+        GradedSteps steps = GradedSteps.of(Repo.root());
+        return steps.all().stream().map(s -> DynamicTest.dynamicTest(s.id(), () -> {
+            int n = Integer.parseInt(s.id().split("\\.")[0]);
+            Course.ChapterDir c = Course.chapters(Repo.root()).stream()
+                    .filter(d -> d.id().startsWith(String.format("ch%02d-", n))).findFirst().orElseThrow();
+            ChapterLab lab = Chapters.find(c.id());
+            assertThat(FigureRegistry.examples(lab)).as("%s has a public static String example%s()", c.id(),
+                    s.id().replace('.', '_')).containsKey(s.id());
+            String notes;
+            try (Stream<Path> files = Files.walk(c.docs())) {
+                notes = String.join("\n", files.filter(p -> p.toString().endsWith(".adoc")).map(p -> {
+                    try {
+                        return Files.readString(p);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }).toList());
+            }
+            assertThat(notes).as("%s's notes include step %s's example", c.id(), s.id())
+                    .contains("include::{generated}/step-" + s.id() + ".adoc[]");
+        }));
+    }
+
+    @TestFactory
+    @DisplayName("include only generated outputs their chapter's code prints (outputXxx() -> output-xxx.txt)")
+    Stream<DynamicTest> generatedOutputs() {
+        java.util.regex.Pattern inc = java.util.regex.Pattern.compile("include::\\{generated}/output-([a-z0-9-]+)\\.txt\\[");
+        return Course.chapters(Repo.root()).stream().filter(c -> Files.isDirectory(c.docs()))
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    ChapterLab lab = Chapters.find(c.id());
+                    java.util.Set<String> printed = FigureRegistry.outputs(lab).keySet();
+                    try (Stream<Path> files = Files.walk(c.docs())) {
+                        for (Path p : files.filter(f -> f.toString().endsWith(".adoc")).toList()) {
+                            var m = inc.matcher(Files.readString(p));
+                            while (m.find()) {
+                                assertThat(printed).as("%s includes output-%s.txt: a public static String output...()"
+                                        + " in %s's package must print it", p.getFileName(), m.group(1), c.id())
+                                        .contains(m.group(1));
+                            }
+                        }
+                    }
+                }));
+    }
+
     @Test
     @DisplayName("are named like their module folder (chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc)")
     void namedLikeTheirFolder() throws IOException {

@@ -23,7 +23,8 @@ import vramlab.kit.Chapters;
 @DisplayName("Figures")
 class FigureRegistryTest {
     @TestFactory
-    @DisplayName("every chapter draws at least one figure, each well-formed SVG with a size that loads nothing")
+    @DisplayName("every chapter draws at least one figure, each well-formed SVG with a size that loads nothing, "
+            + "every text and box inside its viewBox, in the one palette")
     Stream<DynamicTest> everyFigureIsWellFormed() {
         return Chapters.all().stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
             Map<String, FigureRegistry.Figure> figures = FigureRegistry.figures(c);
@@ -40,6 +41,7 @@ class FigureRegistryTest {
                         && svg.getAttribute("height").matches("\\d+(\\.\\d+)?");
                 assertThat(sized || svg.getAttribute("viewBox").matches("[\\d. ]+"))
                         .as("%s has a width and height or a viewBox", f.where()).isTrue();
+                FigureFitTest.check(f.where(), text);
             }
         }));
     }

@@ -52,6 +52,7 @@ class NotesLintTest {
             missing-file.adoc   | 5 | include target does not exist: ../../main/java/vramlab/ch04/NoSuchLab.java
             untagged-java.adoc  | 5 | a Java include must name a tag
             literal-paragraph.adoc | 5 | an indented (literal) paragraph is pasted in
+            unmarked-command.adoc  | 6 | a command in a block not marked as shell (block opened on line 5)
             """)
     @DisplayName("a broken rule is reported with its file and line")
     void brokenRules(String fixture, int line, String message) throws IOException {
@@ -95,21 +96,26 @@ class NotesLintTest {
     }
 
     @Test
-    @DisplayName("Java typed into a plain listing is refused even when a command sits beside it")
+    @DisplayName("Java typed into a listing is refused even when a command sits beside it")
     void commandDoesNotExcuseCode() throws IOException {
         Path adoc = docs.resolve("mixed.adoc");
+        Files.writeString(adoc, "= x\n\n[source,shell]\n----\n./vramlab jshell 4\nvar sim = new Sim(mib(40));\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();   // in a shell block, anything may be typed
         Files.writeString(adoc, "= x\n\n----\n./vramlab jshell 4\nvar sim = new Sim(mib(40));\n----\n");
-        assertThat(NotesLint.check(adoc, repo)).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(5));
+        assertThat(NotesLint.check(adoc, repo)).filteredOn(p -> p.what().contains("pasted in"))
+                .singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(5));
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"./vramlab lab real-oom                   # runs every scenario",
         "pbpaste | ./vramlab triage", "$ mvn -q test -Plab"})
-    @DisplayName("a launcher or Maven command may stand in a plain listing, with a comment or a pipe")
+    @DisplayName("a launcher or Maven command stands in a shell listing, with a comment or a pipe; not in another")
     void commands(String command) throws IOException {
         Path adoc = docs.resolve("cmd.adoc");
-        Files.writeString(adoc, "= x\n\n----\n" + command + "\n----\n");
+        Files.writeString(adoc, "= x\n\n[source,shell]\n----\n" + command + "\n----\n");
         assertThat(NotesLint.check(adoc, repo)).isEmpty();
+        Files.writeString(adoc, "= x\n\n----\n" + command + "\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("write [source,shell]");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -34,10 +34,15 @@ class SiteBuilderRenderTest {
         copyTree(real.resolve("site/src/site"), repo.resolve("site/src/site"));
         docs = Files.createDirectories(ch.resolve("src/docs/asciidoc"));
         Files.createDirectories(repo.resolve("chapters/ch03-caching-allocator"));
+        Files.createDirectories(repo.resolve("slides"));
+        try (InputStream in = getClass().getResourceAsStream("/fixtures/deck-ch04-real-oom.adoc")) {
+            Files.copy(in, repo.resolve("slides/ch04-real-oom.adoc"));
+        }
     }
 
     SiteBuilder builder() {
-        return new SiteBuilder(repo, repo.resolve("out/site"), Repo.root().resolve("site/target/revealjs/package"));
+        return new SiteBuilder(repo, repo.resolve("out/site"), Repo.root().resolve("site/target/revealjs/package"),
+                Repo.root().resolve("site/target/typeface/package"), Edition.STUDENT);
     }
 
     void notes(String text) throws IOException { Files.writeString(docs.resolve("ch04-real-oom.adoc"), text); }
@@ -55,7 +60,12 @@ class SiteBuilderRenderTest {
         assertThat(notes).contains("<img src=\"figures/fragmentation.svg\"", "<pre class=\"rouge highlight\">");
         assertThat(text).contains("public static Sim fragmentation(PrintStream out)")  // the tagged include
                 .contains("What to notice:");                                        // the lab, run at build time
-        assertThat(Files.readString(out.resolve("ch04-real-oom/slides.html"))).contains("../reveal.js/dist/reveal.js");
+        String deck = Files.readString(out.resolve("ch04-real-oom/slides.html"));
+        assertThat(deck).contains("../reveal.js/dist/reveal.js", "Chapter 4", "16 MiB free, 8 MiB refused");
+        assertThat(BookPage.plainText(deck)).contains("public static String figureFragmentation() {")
+                .doesNotContain("tag::figure-fragmentation");
+        assertThat(notes).contains("href=\"../book.css\"", "class=\"vl-pager\"", "Chapter 4");
+        assertThat(out.resolve("fonts/" + SiteBuilder.FONT_FILES.get(0))).exists();
         assertThat(out.resolve("ch04-real-oom/figures/fragmentation.svg")).exists();
         assertThat(out.resolve("ch03-caching-allocator/figures/split-merge.svg")).exists();
         assertThat(Files.readString(index)).contains("href=\"ch04-real-oom/notes.html\"",
@@ -66,7 +76,8 @@ class SiteBuilderRenderTest {
     @Test
     @DisplayName("an Asciidoctor warning fails the build: here an include of build output that is not there")
     void warningFails() throws IOException {
-        notes("= N\n\nimage::figures/fragmentation.svg[]\n\n....\ninclude::{generated}/no-such-output.txt[]\n....\n");
+        notes("= Fragmentation and the real OOM\n\nimage::figures/fragmentation.svg[]\n\n....\n"
+                + "include::{generated}/no-such-output.txt[]\n....\n");
         assertThatThrownBy(() -> builder().build()).isInstanceOf(SiteBuilder.SiteException.class)
                 .hasMessageContaining("Asciidoctor warned").hasMessageContaining("no-such-output.txt");
     }
@@ -74,7 +85,7 @@ class SiteBuilderRenderTest {
     @Test
     @DisplayName("a chapter page without a generated figure fails the build")
     void figureRequired() throws IOException {
-        notes("= N\n\nNo picture here.\n");
+        notes("= Fragmentation and the real OOM\n\nNo picture here.\n");
         assertThatThrownBy(() -> builder().build()).isInstanceOf(SiteBuilder.SiteException.class)
                 .hasMessageContaining("notes.html: shows no generated figure");
     }

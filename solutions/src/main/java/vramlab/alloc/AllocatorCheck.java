@@ -20,7 +20,7 @@ final class AllocatorCheck {
         for (Segment s : a.segments()) {
             sumReserved += s.reservedBytes();
             if (s.owner != a) fail("segment " + s.id + " does not name this allocator as its owner");
-            if (!s.isExpandable() && a.process().allocationSize(s.address) != s.size) {
+            if (!s.isExpandable() && a.process().allocationSize(s.ptr) != s.size) {
                 fail("segment " + s.id + " is not a live cudaMalloc");
             }
             long expected = 0, mapped = 0;

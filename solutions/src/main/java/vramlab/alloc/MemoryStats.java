@@ -1,5 +1,7 @@
 package vramlab.alloc;
 
+import static vramlab.units.Bytes.formatSize;
+
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -89,6 +91,24 @@ public final class MemoryStats {
         oversizeAllocations.allocated = oversizeAllocations.freed = 0;
         oversizeSegments.allocated = oversizeSegments.freed = 0;
         numAllocRetries = numOoms = numSyncAllStreams = numDeviceAlloc = numDeviceFree = 0;
+    }
+
+    /**
+     * What JShell shows: the "all" figures of memory_stats() that the notes read, in
+     * {@code format_size}'s units (the full dictionary is {@link #asMap()}).
+     */
+    @Override
+    public String toString() {
+        Stat[] bytes = {arrays[REQUESTED_BYTES][0], arrays[ALLOCATED_BYTES][0], arrays[RESERVED_BYTES][0],
+            arrays[ACTIVE_BYTES][0]};
+        String[] names = {"requested", "allocated", "reserved", "active"};
+        StringBuilder sb = new StringBuilder("memory_stats:");
+        for (int i = 0; i < names.length; i++) {
+            sb.append(' ').append(names[i]).append(' ').append(formatSize(bytes[i].current()))
+              .append(" (peak ").append(formatSize(bytes[i].peak())).append("),");
+        }
+        return sb.append(" segments ").append(arrays[SEGMENT][0].current()).append(", num_alloc_retries ")
+                .append(numAllocRetries).append(", num_ooms ").append(numOoms).toString();
     }
 
     public long numAllocRetries() { return numAllocRetries; }

@@ -1,6 +1,9 @@
 package vramlab.alloc;
 
+import static vramlab.units.Bytes.formatSize;
+
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The allocator's state when an allocation fails: what a policy needs to write its message.
@@ -39,5 +42,16 @@ public record OomReport(long requested, long rounded, long tried, PoolKind pool,
     public PyTorchOomMessage.Facts facts() {
         return new PyTorchOomMessage.Facts(tried, device, deviceTotal, deviceFree, processes,
                 allowed, allocated, privatePools, reserved);
+    }
+
+    /** What JShell shows: the report's figures in {@code format_size}'s units. */
+    @Override
+    public String toString() {
+        return "OOM report: asked " + formatSize(requested) + ", tried "
+                + formatSize(tried) + " (" + pool.name().toLowerCase(Locale.ROOT)
+                + " pool); device " + formatSize(deviceTotal) + " with "
+                + formatSize(deviceFree) + " free; reserved " + formatSize(reserved)
+                + ", allocated " + formatSize(allocated) + ", largest free block "
+                + formatSize(largestFreeBlock);
     }
 }

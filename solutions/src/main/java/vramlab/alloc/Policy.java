@@ -3,9 +3,10 @@ package vramlab.alloc;
 import vramlab.units.Bytes;
 
 /**
- * The rules that differ between the seed chapter's toy and PyTorch's real allocator. The
- * mechanism (free sets, split, merge, segments from the driver, streams, statistics) is
- * shared; a policy decides the numbers and switches the optional machinery on.
+ * The rules that differ between the simplified (toy) policy chapter 3 starts from and
+ * PyTorch's real allocator. The mechanism (free sets, split, merge, segments from the driver,
+ * streams, statistics) is shared; a policy decides the numbers and switches the optional
+ * machinery on.
  *
  * <p>The defaults are the toy's: no expandable segments, no {@code max_split_size}, no garbage
  * collection, and an OOM at the first failed cudaMalloc (no flush-and-retry).

@@ -4,8 +4,11 @@ import static vramlab.units.Bytes.MiB;
 
 /**
  * PyTorch's native caching allocator's rules, from c10/cuda/CUDACachingAllocator.cpp (2024
- * main, commit 001074d; the same bodies at eb42ad6), cited as CCA:lines. The mechanism they
- * drive is {@link CachingAllocator}'s, shared with the toy.
+ * main, commit 001074d), cited as CCA:lines. {@code should_split} and
+ * {@code get_allocation_size} have the same bodies at the older eb42ad6; {@code round_size}
+ * does not: there {@code divisions > 0} sends a size to {@code roundup_power2_next_division},
+ * which returns it unrounded for one division (PR #126830, 2024, made that 512-B rounding).
+ * The mechanism they drive is {@link CachingAllocator}'s, shared with the toy.
  */
 public final class PyTorchPolicy implements Policy {
     /** {@code kLargeBuffer} (CCA:48-49): large requests under 10 MiB share 20 MiB segments. */
@@ -22,18 +25,34 @@ public final class PyTorchPolicy implements Policy {
     public static final long ROUND_LARGE = 2 * MiB;
 
     private final AllocConf conf;
+    private final String confText;
 
     public PyTorchPolicy() { this(AllocConf.defaults()); }
 
-    public PyTorchPolicy(AllocConf conf) { this.conf = conf; }
+    public PyTorchPolicy(AllocConf conf) {
+        this(conf, conf.equals(AllocConf.defaults()) ? "" : conf.toString());
+    }
 
     /** {@code new PyTorchPolicy("expandable_segments:True")}: a policy from a config string. */
-    public PyTorchPolicy(String allocConf) { this(AllocConf.parse(allocConf)); }
+    public PyTorchPolicy(String allocConf) { this(AllocConf.parse(allocConf), allocConf); }
+
+    /** A policy from a parsed config and the text it came from (a snapshot's recorded settings). */
+    public PyTorchPolicy(AllocConf conf, String confText) {
+        this.conf = conf;
+        this.confText = confText;
+    }
 
     public AllocConf conf() { return conf; }
 
+    /** The config string as the user wrote it, {@code ""} when none was set. */
+    public String confText() { return confText; }
+
     @Override
     public String name() { return "pytorch"; }
+
+    /** What JShell shows: {@code pytorch policy (expandable_segments:False)}, its options as PYTORCH_CUDA_ALLOC_CONF reads. */
+    @Override
+    public String toString() { return "pytorch policy (" + conf + ")"; }
 
     // tag::round[]
     /**

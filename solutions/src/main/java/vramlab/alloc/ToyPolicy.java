@@ -5,14 +5,14 @@ import static vramlab.units.Bytes.alignUp;
 import static vramlab.units.Bytes.toyMiB;
 
 /**
- * The seed chapter's toy policy, exactly as the chapter states it, with one fix: the pool is
- * decided by the request's rounded size and then belongs to the segment (the seed's listing
- * decided it by a block's current size, which crashes on any request of 1 MiB or less).
+ * The simplified (toy) policy chapter 3 starts from, exactly as the notes state it, with one
+ * fix: the pool is decided by the request's rounded size and then belongs to the segment
+ * (deciding it by a block's current size crashes on any request of 1 MiB or less).
  *
  * <p>Where it departs from real PyTorch (see {@code PyTorchPolicy} and the notes' "Where the
  * toy simplifies"): large blocks round to 2 MiB (PyTorch: 512 B), a large segment is at least
  * 20 MiB (PyTorch: 20 MiB only under 10 MiB), a large block splits when 2 MiB or more remain
- * (PyTorch: more than 1 MiB), and the message is the seed's, not PyTorch's.
+ * (PyTorch: more than 1 MiB), and the message is the toy's own, not PyTorch's.
  */
 public final class ToyPolicy implements Policy {
     public static final long SMALL_SIZE = MiB;          // the largest small request
@@ -23,6 +23,13 @@ public final class ToyPolicy implements Policy {
 
     @Override
     public String name() { return "toy"; }
+
+    /** What JShell shows: the policy and its ladder, in the notes' words (no step runs). */
+    @Override
+    public String toString() {
+        return "toy policy: 512 B steps up to 1 MiB (small pool, 2 MiB segments), 2 MiB steps above"
+                + " (large pool, segments of at least 20 MiB)";
+    }
 
     // tag::round[]
     @Override

@@ -3,7 +3,7 @@ package vramlab.driver;
 import java.util.Locale;
 
 /**
- * What a driver call costs, as an ORDER OF MAGNITUDE only. The seed chapter's claim (CUDA 12.x):
+ * What a driver call costs, as an ORDER OF MAGNITUDE only. The chapter's claim (CUDA 12.x):
  * each cudaMalloc/cudaFree costs tens of microseconds to milliseconds, and can synchronize the
  * device. These constants reproduce that range for illustration; they are not measurements of
  * any GPU and no test may treat them as such.

@@ -20,6 +20,14 @@ public final class CudaGraph {
     CudaGraph(List<Node> nodes) { this.nodes = List.copyOf(nodes); }
 
     public List<Node> nodes() { return nodes; }
+
+    /** {@code CUDA graph: 2 nodes (1 copy), replayed 3 times}. */
+    @Override
+    public String toString() {
+        long copies = nodes.stream().filter(Node::isCopy).count();
+        return "CUDA graph: " + nodes.size() + " nodes (" + copies + (copies == 1 ? " copy" : " copies")
+                + "), replayed " + replays + (replays == 1 ? " time" : " times");
+    }
     public int replays() { return replays; }
 
     /** {@code cudaGraphLaunch}: enqueues every node, in order, on {@code stream}. */

@@ -6,7 +6,7 @@ import vramlab.units.Bytes;
  * What pinning and unpinning cost the host thread: a fixed part plus a part per MiB (the
  * driver locks and maps every page).
  *
- * <p>ORDER OF MAGNITUDE ONLY, not a measurement: the seed says a {@code cudaHostAlloc} costs
+ * <p>ORDER OF MAGNITUDE ONLY, not a measurement: chapter 7 takes a {@code cudaHostAlloc} to cost
  * milliseconds, and it grows with size; real figures depend on the OS, page size, NUMA
  * placement, the driver and whether the pages were already touched. Use it to compare
  * strategies (pay once vs pay every step), never to predict a machine.

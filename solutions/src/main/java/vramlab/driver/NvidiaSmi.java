@@ -36,7 +36,12 @@ public final class NvidiaSmi {
         return b.toString();
     }
 
-    /** A device summary per GPU, then its processes: nvidia-smi-style, not its exact layout. */
+    /**
+     * A device summary per GPU, then its processes: nvidia-smi-style, not its exact layout. The
+     * device's used is NVML's v1 {@code used} ("Sum of Reserved and Allocated device memory"),
+     * out of the board's total; CUDA's total ({@link Gpu#totalMemory()}) is smaller by the
+     * reserve.
+     */
     public static String listing(List<Gpu> gpus) {
         StringBuilder b = new StringBuilder();
         for (Gpu g : gpus) {

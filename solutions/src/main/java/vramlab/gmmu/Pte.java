@@ -36,6 +36,14 @@ public record Pte(PageSize size, Aperture aperture, int peer, long address, Acce
         return new Pte(size, Aperture.PEER_MEMORY, peer, address, access, device);
     }
 
+    /** A page in system address space ({@code aperture} SYS or SYSNC), such as a peer's BAR1. */
+    public static Pte system(PageSize size, Aperture aperture, long address, Access access, int device) {
+        if (!aperture.isSystem()) {
+            throw new IllegalArgumentException("Pte.system: " + aperture + " is not a system aperture");
+        }
+        return new Pte(size, aperture, 0, address, access, device);
+    }
+
     /** The hardware VALID bit: a PTE that grants no access is not valid. */
     public boolean valid() { return access != Access.NONE; }
 
@@ -43,9 +51,11 @@ public record Pte(PageSize size, Aperture aperture, int peer, long address, Acce
 
     // tag::bits[]
     /**
-     * The 64-bit VER2 encoding (Pascal gp100 dev_mmu.h, NV_MMU_VER2_PTE_*): VALID 0:0,
-     * APERTURE 2:1, READ_ONLY 6:6, ADDRESS_VID 32:8 or ADDRESS_SYS 53:8 (the address >> 12),
-     * peer index 35:33 (ADDRESS_VID_PEER). VOL, PRIVILEGE, ATOMIC_DISABLE and KIND stay 0.
+     * The 64-bit VER2 encoding (dev_mmu.h, NV_MMU_VER2_PTE_*): VALID 0:0, APERTURE 2:1,
+     * READ_ONLY 6:6, ADDRESS_SYS 53:8 or ADDRESS_VID 32:8 (the address >> 12), peer index 35:33
+     * (ADDRESS_VID_PEER). A video or peer address above 37 bits (an NVSwitch fabric address)
+     * puts its high bits in COMPTAGLINE 53:36, as UVM's make_pte_turing does (uvm_turing_mmu.c,
+     * 595.45.04). VOL, PRIVILEGE, ATOMIC_DISABLE and KIND stay 0.
      */
     public long bits() {
         // lab:begin 1.3 "Encode a PTE" see ch01 "What a PTE holds"
@@ -57,6 +67,7 @@ public record Pte(PageSize size, Aperture aperture, int peer, long address, Acce
             b |= (pfn & ((1L << 46) - 1)) << 8;              // ADDRESS_SYS, 46 bits
         } else {
             b |= (pfn & ((1L << 25) - 1)) << 8;              // ADDRESS_VID, 25 bits
+            b |= (pfn >>> 25 & 0x3ffff) << 36;               // COMPTAGLINE: the bits above
             b |= (long) peer << 33;                          // the peer slot, 3 bits
         }
         return b;

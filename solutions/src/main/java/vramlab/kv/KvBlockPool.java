@@ -1,6 +1,8 @@
 package vramlab.kv;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import vramlab.driver.GpuProcess;
@@ -117,14 +119,26 @@ public final class KvBlockPool {
     public int cachedBlocks() { return cached.size(); }
     public long evictions() { return evictions; }
 
-    /** vLLM's {@code free_blocks}: drops one reference each, in the order given; at 0 it queues. */
+    // tag::free-blocks[]
+    /**
+     * vLLM's {@code free_blocks} (vllm/v1/core/block_pool.py at c59cb794): drops one reference
+     * from each block; the blocks that reach 0 go back to the free queue, those without a hash
+     * at the front, in the order given ({@code prepend_n}: reused first, their contents are
+     * worth nothing), the cached ones at the back ({@code append_n}: kept longest for prefix
+     * hits). Older releases appended both.
+     */
     public void freeBlocks(Iterable<Integer> blocks) {
+        List<Integer> fresh = new ArrayList<>();
+        List<Integer> cachedOnes = new ArrayList<>();
         for (int b : blocks) {
             if (b == NULL_BLOCK) throw new IllegalArgumentException("free: block 0 is the null block");
             if (refCnt[b] <= 0) throw new IllegalArgumentException("free: block " + b + " is already free");
-            if (--refCnt[b] == 0) freeQueue.append(b);
+            if (--refCnt[b] == 0) (hashOf[b] == null ? fresh : cachedOnes).add(b);
         }
+        for (int i = fresh.size() - 1; i >= 0; i--) freeQueue.prepend(fresh.get(i));
+        for (int b : cachedOnes) freeQueue.append(b);
     }
+    // end::free-blocks[]
 
     public void checkInvariants() {
         freeQueue.checkInvariants();

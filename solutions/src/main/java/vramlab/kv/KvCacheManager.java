@@ -75,7 +75,7 @@ public final class KvCacheManager {
     // tag::free[]
     /**
      * vLLM's {@code KVCacheManager.free}: gives the request's blocks back in reverse order, so
-     * that its last block lands nearest the front of the free queue and, with prefix caching,
+     * that its last block is first in line among those freed together, and, with prefix caching,
      * the tail of a hash chain is evicted before its head.
      */
     public void free(String request) {

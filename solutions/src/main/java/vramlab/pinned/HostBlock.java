@@ -14,8 +14,8 @@ import vramlab.units.Bytes;
  * allocation, never split. The caller writes into it and copies from or to it.
  *
  * <p>State, exactly one of: checked out ({@code allocated}); waiting for events
- * ({@code !allocated && eventCount > 0}); on a free list; parked forever because a CUDA graph
- * captured it ({@code captured}).
+ * ({@code !allocated && eventCount > 0}); on a free list (its pool's); parked forever because a
+ * graph capture allocated it and a stream used it ({@link #captured()} and {@code used}).
  */
 public final class HostBlock implements Buffer {
     private final long address;
@@ -27,8 +27,10 @@ public final class HostBlock implements Buffer {
     final Set<Stream> streams = new LinkedHashSet<>();
     /** Events recorded at free and not yet retired (CHA.h {@code event_count_}). */
     int eventCount;
-    /** Allocated or used during stream capture: never recycled. */
-    boolean captured;
+    /** The private pool of the capture that allocated it (CHA.h {@code owning_pool_}); 0: none. */
+    int pool;
+    /** A stream used it between its allocation and its last free. */
+    boolean used;
     private long contents;
 
     HostBlock(long address, long size, HostBuffer buffer) {
@@ -46,13 +48,18 @@ public final class HostBlock implements Buffer {
 
     public boolean allocated() { return allocated; }
     public int eventCount() { return eventCount; }
-    public boolean captured() { return captured; }
+    /** Allocated while a graph capture ran ({@code was_allocated_during_stream_capture_}). */
+    public boolean captured() { return pool != 0; }
+    /** Whether a stream used it between its allocation and its last free (set at free). */
+    public boolean used() { return used; }
+    /** The capture pool it belongs to, 0 for the default pool. */
+    public int pool() { return pool; }
     public boolean fromReserve() { return buffer == null; }
     public Set<Stream> streams() { return Collections.unmodifiableSet(streams); }
 
     @Override public String toString() {
         String state = allocated ? "in use" : eventCount > 0 ? "waiting " + eventCount + " event(s)"
-                : captured ? "captured" : "free";
+                : captured() && used ? "captured" : "free";
         return "pinned@0x" + Long.toHexString(address) + "[" + Bytes.formatSize(size) + ", " + state + "]";
     }
 }

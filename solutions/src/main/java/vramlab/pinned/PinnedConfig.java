@@ -1,22 +1,25 @@
 package vramlab.pinned;
 
-import java.util.Locale;
+import java.util.Map;
 
+import vramlab.alloc.AllocConf;
 import vramlab.units.Bytes;
 
 /**
  * The pinned allocator's options, as a user writes them in {@code PYTORCH_ALLOC_CONF}
- * ({@code PYTORCH_CUDA_ALLOC_CONF} in older releases).
+ * ({@code PYTORCH_CUDA_ALLOC_CONF} in older releases): one string for both allocators, so the
+ * device allocator's keys may stand beside these and are checked, then left to it.
  *
  * <ul>
- *   <li>{@code pinned_use_background_threads}: CFG.h accessor (fact sheet section 0, 11); the
- *       seed names it with {@code PYTORCH_ALLOC_CONF}.
- *   <li>{@code pinned_reserve_segment_size_mb}: CHA.cpp {@code get_reserve_segment} @03258ab
- *       (the fact sheet's CHA.cpp); the slab is never freed ({@code free_block}).
+ *   <li>{@code pinned_use_background_threads}: CFG.h accessor; PyTorch's parser takes exactly
+ *       {@code True} or {@code False}.
+ *   <li>{@code pinned_reserve_segment_size_mb}: CHA.cpp {@code get_reserve_segment} @03258ab;
+ *       the slab is never freed ({@code free_block}); the value "has to be greater than 0"
+ *       (CUDAAllocatorConfig.cpp {@code parsePinnedReserveSegmentSize}).
  *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: UNVERIFIED.
- *       Not found in any stored PyTorch source; described by the seed, and by downstream notes
- *       that place them in the PyTorch 2.13 parser ({@code c10/core/AllocatorConfig.cpp}) and
- *       in torch_npu's tests. The toy follows those descriptions.
+ *       Not found in any stored PyTorch source; downstream notes place them in a newer parser
+ *       ({@code c10/core/AllocatorConfig.cpp}) and torch_npu's tests describe them. The kit
+ *       follows those descriptions.
  * </ul>
  *
  * @param maxCachedSize  blocks larger than this are released when their events retire,
@@ -38,52 +41,39 @@ public record PinnedConfig(long maxCachedSize, long maxRoundThreshold, long rese
 
     /**
      * Reads the pinned keys of an allocator-config string, for example
-     * {@code "pinned_max_cached_size_mb:512,pinned_use_background_threads:True"}.
-     * Unknown keys and bad values are errors that name the key and the value.
+     * {@code "expandable_segments:True,pinned_max_cached_size_mb:512"}. Every key is checked as
+     * the device allocator's parser checks it ({@link AllocConf#parse}): an unknown key or a bad
+     * value is an error that names it; the device keys are then left to that allocator.
      */
     public static PinnedConfig parse(String conf) {
+        if (conf == null || conf.isBlank()) return DEFAULT;
+        try {
+            AllocConf.parse(conf);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("PYTORCH_ALLOC_CONF '" + conf + "': " + e.getMessage(), e);
+        }
         PinnedConfig c = DEFAULT;
-        if (conf == null || conf.isBlank()) return c;
-        for (String item : conf.split(",")) {
-            String[] kv = item.trim().split(":", -1);
-            if (kv.length != 2) throw bad(item, "expected key:value");
-            String key = kv[0].trim(), value = kv[1].trim();
-            c = switch (key) {
-                case "pinned_max_cached_size_mb" -> new PinnedConfig(mb(key, value),
+        for (Map.Entry<String, String> e : AllocConf.entries(conf).entrySet()) {
+            String value = e.getValue();
+            c = switch (e.getKey()) {
+                case "pinned_max_cached_size_mb" -> new PinnedConfig(mb(value),
                         c.maxRoundThreshold, c.reserveSegmentSize, c.useBackgroundThreads);
                 case "pinned_max_round_threshold_mb" -> new PinnedConfig(c.maxCachedSize,
-                        mb(key, value), c.reserveSegmentSize, c.useBackgroundThreads);
+                        mb(value), c.reserveSegmentSize, c.useBackgroundThreads);
                 case "pinned_reserve_segment_size_mb" -> new PinnedConfig(c.maxCachedSize,
-                        c.maxRoundThreshold, mb(key, value), c.useBackgroundThreads);
+                        c.maxRoundThreshold, mb(value), c.useBackgroundThreads);
                 case "pinned_use_background_threads" -> new PinnedConfig(c.maxCachedSize,
-                        c.maxRoundThreshold, c.reserveSegmentSize, bool(key, value));
-                default -> throw bad(item, "unknown key '" + key + "' (expected pinned_max_cached_size_mb,"
-                        + " pinned_max_round_threshold_mb, pinned_reserve_segment_size_mb or"
-                        + " pinned_use_background_threads)");
+                        c.maxRoundThreshold, c.reserveSegmentSize, value.equals("True"));
+                default -> c;                            // the device allocator's
             };
         }
         return c;
     }
 
-    private static long mb(String key, String value) {
-        try {
-            long n = Long.parseLong(value);
-            if (n < 0) throw bad(key + ":" + value, "expected a non-negative number of MiB");
-            return Math.multiplyExact(n, Bytes.MiB);
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw bad(key + ":" + value, "expected a non-negative number of MiB");
-        }
+    /** A checked number of MiB, in bytes (a very large one saturates to "no limit"). */
+    private static long mb(String value) {
+        long n = Long.parseLong(value);
+        return n > Long.MAX_VALUE / Bytes.MiB ? Long.MAX_VALUE : n * Bytes.MiB;
     }
 
-    private static boolean bool(String key, String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "true", "1" -> true;
-            case "false", "0" -> false;
-            default -> throw bad(key + ":" + value, "expected True or False");
-        };
-    }
-
-    private static IllegalArgumentException bad(String item, String what) {
-        return new IllegalArgumentException("PYTORCH_ALLOC_CONF: '" + item + "': " + what);
-    }
 }

@@ -2,6 +2,7 @@ package vramlab.alloc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 
 import java.util.List;
@@ -38,5 +39,19 @@ class PyTorchOomMessageTest {
                 .contains("Tried to allocate 2.00 MiB. GPU 1 has a total capacity of 80.00 GiB of which 0 bytes is free. ")
                 .contains("is free. 40.00 GiB allowed; Of the allocated memory 32.00 GiB is allocated by PyTorch, "
                         + "with 2.00 GiB allocated in private pools (e.g., CUDA Graphs), and 3.00 GiB is reserved");
+    }
+
+    @Test
+    @DisplayName("every size in the message prints as format_size does, ties to even: 20 MiB + 128 KiB is"
+            + " 20.12 MiB, 20 MiB + 384 KiB is 20.38 MiB")
+    void tiesToEven() {
+        var f = new PyTorchOomMessage.Facts(mib(20) + kib(128), 0, gib(24), mib(20) + kib(384),
+                List.of(new PyTorchOomMessage.ProcessUsage(7, gib(23) + mib(640), true)),
+                -1, gib(22) + mib(128), 0, gib(22) + mib(640));
+        assertThat(PyTorchOomMessage.format(f)).isEqualTo(
+                "CUDA out of memory. Tried to allocate 20.12 MiB. GPU 0 has a total capacity of 24.00 GiB"
+                + " of which 20.38 MiB is free. Including non-PyTorch memory, this process has 23.62 GiB"
+                + " memory in use. Of the allocated memory 22.12 GiB is allocated by PyTorch, and 512.00 MiB"
+                + " is reserved by PyTorch but unallocated. " + PyTorchOomMessage.TAIL);
     }
 }

@@ -74,13 +74,19 @@ class PyTorchPolicyTest {
         @ParameterizedTest(name = "{0}: {1} B -> {2} B")
         @CsvSource(delimiter = '|', textBlock = """
                 [4:4,>:0]       | 3145729   | 3670016   | the first entry also fills the intervals below it
-                [4:4,>:0]       | 5242881   | 6291456   | its own interval, 4 MB..8 MB
+                [4:4,>:0]       | 5242881   | 5243392   | '>' fills from the last listed interval on, 4..8 MB included
                 [4:4,>:0]       | 10485761  | 10486272  | '>' set 8 MB and up to 0: plain 512 rounding
                 [1:4,64:8,>:0]  | 3145729   | 3146240   | intervals between listed keys stay 0
-                [1:4,64:8,>:0]  | 104857601 | 109051904 | 64..128 MB in steps of 8 MiB
+                [1:4,64:8,>:0]  | 104857601 | 104858112 | 64..128 MB: its 8 overwritten by '>' (0)
                 [1:4,64:8,>:0]  | 209715201 | 209715712 | above the last key: '>' gives 0
+                [1:4,64:8,128:2] | 104857601 | 109051904 | 64..128 MB in steps of 8 MiB when no '>' follows
+                [256:1,512:2,1024:4,>:8] | 314572801  | 314573312  | docs' example: 300 MiB is in 256..512 MB, 1 division
+                [256:1,512:2,1024:4,>:8] | 629145601  | 805306368  | 600 MiB: 512 MB..1 GB has 2 divisions
+                [256:1,512:2,1024:4,>:8] | 1610612737 | 1744830464 | 1.5 GiB: 1024:4 was overwritten by '>:8'
+                [256:1,512:2,1024:4,>:8] | 3221225473 | 3489660928 | 3 GiB: 8 divisions, steps of 256 MiB
                 """)
-        @DisplayName("a per-interval list applies each listed interval's divisions (CFG:145-225)")
+        @DisplayName("a per-interval list applies each listed interval's divisions; '>' from the last listed on,"
+                + " inclusive (CUDAAllocatorConfig.cpp parseRoundUpPower2Divisions, PyTorch up to 2.9)")
         void perInterval(String list, long size, long expected, String why) {
             PyTorchPolicy p = new PyTorchPolicy("roundup_power2_divisions:" + list);
             assertThat(p.roundSize(size)).as(why).isEqualTo(expected);

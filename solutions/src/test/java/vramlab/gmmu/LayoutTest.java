@@ -126,6 +126,17 @@ class LayoutTest {
         }
 
         @Test
+        @DisplayName("a peer address above 37 bits (NVSwitch) keeps its high bits in COMPTAGLINE 53:36")
+        void fabricAddress() {
+            // make_pte_turing: ADDRESS_VID 32:8 takes PA bits 36:12, COMPTAGLINE 53:36 the rest
+            long addr = (2L << 40) + 0x400000;                    // a fabric window plus 4 MiB
+            long pfn = addr >>> 12;
+            long expected = 1L | (1L << 1) | ((pfn & 0x1ffffff) << 8) | (1L << 33) | ((pfn >>> 25) << 36);
+            assertThat(Pte.peer(PageSize.SIZE_2M, 1, addr, Access.READWRITE, 1).bits()).isEqualTo(expected);
+            assertThat(expected >>> 36 & 0x3ffff).isEqualTo(addr >>> 37);
+        }
+
+        @Test
         @DisplayName("system memory uses the wide address field and aperture 2")
         void system() {
             long addr = 1L << 40;                                // beyond ADDRESS_VID's 25 bits

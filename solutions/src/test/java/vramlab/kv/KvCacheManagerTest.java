@@ -111,13 +111,14 @@ class KvCacheManagerTest {
         }
 
         @Test
-        @DisplayName("freeing in reverse order puts the request's last block nearest the front")
+        @DisplayName("freeing in reverse puts the request's blocks, last first, at the front (no hashes)")
         void reverseFree() {
             KvCacheManager m = manager(8);
             m.allocateSlots("a", 3 * 16);                      // blocks 1, 2, 3
             m.allocateSlots("b", 16);                          // block 4; free queue 5, 6, 7
             m.free("a");
-            assertThat(m.pool().freeQueue().toList()).containsExactly(5, 6, 7, 3, 2, 1);
+            // free_blocks at c59cb794: blocks without a hash are prepend_n'ed, in the order freed
+            assertThat(m.pool().freeQueue().toList()).containsExactly(3, 2, 1, 5, 6, 7);
             m.checkInvariants();
             assertThatThrownBy(() -> m.free("a")).hasMessageContaining("free(a)");
         }
@@ -204,6 +205,19 @@ class KvCacheManagerTest {
             assertThat(m.allocatePrompt("c", prompt(2, 5 * 16))).isTrue(); // needs all 5: evicts both
             assertThat(m.pool().cachedBlocks()).isEqualTo(5);              // c's five full blocks
             assertThat(m.pool().evictions()).isEqualTo(2);
+            m.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("freed blocks without a hash go to the front, cached ones to the back of the queue")
+        void freshFrontCachedBack() {
+            KvCacheManager m = manager(8);
+            m.allocatePrompt("a", prompt(1, 40));                         // 1, 2 full and cached; 3 partial
+            m.free("a");                                                  // freed as 3, 2, 1
+            assertThat(m.pool().freeQueue().toList()).containsExactly(3, 4, 5, 6, 7, 2, 1);
+            assertThat(m.allocateSlots("x", 1)).isTrue();
+            assertThat(m.blocks("x")).as("the fresh block is reused first").containsExactly(3);
+            assertThat(m.pool().cachedBlocks()).isEqualTo(2);
             m.checkInvariants();
         }
 

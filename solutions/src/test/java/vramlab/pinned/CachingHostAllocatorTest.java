@@ -186,8 +186,41 @@ class CachingHostAllocatorTest {
     }
 
     @Nested
-    @DisplayName("Rule 3: blocks used during graph capture are never recycled")
+    @DisplayName("Rule 3: a block allocated during a graph capture and used there is never recycled"
+            + " (CHA.h with private pools, after PR #161583)")
     class Capture {
+        @Test
+        @DisplayName("an unused block allocated during capture is cached in that graph's pool, not handed"
+                + " to eager code")
+        void unusedStaysInItsPool() {
+            HostBlock[] inGraph = new HostBlock[2];
+            sim.capture(() -> {
+                inGraph[0] = pin(4 * KiB);
+                del(inGraph[0]);
+                inGraph[1] = pin(4 * KiB);
+            });
+            assertThat(inGraph[1]).as("reused within the capture's private pool").isSameAs(inGraph[0]);
+            assertThat(inGraph[0].captured()).isTrue();
+            del(inGraph[1]);
+            assertThat(sim.allocator().fateOf(inGraph[1])).as("never used by a stream").isEqualTo(
+                    CachingHostAllocator.Fate.CACHE);
+            assertThat(sim.allocator().freeLists(inGraph[1].pool()).get(4 * KiB)).containsExactly(inGraph[1]);
+            assertThat(pin(4 * KiB)).as("an eager request draws on the default pool").isNotSameAs(inGraph[1]);
+        }
+
+        @Test
+        @DisplayName("a block allocated before the capture and used in it is not marked: it waits for its"
+                + " event and is recycled (record_event only adds the stream)")
+        void usedInCaptureButAllocatedBefore() {
+            DeviceBuffer loss = sim.cuda(4 * KiB);
+            HostBlock early = pin(4 * KiB);
+            sim.capture(() -> sim.copyToHost(early, loss));
+            assertThat(early.captured()).isFalse();
+            del(early);
+            sim.synchronize();
+            assertThat(pin(4 * KiB)).isSameAs(early);
+        }
+
         @Test
         @DisplayName("a captured staging buffer keeps its address across replays, even after del")
         void stable() {
@@ -343,16 +376,29 @@ class CachingHostAllocatorTest {
                     + "pinned_reserve_segment_size_mb:1024,pinned_use_background_threads:True");
             assertThat(c).isEqualTo(new PinnedConfig(512 * MiB, 64 * MiB, GiB, true));
             assertThat(PinnedConfig.parse("")).isEqualTo(PinnedConfig.DEFAULT);
-            assertThat(PinnedConfig.parse("pinned_use_background_threads:false").maxCachedSize())
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:False").maxCachedSize())
                     .isEqualTo(Long.MAX_VALUE);
+        }
+
+        @Test
+        @DisplayName("device and pinned keys share one PYTORCH_ALLOC_CONF: each parser reads its own, checks all")
+        void mixed() {
+            String conf = "expandable_segments:True,pinned_max_cached_size_mb:512,"
+                    + "roundup_power2_divisions:[64:8,>:2],pinned_use_background_threads:True";
+            assertThat(PinnedConfig.parse(conf)).isEqualTo(
+                    new PinnedConfig(512 * MiB, Long.MAX_VALUE, 0, true));
+            assertThat(vramlab.alloc.AllocConf.parse(conf).expandableSegments()).isTrue();
         }
 
         @ParameterizedTest(name = "{0}")
         @CsvSource(delimiter = '|', textBlock = """
-            pinned_max_cached_size_mb:x       | expected a non-negative number of MiB
-            pinned_use_background_threads:yes | expected True or False
-            max_split_size_mb:128             | unknown key 'max_split_size_mb'
-            pinned_max_cached_size_mb         | expected key:value
+            pinned_max_cached_size_mb:x       | bad value 'x' for pinned_max_cached_size_mb
+            pinned_use_background_threads:yes | bad value 'yes' for pinned_use_background_threads
+            pinned_use_background_threads:true | expected True or False (case-sensitive)
+            pinned_reserve_segment_size_mb:0  | greater than 0
+            max_split_size_mb:10              | bad value '10' for max_split_size_mb
+            pinned_max_cached:5               | unknown option 'pinned_max_cached'
+            pinned_max_cached_size_mb         | expected ':' after 'pinned_max_cached_size_mb'
             """)
         @DisplayName("bad options are refused with the key, the value and what was expected")
         void bad(String conf, String message) {

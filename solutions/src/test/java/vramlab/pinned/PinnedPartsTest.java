@@ -98,9 +98,12 @@ class PinnedPartsTest {
             sim.allocator().processEvents();
             assertThat(b.toString()).endsWith("[4.00 MiB, free]");
             assertThat(b.captured()).isFalse();
-            b.captured = true;
+            b.pool = 1;                                  // a capture's private pool allocated it
             assertThat(b.captured()).isTrue();
-            assertThat(b.toString()).endsWith("[4.00 MiB, captured]");
+            b.used = false;
+            assertThat(b.toString()).as("captured, but no stream used it: reusable").endsWith("[4.00 MiB, free]");
+            b.used = true;
+            assertThat(b.toString()).as("captured and used by a stream: parked").endsWith("[4.00 MiB, captured]");
         }
 
         @Test

@@ -53,6 +53,37 @@ class BytesTest {
         assertThat(Bytes.formatSize(bytes)).isEqualTo(text);
     }
 
+    @ParameterizedTest(name = "{0} B prints as {1}")
+    @CsvSource(textBlock = """
+            21102592,   20.12 MiB
+            21102593,   20.13 MiB
+            21364736,   20.38 MiB
+            21626880,   20.62 MiB
+            21889024,   20.88 MiB
+            1152,       1.12 KiB
+            1664,       1.62 KiB
+            3355443200, 3.12 GiB
+            """)
+    @DisplayName("an exact tie rounds to even, as C++'s setprecision(2) prints it: 20 MiB + 128 KiB is 20.12 MiB")
+    void tiesToEven(long bytes, String text) {
+        assertThat(Bytes.formatSize(bytes)).isEqualTo(text);
+    }
+
+    @Test
+    @DisplayName("formatSize agrees with exact rational rounding (half even) on 20,000 seeded sizes")
+    void againstExactRounding() {
+        java.util.Random r = new java.util.Random(20);
+        for (int i = 0; i < 20_000; i++) {
+            long size = 1025 + (long) (r.nextDouble() * (64L << 30));
+            if (i % 4 == 0) size = size / 128 * 128;          // many exact ties
+            long unit = size <= Bytes.MiB ? Bytes.KiB : size <= Bytes.GiB ? Bytes.MiB : Bytes.GiB;
+            java.math.BigDecimal exact = java.math.BigDecimal.valueOf(size)
+                    .divide(java.math.BigDecimal.valueOf(unit), 2, java.math.RoundingMode.HALF_EVEN);
+            String suffix = unit == Bytes.KiB ? " KiB" : unit == Bytes.MiB ? " MiB" : " GiB";
+            assertThat(Bytes.formatSize(size)).as("%d B", size).isEqualTo(exact.toPlainString() + suffix);
+        }
+    }
+
     @Test
     @DisplayName("alignUp rounds up to a multiple, and the toy prints whole MiB")
     void alignAndToy() {

@@ -6,8 +6,8 @@ import vramlab.units.Bytes;
 
 /**
  * A buddy allocator's split tree as SVG, drawn as rows by order: the whole arena on top, each
- * row below halves the blocks of the row above. A split block is grey (its halves live on the
- * row below), a free block white, an allocated block in a Tableau10 colour by its offset.
+ * row below halves the blocks of the row above, in the course's {@link Palette}: a split block
+ * is structure (its halves live on the row below), a free block free, an allocated block live.
  */
 public final class BuddyTreeFigure {
     public enum State { SPLIT, FREE, ALLOCATED }
@@ -47,19 +47,21 @@ public final class BuddyTreeFigure {
             double y = 40 + level(arena, n.size()) * ROW;
             double w = n.size() * scale;
             String fill = switch (n.state()) {
-                case SPLIT -> "#d9d9d9";
-                case FREE -> MemoryVizColors.FREE;
-                case ALLOCATED -> MemoryVizColors.blockColor(n.offset());
+                case SPLIT -> Palette.STRUCTURE;
+                case FREE -> Palette.FREE;
+                case ALLOCATED -> Palette.LIVE;
             };
-            svg.rect(x, y, w, ROW - 8, fill, "black", n.state().name().toLowerCase() + " "
+            svg.rect(x, y, w, ROW - 8, fill, ".line", n.state().name().toLowerCase() + " "
                     + SegmentMapFigure.size(n.size()) + " at +" + SegmentMapFigure.size(n.offset()));
-            if (w >= 40) svg.text(x + w / 2, y + 20, n.state().name().toLowerCase(), "middle", 11);
+            String label = n.state().name().toLowerCase();
+            if (TextMetrics.width(label, 11) + 6 <= w) {
+                svg.text(x + w / 2, y + 20, label, "middle", 11, n.state() == State.ALLOCATED ? ".on-colour" : ".ink",
+                        false);
+            }
         }
         double ly = 40 + (depth + 1) * ROW + 10;
-        svg.rect(10, ly, 16, 12, "#d9d9d9", "black", null).text(32, ly + 11, "split", "start", 12);
-        svg.rect(110, ly, 16, 12, MemoryVizColors.FREE, "black", null).text(132, ly + 11, "free", "start", 12);
-        svg.rect(210, ly, 16, 12, MemoryVizColors.TABLEAU10[0], "black", null)
-           .text(232, ly + 11, "allocated", "start", 12);
+        svg.legend(10, ly, java.util.List.of(new Svg.Key(Palette.STRUCTURE, "split"),
+                new Svg.Key(Palette.FREE, "free"), new Svg.Key(Palette.LIVE, "allocated")), 12);
         return svg.toString(title);
     }
 

@@ -45,31 +45,31 @@ public final class PageWalkFigure {
         for (int i = 0; i < levels.size(); i++) {
             Level l = levels.get(i);
             double w = l.bits() * perBit;
-            svg.rect(x, 56, w, 34, MemoryVizColors.TABLEAU10[i % 10], "black", l.name() + " index");
+            svg.rect(x, 56, w, 34, Palette.STRUCTURE, ".line", l.name() + " index");
             svg.text(x + w / 2, 71, l.name(), "middle", 11);
             svg.text(x + w / 2, 85, "[" + l.index() + "]", "middle", 11);
             fieldMid[i] = x + w / 2;
             x += w;
         }
         double ow = offsetBits * perBit;
-        svg.rect(x, 56, ow, 34, "#eeeeee", "black", "page offset");
+        svg.rect(x, 56, ow, 34, Palette.FREE, null, "page offset");
         svg.text(x + ow / 2, 78, "offset (" + offsetBits + " bits)", "middle", 11);
         double box = Math.min(120, (WIDTH - 2.0 * LEFT) / (levels.size() + 1) - 14);
         double gap = ((WIDTH - 2.0 * LEFT) - box * (levels.size() + 1)) / levels.size();
         for (int i = 0; i < levels.size(); i++) {
             Level l = levels.get(i);
             double bx = LEFT + i * (box + gap);
-            svg.arrow(fieldMid[i], 90, bx + box / 2, 168, "#555555");
-            svg.rect(bx, 170, box, 96, "white", "black", l.name() + " table");
+            svg.arrow(fieldMid[i], 90, bx + box / 2, 168, null);
+            svg.rect(bx, 170, box, 96, Palette.FREE, null, l.name() + " table");
             svg.text(bx + box / 2, 186, l.name() + " table", "middle", 11);
-            svg.rect(bx + 6, 208, box - 12, 22, MemoryVizColors.TABLEAU10[i % 10], "black", l.entry());
+            svg.rect(bx + 6, 208, box - 12, 22, Palette.STRUCTURE, ".line", l.entry());
             svg.text(bx + box / 2, 223, "entry " + l.index(), "middle", 11);
             svg.text(bx + box / 2, 254, l.entry(), "middle", 10);
-            svg.arrow(bx + box - 6, 219, bx + box + gap, 219, "black");
+            svg.arrow(bx + box - 6, 219, bx + box + gap, 219, null);
         }
         double rx = LEFT + levels.size() * (box + gap);
-        svg.rect(rx, 196, box, 46, "#eeeeee", "black", result);
-        svg.text(rx + box / 2, 223, "page", "middle", 11);
+        svg.rect(rx, 196, box, 46, Palette.LIVE, null, result);
+        svg.text(rx + box / 2, 223, "page", "middle", 11, ".on-colour", false);
         svg.text(WIDTH / 2.0, 300, "walk ends in: " + result, "middle", 12);
         return svg.toString(title);
     }

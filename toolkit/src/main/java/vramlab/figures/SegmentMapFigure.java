@@ -9,13 +9,15 @@ import vramlab.alloc.Segment;
 import vramlab.units.Bytes;
 
 /**
- * A segment map as SVG: one row per segment, in address order, each drawn as PyTorch's
- * memory visualizer draws it (see {@link MemoryVizColors}): white segment, live blocks in a
- * colour over their requested bytes, the rounding loss in red.
+ * A segment map as SVG: one row per segment, in address order, in the course's {@link Palette}:
+ * the segment outlined, a live block in the live colour over its requested bytes, the bytes
+ * lost to rounding after it, free blocks in the free colour; a thin line marks every block's
+ * edge, so a student can count blocks and holes.
  *
- * <p>Where this picture departs from MemoryViz.js, on purpose: MemoryViz packs segments into
- * rows by size; here each segment has its own row with a label, and thin grey ticks mark the
- * edges of free blocks, so a student can count the holes that fragmentation leaves.
+ * <p>Where this picture departs from PyTorch's memory visualizer, on purpose: MemoryViz.js
+ * packs segments into rows by size and colours each block by a hash of its address; here each
+ * segment has its own labelled row and every live block has the one live colour, so the legend
+ * is true of every block.
  */
 public final class SegmentMapFigure {
     /** A block as the figure needs it: where, how big, how much was asked for, live or free. */
@@ -104,37 +106,28 @@ public final class SegmentMapFigure {
 
     private static void drawSegment(Svg svg, SegmentView s, double y, double scale) {
         svg.text(10, y + 16, s.label(), "start", 12);
-        svg.rect(LABEL, y, s.size() * scale, BAR, MemoryVizColors.FREE, MemoryVizColors.SEGMENT_OUTLINE,
-                s.label());
+        svg.rect(LABEL, y, s.size() * scale, BAR, Palette.FREE, null, s.label());
         for (BlockView b : s.blocks()) {
             double x = LABEL + b.offset() * scale;
             if (b.live()) {
                 String tip = size(b.requested()) + " requested in a " + size(b.size()) + " block";
-                svg.rect(x, y, b.requested() * scale, BAR, MemoryVizColors.blockColor(s.address() + b.offset()),
-                        null, tip);
+                svg.rect(x, y, b.requested() * scale, BAR, Palette.LIVE, null, tip);
                 if (b.size() > b.requested()) {
                     svg.rect(x + b.requested() * scale, y, (b.size() - b.requested()) * scale, BAR,
-                            MemoryVizColors.ROUNDING_LOSS, null,
-                            "free space lost due to rounding: " + size(b.size() - b.requested()));
+                            Palette.ROUNDING, null, "lost to rounding: " + size(b.size() - b.requested()));
                 }
-            } else if (b.offset() > 0) {
-                svg.line(x, y + 2, x, y + BAR - 2, "#999999");
             }
-            if (b.size() * scale >= 34) {
-                svg.text(x + b.size() * scale / 2, y + 15, size(b.size()) + (b.live() ? "" : " free"), "middle", 11);
+            if (b.offset() > 0) svg.line(x, y + 1, x, y + BAR - 1, b.live() ? Palette.GAP : ".faint");
+            String label = size(b.size()) + (b.live() ? "" : " free");
+            if (TextMetrics.width(label, 11) + 6 <= b.size() * scale) {
+                svg.text(x + b.size() * scale / 2, y + 15, label, "middle", 11, b.live() ? ".on-colour" : ".ink", false);
             }
         }
     }
 
     private static void legend(Svg svg, double y) {
-        double x = 10;
-        String[][] keys = {{MemoryVizColors.TABLEAU10[0], "live block (requested bytes)"},
-            {MemoryVizColors.ROUNDING_LOSS, "lost to rounding"}, {MemoryVizColors.FREE, "free (cached)"}};
-        for (String[] k : keys) {
-            svg.rect(x, y, 16, 12, k[0], "black", null);
-            svg.text(x + 22, y + 11, k[1], "start", 12);
-            x += 230;
-        }
+        svg.legend(10, y, List.of(new Svg.Key(Palette.LIVE, "live block (requested bytes)"),
+                new Svg.Key(Palette.ROUNDING, "lost to rounding"), new Svg.Key(Palette.FREE, "free (cached)")), 12);
     }
 
     static String size(long bytes) {

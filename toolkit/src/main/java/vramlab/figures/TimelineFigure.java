@@ -12,7 +12,8 @@ import vramlab.units.Bytes;
  * {@code MemoryPlot} in {@code torch/utils/viz/MemoryViz.js}, pytorch commit 00067369): live
  * allocations are stacked bottom-up in the order they were made; each takes one time step;
  * when one is freed, the allocations above it slide down over three time steps; allocation
- * number {@code i} is drawn in Tableau10 colour {@code i % 10}.
+ * number {@code i} is drawn in Tableau10 colour {@code i % 10} there; here every band is in the
+ * course's live colour ({@link Palette#LIVE}), bands parted by a thin line, so the legend holds.
  *
  * <p>Simplified: MemoryViz.js summarises the smallest allocations into one band when there are
  * many; the figures here are small, so every allocation gets its own band.
@@ -28,10 +29,10 @@ public final class TimelineFigure {
     record Band(int index, String handle, long size, List<Integer> steps, List<Long> offsets) {}
 
     private static final int WIDTH = 760;
-    private static final int HEIGHT = 300;
+    private static final int HEIGHT = 320;
     private static final int LEFT = 70;
     private static final int TOP = 36;
-    private static final int BOTTOM = 40;
+    private static final int BOTTOM = 60;
 
     private TimelineFigure() {}
 
@@ -49,7 +50,7 @@ public final class TimelineFigure {
         double plotH = HEIGHT - TOP - BOTTOM;
         double xs = plotW / steps;
         double ys = plotH / max;
-        svg.rect(LEFT, TOP, plotW, plotH, "white", "#cccccc", null);
+        svg.rect(LEFT, TOP, plotW, plotH, Palette.FREE, null, null);
         for (Band b : bands) {
             int n = b.steps().size();
             double[] px = new double[2 * n];
@@ -60,17 +61,20 @@ public final class TimelineFigure {
                 px[2 * n - 1 - i] = px[i];
                 py[2 * n - 1 - i] = TOP + plotH - (b.offsets().get(i) + b.size()) * ys;
             }
-            svg.polygon(px, py, MemoryVizColors.timelineColor(b.index()),
-                    b.handle() + ": " + SegmentMapFigure.size(b.size()));
+            svg.polygon(px, py, Palette.LIVE, b.handle() + ": " + SegmentMapFigure.size(b.size()));
+            for (int i = 0; i + 1 < n; i++) {
+                svg.line(px[i], py[i], px[i + 1], py[i + 1], Palette.GAP);
+            }
         }
         for (int t = 0; t <= 4; t++) {
             long bytes = max * t / 4;
             double y = TOP + plotH - bytes * ys;
-            svg.line(LEFT - 5, y, LEFT, y, "black");
+            svg.line(LEFT - 5, y, LEFT, y, null);
             svg.text(LEFT - 8, y + 4, Bytes.formatSize(bytes), "end", 10);
         }
-        svg.text(LEFT + plotW / 2, HEIGHT - 12, "time (one step per event; frees slide the stack down)",
+        svg.text(LEFT + plotW / 2, HEIGHT - 38, "time (one step per event; frees slide the stack down)",
                 "middle", 11);
+        svg.legend(LEFT, HEIGHT - 26, List.of(new Svg.Key(Palette.LIVE, "live tensor (one band each)")), 10);
         return svg.toString(title);
     }
 

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * A chapter's lab, as the launcher finds it: each chapter module registers one in
@@ -24,6 +25,13 @@ public interface ChapterLab {
     void run(PrintStream out);
 
     /**
+     * The lab's scenarios, each run on its own by {@code ./vramlab lab} so that one that needs a
+     * step not written yet stops alone (see {@link Scenario#runAll}). By default the whole lab is
+     * one scenario.
+     */
+    default List<Scenario> scenarios() { return List.of(new Scenario("", this::run)); }
+
+    /**
      * The JShell startup snippets: imports and a {@code help()} listing what to try. By default
      * the resource {@code startup.jsh} beside the implementing class (a chapter's
      * {@code src/main/jshell/startup.jsh}, copied there by its build).
@@ -36,6 +44,9 @@ public interface ChapterLab {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** The chapter's homework, in the order its notes number it (none by default). */
+    default java.util.List<Exercise> exercises() { return java.util.List.of(); }
 
     /** {@code ch04-real-oom}. */
     default String id() { return String.format("ch%02d-%s", number(), slug()); }

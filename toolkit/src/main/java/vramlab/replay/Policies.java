@@ -14,7 +14,7 @@ public final class Policies {
     public static List<String> names() { return List.of("toy", "pytorch"); }
 
     /**
-     * @param name      {@code toy} (the seed chapter's policy) or {@code pytorch} (PyTorch's
+     * @param name      {@code toy} (the simplified policy chapter 3 starts from) or {@code pytorch} (PyTorch's
      *                  native caching allocator)
      * @param allocConf a {@code PYTORCH_CUDA_ALLOC_CONF} string, or empty
      * @throws IllegalArgumentException naming the unknown policy or option

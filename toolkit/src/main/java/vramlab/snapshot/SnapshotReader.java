@@ -4,51 +4,48 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import net.razorvine.pickle.Unpickler;
-import vramlab.trace.TraceEvent;
+import vramlab.alloc.AllocConf;
+import vramlab.alloc.DeviceTrace;
+import vramlab.alloc.PoolKind;
 import vramlab.trace.TraceException;
+import vramlab.units.Bytes;
 
 /**
- * Reads a memory snapshot that PyTorch wrote ({@code torch.cuda.memory._dump_snapshot}, a
- * pickle) or the same dict saved as JSON, and turns its {@code device_traces} into replayable
- * events: {@code alloc} for each {@code alloc} entry, {@code free} at the first of
- * {@code free_requested} / {@code free_completed}. An {@code oom} entry is the request that
- * failed in the recorded run (its {@code size} is the rounded request, CCA:1274-1280): it
- * becomes an {@code alloc} of a handle {@code oom@<entry>} that is never freed, so the replay
- * answers whether that request would have fitted under another policy. Segment entries
- * ({@code segment_alloc}, {@code segment_map}, ...) and {@code snapshot} describe what the
- * recorded allocator did; a replay recomputes them under its own policy, so they are skipped.
- *
- * <p>Handles are the block's address in hex. A trace that starts after some blocks were
- * allocated (the history is a ring buffer) frees addresses it never allocated: those blocks
- * are allocated first, with the size their free entry names. Streams (CUDA pointers in the
- * file) become small numbers in order of appearance, the default stream 0 staying 0.
- *
- * <p>Simplification: a free replays at once, without the recorded cross-stream wait.
+ * Reads a memory snapshot that PyTorch wrote into a {@link Snapshot}: a pickle from
+ * {@code torch.cuda.memory._dump_snapshot} (or {@code pickle.dump(torch.cuda.memory._snapshot())}),
+ * the same dict saved as JSON, or the bare list of segment dicts that
+ * {@code torch.cuda.memory_snapshot()} returns. Every layout PyTorch has written is read:
+ * 2.0's blocks with a {@code history} and no {@code address}; from 2.1 {@code frames},
+ * {@code is_expandable} and {@code device_traces} of {@code alloc}, {@code free_requested},
+ * {@code free_completed}, {@code segment_alloc}, {@code segment_free}, {@code segment_map},
+ * {@code segment_unmap}, {@code snapshot} and {@code oom} entries; {@code time_us} (2.2 on);
+ * {@code allocator_settings} and {@code external_annotations} (2.6 on); {@code compile_context}
+ * and {@code user_metadata} on entries (newer). Keys the kit does not use are read past.
  */
 public final class SnapshotReader {
     private SnapshotReader() {}
 
-    /** Whether {@code head} (the first bytes of a file) looks like a pickle or a JSON dict. */
+    /** Whether {@code head} (the first bytes of a file) looks like a pickle or a JSON dict or list. */
     public static boolean isSnapshot(byte[] head) {
         int i = 0;
         while (i < head.length && Character.isWhitespace(head[i])) i++;
-        return i < head.length && ((head[i] & 0xff) == 0x80 || head[i] == '{');
+        return i < head.length && ((head[i] & 0xff) == 0x80 || head[i] == '{' || head[i] == '[');
     }
 
-    /** The snapshot dict, from pickle or JSON bytes. */
-    public static Map<?, ?> load(byte[] bytes, String file) {
+    /** The file's top-level object, from pickle or JSON bytes: a dict, or a list of segments. */
+    public static Object load(byte[] bytes, String file) {
         Object root;
         try {
             int i = 0;
             while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
-            if (i < bytes.length && bytes[i] == '{') {
+            if (i < bytes.length && (bytes[i] == '{' || bytes[i] == '[')) {
                 root = Json.parse(new String(bytes, StandardCharsets.UTF_8));
             } else {
                 root = new Unpickler().loads(bytes);
@@ -56,91 +53,179 @@ public final class SnapshotReader {
         } catch (IOException | RuntimeException e) {
             throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
         }
-        if (!(root instanceof Map<?, ?> m) || !m.containsKey("device_traces")) {
+        boolean dict = root instanceof Map<?, ?> m && m.containsKey("device_traces");
+        boolean list = root instanceof List<?> l && l.stream().allMatch(o -> o instanceof Map<?, ?> s
+                && s.containsKey("total_size") && s.containsKey("blocks"));
+        if (!dict && !list) {
             throw new TraceException(file, 0, "not a memory snapshot: expected a dict with 'device_traces'"
-                    + " (torch.cuda.memory._dump_snapshot writes one)");
+                    + " (torch.cuda.memory._dump_snapshot writes one) or a list of segment dicts"
+                    + " (torch.cuda.memory_snapshot())");
         }
-        return m;
+        return root;
     }
 
-    /** The events of device {@code device}'s trace, in order. */
-    public static List<TraceEvent> events(Map<?, ?> snapshot, int device, String file) {
-        Object traces = snapshot.get("device_traces");
-        if (!(traces instanceof List<?> perDevice)) throw new TraceException(file, 0, "'device_traces' is not a list");
-        if (device >= perDevice.size()) {
-            if (device == 0) return List.of();
-            throw new TraceException(file, 0, "no trace for device " + device + " (the file has " + perDevice.size() + ")");
+    /** Reads the whole snapshot: every device's segments and history, and the settings. */
+    public static Snapshot read(byte[] bytes, String file) {
+        Object root = load(bytes, file);
+        return root instanceof List<?> segments ? fromSegmentList(segments, file)
+                : fromDict((Map<?, ?>) root, file);
+    }
+
+    private static Snapshot fromSegmentList(List<?> segments, String file) {
+        TreeMap<Integer, List<Snapshot.Segment>> byDevice = new TreeMap<>();
+        boolean legacy = segments(segments, file, byDevice);
+        List<Snapshot.Device> devices = new ArrayList<>();
+        byDevice.forEach((d, segs) -> devices.add(new Snapshot.Device(d, segs, List.of(), 0)));
+        return new Snapshot(file, "torch.cuda.memory_snapshot(): the bare list of segments, no history"
+                + (legacy ? " (PyTorch 2.0 blocks with 'history')" : ""), devices, null);
+    }
+
+    private static Snapshot fromDict(Map<?, ?> root, String file) {
+        TreeMap<Integer, List<Snapshot.Segment>> byDevice = new TreeMap<>();
+        Object segs = root.get("segments");
+        boolean legacy = false;
+        if (segs != null) {
+            if (!(segs instanceof List<?> list)) {
+                throw new TraceException(file, 0, "'segments' is not a list");
+            }
+            legacy = segments(list, file, byDevice);
         }
-        if (!(perDevice.get(device) instanceof List<?> entries)) {
+        if (!(root.get("device_traces") instanceof List<?> traces)) {
+            throw new TraceException(file, 0, "'device_traces' is not a list");
+        }
+        TreeSet<String> entryKeys = new TreeSet<>();
+        List<Snapshot.Device> devices = new ArrayList<>();
+        TreeSet<Integer> indices = new TreeSet<>(byDevice.keySet());
+        for (int d = 0; d < traces.size(); d++) {
+            if (traces.get(d) instanceof List<?> l && !l.isEmpty()) indices.add(d);
+        }
+        for (int d : indices) {
+            List<Snapshot.Entry> trace = d < traces.size()
+                    ? entries(traces.get(d), d, file, entryKeys) : List.of();
+            devices.add(new Snapshot.Device(d, byDevice.getOrDefault(d, List.of()), trace, traces.size()));
+        }
+        Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s
+                ? settings(s, file) : null;
+        return new Snapshot(file, layout(root, legacy, entryKeys, traces.size()), devices, settings);
+    }
+
+    private static String layout(Map<?, ?> root, boolean legacy, TreeSet<String> entryKeys, int lists) {
+        StringBuilder sb = new StringBuilder(legacy
+                ? "PyTorch 2.0 layout (blocks carry 'history', no block address)"
+                : "PyTorch 2.1+ layout (segments and device_traces)");
+        List<String> extra = new ArrayList<>();
+        for (String k : List.of("time_us", "compile_context", "user_metadata")) {
+            if (entryKeys.contains(k)) extra.add(k);
+        }
+        for (String k : List.of("allocator_settings", "external_annotations")) {
+            if (root.containsKey(k)) extra.add(k);
+        }
+        if (!extra.isEmpty()) sb.append(", with ").append(String.join(", ", extra));
+        return sb.append("; ").append(lists).append(lists == 1 ? " device list" : " device lists").toString();
+    }
+
+    /** Fills {@code out} by device; returns whether the blocks are 2.0's (with 'history'). */
+    private static boolean segments(List<?> list, String file, Map<Integer, List<Snapshot.Segment>> out) {
+        boolean legacy = false;
+        for (int i = 0; i < list.size(); i++) {
+            String where = "segments[" + i + "]";
+            if (!(list.get(i) instanceof Map<?, ?> s)) {
+                throw new TraceException(file, 0, where + " is not a dict");
+            }
+            long address = number(s, "address", file, where);
+            long total = number(s, "total_size", file, where);
+            int device = s.containsKey("device") ? (int) number(s, "device", file, where) : 0;
+            PoolKind pool = "small".equals(s.get("segment_type")) ? PoolKind.SMALL : PoolKind.LARGE;
+            long stream = s.containsKey("stream") ? number(s, "stream", file, where) : 0;
+            boolean expandable = Boolean.TRUE.equals(s.get("is_expandable"));
+            if (!(s.get("blocks") instanceof List<?> blocks)) {
+                throw new TraceException(file, 0, where + " has no 'blocks' list");
+            }
+            List<Snapshot.Block> bs = new ArrayList<>();
+            long at = address;
+            for (int j = 0; j < blocks.size(); j++) {
+                String w = where + ".blocks[" + j + "]";
+                if (!(blocks.get(j) instanceof Map<?, ?> b)) {
+                    throw new TraceException(file, 0, w + " is not a dict");
+                }
+                legacy |= b.containsKey("history") && !b.containsKey("address");
+                long ba = b.containsKey("address") ? number(b, "address", file, w) : at;
+                long size = number(b, "size", file, w);
+                long req = b.containsKey("requested_size") ? number(b, "requested_size", file, w) : 0;
+                String state = b.get("state") instanceof String st ? st : "inactive";
+                bs.add(new Snapshot.Block(ba, size, req, state));
+                at = ba + size;
+            }
+            if (at - address != total) {
+                throw new TraceException(file, 0, where + ": its blocks cover " + (at - address)
+                        + " bytes but total_size is " + total);
+            }
+            out.computeIfAbsent(device, k -> new ArrayList<>())
+                    .add(new Snapshot.Segment(address, total, pool, stream, expandable, List.copyOf(bs)));
+        }
+        for (List<Snapshot.Segment> segs : out.values()) {
+            segs.sort((x, y) -> Long.compare(x.address(), y.address()));
+        }
+        return legacy;
+    }
+
+    private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys) {
+        if (!(o instanceof List<?> list)) {
             throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
         }
-        return convert(entries, file);
+        List<Snapshot.Entry> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            int pos = i + 1;
+            String where = "device_traces[" + device + "][" + i + "]";
+            if (!(list.get(i) instanceof Map<?, ?> e)) {
+                throw new TraceException(file, pos, where + " is not a dict");
+            }
+            for (Object k : e.keySet()) keys.add(String.valueOf(k));
+            if (!(e.get("action") instanceof String word)) {
+                throw new TraceException(file, pos, where + " has no 'action'");
+            }
+            DeviceTrace.Action action = DeviceTrace.Action.of(word);
+            long stream = e.containsKey("stream") ? number(e, "stream", file, where) : 0;
+            long size = e.containsKey("size") ? number(e, "size", file, where) : 0;
+            long addr = 0, free = -1;
+            if (action == DeviceTrace.Action.OOM) {
+                free = number(e, "device_free", file, where);
+            } else if (action != null && action != DeviceTrace.Action.SNAPSHOT) {
+                addr = number(e, "addr", file, where);
+            }
+            out.add(new Snapshot.Entry(pos, word, action, addr, size, stream, free));
+        }
+        return Collections.unmodifiableList(out);
     }
 
-    private static List<TraceEvent> convert(List<?> entries, String file) {
-        Map<Long, Integer> streams = new HashMap<>();
-        streams.put(0L, 0);
-        List<TraceEvent> prelude = new ArrayList<>();
-        List<TraceEvent> body = new ArrayList<>();
-        Set<String> live = new HashSet<>();
-        Set<String> seen = new HashSet<>();
-        long line = 0;
-        for (Object o : entries) {
-            line++;
-            if (!(o instanceof Map<?, ?> e)) throw new TraceException(file, line, "trace entry is not a dict");
-            Object action = e.get("action");
-            if (!(action instanceof String a)) throw new TraceException(file, line, "trace entry without an 'action'");
-            switch (a) {
-                case "alloc" -> {
-                    String h = handle(e, file, line);
-                    long size = number(e, "size", file, line);
-                    if (size <= 0) throw new TraceException(file, line, "alloc of size " + size);
-                    int stream = stream(e, streams, file, line);
-                    body.add(new TraceEvent(line, TraceEvent.Op.ALLOC, h, size, stream));
-                    live.add(h);
-                    seen.add(h);
+    /** {@code allocator_settings} as the values the allocator used (SNAP:330-361). */
+    private static Snapshot.Settings settings(Map<?, ?> s, String file) {
+        String where = "allocator_settings";
+        String conf = s.get("PYTORCH_CUDA_ALLOC_CONF") instanceof String c ? c : "";
+        long maxSplit = s.containsKey("max_split_size") ? number(s, "max_split_size", file, where) : -1;
+        double gc = s.get("garbage_collection_threshold") instanceof Number n ? n.doubleValue() : 0;
+        boolean expandable = Boolean.TRUE.equals(s.get("expandable_segments"));
+        long[] divisions = new long[AllocConf.INTERVALS];
+        if (s.get("roundup_power2_divisions") instanceof Map<?, ?> d) {
+            for (Map.Entry<?, ?> e : d.entrySet()) {
+                long mb = Long.parseLong(String.valueOf(e.getKey()));
+                if (!Bytes.isPowerOfTwo(mb)) {
+                    throw new TraceException(file, 0, where + ": interval " + mb + " MB");
                 }
-                case "free_requested", "free_completed" -> {
-                    String h = handle(e, file, line);
-                    if (live.remove(h)) {
-                        body.add(new TraceEvent(line, TraceEvent.Op.FREE, h, 0, 0));
-                    } else if (!seen.contains(h)) {          // allocated before the history began
-                        long size = number(e, "size", file, line);
-                        if (size > 0) {
-                            prelude.add(new TraceEvent(0, TraceEvent.Op.ALLOC, h, size, stream(e, streams, file, line)));
-                            body.add(new TraceEvent(line, TraceEvent.Op.FREE, h, 0, 0));
-                        }
-                        seen.add(h);
-                    }
-                }
-                case "oom" -> {                             // the request the recorded run lost
-                    long size = number(e, "size", file, line);
-                    if (size > 0) {
-                        body.add(new TraceEvent(line, TraceEvent.Op.ALLOC, "oom@" + line, size,
-                                stream(e, streams, file, line)));
-                    }
-                }
-                default -> { }                              // segment_*, snapshot, annotations
+                int index = Math.min(63 - Long.numberOfLeadingZeros(mb), AllocConf.INTERVALS - 1);
+                divisions[index] = ((Number) e.getValue()).longValue();
             }
         }
-        prelude.addAll(body);
-        return prelude;
+        AllocConf values = new AllocConf(expandable, maxSplit < 0 ? Long.MAX_VALUE : maxSplit,
+                AllocConf.defaults().maxNonSplitRounding(), divisions, gc, -1);
+        return new Snapshot.Settings(conf, values);
     }
 
-    private static String handle(Map<?, ?> e, String file, long line) {
-        return "0x" + Long.toHexString(number(e, "addr", file, line));
-    }
-
-    private static int stream(Map<?, ?> e, Map<Long, Integer> streams, String file, long line) {
-        long s = e.containsKey("stream") ? number(e, "stream", file, line) : 0;
-        return streams.computeIfAbsent(s, k -> streams.size());
-    }
-
-    private static long number(Map<?, ?> e, String key, String file, long line) {
-        Object v = e.get(key);
+    private static long number(Map<?, ?> m, String key, String file, String where) {
+        Object v = m.get(key);
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();     // addresses above 2^63 keep their bits
-        throw new TraceException(file, line, "trace entry has no integer '" + key + "' (found " + v + ")");
+        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found " + v + ")");
     }
 }

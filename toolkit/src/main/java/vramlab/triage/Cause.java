@@ -8,7 +8,12 @@ import java.util.List;
  * cheapest first.
  */
 public enum Cause {
-    FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece", List.of(
+    FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece",
+            "Record a snapshot (torch.cuda.memory._record_memory_history(), the workload, "
+                    + "then torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab "
+                    + "advise oom.pickle; or rerun once with "
+                    + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
+                    + "holes were the cause.", List.of(
             "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; newer "
                     + "releases also read PYTORCH_ALLOC_CONF): segments grow page by page, so freed "
                     + "holes are returned and re-mapped instead of stranded.",
@@ -20,16 +25,23 @@ public enum Cause {
             "Restart the process (last: it only resets the cache). empty_cache() will not help: "
                     + "a segment with a hole also holds a live block, and only whole free segments "
                     + "are released.")),
-    OTHER_PROCESSES(2, "other processes hold memory on the same GPU", List.of(
+    OTHER_PROCESSES(2, "other processes hold memory on the same GPU",
+            "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv next to "
+                    + "os.getpid() (inside a container the pids are the host's: match the sizes "
+                    + "instead).", List.of(
             "List them: nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv.",
             "Stop the stale one (an old notebook kernel, a cron job), ask its owner, or move to a "
                     + "free GPU with CUDA_VISIBLE_DEVICES.",
             "If the co-tenant is another PyTorch process of yours, torch.cuda.empty_cache() there "
                     + "hands its cached segments back, and "
                     + "torch.cuda.set_per_process_memory_fraction caps it.",
-            "Several small clients on one GPU: MPS makes them share one server context, which "
-                    + "saves a context per client (not tensor memory).")),
-    NCCL_BUFFERS(3, "NCCL communicators hold scratch buffers outside the caching allocator", List.of(
+            "Several small clients on one GPU: MPS saves little memory. Since Volta each client "
+                    + "keeps its own address space and a context, smaller only \"to a much lesser "
+                    + "degree\" (NVIDIA's MPS documentation); it buys throughput, not capacity.")),
+    NCCL_BUFFERS(3, "NCCL communicators hold scratch buffers outside the caching allocator",
+            "Compare torch.cuda.mem_get_info() with torch.cuda.memory_reserved() before and after "
+                    + "init_process_group and the first collective, with NCCL_DEBUG=INFO "
+                    + "NCCL_DEBUG_SUBSYS=ALLOC.", List.of(
             "Count the communicators: every process group (new_group, device mesh dimension) "
                     + "has its own, and each keeps its buffers until it is destroyed.",
             "Destroy groups you no longer use with torch.distributed.destroy_process_group(group).",
@@ -38,7 +50,11 @@ public enum Cause {
             "Run once with NCCL_DEBUG=INFO to see the channels and buffers each communicator sets up.",
             "Budget for it: what PyTorch may use is the capacity minus the context and NCCL's "
                     + "scratch.")),
-    CUDA_GRAPH_POOLS(4, "CUDA graphs keep their private memory pools reserved", List.of(
+    CUDA_GRAPH_POOLS(4, "CUDA graphs keep their private memory pools reserved",
+            "torch.cuda.memory_summary() and a snapshot (segments whose segment_pool_id is not "
+                    + "(0, 0) belong to graphs); then rerun once without graphs (vLLM "
+                    + "--enforce-eager, SGLang --disable-cuda-graph, torch.compile "
+                    + "mode=\"default\").", List.of(
             "Drop the graphs you no longer replay: a private pool is released only when its "
                     + "graph object is gone, then empty_cache() can return it.",
             "Capture graphs that run one after another into one shared pool "
@@ -46,31 +62,45 @@ public enum Cause {
             "With torch.compile(mode=\"reduce-overhead\"), fewer distinct shapes mean fewer "
                     + "graphs; mode=\"default\" captures none.",
             "Capture with smaller static shapes (the pool holds every intermediate of the "
-                    + "capture).")),
-    CUDNN_WORKSPACE(5, "a cuDNN algorithm's workspace spiked at the edge", List.of(
+                    + "capture).",
+            "In a serving engine, leave room for the capture: lower vLLM's "
+                    + "--gpu-memory-utilization or SGLang's --mem-fraction-static, capture fewer "
+                    + "batch sizes (--max-num-seqs, --cuda-graph-max-bs), or run eagerly "
+                    + "(--enforce-eager, --disable-cuda-graph).")),
+    CUDNN_WORKSPACE(5, "a cuDNN algorithm's workspace spiked at the edge",
+            "Rerun once with torch.backends.cudnn.benchmark = False, then once with "
+                    + "torch.backends.cudnn.enabled = False: if the failure moves or goes away, the "
+                    + "workspace was the cause.", List.of(
             "Set torch.backends.cudnn.benchmark = False: benchmarking may pick an algorithm "
                     + "with a workspace of hundreds of MiB.",
             "Leave headroom at the convolution for the chosen algorithm's workspace, not only "
                     + "for the tensors.",
             "Lower the batch size at the convolution, or checkpoint the activations around it.")),
-    FULL_OR_DRIVER_RESERVE(6, "the card is full: tensors, context and the driver's reserve", List.of(
+    FULL_OR_DRIVER_RESERVE(6, "the card is full: tensors, context and the driver's reserve",
+            "torch.cuda.max_memory_allocated() after one step at two batch sizes: if the peak "
+                    + "grows with the batch and nears the card, the tensors themselves are the "
+                    + "cause.", List.of(
             "Budget from the real total: the capacity in the message is what cudaMemGetInfo "
-                    + "reports, and the context takes hundreds of MiB of it before the first tensor.",
+                    + "reports, already short of the card's nominal size by the driver's reserve, "
+                    + "and the context takes hundreds of MiB of it before the first tensor.",
             "Lower the batch size, or keep it and accumulate gradients over micro-batches.",
             "Checkpoint activations, train in bf16/fp16, use a smaller optimizer state "
                     + "(8-bit, or sharded with FSDP/ZeRO).",
             "Use a GPU with more memory, or shard the model over several.")),
-    NOT_PYTORCH_OOM(0, "not a PyTorch CUDA out-of-memory error", List.of(
+    NOT_PYTORCH_OOM(0, "not a PyTorch CUDA out-of-memory error",
+            "", List.of(
             "This triage reads PyTorch CUDA caching-allocator messages only; look up the memory "
                     + "settings of the framework or library that printed this one."));
 
     private final int step;
     private final String title;
+    private final String check;
     private final List<String> fixes;
 
-    Cause(int step, String title, List<String> fixes) {
+    Cause(int step, String title, String check, List<String> fixes) {
         this.step = step;
         this.title = title;
+        this.check = check;
         this.fixes = fixes;
     }
 
@@ -78,6 +108,9 @@ public enum Cause {
     public int step() { return step; }
 
     public String title() { return title; }
+
+    /** The command or experiment that confirms this cause or rules it out. */
+    public String check() { return check; }
 
     /** The fix ladder, cheapest first. */
     public List<String> fixes() { return fixes; }

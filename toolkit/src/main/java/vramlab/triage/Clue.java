@@ -5,28 +5,48 @@ import java.util.regex.Pattern;
 
 /**
  * Words around a message (traceback frames, log prefixes) that point at a cause the numbers
- * alone cannot name.
+ * alone cannot name. {@link #GRAPH_CAPTURE} is strong evidence (the failure happened while a
+ * CUDA graph was being captured); the others are hints the ladder weighs after the figures.
  */
 public enum Clue {
     DISTRIBUTED("a distributed run (NCCL, torch.distributed, ranks)",
             "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
-                    + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel"),
+                    + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel", null),
     CUDNN("a convolution through cuDNN",
-            "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose"),
+            "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose", null),
     CUDA_GRAPHS("CUDA graphs (capture, replay, reduce-overhead)",
             "cuda_?graph|cudagraph|graph\\.replay|torch\\.cuda\\.graph|reduce-overhead"
-                    + "|graph_pool_handle|stream capture");
+                    + "|graph_pool_handle|stream capture", null),
+    /**
+     * A capture under way when memory ran out: a capture frame in the traceback (PyTorch's
+     * torch/cuda/graphs.py and cudagraph trees, vLLM's capture_model, SGLang's
+     * cuda_graph_runner), or a serving engine's "capturing" log line with no line saying the
+     * capture finished.
+     */
+    GRAPH_CAPTURE("a CUDA-graph capture in progress",
+            "torch[/\\\\]cuda[/\\\\]graphs\\.py|capture_(?:begin|end)\\b|with torch\\.cuda\\.graph\\("
+                    + "|cudagraph_trees|cuda_graph_runner\\.py|capture_model\\b|capture_one_batch_size"
+                    + "|capture cuda graph (?:failed|begin)|capturing (?:the model for )?cuda ?graphs?"
+                    + "|capturing cudagraphs|capturing batches|before starting graph capture",
+            "graph capturing finished|capture cuda graph end"
+                    + "|capturing (?:cuda ?graphs? )?(?:finished|done)");
 
     private final String description;
     private final Pattern pattern;
+    private final Pattern cancel;
 
-    Clue(String description, String regex) {
+    Clue(String description, String regex, String cancelRegex) {
         this.description = description;
         this.pattern = Pattern.compile(regex, Pattern.CASE_INSENSITIVE);
+        this.cancel = cancelRegex == null ? null
+                : Pattern.compile(cancelRegex, Pattern.CASE_INSENSITIVE);
     }
 
     public String description() { return description; }
 
-    /** Whether the (unsqueezed) text shows this clue. */
-    public boolean foundIn(String text) { return pattern.matcher(text.toLowerCase(Locale.ROOT)).find(); }
+    /** Whether the (unsqueezed) text shows this clue, and nothing in it cancels the clue. */
+    public boolean foundIn(String text) {
+        String t = text.toLowerCase(Locale.ROOT);
+        return pattern.matcher(t).find() && (cancel == null || !cancel.matcher(t).find());
+    }
 }

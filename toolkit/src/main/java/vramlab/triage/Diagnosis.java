@@ -8,13 +8,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The answer of a triage: the most likely cause, the reading it was drawn from, the sentences
- * that led there (in the ladder's order), and the cause's fix ladder.
+ * The answer of a triage: the cause a fix must remove, the reading it was drawn from, the
+ * sentences that led there (in the ladder's order), every cause weighed against the shortfall
+ * (the decided one first), the runner-up and how to tell the two apart, and the cause's fix
+ * ladder.
+ *
+ * @param shortfall  bytes the request lacked (requested minus free); -1 when unknown
+ * @param assumption what the report assumed about contexts and the driver's reserve
+ * @param selfSeenAs the pid of a "Process P" line that is this process seen from a container,
+ *                   or -1
  */
-public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
+public record Diagnosis(Cause cause, Reading reading, List<String> evidence, List<Candidate> ranked,
+                        Cause runnerUp, String tellApart, long shortfall, String assumption,
+                        int selfSeenAs) {
 
     public Diagnosis {
         evidence = List.copyOf(evidence);
+        ranked = List.copyOf(ranked);
     }
 
     public List<String> fixes() { return cause.fixes(); }
@@ -24,6 +34,41 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
         StringBuilder sb = new StringBuilder();
         sb.append("Format: ").append(reading.family().description()).append('\n');
         if (!reading.source().isEmpty()) sb.append("Printed by: ").append(reading.source()).append('\n');
+        numbers(sb);
+        sb.append("\nMost likely cause: ").append(cause.name());
+        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
+        sb.append(": ").append(cause.title()).append('\n');
+        if (runnerUp != null) sb.append("Runner-up: ").append(runnerUp.name()).append('\n');
+        if (!tellApart.isEmpty()) sb.append(tellApart).append('\n');
+        ranking(sb);
+        sb.append("\nWhy, in the ladder's order:\n");
+        evidence.forEach(e -> sb.append("  - ").append(e).append('\n'));
+        sb.append("\nFix ladder, cheapest first:\n");
+        for (int i = 0; i < fixes().size(); i++) {
+            sb.append("  ").append(i + 1).append(". ").append(fixes().get(i)).append('\n');
+        }
+        if (!reading.notes().isEmpty() || !assumption.isEmpty()) {
+            sb.append("\nAbout the message:\n");
+            reading.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));
+            if (!assumption.isEmpty()) sb.append("  - ").append(assumption).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The cause, the runner-up, the ranking and the ladder's sentences, without figures or fixes. */
+    public String brief() {
+        StringBuilder sb = new StringBuilder("Most likely cause: ").append(cause.name());
+        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
+        sb.append('\n');
+        if (runnerUp != null) sb.append("Runner-up: ").append(runnerUp.name()).append('\n');
+        ranking(sb);
+        sb.append("\nWhy, in the ladder's order:\n");
+        evidence.forEach(e -> sb.append("  - ").append(e).append('\n'));
+        if (!tellApart.isEmpty()) sb.append('\n').append(tellApart).append('\n');
+        return sb.toString();
+    }
+
+    private void numbers(StringBuilder sb) {
         sb.append("\nNumbers found:\n");
         boolean any = false;
         for (Figure f : Figure.values()) {
@@ -34,27 +79,36 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
             sb.append(String.format("  %-45s %s%n", f.label(), shown));
         }
         reading.processes().forEach((pid, bytes) -> sb.append(String.format("  %-45s %s%n",
-                "  process " + pid, formatSize(bytes))));
+                "  process " + pid + (pid == selfSeenAs ? " (this process)" : ""),
+                formatSize(bytes))));
         if (!any) sb.append("  none\n");
         if (!reading.missing().isEmpty()) {
             sb.append("  missing: ").append(String.join(", ", reading.missing())).append('\n');
         }
-        sb.append("\nMost likely cause: ").append(cause.name());
-        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
-        sb.append(": ").append(cause.title()).append("\n\nWhy, in the ladder's order:\n");
-        evidence.forEach(e -> sb.append("  - ").append(e).append('\n'));
-        sb.append("\nFix ladder, cheapest first:\n");
-        for (int i = 0; i < fixes().size(); i++) {
-            sb.append("  ").append(i + 1).append(". ").append(fixes().get(i)).append('\n');
-        }
-        if (!reading.notes().isEmpty()) {
-            sb.append("\nAbout the message:\n");
-            reading.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));
-        }
-        return sb.toString();
     }
 
-    /** One JSON object: cause, numbers (bytes as longs, null when absent), evidence, fixes. */
+    private void ranking(StringBuilder sb) {
+        if (ranked.isEmpty()) return;
+        sb.append("\nEach cause against the shortfall")
+          .append(shortfall > 0 ? " of " + formatSize(shortfall) : "").append(":\n");
+        for (Candidate c : ranked) {
+            boolean byWords = c.bytes() < 0 && c.share() == 100;
+            String bytes = c.bytes() >= 0 ? formatSize(c.bytes()) : byWords ? "(named by the paste)"
+                    : "(no figure)";
+            String verdict = c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
+                    : "too small to count";
+            String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
+            sb.append(String.format("  %-22s %4s  %-20s %s%n", c.cause().name(), share, bytes,
+                    verdict));
+        }
+    }
+
+    /**
+     * One JSON object: cause, numbers (bytes as longs, null when absent), evidence, fixes, and
+     * the arithmetic: the shortfall, every cause ranked (cause, share of the shortfall in
+     * percent, bytes, evidence), the runner-up and the check that tells them apart. The keys
+     * come in this order, always all of them.
+     */
     public String json() {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("cause", cause.name());
@@ -70,6 +124,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("pid", (long) pid);
             p.put("bytes", bytes);
+            p.put("thisProcess", pid == selfSeenAs);
             processes.add(p);
         });
         o.put("processes", processes);
@@ -77,6 +132,21 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence) {
         o.put("fixes", fixes());
         o.put("missing", reading.missing());
         o.put("notes", reading.notes());
+        o.put("shortfall", shortfall >= 0 ? shortfall : null);
+        List<Object> rows = new ArrayList<>();
+        for (Candidate c : ranked) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("cause", c.cause().name());
+            row.put("share", (long) c.share());
+            row.put("bytes", c.bytes() >= 0 ? c.bytes() : null);
+            row.put("enoughAlone", c.qualifies());
+            row.put("evidence", c.evidence());
+            rows.add(row);
+        }
+        o.put("ranked", rows);
+        o.put("runnerUp", runnerUp == null ? null : runnerUp.name());
+        o.put("tellApart", tellApart);
+        o.put("assumption", assumption);
         return Json.write(o);
     }
 }

@@ -11,6 +11,10 @@ public enum Family {
     ONE_EB("PyTorch's front door: 'Tried to allocate more than 1EB memory'"),
     CUDA_ERROR("a raw CUDA call failed: 'CUDA error: out of memory' (no allocator numbers)"),
     NCCL_ERROR("NCCL failed to allocate: 'Cuda failure 'out of memory'' inside an NCCL error"),
+    CUDNN_ERROR("cuDNN found no algorithm whose workspace it could allocate: 'Unable to find a "
+            + "valid cuDNN algorithm to run convolution' (no allocator numbers)"),
+    WRAPPED("a framework re-raised a CUDA out-of-memory error without PyTorch's figures"),
+    SNAPSHOT("a PyTorch memory snapshot: its recorded 'oom' entry and the segments at that moment"),
     LOOK_ALIKE("an out-of-memory error, but not from PyTorch's CUDA caching allocator"),
     UNRECOGNIZED("no out-of-memory message recognized");
 

@@ -1,33 +1,59 @@
 package vramlab.triage;
 
 import static vramlab.units.Bytes.GiB;
+import static vramlab.units.Bytes.MiB;
 import static vramlab.units.Bytes.formatSize;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The 3 a.m. ladder: fragmentation, other processes, NCCL, graph pools, cuDNN, and otherwise a
- * full card. Each step looks at the figures it needs, says in one sentence what it saw, and the
- * first step whose test holds is the answer. The thresholds are this kit's rules of thumb, not
- * PyTorch's; the sentences print the figures so a reader can judge.
+ * The 3 a.m. ladder, as arithmetic on the card. The shortfall is what the request lacked
+ * (requested minus free). Each step measures how much of it one cause explains: the bytes a
+ * fix of that cause would give back, as a share of the shortfall, with the sentence that shows
+ * the figures. The cause named is the one whose removal alone would have made the request fit
+ * and that gives back the most; causes within a factor of two of each other count as a tie,
+ * and the ladder's order (fragmentation, other processes, NCCL, graph pools, cuDNN, a full
+ * card) breaks it. Words that say what failed (NCCL's own allocation, a CUDA-graph capture,
+ * cuDNN finding no algorithm) name their subsystem outright.
+ *
+ * <p>Every threshold below is this kit's rule of thumb, not PyTorch's; so are the context and
+ * driver-reserve estimates in {@link ContextReserve}. The sentences print the figures used.
  */
 public final class Ladder {
-    /** Non-PyTorch memory a process has anyway: a CUDA 12 context with its libraries. */
-    public static final long CONTEXT_ALLOWANCE = GiB;
+    /** This process's non-PyTorch memory that a context explains (see {@link ContextReserve}). */
+    public static final long CONTEXT_ALLOWANCE = ContextReserve.NON_PYTORCH_ALLOWANCE;
+    /** Unallocated bytes below this share of what PyTorch reserved are ordinary slack (kit's rule). */
+    static final int FRAGMENTATION_PERCENT_OF_RESERVED = 3;
+    /** A co-tenant or a private pool counts when it holds this share of the card (kit's rule). */
+    static final int SIGNIFICANT_PERCENT_OF_CARD = 5;
+    /** Free memory within this much of the request is no free memory (kit's rule). */
+    static final long NEAR_FULL_MARGIN = 64 * MiB;
 
     private final Reading r;
+    private final Account a;
     private final List<String> evidence = new ArrayList<>();
+    private final List<Candidate> candidates = new ArrayList<>();
+    private long shortfall = -1;
+    private Candidate picked;
 
-    private Ladder(Reading r) { this.r = r; }
+    private Ladder(Reading r) {
+        this.r = r;
+        this.a = Account.of(r);
+    }
 
-    /** The cause for one reading, with the sentences that led there. */
+    /** The cause for one reading, with the sentences and the ranking that led there. */
     public static Diagnosis climb(Reading r, List<String> preface) {
         Ladder l = new Ladder(r);
         l.evidence.addAll(preface);
         Cause c = l.decide();
-        return new Diagnosis(c, r, l.evidence);
+        List<Candidate> ranked = l.rank(c);
+        Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
+        String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
+        return new Diagnosis(c, r, l.evidence, ranked, runnerUp, tellApart(c, runnerUp),
+                l.shortfall, assumption, l.a.selfSeenAs);
     }
 
     private Cause decide() {
@@ -46,24 +72,38 @@ public final class Ladder {
             evidence.add("The message lacks " + String.join(", ", r.missing())
                     + " (cut or mangled); the ladder works with what is there.");
         }
-        // tag::ladder[]
+        selfSeenThroughContainer();
         Cause c = requestBiggerThanCard();
-        if (c == null) c = fragmentation();
-        if (c == null) c = otherProcesses();
-        if (c == null) c = nccl();
-        if (c == null) c = graphPools();
-        if (c == null) c = cudnn();
-        return c != null ? c : full();
+        if (c != null) return c;
+        Candidate named = namedBySubsystem();
+        if (!measureShortfall()) return withinOwnLimit(named);
+        // tag::ladder[]
+        fragmentation();
+        otherProcesses();
+        nccl();
+        graphPools();
+        Candidate pick = named != null ? named : choose();
+        if (pick == null) pick = byWordsAlone();
         // end::ladder[]
+        candidates.add(tensors());
+        if (pick == null) return full();
+        if (pick == named) evidence.add(named.evidence());
+        picked = pick;
+        return say(pick.cause(), decision(pick));
     }
 
-    private long significant() {
-        long cap = r.get(Figure.CAPACITY);
-        return cap > 0 ? cap / 20 : GiB;
+    // ---- what the message says before any rung --------------------------------------------
+
+    private void selfSeenThroughContainer() {
+        if (a.selfSeenAs < 0) return;
+        evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is this process: "
+                + "there is no \"this process\" line, and only that line can hold the "
+                + formatSize(a.reserved) + " PyTorch reserved (inside a container NVML shows the "
+                + "host's pid).");
     }
 
     private Cause requestBiggerThanCard() {
-        long tried = r.get(Figure.REQUESTED), cap = r.get(Figure.CAPACITY);
+        long tried = a.requested, cap = a.capacity;
         if (tried >= Sizes.ONE_EB) {
             return say(Cause.FULL_OR_DRIVER_RESERVE, "The request is at least 1 EiB, more than any "
                     + "GPU has: no ladder step helps; look for a wrong shape or a negative size.");
@@ -76,166 +116,358 @@ public final class Ladder {
         return null;
     }
 
+    /** NCCL's own allocation, a capture under way, or cuDNN's search: the words name the cause. */
+    private Candidate namedBySubsystem() {
+        Candidate c = null;
+        if (r.family() == Family.NCCL_ERROR) {
+            c = Candidate.named(Cause.NCCL_BUFFERS, "3. NCCL: the failing allocation was NCCL's "
+                    + "own (its log says Cuda failure 'out of memory' or Failed to CUDA calloc), "
+                    + "made with cudaMalloc outside PyTorch's allocator.");
+        } else if (r.has(Clue.GRAPH_CAPTURE)) {
+            c = Candidate.named(Cause.CUDA_GRAPH_POOLS, "4. Graph capture: the paste shows a "
+                    + "CUDA-graph capture under way (a capture frame, or a \"capturing\" log line "
+                    + "with none saying it finished); everything captured stays in the graph's "
+                    + "private pool.");
+        } else if (r.family() == Family.CUDNN_ERROR) {
+            c = Candidate.named(Cause.CUDNN_WORKSPACE, "5. cuDNN: PyTorch tried every convolution "
+                    + "algorithm, retrying on each OutOfMemoryError, and none could allocate its "
+                    + "workspace.");
+        }
+        if (c != null) candidates.add(c);
+        return c;
+    }
+
+    /** Sets the shortfall; false when the card's own figures show room for the request. */
+    private boolean measureShortfall() {
+        long tried = a.requested, free = a.free;
+        if (tried < 0 || free < 0) return true;
+        long margin = Math.max(NEAR_FULL_MARGIN, a.capacity > 0 ? a.capacity / 100 : 0);
+        if (tried > free) {
+            shortfall = tried - free;
+            evidence.add("Shortfall: " + formatSize(tried) + " asked, " + formatSize(free)
+                    + " free: " + formatSize(shortfall) + " short.");
+            return true;
+        }
+        if (free - tried <= margin) {
+            shortfall = tried;
+            evidence.add("Shortfall: " + formatSize(free) + " free is barely more than the "
+                    + formatSize(tried) + " asked; a card that close to empty counts as full "
+                    + "(the kit's rule: within " + formatSize(margin) + ").");
+            return true;
+        }
+        return false;
+    }
+
+    private Cause withinOwnLimit(Candidate named) {
+        long allowed = r.get(Figure.ALLOWED);
+        String limit = allowed >= 0
+                ? "this process's memory fraction allows only " + formatSize(allowed)
+                        + ", and PyTorch holds " + formatSize(Math.max(0, a.reserved)) + " of it"
+                : "the limit was this process's own (a memory fraction set in code, a container "
+                        + "or MIG limit), or the free figure is not what this process may use "
+                        + "(Windows WDDM)";
+        String s = "6. The card itself had room: " + formatSize(a.free) + " free for "
+                + formatSize(a.requested) + "; " + limit + ".";
+        candidates.add(tensors());
+        if (named != null) {
+            evidence.add(s);
+            evidence.add(named.evidence());
+            picked = named;
+            return say(named.cause(), decision(named));
+        }
+        return say(Cause.FULL_OR_DRIVER_RESERVE, s);
+    }
+
+    // ---- the rungs: each measures one cause --------------------------------------------------
+
     // tag::fragmentation[]
-    private Cause fragmentation() {
-        long u = r.get(Figure.RESERVED_BUT_UNALLOCATED), tried = r.get(Figure.REQUESTED);
-        long free = Math.max(0, r.get(Figure.FREE));
-        if (u < 0 || tried < 0) {
-            evidence.add("1. Fragmentation: cannot check, the message has no reserved-but-unallocated "
-                    + "figure or no request.");
-            return null;
+    private void fragmentation() {
+        long u = a.unallocated, tried = a.requested, free = Math.max(0, a.free);
+        if (u < 0 || tried < 0 || a.reserved <= 0) {
+            evidence.add("1. Fragmentation: cannot check, the message has no reserved-but-"
+                    + "unallocated figure or no request.");
+            return;
         }
-        String u1 = formatSize(u) + " is reserved by PyTorch but unallocated";
-        if (u >= tried) {
-            return say(Cause.FRAGMENTATION, "1. Fragmentation: " + u1 + ", at least the "
-                    + formatSize(tried) + " it tried to allocate. PyTorch releases every wholly free "
-                    + "segment before it raises, so these bytes sit in holes between live blocks, "
-                    + "none big enough.");
+        boolean fits = u + free >= tried;
+        long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
+        boolean roomOnCard = a.capacity < 0 || live + tried <= a.capacity;
+        boolean large = u * 100 >= (long) FRAGMENTATION_PERCENT_OF_RESERVED * a.reserved;
+        String u1 = formatSize(u) + " is reserved by PyTorch but unallocated ("
+                + percent(u, a.reserved) + " of the " + formatSize(a.reserved) + " it reserved)";
+        String s;
+        if (!roomOnCard) {
+            s = "1. Fragmentation: " + u1 + ", but the " + formatSize(live) + " of live tensors "
+                    + "plus the " + formatSize(tried) + " asked exceed the " + formatSize(a.capacity)
+                    + " card: no arrangement of the cache makes it fit.";
+        } else if (!fits) {
+            s = "1. Fragmentation: " + u1 + "; with " + formatSize(free) + " free that is still "
+                    + "less than the " + formatSize(tried) + " asked: defragmenting would not fit it.";
+        } else if (!large) {
+            s = "1. Fragmentation: " + u1 + ". Defragmenting would fit this request, but so "
+                    + "little unallocated is ordinary slack (the kit's line: "
+                    + FRAGMENTATION_PERCENT_OF_RESERVED + "% of reserved): the card is full of "
+                    + "live tensors.";
+        } else {
+            s = "1. Fragmentation: " + u1 + ". PyTorch releases every wholly free segment "
+                    + "before it raises, so these bytes are holes between live blocks; with "
+                    + "expandable segments they would be unmapped and, with the "
+                    + formatSize(free) + " free, cover the " + formatSize(tried) + ".";
         }
-        if (u >= significant() && u + free >= tried) {
-            return say(Cause.FRAGMENTATION, "1. Fragmentation: " + u1 + " and " + formatSize(free)
-                    + " is free on the device: together they would cover the " + formatSize(tried)
-                    + ", but the cached holes cannot join the free pages.");
-        }
-        evidence.add("1. Fragmentation: only " + u1 + ", less than the " + formatSize(tried)
-                + " it tried to allocate: not the main cause.");
-        return null;
+        add(Cause.FRAGMENTATION, u, fits && roomOnCard, large && roomOnCard, s);
     }
     // end::fragmentation[]
 
-    private Cause otherProcesses() {
-        long others = r.get(Figure.OTHER_PROCESSES), tried = Math.max(0, r.get(Figure.REQUESTED));
-        long free = Math.max(0, r.get(Figure.FREE));
-        if (others < 0) return unattributed();
-        if (others > 0 && others >= significant() && others + free >= tried) {
-            return say(Cause.OTHER_PROCESSES, "2. Other processes: " + describeProcesses()
-                    + (r.processes().size() == 1 ? " holds " : " hold ")
-                    + formatSize(others) + " of the card; without them " + formatSize(free + others)
-                    + " would be free, enough for the " + formatSize(tried) + ".");
+    private void otherProcesses() {
+        if (a.others < 0) {
+            unattributed();
+            return;
         }
-        evidence.add(others == 0 ? "2. Other processes: the message lists none."
-                : "2. Other processes: " + describeProcesses()
-                        + (r.processes().size() == 1 ? " holds only " : " hold only ")
-                        + formatSize(others)
-                        + ", too little to explain it.");
-        return null;
+        long others = a.others, free = Math.max(0, a.free), tried = Math.max(0, a.requested);
+        if (others == 0) {
+            evidence.add("2. Other processes: the message lists none"
+                    + (a.selfSeenAs >= 0 ? " besides this one." : "."));
+            return;
+        }
+        boolean large = a.capacity > 0
+                ? others * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : others >= GiB;
+        boolean fits = others + free >= tried;
+        String who = describeOthers();
+        String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
+                + formatSize(others)
+                + (a.capacity > 0 ? " (" + percent(others, a.capacity) + " of the card)" : "")
+                + (fits ? "; without them " + formatSize(free + others) + " would be free, enough "
+                        + "for the " + formatSize(tried) + "." : ", too little to make the "
+                        + formatSize(tried) + " fit.");
+        add(Cause.OTHER_PROCESSES, others, fits, large, s);
     }
 
-    private String describeProcesses() {
+    private String describeOthers() {
         List<String> ps = new ArrayList<>();
         for (Map.Entry<Integer, Long> e : r.processes().entrySet()) {
+            if (e.getKey() == a.selfSeenAs) continue;
             ps.add(e.getKey() + " (" + formatSize(e.getValue()) + ")");
         }
         return (ps.size() == 1 ? "process " : "processes ") + String.join(", ", ps);
     }
 
-    /** Older formats list no processes: look at what is neither free nor PyTorch's. */
-    private Cause unattributed() {
-        long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE), reserved = r.get(Figure.RESERVED);
-        if (reserved < 0 && r.family() == Family.MALLOC_ASYNC) {
-            reserved = r.get(Figure.ALLOCATED_BY_PYTORCH);   // the async backend's only figure
+    /** Formats without process lines: what is neither free nor PyTorch's, beyond a context. */
+    private void unattributed() {
+        long gap = a.unattributed();
+        if (gap < 0) {
+            evidence.add(r.family() == Family.SNAPSHOT
+                    ? "2. Other processes: cannot check, a snapshot records neither processes nor the "
+                            + "card's size (--device gives the size)."
+                    : "2. Other processes: cannot check, the message lists no processes and lacks "
+                            + "the figures to infer them.");
+            return;
         }
-        if (cap < 0 || free < 0 || reserved < 0) {
-            evidence.add("2. Other processes: cannot check, the message lists no processes and "
-                    + "lacks the figures to infer them.");
-            return null;
+        String whose = r.family() == Family.MALLOC_ASYNC
+                ? " is neither free nor allocated (the async pool's cache, contexts, other processes)"
+                : " of the card is neither free nor PyTorch's";
+        long ceiling = ContextReserve.ceiling(a.capacity);
+        long beyond = Math.max(0, gap - ContextReserve.typical(a.capacity));
+        boolean large = gap >= ceiling;
+        boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
+        String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context, the "
+                + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
+                + (large ? ", so about " + formatSize(beyond) + " belongs to someone else. This "
+                        + "format lists no processes; nvidia-smi shows who." : ": nothing points "
+                        + "at another holder.");
+        Cause who = r.has(Clue.DISTRIBUTED) ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
+        if (who == Cause.NCCL_BUFFERS && large) {
+            s += " The paste shows a distributed run, so NCCL's buffers in this process are as "
+                    + "likely as a co-tenant.";
         }
-        long gap = cap - free - reserved;
-        String seen = formatSize(Math.max(0, gap)) + " of the card is neither free nor PyTorch's";
-        if (gap >= Math.max(2 * GiB, cap / 10)) {
-            if (r.has(Clue.DISTRIBUTED)) {
-                return say(Cause.NCCL_BUFFERS, "2-3. " + seen + ", far more than a context and the "
-                        + "driver's reserve; the message lists no processes, and the paste shows a "
-                        + "distributed run, so NCCL's buffers in this process come first (check "
-                        + "nvidia-smi for other processes too).");
+        add(who, beyond, fits, large, s);
+    }
+
+    private void nccl() {
+        long outside = a.nonPyTorch;
+        if (outside < 0) {
+            if (!r.has(Clue.DISTRIBUTED) || r.family() != Family.CUDA_ERROR) {
+                evidence.add("3. NCCL: cannot measure non-PyTorch memory in this process"
+                        + (r.has(Clue.DISTRIBUTED) ? " (the paste does show a distributed run)."
+                                : "."));
             }
-            return say(Cause.OTHER_PROCESSES, "2. Other processes: " + seen + ", far more than a "
-                    + "context and the driver's reserve take. This format lists no processes; "
-                    + "nvidia-smi will show who holds it.");
+            return;
         }
-        evidence.add("2. Other processes: " + seen + ", about what a context and the driver's "
-                + "reserve take.");
-        return null;
+        long beyond = Math.max(0, outside - ContextReserve.PROCESS_CONTEXT);
+        boolean large = outside >= ContextReserve.NON_PYTORCH_ALLOWANCE;
+        boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
+        String s = "3. NCCL: this process holds " + formatSize(a.self) + ", PyTorch reserved "
+                + formatSize(a.reserved) + ": " + formatSize(Math.max(0, outside))
+                + " is non-PyTorch memory" + (large ? ", more than a context (the kit's line: "
+                + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")"
+                + (r.has(Clue.DISTRIBUTED) ? ", and the paste shows a distributed run."
+                        : "; the paste shows no distributed run, so also suspect another library "
+                        + "that allocates on its own.") : ", about a context's worth.");
+        add(Cause.NCCL_BUFFERS, beyond, fits, large, s);
     }
 
-    private Cause nccl() {
-        long self = r.get(Figure.THIS_PROCESS), reserved = r.get(Figure.RESERVED);
-        boolean distributed = r.has(Clue.DISTRIBUTED);
-        if (r.family() == Family.NCCL_ERROR) {
-            return say(Cause.NCCL_BUFFERS, "3. NCCL: the failing allocation was NCCL's own "
-                    + "(setting up a communicator's buffers), outside PyTorch's allocator.");
+    private void graphPools() {
+        long p = a.privatePools, tried = Math.max(0, a.requested);
+        if (p < 0) {
+            evidence.add("4. Graph pools: cannot check, this format has no private-pool figure.");
+            return;
         }
-        if (self >= 0 && reserved >= 0) {
-            long outside = self - reserved;
-            if (outside >= CONTEXT_ALLOWANCE) {
-                return say(Cause.NCCL_BUFFERS, "3. NCCL: this process holds " + formatSize(self)
-                        + " but PyTorch reserved " + formatSize(reserved) + ": "
-                        + formatSize(outside) + " is non-PyTorch memory, more than a context "
-                        + "(this kit draws the line at 1 GiB)"
-                        + (distributed ? ", and the paste shows a distributed run."
-                                : ". The paste shows no distributed run, so also suspect another "
-                                        + "library that allocates on its own."));
-            }
-            evidence.add("3. NCCL: this process's non-PyTorch memory is "
-                    + formatSize(Math.max(0, outside))
-                    + ", about a context's worth.");
-            return null;
+        if (p == 0) {
+            evidence.add("4. Graph pools: no memory cached in private pools.");
+            return;
         }
-        if (distributed && r.family() == Family.CUDA_ERROR) {
-            return say(Cause.NCCL_BUFFERS, "3. NCCL: a raw CUDA call failed in a distributed run; "
-                    + "communicator set-up allocates outside PyTorch's allocator.");
-        }
-        evidence.add("3. NCCL: cannot measure non-PyTorch memory in this process"
-                + (distributed ? " (the paste does show a distributed run)." : "."));
-        return null;
+        boolean large = p >= tried || (a.capacity > 0
+                ? p * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : p >= GiB);
+        boolean fits = p + Math.max(0, a.free) >= tried;
+        add(Cause.CUDA_GRAPH_POOLS, p, fits, large, "4. Graph pools: " + formatSize(p)
+                + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
+                + "live and unusable for ordinary tensors" + (large && fits ? "." : "; too little "
+                + "to explain the shortfall."));
     }
 
-    private Cause graphPools() {
-        long p = r.get(Figure.PRIVATE_POOLS), tried = Math.max(0, r.get(Figure.REQUESTED));
-        if (p > 0 && (p >= tried || p >= significant())) {
-            return say(Cause.CUDA_GRAPH_POOLS, "4. Graph pools: " + formatSize(p) + " sits cached in "
-                    + "private pools (CUDA graphs), kept reserved while their graphs live and "
-                    + "unusable for ordinary tensors.");
+    /** The rungs that go by words: graph mentions where no figure can show pools, convolutions. */
+    private Candidate byWordsAlone() {
+        Candidate c = null;
+        if (a.privatePools < 0 && r.has(Clue.CUDA_GRAPHS)) {
+            c = Candidate.named(Cause.CUDA_GRAPH_POOLS, "4. Graph pools: this format cannot show "
+                    + "private pools, but the paste mentions CUDA graphs.");
+        } else if (r.has(Clue.CUDNN)) {
+            c = Candidate.named(Cause.CUDNN_WORKSPACE, "5. cuDNN: the failure came in a "
+                    + "convolution; the figures name no other cause, and with cudnn.benchmark on "
+                    + "the chosen algorithm's workspace is allocated right there.");
+        } else if (r.has(Clue.DISTRIBUTED) && r.family() == Family.CUDA_ERROR) {
+            c = Candidate.named(Cause.NCCL_BUFFERS, "3. NCCL: a raw CUDA call failed in a "
+                    + "distributed run; communicator set-up allocates outside PyTorch's allocator.");
+        } else {
+            evidence.add("5. cuDNN: " + (r.family() == Family.SNAPSHOT ? "the OOM's stack" : "the paste")
+                    + " shows no convolution.");
         }
-        if (p < 0 && r.has(Clue.CUDA_GRAPHS)) {
-            return say(Cause.CUDA_GRAPH_POOLS, "4. Graph pools: this format cannot show private "
-                    + "pools, but the paste mentions CUDA graphs.");
+        if (c != null) {
+            candidates.add(c);
+            evidence.add(c.evidence());
         }
-        evidence.add(p < 0 ? "4. Graph pools: cannot check, this format has no private-pool figure."
-                : "4. Graph pools: " + formatSize(p) + " in private pools, too little to matter.");
-        return null;
+        return c;
     }
 
-    private Cause cudnn() {
-        if (r.has(Clue.CUDNN)) {
-            return say(Cause.CUDNN_WORKSPACE, "5. cuDNN: the failure came in a convolution; with "
-                    + "cudnn.benchmark on, the chosen algorithm's workspace (often hundreds of MiB) "
-                    + "is allocated right there, at the peak.");
-        }
-        evidence.add("5. cuDNN: the paste shows no convolution.");
-        return null;
+    /** What shrinking the workload could give back: the live tensors themselves. */
+    private Candidate tensors() {
+        long live = a.allocated;
+        return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, true, true,
+                live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
+                        + "what it no longer allocates." : "the live tensors (no figure).");
     }
 
     private Cause full() {
-        long cap = r.get(Figure.CAPACITY), free = r.get(Figure.FREE);
-        long a = r.get(Figure.ALLOCATED_BY_PYTORCH);
-        long self = r.get(Figure.THIS_PROCESS), others = r.get(Figure.OTHER_PROCESSES);
+        long cap = a.capacity, free = a.free, alloc = a.allocated;
         StringBuilder sb = new StringBuilder("6. Otherwise the card is simply full");
-        if (a >= 0 && cap > 0) sb.append(": PyTorch has " + formatSize(a) + " of " + formatSize(cap));
+        if (alloc >= 0 && cap > 0) {
+            sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
+        }
         if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
-        if (cap > 0 && free >= 0 && self >= 0 && others >= 0) {
-            long nobody = cap - free - self - others;
-            sb.append(" ").append(formatSize(Math.max(0, nobody))).append(" is held by no process: "
-                    + "the driver's reserve (ECC, display, driver structures).");
+        if (a.self >= 0 && a.reserved >= 0 && a.self >= a.reserved) {
+            sb.append(" This process holds ").append(formatSize(a.self - a.reserved))
+              .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
         }
-        if (r.family() == Family.THC_LEGACY || r.family() == Family.CUDA_ERROR) {
+        if (cap > 0) {
+            long nominal = (cap + GiB - 1) / GiB * GiB;
+            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
+                    + "display, firmware): on a card sold as " + nominal / GiB + " GiB that reserve is "
+                    + "about " + formatSize(nominal - cap) + ".");
+        }
+        long nobody = a.heldByNoProcess();
+        if (nobody >= 64L << 20) {
+            sb.append(" ").append(formatSize(nobody)).append(" of the total is held by no process "
+                    + "the message lists (one in another container, or the driver's own).");
+        }
+        Candidate partial = bestPartial();
+        if (partial != null) {
+            sb.append(" No single cause explains the whole shortfall; the nearest is ")
+              .append(partial.cause().name()).append(" (").append(partial.share()).append("%).");
+        }
+        if (r.family() == Family.THC_LEGACY || r.family() == Family.CUDA_ERROR
+                || r.family() == Family.WRAPPED) {
             sb.append(" (Without figures this is the fallback, not a finding.)");
         } else if (!r.missing().isEmpty()) {
             sb.append(" (Figures are missing, so earlier steps could not all be ruled out: "
                     + "this is the fallback, not a finding.)");
         }
         return say(Cause.FULL_OR_DRIVER_RESERVE, sb.toString());
+    }
+
+    // ---- choosing ----------------------------------------------------------------------------
+
+    private void add(Cause c, long bytes, boolean sufficient, boolean significant, String sentence) {
+        evidence.add(sentence);
+        candidates.add(Candidate.measured(c, bytes, shortfall, sufficient, significant, sentence));
+    }
+
+    /**
+     * The qualifying cause that gives back the most; any within a factor of two of it ties,
+     * and the earliest in the ladder's order wins the tie.
+     */
+    private Candidate choose() {
+        long most = -1;
+        for (Candidate c : candidates) if (c.qualifies()) most = Math.max(most, c.bytes());
+        if (most < 0) return null;
+        Candidate best = null;
+        for (Candidate c : candidates) {
+            if (!c.qualifies() || c.bytes() * 2 < most) continue;
+            if (best == null || c.cause().step() < best.cause().step()) best = c;
+        }
+        return best;
+    }
+
+    private Candidate bestPartial() {
+        Candidate best = null;
+        for (Candidate c : candidates) {
+            if (c.cause() == Cause.FULL_OR_DRIVER_RESERVE || c.share() <= 0) continue;
+            if (!c.significant()) continue;
+            if (best == null || c.share() > best.share()) best = c;
+        }
+        return best;
+    }
+
+    private String decision(Candidate pick) {
+        if (pick.bytes() < 0) return "Decision: " + pick.cause().name() + ", named by what failed.";
+        return "Decision: " + pick.cause().name() + " gives back " + formatSize(pick.bytes())
+                + (shortfall > 0 ? ", " + pick.share() + "% of the " + formatSize(shortfall)
+                        + " shortfall" : "") + ", the most of any cause that alone makes the "
+                + "request fit (ties within a factor of two go to the earlier ladder step).";
+    }
+
+    /** The decided cause first, then the rest: qualifying first, larger share, ladder order. */
+    private List<Candidate> rank(Cause decided) {
+        if (decided == Cause.NOT_PYTORCH_OOM) return List.of();
+        if (candidates.stream().noneMatch(c -> c.cause() == decided)) {
+            candidates.add(0, decided == Cause.FULL_OR_DRIVER_RESERVE ? tensors()
+                    : Candidate.named(decided, evidence.get(evidence.size() - 1)));
+        }
+        List<Candidate> rest = new ArrayList<>();
+        Candidate first = picked != null && picked.cause() == decided ? picked : null;
+        for (Candidate c : candidates) {
+            if (first == null && c.cause() == decided) first = c;
+            else if (c.cause() != decided) rest.add(c);
+        }
+        rest.sort(Comparator.comparing((Candidate c) -> !c.qualifies())
+                .thenComparing(c -> !c.significant())
+                .thenComparing(Comparator.comparingInt(Candidate::share).reversed())
+                .thenComparingInt(c -> c.cause().step()));
+        List<Candidate> out = new ArrayList<>();
+        if (first != null) out.add(first);
+        out.addAll(rest);
+        return out;
+    }
+
+    private static String tellApart(Cause c, Cause runnerUp) {
+        if (c == Cause.NOT_PYTORCH_OOM) return "";
+        if (runnerUp == null) return "To confirm it: " + c.check();
+        Cause check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp : c;
+        return "To tell " + c.name() + " from " + runnerUp.name() + ": " + check.check();
+    }
+
+    private static String percent(long part, long whole) {
+        if (whole <= 0) return "?";
+        long tenths = Math.round(part * 1000.0 / whole);
+        return (tenths / 10) + "." + (tenths % 10) + "%";
     }
 
     private Cause say(Cause c, String sentence) {

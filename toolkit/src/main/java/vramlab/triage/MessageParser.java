@@ -30,6 +30,13 @@ public final class MessageParser {
 
     private MessageParser() {}
 
+    /**
+     * A paste copied from "Tried to allocate" on, without the words before it: the figures of a
+     * caching-allocator message all the same (either form, parenthesized or sentences).
+     */
+    private static final Pattern FRAGMENT = Pattern.compile("Triedtoallocate" + SIZE
+            + "(?:\\(GPU\\d|\\.GPU\\d+hasatotalcapac)", CI);
+
     /** Every message found, in order; a paste with none gives one reading that says why. */
     public static List<Reading> parse(String raw) {
         List<Paste.Source> sources = Paste.read(raw);
@@ -39,6 +46,15 @@ public final class MessageParser {
             Matcher m = START.matcher(s.squeezed());
             List<Integer> starts = new ArrayList<>();
             while (m.find()) starts.add(m.start());
+            if (starts.isEmpty()) {
+                Matcher f = FRAGMENT.matcher(s.squeezed());
+                if (f.find()) {
+                    Reading r = readOne(s.squeezed().substring(f.start()), s.name(), clues);
+                    found.add(withNote(r, "The paste starts at 'Tried to allocate': the words before "
+                            + "it (which name the device) are missing, so CUDA is assumed."));
+                    continue;
+                }
+            }
             for (int i = 0; i < starts.size(); i++) {
                 int end = i + 1 < starts.size() ? starts.get(i + 1) : s.squeezed().length();
                 found.add(readOne(s.squeezed().substring(starts.get(i), end), s.name(), clues));
@@ -46,6 +62,13 @@ public final class MessageParser {
         }
         if (found.isEmpty()) found.add(withoutAllocatorNumbers(sources, clues));
         return found;
+    }
+
+    private static Reading withNote(Reading r, String note) {
+        List<String> notes = new ArrayList<>(r.notes());
+        notes.add(0, note);
+        return new Reading(r.family(), r.backend(), r.source(), r.figures(), r.processes(), r.clues(),
+                r.missing(), notes);
     }
 
     private static Set<Clue> cluesOf(List<Paste.Source> sources) {
@@ -140,21 +163,27 @@ public final class MessageParser {
         d.put(Figure.FREE, d.group(seg, SIZE + "free[;)]"));
         d.put(Figure.ALLOWED, d.group(seg, SIZE + "allowed;"));
         String reserved = d.group(seg, SIZE + "reservedintotalbyPyTorch");
-        String cached = d.group(seg, SIZE + "cached\\)");
+        String cached = d.group(seg, SIZE + "cached[;)]");
         if (reserved != null || contains(seg, "reservedintotal")) {
             d.family = Family.RESERVED_IN_TOTAL;
             d.put(Figure.RESERVED, reserved);
         } else if (cached != null || contains(seg, "cached")) {
             d.family = Family.CACHED;
-            d.put(Figure.RESERVED, cached);
-            d.notes.add("'cached' is what PyTorch called reserved memory before 1.4.");
+            // 0.4 to 1.3 printed amount_cached - amount_allocated here (THCCachingAllocator.cpp,
+            // then c10/cuda/CUDACachingAllocator.cpp): the cached bytes no tensor uses.
+            d.put(Figure.RESERVED_BUT_UNALLOCATED, cached);
+            d.sum(Figure.RESERVED, Figure.ALLOCATED_BY_PYTORCH, Figure.RESERVED_BUT_UNALLOCATED);
+            d.notes.add("Before 1.4, 'cached' is the memory PyTorch holds but no tensor uses "
+                    + "(cached minus allocated); reserved is allocated plus cached.");
         } else {
             d.family = Family.RESERVED_IN_TOTAL;
             d.notes.add("It is cut before its last figure, so 0.4-1.3 and 1.4-2.0 look alike here.");
         }
         long a = d.figures.getOrDefault(Figure.ALLOCATED_BY_PYTORCH, -1L);
         long r = d.figures.getOrDefault(Figure.RESERVED, -1L);
-        if (a >= 0 && r >= 0) d.figures.put(Figure.RESERVED_BUT_UNALLOCATED, Math.max(0, r - a));
+        if (a >= 0 && r >= 0 && d.family == Family.RESERVED_IN_TOTAL) {
+            d.figures.put(Figure.RESERVED_BUT_UNALLOCATED, Math.max(0, r - a));
+        }
         d.expect(Figure.DEVICE, Figure.CAPACITY, Figure.ALLOCATED_BY_PYTORCH, Figure.FREE,
                 Figure.RESERVED);
     }
@@ -198,7 +227,7 @@ public final class MessageParser {
     private static Map<String, String> lookAlikes() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("ResourceExhaustedError|OOMwhenallocatingtensor|_bfc\\)?ranoutofmemory", "TensorFlow");
-        m.put("RESOURCE_EXHAUSTED:Outofmemory|XlaRuntimeError.*outofmemory", "JAX/XLA");
+        m.put("RESOURCE_EXHAUSTED:|XlaRuntimeError", "JAX/XLA");
         m.put("hipErrorOutOfMemory|HIPerror:outofmemory", "ROCm/HIP");
         m.put("MPSbackendoutofmemory", "Apple MPS");
         m.put("DefaultCPUAllocator:(?:can'?t|cannot)allocatememory|DefaultCPUAllocator:notenoughmemory",
@@ -218,8 +247,8 @@ public final class MessageParser {
         String text = all.toString();
         Draft d = new Draft(source, clues);
         d.backend = "CUDA";
-        if (contains(text, "NCCL")
-                && contains(text, "Cudafailure\\d*['\"]?outofmemory|ncclUnhandledCudaError.*outofmemory")) {
+        if (contains(text, "NCCL") && contains(text, "Cudafailure\\d*['\"]?outofmemory"
+                + "|ncclUnhandledCudaError.*outofmemory|FailedtoCUDAcalloc")) {
             d.family = Family.NCCL_ERROR;
             d.clues.add(Clue.DISTRIBUTED);
         } else if (contains(text, "THCudaCheckFAIL.*outofmemory|cudaruntimeerror\\(2\\):outofmemory")) {
@@ -227,6 +256,12 @@ public final class MessageParser {
         } else if (contains(text,
                 "CUDAerror:outofmemory|CUDA_ERROR_OUT_OF_MEMORY|cudaErrorMemoryAllocation")) {
             d.family = Family.CUDA_ERROR;
+        } else if (contains(text, "UnabletofindavalidcuDNNalgorithm"
+                + "|unabletofindanenginetoexecutethiscomputation")) {
+            // try_all in aten/src/ATen/native/cudnn/Conv_v7.cpp retries every algorithm, and the
+            // v8 path halves the workspace, on each OutOfMemoryError before giving up with this.
+            d.family = Family.CUDNN_ERROR;
+            d.clues.add(Clue.CUDNN);
         } else {
             d.family = Family.UNRECOGNIZED;
             d.backend = "";
@@ -236,6 +271,10 @@ public final class MessageParser {
                     d.backend = e.getValue();
                     break;
                 }
+            }
+            if (d.family == Family.UNRECOGNIZED && contains(text, "CUDAoutofmemory")) {
+                d.family = Family.WRAPPED;
+                d.backend = "CUDA";
             }
         }
         if (d.family != Family.LOOK_ALIKE && d.family != Family.UNRECOGNIZED) {

@@ -37,12 +37,12 @@ class FiguresTest {
         return d;
     }
 
-    static List<Element> rectsFilled(Document d, String fill) {
+    static List<Element> rectsOfClass(Document d, String cls) {
         List<Element> out = new ArrayList<>();
         NodeList rects = d.getElementsByTagName("rect");
         for (int i = 0; i < rects.getLength(); i++) {
             Element e = (Element) rects.item(i);
-            if (e.getAttribute("fill").equals(fill) && e.getElementsByTagName("title").getLength() > 0) out.add(e);
+            if (java.util.Arrays.asList(e.getAttribute("class").split(" ")).contains(cls)) out.add(e);
         }
         return out;
     }
@@ -74,7 +74,8 @@ class FiguresTest {
     @DisplayName("segment map")
     class SegmentMaps {
         @Test
-        @DisplayName("after the fragmentation fill, each rounded live block shows one red rounding band")
+        @DisplayName("after the fragmentation fill, each rounded live block shows one rounding band, and every live "
+                + "block the one live colour the legend names")
         void roundingLossIsRed() throws Exception {
             Sim sim = new Sim(mib(40));
             List<Block> small = new ArrayList<>();
@@ -88,7 +89,9 @@ class FiguresTest {
                     .filter(b -> b.live() && b.size() > b.requested()).count();
             Document d = parse(SegmentMapFigure.svg("fragmented", segs));
             assertThat(rounded).isEqualTo(4);
-            assertThat(rectsFilled(d, MemoryVizColors.ROUNDING_LOSS)).hasSize((int) rounded);
+            assertThat(rectsOfClass(d, "rounding")).hasSize((int) rounded + 1);   // and the legend's swatch
+            long live = segs.stream().flatMap(s -> s.blocks().stream()).filter(BlockView::live).count();
+            assertThat(rectsOfClass(d, "live")).hasSize((int) live + 1);
             assertThat(segs).hasSize(sim.allocator().segments().size());
         }
 
@@ -127,13 +130,16 @@ class FiguresTest {
         }
 
         @Test
-        @DisplayName("the figure has one polygon per allocation, in MemoryViz's colour order")
+        @DisplayName("the figure has one polygon per allocation, each in the live colour its legend names")
         void onePolygonPerAllocation() throws Exception {
             Document d = parse(TimelineFigure.svg("t", List.of(Event.alloc("a", mib(4)),
                     Event.alloc("b", mib(6)), Event.free("a"), Event.alloc("c", mib(2)))));
             NodeList polys = d.getElementsByTagName("polygon");
             assertThat(polys.getLength()).isEqualTo(3);
-            assertThat(((Element) polys.item(2)).getAttribute("fill")).isEqualTo(MemoryVizColors.TABLEAU10[2]);
+            for (int i = 0; i < polys.getLength(); i++) {
+                assertThat(((Element) polys.item(i)).getAttribute("class")).isEqualTo("live");
+            }
+            assertThat(rectsOfClass(d, "live")).hasSize(1);                       // the legend's swatch
         }
 
         @Test

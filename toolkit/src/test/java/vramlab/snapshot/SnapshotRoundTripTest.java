@@ -25,6 +25,7 @@ import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.SegmentMap;
 import vramlab.driver.Gpu;
 import vramlab.replay.Replayer;
+import vramlab.replay.SnapshotReplay;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
 
@@ -58,8 +59,16 @@ class SnapshotRoundTripTest {
         return a;
     }
 
+    /** Replays device 0 of a snapshot under the settings it recorded. */
+    static SnapshotReplay.Report replaySnapshot(byte[] bytes, String file) {
+        Snapshot s = SnapshotReader.read(bytes, file);
+        return SnapshotReplay.run(s, s.devices().get(0), SnapshotReplay.Options.recorded(),
+                (step, e, result, b, a) -> { }, false);
+    }
+
     @Test
-    @DisplayName("an exported pickle read back and replayed gives the same final segment map (seed 7)")
+    @DisplayName("an exported pickle read back and replayed gives the same final segment map and statistics"
+            + " (seed 7)")
     void pickleRoundTrip() throws IOException {
         for (String conf : List.of("", "expandable_segments:True")) {
             CachingAllocator first = replay(workload(7), conf, true);
@@ -67,8 +76,10 @@ class SnapshotRoundTripTest {
             SnapshotWriter.write(first, file);
             byte[] bytes = Files.readAllBytes(file);
             assertThat(SnapshotReader.isSnapshot(bytes)).isTrue();
-            List<TraceEvent> events = SnapshotReader.events(SnapshotReader.load(bytes, "run.pickle"), 0, "run.pickle");
-            CachingAllocator second = replay(events, conf, false);
+            SnapshotReplay.Report r = replaySnapshot(bytes, "run.pickle");
+            CachingAllocator second = r.allocator();
+            assertThat(r.policy()).as(conf).contains("recorded allocator_settings");
+            assertThat(r.addressesAgree() && r.segmentActionDifference() == null).as(conf).isTrue();
             assertThat(SegmentMap.text(second)).as(conf).isEqualTo(SegmentMap.text(first));
             assertThat(second.memoryStats().asMap()).isEqualTo(first.memoryStats().asMap());
         }
@@ -87,15 +98,12 @@ class SnapshotRoundTripTest {
                   {"action": "free_requested", "addr": 139000099999744, "size": 1000, "stream": 0, "time_us": 6}
                 ]], "allocator_settings": {}}
                 """;
-        List<TraceEvent> events = SnapshotReader.events(
-                SnapshotReader.load(json.getBytes(StandardCharsets.UTF_8), "x.json"), 0, "x.json");
-        assertThat(events).extracting(TraceEvent::op).containsExactly(TraceEvent.Op.ALLOC,
-                TraceEvent.Op.ALLOC, TraceEvent.Op.ALLOC, TraceEvent.Op.FREE, TraceEvent.Op.FREE);
-        assertThat(events.get(0).size()).as("allocated before the history began, sized by its free")
-                .isEqualTo(1000);
-        CachingAllocator a = replay(events, "", false);
+        SnapshotReplay.Report r = replaySnapshot(json.getBytes(StandardCharsets.UTF_8), "x.json");
         long live = (5242881 + 511) / 512 * 512;   // the live 5 MiB + 1 B block, in 512 B steps
-        assertThat(a.allocated()).isEqualTo(live).isEqualTo(5243392);
+        assertThat(r.allocator().allocated()).isEqualTo(live).isEqualTo(5243392);
+        assertThat(r.skippedFrees()).as("the free of a block no segment of the snapshot holds").isEqualTo(1);
+        assertThat(r.start()).anyMatch(n -> n.contains("lie in no segment"));
+        assertThat(r.segmentsAgree()).as("its segments list is empty, the history made one").isFalse();
     }
 
     @Test
@@ -130,6 +138,8 @@ class SnapshotRoundTripTest {
                         states.add(b['state'])
                 actions = {e['action'] for e in s['device_traces'][0]}
                 assert all(isinstance(e['addr'], int) for e in s['device_traces'][0] if e['action'] != 'oom')
+                assert all(e['frames'] == [] for e in s['device_traces'][0] if e['action'] != 'snapshot')
+                assert s['allocator_settings']['PYTORCH_CUDA_ALLOC_CONF'] == '', s['allocator_settings']
                 print(len(s['segments']), sorted(states), sorted(actions))
                 """;
         String out = runPython(script, file);
@@ -160,9 +170,7 @@ class SnapshotRoundTripTest {
                 """;
         Path file = dir.resolve("torch.pickle");
         runPython(script, file);
-        List<TraceEvent> events = SnapshotReader.events(
-                SnapshotReader.load(Files.readAllBytes(file), "torch.pickle"), 0, "torch.pickle");
-        CachingAllocator fromPython = replay(events, "", false);
+        CachingAllocator fromPython = replaySnapshot(Files.readAllBytes(file), "torch.pickle").allocator();
         List<TraceEvent> same = List.of(
                 new TraceEvent(1, TraceEvent.Op.ALLOC, "a", 3145729, 0),
                 new TraceEvent(2, TraceEvent.Op.ALLOC, "b", 5242881, 1),

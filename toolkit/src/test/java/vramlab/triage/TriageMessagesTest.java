@@ -182,6 +182,74 @@ class TriageMessagesTest {
                     + "use. Including non-PyTorch memory, this process has 12.62 GiB memory in use. Of the "
                     + "allocated memory 12.14 GiB is allocated by PyTorch, and 60.33 MiB is reserved by "
                     + "PyTorch but unallocated."),
+            // ---- what arithmetic on the card settles that a mechanical ladder does not ----
+            c("a container's own pid as the only process line", Cause.FULL_OR_DRIVER_RESERVE,
+                Family.SENTENCE, "otherProcesses=23.30 GiB; reservedButUnallocated=250.00 MiB",
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total "
+                    + "capacity of 23.65 GiB of which 100.00 MiB is free. Process 7777 has 23.30 GiB memory "
+                    + "in use. Of the allocated memory 22.50 GiB is allocated by PyTorch, and 250.00 MiB is "
+                    + "reserved by PyTorch but unallocated. " + TAIL_22),
+            c("a co-tenant holding most of the card outranks holes in ours", Cause.OTHER_PROCESSES,
+                Family.SENTENCE, "otherProcesses=60.00 GiB; reservedButUnallocated=1.90 GiB",
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+                    + "capacity of 79.33 GiB of which 300.00 MiB is free. Process 1111 has 60.00 GiB memory in "
+                    + "use. Including non-PyTorch memory, this process has 18.50 GiB memory in use. Of the "
+                    + "allocated memory 16.00 GiB is allocated by PyTorch, and 1.90 GiB is reserved by "
+                    + "PyTorch but unallocated. " + TAIL_22),
+            c("1.x: a context and a desktop on a 24 GiB card are not a co-tenant",
+                Cause.FULL_OR_DRIVER_RESERVE, Family.RESERVED_IN_TOTAL, "reserved=21.20 GiB",
+                "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.69 GiB total "
+                    + "capacity; 20.50 GiB already allocated; 120.00 MiB free; 21.20 GiB reserved in total by "
+                    + "PyTorch)" + TAIL_1X),
+            c("Windows: live tensors plus the request exceed the card", Cause.FULL_OR_DRIVER_RESERVE,
+                Family.RESERVED_IN_TOTAL, "requested=6.00 GiB; reserved=14.00 GiB",
+                "RuntimeError: CUDA out of memory. Tried to allocate 6.00 GiB (GPU 0; 8.00 GiB total "
+                    + "capacity; 7.50 GiB already allocated; 0 bytes free; 14.00 GiB reserved in total by "
+                    + "PyTorch)" + TAIL_1X),
+            c("a serving log: the capture started and never finished", Cause.CUDA_GRAPH_POOLS,
+                Family.SENTENCE, "requested=128.00 MiB",
+                """
+                INFO 05-02 10:11:12 [gpu_model_runner.py:1800] Capturing CUDA graph shapes:  40%|████      | 27/67
+                ERROR 05-02 10:11:13 [core.py:500] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 MiB. GPU 0 has a total capacity of 23.55 GiB of which 90.00 MiB is free. Including non-PyTorch memory, this process has 23.44 GiB memory in use. Of the allocated memory 22.60 GiB is allocated by PyTorch, with 380.00 MiB allocated in private pools (e.g., CUDA Graphs), and 150.00 MiB is reserved by PyTorch but unallocated.
+                """),
+            c("a serving log: the capture finished long before", Cause.FULL_OR_DRIVER_RESERVE,
+                Family.SENTENCE, "requested=128.00 MiB",
+                """
+                INFO 05-02 10:11:12 [gpu_model_runner.py:1800] Capturing CUDA graph shapes: 100%|██████████| 67/67
+                INFO 05-02 10:11:20 [gpu_model_runner.py:1900] Graph capturing finished in 8 secs, took 0.45 GiB
+                ERROR 05-02 11:40:01 [core.py:500] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 MiB. GPU 0 has a total capacity of 23.55 GiB of which 90.00 MiB is free. Including non-PyTorch memory, this process has 23.44 GiB memory in use. Of the allocated memory 22.60 GiB is allocated by PyTorch, with 20.00 MiB allocated in private pools (e.g., CUDA Graphs), and 150.00 MiB is reserved by PyTorch but unallocated.
+                """),
+            c("an NCCL shutdown warning after a full-card OOM", Cause.FULL_OR_DRIVER_RESERVE, Family.SENTENCE,
+                "requested=2.00 GiB",
+                """
+                [rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 39.38 GiB of which 1.10 GiB is free. Including non-PyTorch memory, this process has 38.27 GiB memory in use. Of the allocated memory 37.40 GiB is allocated by PyTorch, and 300.00 MiB is reserved by PyTorch but unallocated.
+                [rank0]:[W501 10:00:00.000000000 ProcessGroupNCCL.cpp:1476] Warning: WARNING: destroy_process_group() was not called before program exit, which can leak resources.
+                """),
+            c("a small private pool is a passing detail", Cause.FRAGMENTATION, Family.SENTENCE,
+                "privatePools=46.00 MiB; reservedButUnallocated=2.50 GiB",
+                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+                    + "capacity of 39.38 GiB of which 200.00 MiB is free. Including non-PyTorch memory, this "
+                    + "process has 39.10 GiB memory in use. Of the allocated memory 36.00 GiB is allocated by "
+                    + "PyTorch, with 46.00 MiB allocated in private pools (e.g., CUDA Graphs), and 2.50 GiB is "
+                    + "reserved by PyTorch but unallocated. " + TAIL_22),
+            c("cuDNN found no algorithm it could allocate", Cause.CUDNN_WORKSPACE, Family.CUDNN_ERROR, "",
+                """
+                  File "/srv/seg/model.py", line 88, in forward
+                    return self.head(x)
+                RuntimeError: Unable to find a valid cuDNN algorithm to run convolution
+                """),
+            c("NCCL's own calloc failed", Cause.NCCL_BUFFERS, Family.NCCL_ERROR, "",
+                """
+                node7:5151:5190 [2] include/alloc.h:103 NCCL WARN Failed to CUDA calloc 8388608 bytes
+                node7:5151:5190 [2] NCCL INFO transport/p2p.cc:300 -> 1
+                """),
+            c("a framework re-raised the OOM without figures", Cause.FULL_OR_DRIVER_RESERVE, Family.WRAPPED, "",
+                "RuntimeError: CUDA out of memory occurred when warming up the sampler. Please try lowering "
+                    + "max_num_seqs."),
+            c("a paste that starts at 'Tried to allocate'", Cause.OTHER_PROCESSES, Family.RESERVED_IN_TOTAL,
+                "requested=216.00 MiB; reserved=86.00 MiB",
+                "Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; "
+                    + "24.56 MiB free; 86.00 MiB reserved in total by PyTorch)"),
             // ---- PyTorch 1.4 to 2.0 ----
             c("1.x reserved in total, fragmentation", Cause.FRAGMENTATION, Family.RESERVED_IN_TOTAL,
                 "requested=2.44 GiB; device=0; capacity=31.75 GiB; allocatedByPyTorch=24.10 GiB;"
@@ -217,15 +285,16 @@ class TriageMessagesTest {
                 37.20 GiB already allocated; 20.19 MiB free; 37.31 GiB reserved in total by PyTorch)
                 """),
             // ---- PyTorch 0.4 to 1.3 ----
+            // 'cached' is amount_cached - amount_allocated in those releases: the unallocated part
             c("0.4-1.3 'cached', fragmentation", Cause.FRAGMENTATION, Family.CACHED,
                 "requested=1.46 GiB; capacity=11.17 GiB; allocatedByPyTorch=7.63 GiB; free=1.06 GiB;"
-                    + " reserved=9.82 GiB",
+                    + " reservedButUnallocated=2.19 GiB",
                 "RuntimeError: CUDA out of memory. Tried to allocate 1.46 GiB (GPU 0; 11.17 GiB total "
-                    + "capacity; 7.63 GiB already allocated; 1.06 GiB free; 9.82 GiB cached)"),
+                    + "capacity; 7.63 GiB already allocated; 1.06 GiB free; 2.19 GiB cached)"),
             c("0.4-1.3 'cached', a full card", Cause.FULL_OR_DRIVER_RESERVE, Family.CACHED,
-                "requested=64.00 MiB; free=3.19 MiB; reserved=7.44 GiB",
+                "requested=64.00 MiB; free=3.19 MiB; reservedButUnallocated=30.00 MiB",
                 "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 7.93 GiB total "
-                    + "capacity; 7.41 GiB already allocated; 3.19 MiB free; 7.44 GiB cached)"),
+                    + "capacity; 7.41 GiB already allocated; 3.19 MiB free; 30.00 MiB cached)"),
             // ---- before 0.4 ----
             c("THCudaCheck, before 0.4", Cause.FULL_OR_DRIVER_RESERVE, Family.THC_LEGACY, "",
                 """
@@ -281,6 +350,12 @@ class TriageMessagesTest {
             c("JAX / XLA", Cause.NOT_PYTORCH_OOM, Family.LOOK_ALIKE, "",
                 "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to "
                     + "allocate 12884901888 bytes."),
+            c("JAX / XLA, 'Failed to allocate request'", Cause.NOT_PYTORCH_OOM, Family.LOOK_ALIKE, "",
+                "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Failed to allocate request for "
+                    + "2.00GiB (2147483648B) on device ordinal 0"),
+            c("the CPU allocator, with a tool's hint about CUDA", Cause.NOT_PYTORCH_OOM, Family.LOOK_ALIKE, "",
+                "RuntimeError: [enforce fail at alloc_cpu.cpp:83] data. DefaultCPUAllocator: not enough memory: "
+                    + "you tried to allocate 1073741824 bytes.\nIf you hit CUDA out of memory, lower --tile."),
             c("ROCm: PyTorch's allocator on HIP", Cause.NOT_PYTORCH_OOM, Family.SENTENCE,
                 "requested=4.00 GiB; capacity=63.98 GiB; free=2.50 GiB",
                 "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total "

@@ -1,8 +1,10 @@
 package vramlab.ch01;
 
 import java.io.PrintStream;
+import java.util.List;
 
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Scenario;
 
 /** Registers chapter 1 with the launcher. */
 public final class MmuChapter implements ChapterLab {
@@ -10,4 +12,5 @@ public final class MmuChapter implements ChapterLab {
     @Override public String slug() { return "mmu"; }
     @Override public String title() { return "The GPU has an MMU"; }
     @Override public void run(PrintStream out) { MmuLab.run(out); }
+    @Override public List<Scenario> scenarios() { return MmuLab.scenarios(); }
 }

@@ -2,9 +2,12 @@ package vramlab.ch01;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
@@ -16,9 +19,11 @@ import vramlab.gmmu.Pte;
 import vramlab.gmmu.Tlb;
 import vramlab.gmmu.Walk;
 import vramlab.quiz.Graded;
+import vramlab.quiz.feedback.StepOrder;
 
 /** The graded tests of chapter 1's steps. Failure messages show the page tables' contents. */
 @DisplayName("Chapter 1 steps")
+@ExtendWith(StepOrder.class)
 class GradedStepsTest {
     static final long VA = 0x7f0a00200000L;          // PDE3 0, PDE2 508, PDE1 80, PDE0 1
 
@@ -40,10 +45,12 @@ class GradedStepsTest {
             AddressSpace s = new AddressSpace(MmuFormat.VER2);
             s.map(VA, Pte.local(PageSize.SIZE_2M, 0x40000000L, Access.READWRITE, 0));
             Walk w = s.walk(VA + 0x123);
-            assertThat(w.steps()).as(state(s)).extracting(Walk.Step::index).containsExactly(0, 508, 80, 1);
-            assertThat(w.steps()).as(state(s)).extracting(Walk.Step::level)
+            Ch01Feedback.INDICES.check("the indices of walk(0x7f0a00200123)", VA + 0x123, indices(w),
+                    List.of(0, 508, 80, 1), () -> state(s));
+            assertThat(w.steps()).as("the levels of walk(0x7f0a00200123); " + state(s)).extracting(Walk.Step::level)
                     .containsExactly("PDE3", "PDE2", "PDE1", "PDE0");
-            assertThat(w.physical()).as(state(s)).isEqualTo(0x40000123L);
+            Ch01Feedback.PHYSICAL.check("walk(0x7f0a00200123).physical()", VA + 0x123, w.physical(), 0x40000123L,
+                    () -> state(s));
         }
 
         @Graded(step = "1.1", points = 2)
@@ -55,9 +62,11 @@ class GradedStepsTest {
             s.map(VA, Pte.local(PageSize.SIZE_2M, 0, Access.READWRITE, 0));
             Walk far = s.walk(VA + (1L << 30));              // PDE1 index 82
             Walk next = s.walk(VA + (2L << 20));             // PDE0 index 2
-            assertThat(far.found()).as(state(s)).isFalse();
-            assertThat(far.fault().level() + "[" + far.fault().index() + "]").as(state(s)).isEqualTo("PDE1[82]");
-            assertThat(next.fault().level() + "[" + next.fault().index() + "]").as(state(s)).isEqualTo("PDE0[2]");
+            assertThat(far.found()).as("walk(VA + 1 GiB).found(); " + state(s)).isFalse();
+            Ch01Feedback.FAULT.check("where walk(VA + 1 GiB) stops", VA + (1L << 30),
+                    far.fault().level() + "[" + far.fault().index() + "]", "PDE1[82]", () -> state(s));
+            Ch01Feedback.FAULT.check("where walk(VA + 2 MiB) stops", VA + (2L << 20),
+                    next.fault().level() + "[" + next.fault().index() + "]", "PDE0[2]", () -> state(s));
         }
 
         @Graded(step = "1.1", points = 2)
@@ -67,12 +76,12 @@ class GradedStepsTest {
         void deeper() {
             AddressSpace s = new AddressSpace(MmuFormat.VER2);
             s.map(0x10000, Pte.local(PageSize.SIZE_64K, 0x20000, Access.READWRITE, 0));
-            assertThat(s.walk(0x10008).steps()).as(state(s)).extracting(Walk.Step::level)
-                    .containsExactly("PDE3", "PDE2", "PDE1", "PDE0", "PT_64K");
-            assertThat(s.walk(0x10008).physical()).isEqualTo(0x20008);
+            assertThat(s.walk(0x10008).steps()).as("the levels of walk(0x10008); " + state(s))
+                    .extracting(Walk.Step::level).containsExactly("PDE3", "PDE2", "PDE1", "PDE0", "PT_64K");
+            assertThat(s.walk(0x10008).physical()).as("walk(0x10008).physical(); " + state(s)).isEqualTo(0x20008);
             AddressSpace h = new AddressSpace(MmuFormat.VER3);
             h.map(1L << 56, Pte.local(PageSize.SIZE_64K, 0, Access.READWRITE, 0));
-            assertThat(h.walk(1L << 56).steps()).as(state(h)).extracting(Walk.Step::index)
+            assertThat(indices(h.walk(1L << 56))).as("the indices of walk(2^56) on Hopper (VER3); " + state(h))
                     .containsExactly(1, 0, 0, 0, 0, 0);
         }
     }
@@ -91,8 +100,9 @@ class GradedStepsTest {
                 long va = VA + i * 4096L;
                 if (tlb.lookup(va) == null) tlb.fill(va, big);
             }
-            assertThat(tlb.misses()).as(tlb.toString()).isEqualTo(1);
-            assertThat(tlb.hits()).as(tlb.toString()).isEqualTo(511);
+            Ch01Feedback.TLB_COUNT.check("misses after 512 lookups in one 2 MiB page, " + tlb, "misses",
+                    tlb.misses(), 1L);
+            Ch01Feedback.TLB_COUNT.check("hits after 512 lookups in one 2 MiB page, " + tlb, "hits", tlb.hits(), 511L);
         }
 
         @Graded(step = "1.2", points = 2)
@@ -104,10 +114,11 @@ class GradedStepsTest {
             Pte p = Pte.local(PageSize.SIZE_4K, 0, Access.READ, 0);
             tlb.fill(0x1000, p);
             tlb.fill(0x2000, p);
-            assertThat(tlb.lookup(0x1000)).as(tlb.toString()).isEqualTo(p);
+            assertThat(tlb.lookup(0x1000)).as("lookup(0x1000) after filling it; " + tlb).isEqualTo(p);
             tlb.fill(0x3000, p);
-            assertThat(tlb.lookup(0x2000)).as("0x2000 was least recently used; " + tlb).isNull();
-            assertThat(tlb.lookup(0x1000)).as(tlb.toString()).isEqualTo(p);
+            Ch01Feedback.TLB_LRU.check("fill 0x1000, 0x2000; lookup(0x1000); fill 0x3000 into 2 entries; is 0x2000 still"
+                    + " there", "", tlb.lookup(0x2000) != null, false);
+            assertThat(tlb.lookup(0x1000)).as("lookup(0x1000), the recently used one; " + tlb).isEqualTo(p);
         }
     }
 
@@ -117,21 +128,32 @@ class GradedStepsTest {
         @Graded(step = "1.3", points = 2)
         @Timeout(10)
         @org.junit.jupiter.api.Test
-        @DisplayName("VALID, APERTURE, READ_ONLY, ADDRESS_VID and the peer slot sit where Pascal puts them")
+        @DisplayName("VALID, APERTURE, READ_ONLY, ADDRESS_VID, COMPTAGLINE and the peer slot sit where dev_mmu.h puts them")
         void bits() {
-            Pte local = Pte.local(PageSize.SIZE_2M, 0x200000, Access.READWRITE, 0);
-            Pte peer = Pte.peer(PageSize.SIZE_2M, 1, 0x400000, Access.READWRITE, 1);
-            Pte ro = Pte.local(PageSize.SIZE_4K, 0x1000, Access.READ, 0);
-            Pte off = Pte.local(PageSize.SIZE_4K, 0x1000, Access.NONE, 0);
-            assertThat(local.bits()).as(local.toString()).isEqualTo(0x20001L);
-            assertThat(peer.bits()).as(peer.toString()).isEqualTo(0x200040003L);
-            assertThat(ro.bits()).as(ro.toString()).isEqualTo(0x141L);
-            assertThat(off.bits()).as(off.toString()).isEqualTo(0x100L);
+            for (Object[] c : BITS_CASES) {
+                Pte pte = (Pte) c[0];
+                Ch01Feedback.BITS.check("bits() of " + pte, pte, pte.bits(), (Long) c[1]);
+            }
+            // system memory: ADDRESS_SYS is 46 bits wide (53:8), more than ADDRESS_VID's 25
             Pte sys = new Pte(PageSize.SIZE_4K, Aperture.SYSTEM_COHERENT, 0, 1L << 40, Access.READWRITE, 0);
-            assertThat(sys.bits()).as("system memory: ADDRESS_SYS is 46 bits wide, more than ADDRESS_VID's 25; "
-                    + sys).isEqualTo((1L << 36) | (2L << 1) | 1L);
+            Ch01Feedback.BITS.check("bits() of " + sys + " (ADDRESS_SYS is 46 bits wide)", sys, sys.bits(),
+                    (1L << 36) | (2L << 1) | 1L);
         }
     }
+
+    /**
+     * Step 1.3's cases, in order: a PTE and its bits (Pascal's dev_mmu.h layout). The last is a
+     * fabric address: PA bits 36:12 in ADDRESS_VID 32:8, the bits above in COMPTAGLINE 53:36
+     * (make_pte_turing).
+     */
+    static final Object[][] BITS_CASES = {
+        {Pte.local(PageSize.SIZE_2M, 0x200000, Access.READWRITE, 0), 0x20001L},
+        {Pte.peer(PageSize.SIZE_2M, 1, 0x400000, Access.READWRITE, 1), 0x200040003L},
+        {Pte.local(PageSize.SIZE_4K, 0x1000, Access.READ, 0), 0x141L},
+        {Pte.local(PageSize.SIZE_4K, 0x1000, Access.NONE, 0), 0x100L},
+        {Pte.peer(PageSize.SIZE_2M, 1, (2L << 40) + 0x400000, Access.READWRITE, 1), 0x200040003L | (0x10L << 36)}};
+
+    static List<Integer> indices(Walk w) { return w.steps().stream().map(Walk.Step::index).toList(); }
 
     @org.junit.jupiter.api.Test
     @DisplayName("a translation fault is a PageFault naming the level (not graded: uses step 1.1)")

@@ -21,11 +21,24 @@ class MmuLabTest {
     }
 
     @Test
-    @DisplayName("shows the reservation succeed, the commit fail, a fault at PDE1 and a peer walk")
+    @DisplayName("shows a reservation succeed, one past 128 TiB and the commit fail, a fault at PDE1 and a peer walk")
     void runs() {
         String out = run();
-        assertThat(out).contains("VA space 512 TiB", "CUDA_ERROR_OUT_OF_MEMORY",
-                "PDE1[82] is empty", "PEER0 (GPU 1)", "train.py", "notebook");
+        assertThat(out).contains("the GMMU decodes 512 TiB", "ends at 0x7ffffffff000",
+                "cuMemAddressReserve(100 TiB): CUDA_ERROR_OUT_OF_MEMORY", "cuMemCreate(81 GiB) on an 80 GiB card: "
+                + "CUDA_ERROR_OUT_OF_MEMORY", "of 79.50 GiB", "PDE1[82] is empty", "PEER0 (GPU 1)", "train.py",
+                "notebook");
+    }
+
+    @Test
+    @DisplayName("over NVSwitch the peer PTE holds the fabric address; over BAR1 it is a system PTE")
+    void links() {
+        var fabric = MmuLab.linked(vramlab.driver.PeerLink.NVSWITCH);
+        var bar1 = MmuLab.linked(vramlab.driver.PeerLink.PCIE_BAR1);
+        assertThat(fabric.aperture()).isEqualTo(vramlab.gmmu.Aperture.PEER_MEMORY);
+        assertThat(fabric.address()).isGreaterThanOrEqualTo(2L << 40);
+        assertThat(bar1.aperture()).isEqualTo(vramlab.gmmu.Aperture.SYSTEM_NON_COHERENT);
+        assertThat(run()).contains("the same PTE over NVSWITCH: PTE 2M PEER0 (GPU 1)", "over PCIE_BAR1: PTE 2M SYSNC");
     }
 
     @Test

@@ -1,8 +1,10 @@
 package vramlab.ch02;
 
 import java.io.PrintStream;
+import java.util.List;
 
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Scenario;
 
 /** Registers chapter 2 with the launcher. */
 public final class CudaMallocChapter implements ChapterLab {
@@ -10,4 +12,5 @@ public final class CudaMallocChapter implements ChapterLab {
     @Override public String slug() { return "cudamalloc"; }
     @Override public String title() { return "cudaMalloc, page-granular and slow"; }
     @Override public void run(PrintStream out) { CudaMallocLab.run(out); }
+    @Override public List<Scenario> scenarios() { return CudaMallocLab.scenarios(); }
 }

@@ -2,39 +2,57 @@ package vramlab.ch02;
 
 import static vramlab.units.Bytes.gib;
 
+import java.util.List;
+
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
+import vramlab.figures.Palette;
+import vramlab.figures.Svg;
 import vramlab.units.Bytes;
 
 /** The chapter's figures, drawn from the simulator (the site build turns them into files). */
 public final class CudaMallocFigures {
     private CudaMallocFigures() {}
 
-    /** figures/rounding-tax.svg: for each lab size, the bytes asked for inside the pages mapped. */
+    /**
+     * figures/rounding-tax.svg: for each size, the bytes asked for inside the page or pages that
+     * hold them. The two small ones are slices of one shared page; the large ones own theirs.
+     */
     public static String figureRoundingTax() {
         GpuProcess p = new Gpu(gib(1)).openToyProcess();
         long[] sizes = {64, Bytes.kib(512), Bytes.mib(2), Bytes.mib(3) + 1, Bytes.mib(5) + 1};
         double pxPerMiB = 60;
         int rowH = 34;
-        StringBuilder b = new StringBuilder(String.format("<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                + "width=\"640\" height=\"%d\" font-family=\"monospace\" font-size=\"12\">%n", 20 + rowH * sizes.length));
-        int y = 10;
+        int left = 120;
+        Svg svg = new Svg(720, 40 + rowH * sizes.length + 40);
+        String title = "Small cudaMallocs share a page; large ones map whole 2 MiB pages";
+        svg.text(10, 22, title, "start", 14, ".ink", true);
+        int y = 36;
         for (long size : sizes) {
-            long mapped = p.allocationSize(p.cudaMalloc(size));
-            double wMapped = mapped / (double) Bytes.MiB * pxPerMiB;
+            long ptr = p.cudaMalloc(size);
+            boolean packed = p.isPacked(ptr);
+            long held = packed ? Gpu.PAGE : p.allocationSize(ptr);           // the page(s) drawn
+            double offset = packed ? (ptr % Gpu.PAGE) / (double) Bytes.MiB * pxPerMiB : 0;
             double wAsked = Math.max(1, size / (double) Bytes.MiB * pxPerMiB);
-            b.append(String.format("<text x=\"4\" y=\"%d\">%s</text>%n", y + 18, size + " B"));
-            for (long page = 0; page < mapped; page += Gpu.PAGE) {
-                b.append(String.format("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"24\" fill=\"#f3e2c7\" "
-                        + "stroke=\"#555\"/>%n", 110 + page / (double) Bytes.MiB * pxPerMiB, y,
-                        Gpu.PAGE / (double) Bytes.MiB * pxPerMiB));
+            svg.text(10, y + 17, Bytes.readable(size), "start", 12);
+            for (long page = 0; page < held; page += Gpu.PAGE) {
+                svg.rect(left + page / (double) Bytes.MiB * pxPerMiB, y, Gpu.PAGE / (double) Bytes.MiB * pxPerMiB,
+                        24, packed ? Palette.FREE : Palette.ROUNDING, null,
+                        packed ? "a shared page" : "mapped but not asked for");
             }
-            b.append(String.format("<rect x=\"110\" y=\"%d\" width=\"%.1f\" height=\"24\" fill=\"#4a7bb7\"/>%n",
-                    y, wAsked));
-            b.append(String.format("<text x=\"%.1f\" y=\"%d\">%s mapped</text>%n", 116 + wMapped, y + 17,
-                    Bytes.toyMiB(mapped)));
+            svg.rect(left + offset, y, wAsked, 24, Palette.LIVE, null, Bytes.readable(size) + " asked for");
+            for (long page = 0; page < held; page += Gpu.PAGE) {
+                svg.rect(left + page / (double) Bytes.MiB * pxPerMiB, y, Gpu.PAGE / (double) Bytes.MiB * pxPerMiB,
+                        24, "none", ".line", null);
+            }
+            String label = packed ? Bytes.formatSize(p.allocationSize(ptr)) + " of a shared page"
+                    : Bytes.toyMiB(held) + " mapped";
+            svg.text(left + held / (double) Bytes.MiB * pxPerMiB + 8, y + 17, label, "start", 12);
             y += rowH;
         }
-        return b.append("</svg>\n").toString();
+        svg.legend(10, y + 6, List.of(new Svg.Key(Palette.LIVE, "asked for"),
+                new Svg.Key(Palette.FREE, "shared page, free for other small requests"),
+                new Svg.Key(Palette.ROUNDING, "lost to rounding (mapped, not asked for)")), 12);
+        return svg.toString(title);
     }
 }

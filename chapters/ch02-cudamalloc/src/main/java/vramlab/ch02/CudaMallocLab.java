@@ -19,46 +19,55 @@ import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
 import vramlab.driver.NvidiaSmi;
 import vramlab.gmmu.Access;
+import vramlab.kit.Scenario;
 import vramlab.units.Bytes;
 
 /**
- * The cudaMalloc lab: the rounding tax of 2 MiB pages, the cost of calling the driver once per
- * tensor against a caching allocator, the VMM calls one at a time, and what nvidia-smi counts.
- * Times come from {@link CostModel#ORDER_OF_MAGNITUDE}: illustrations, not measurements.
+ * The cudaMalloc lab: small requests packed into shared pages and the rounding tax of large ones,
+ * the cost of calling the driver once per tensor against a caching allocator, the VMM calls one
+ * at a time, and what nvidia-smi counts. Times come from {@link CostModel#ORDER_OF_MAGNITUDE}:
+ * illustrations, not measurements.
  */
 public final class CudaMallocLab {
-    /** Sizes that show the tax: tiny, exact, one byte over, and large. */
-    static final long[] SIZES = {64, kib(512), mib(2), mib(3) + 1, mib(5) + 1, mib(20), mib(100) + 1};
+    /** Sizes that show both rules: tiny, half a page, the largest packed, one byte over, large. */
+    static final long[] SIZES = {64, kib(512), mib(1), mib(1) + 1, mib(2), mib(3) + 1, mib(5) + 1,
+        mib(20), mib(100) + 1};
 
     private CudaMallocLab() {}
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== 1. The rounding tax: cudaMalloc maps whole 2 MiB pages ==");
-        roundingTax(out);
-        out.println();
-        out.println("== 2. One driver call per tensor, against a caching allocator ==");
-        perTensor(out, 3, 1000, 2026);
-        out.println();
-        out.println("== 3. The VMM calls, one step at a time ==");
-        vmm(out);
-        out.println();
-        out.println("== 4. What nvidia-smi counts ==");
-        smi(out);
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        return List.of(
+                new Scenario("1. Small requests share a page; large ones pay the 2 MiB rounding tax", CudaMallocLab::roundingTax),
+                new Scenario("2. One driver call per tensor, against a caching allocator",
+                        out -> perTensor(out, 3, 1000, 2026)),
+                new Scenario("3. The VMM calls, one step at a time", CudaMallocLab::vmm),
+                new Scenario("4. What nvidia-smi counts", CudaMallocLab::smi));
     }
 
     // tag::tax[]
-    /** cudaMalloc each size on a fresh toy GPU and print what the driver mapped. */
-    public static void roundingTax(PrintStream out) {
+    /**
+     * cudaMalloc each size, in order, on one fresh toy GPU: what each takes, what it makes the
+     * driver map, and what is mapped in all.
+     */
+    public static GpuProcess roundingTax(PrintStream out) {
         GpuProcess p = new Gpu(gib(1)).openToyProcess();
         for (long size : SIZES) {
+            long pages = p.driverPages(DriverCall.CUDA_MALLOC);
             long ptr = p.cudaMalloc(size);
-            long mapped = p.allocationSize(ptr);
-            out.printf("cudaMalloc(%12s) maps %10s  tax %10s (%5.1f%% of the mapping)%n",
-                    size + " B", Bytes.formatSize(mapped), Bytes.formatSize(mapped - size),
-                    100.0 * (mapped - size) / mapped);
+            long took = p.allocationSize(ptr);
+            long mapped = (p.driverPages(DriverCall.CUDA_MALLOC) - pages) * Gpu.PAGE;
+            out.printf("cudaMalloc(%12s) %-17s takes %10s, maps %10s, tax %10s%n", size + " B",
+                    p.isPacked(ptr) ? "in a shared page:" : "in its own pages:", Bytes.formatSize(took),
+                    Bytes.formatSize(mapped), Bytes.formatSize(took - size));
         }
+        out.println("mapped in all: " + Bytes.formatSize(p.mappedBytes()) + ", the first three in "
+                + p.sharedPages() + " shared page");
+        return p;
     }
     // end::tax[]
 
@@ -152,18 +161,22 @@ public final class CudaMallocLab {
 
     public static String help() {
         return """
-                cudaMalloc lab: what one driver call costs, in bytes and in time.
+                cudaMalloc lab: what one driver call costs, in bytes and in time. Try:
                   var gpu = new Gpu(0, gib(80), mib(512)); var p = gpu.open(1, "me", mib(500));
-                  var ptr = p.cudaMalloc(mib(3) + 1); p.allocationSize(ptr)    the rounding tax
-                  p.walk(ptr + mib(3))                                        the second 2M PTE
-                  CostModel.ORDER_OF_MAGNITUDE.micros(DriverCall.CUDA_FREE, 2) step 2.1
+                  var ptr = p.cudaMalloc(mib(3) + 1); readable(p.allocationSize(ptr))   the rounding tax
+                  var a = p.cudaMalloc(64); var b = p.cudaMalloc(64); b - a       512 B apart, one page
+                  p.walk(ptr + mib(3))                                          the second 2M PTE
+                  CostModel.ORDER_OF_MAGNITUDE.micros(DriverCall.CUDA_FREE, 2)  a call's price (step 2.1)
                   var va = p.cuMemAddressReserve(mib(4)); var h = p.cuMemCreate(mib(4));
-                  p.cuMemMap(va, mib(4), h); p.cuMemSetAccess(va, mib(4), Access.READWRITE)  step 2.2
-                  NvidiaSmi.row(p)                                            step 2.3
-                  CudaMallocLab.run(System.out)     the whole lab, as ./vramlab lab cudamalloc prints it
-                Your steps (labs/): 2.1 CostModel.micros, 2.2 GpuProcess.cuMemSetAccess, 2.3 NvidiaSmi.row.
-                Check them: mvn test -Plab (or ./vramlab grade).
-                The quiz: ./vramlab quiz 2 (--student <id> for your own numbers; answers in labs/answers/ch02.txt).
+                  p.cuMemMap(va, mib(4), h); p.cuMemSetAccess(va, mib(4), Access.READWRITE)   step 2.2
+                  NvidiaSmi.row(p)                                              what nvidia-smi shows (step 2.3)
+                  CudaMallocLab.run(System.out)        the whole lab, as ./vramlab lab cudamalloc prints it
+                Your steps (labs/src/main/java/vramlab/driver/):
+                  2.1 Price a driver call              CostModel.micros
+                  2.2 Grant access to a mapped range   GpuProcess.cuMemSetAccess
+                  2.3 One nvidia-smi row               NvidiaSmi.row
+                Check one step: ./vramlab check 2.1   the chapter: ./vramlab check 2
+                Quiz (outside JShell): ./vramlab quiz 2 [--student <id>] [--sheet labs/answers/ch02.txt]
                 """;
     }
 }

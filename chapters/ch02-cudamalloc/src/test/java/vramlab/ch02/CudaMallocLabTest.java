@@ -1,6 +1,7 @@
 package vramlab.ch02;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.mib;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,11 +17,12 @@ class CudaMallocLabTest {
     private static PrintStream sink(ByteArrayOutputStream b) { return new PrintStream(b, true, StandardCharsets.UTF_8); }
 
     @Test
-    @DisplayName("prints the tax, the call counts, the VMM error codes and an nvidia-smi row")
+    @DisplayName("prints the packing and the tax, the call counts, the VMM error codes and an nvidia-smi row")
     void runs() {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         CudaMallocLab.run(sink(b));
-        assertThat(b.toString(StandardCharsets.UTF_8)).contains("maps   4.00 MiB", "CUDA_ERROR_INVALID_VALUE",
+        assertThat(b.toString(StandardCharsets.UTF_8)).contains("in a shared page: takes  512 bytes",
+                "in its own pages: takes   4.00 MiB", "CUDA_ERROR_INVALID_VALUE",
                 "CUDA_ERROR_ALREADY_MAPPED", "after cuMemUnmap + cuMemAddressFree: 0 MiB held",
                 "used_gpu_memory [MiB]", "4242, python, ");
     }
@@ -38,6 +40,17 @@ class CudaMallocLabTest {
     void registered() {
         assertThat(Chapters.find("cudamalloc")).isInstanceOf(CudaMallocChapter.class);
         assertThat(new CudaMallocChapter().jshellStartup()).contains("void help()");
-        assertThat(CudaMallocFigures.figureRoundingTax()).startsWith("<svg").contains("4 MiB mapped");
+        assertThat(CudaMallocFigures.figureRoundingTax()).startsWith("<svg").contains("4 MiB mapped")
+                .contains("512 bytes of a shared page");
+    }
+
+    @Test
+    @DisplayName("the first three sizes share one page; the large ones are rounded to whole pages")
+    void packedThenRounded() {
+        var p = CudaMallocLab.roundingTax(sink(new ByteArrayOutputStream()));
+        long large = 0;
+        for (long size : CudaMallocLab.SIZES) if (size > mib(1)) large += (size + mib(2) - 1) / mib(2) * mib(2);
+        assertThat(p.sharedPages()).isEqualTo(1);
+        assertThat(p.mappedBytes()).isEqualTo(mib(2) + large);
     }
 }

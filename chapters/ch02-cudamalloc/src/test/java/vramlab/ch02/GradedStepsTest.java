@@ -1,13 +1,13 @@
 package vramlab.ch02;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.mib;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import vramlab.driver.CostModel;
 import vramlab.driver.CudaError;
@@ -19,9 +19,11 @@ import vramlab.driver.NvidiaSmi;
 import vramlab.gmmu.Access;
 import vramlab.gmmu.PageSize;
 import vramlab.quiz.Graded;
+import vramlab.quiz.feedback.StepOrder;
 
 /** The graded tests of chapter 2's steps. Failure messages show the driver's books. */
 @DisplayName("Chapter 2 steps")
+@ExtendWith(StepOrder.class)
 class GradedStepsTest {
 
     static String state(GpuProcess p) {
@@ -40,18 +42,33 @@ class GradedStepsTest {
         @Test
         @DisplayName("a call pays its fixed cost plus its pages; only cudaFree pays the sync")
         void prices() {
-            assertThat(m.micros(DriverCall.CUDA_MALLOC, 3)).as(m.toString()).isEqualTo(16.0);
-            assertThat(m.micros(DriverCall.CUDA_FREE, 3)).as(m.toString()).isEqualTo(516.0);
-            assertThat(m.micros(DriverCall.CU_MEM_MAP, 1)).as(m.toString()).isEqualTo(12.0);
-            assertThat(m.micros(DriverCall.CU_MEM_ADDRESS_RESERVE, 0)).as(m.toString()).isEqualTo(10.0);
-            assertThat(m.micros(DriverCall.CU_MEM_RELEASE, 5)).as("release maps nothing").isEqualTo(10.0);
+            for (Object[] c : PRICE_CASES) {
+                var call = new Ch02Feedback.Call(m, (DriverCall) c[0], (long) c[1]);
+                Ch02Feedback.PRICE.check(call.toString(), call, m.micros(call.call(), call.pages()), (Double) c[2]);
+            }
         }
+    }
+
+    /** Step 2.1's cases on CostModel(10, 2, 500), in order: call, pages, microseconds. */
+    static final Object[][] PRICE_CASES = {
+        {DriverCall.CUDA_MALLOC, 3L, 16.0}, {DriverCall.CUDA_FREE, 3L, 516.0}, {DriverCall.CU_MEM_MAP, 1L, 12.0},
+        {DriverCall.CU_MEM_ADDRESS_RESERVE, 0L, 10.0}, {DriverCall.CU_MEM_RELEASE, 5L, 10.0}};
+
+    /** How a call ended: its CUDA error, another exception, or {@code returned normally}. */
+    static String outcome(Throwable t) {
+        if (t == null) return "returned normally";
+        return t instanceof CudaException e ? e.error().toString() : t.toString();
     }
 
     @Nested
     @DisplayName("2.2 cuMemSetAccess")
     class Step2 {
         final GpuProcess p = new Gpu(mib(32)).openToyProcess();
+
+        Access access(long va) {
+            var pte = p.addressSpace().find(va, PageSize.SIZE_2M);
+            return pte == null ? null : pte.access();
+        }
 
         @Graded(step = "2.2", points = 3)
         @Timeout(10)
@@ -62,12 +79,15 @@ class GradedStepsTest {
             long h = p.cuMemCreate(mib(4));
             p.cuMemMap(va, mib(4), h);
             p.cuMemSetAccess(va, mib(4), Access.READWRITE);
-            assertThat(p.addressSpace().find(va, PageSize.SIZE_2M).access()).as(state(p)).isEqualTo(Access.READWRITE);
-            assertThat(p.addressSpace().find(va + mib(2), PageSize.SIZE_2M).valid()).as(state(p)).isTrue();
+            Ch02Feedback.ACCESS.check("the first page after cuMemSetAccess(va, 4 MiB, READWRITE)", "first",
+                    access(va), Access.READWRITE, () -> state(p));
+            Ch02Feedback.ACCESS.check("the second page after cuMemSetAccess(va, 4 MiB, READWRITE)", "second",
+                    access(va + mib(2)), Access.READWRITE, () -> state(p));
             p.cuMemSetAccess(va, mib(2), Access.READ);
-            assertThat(p.addressSpace().find(va, PageSize.SIZE_2M).access()).as(state(p)).isEqualTo(Access.READ);
-            assertThat(p.addressSpace().find(va + mib(2), PageSize.SIZE_2M).access()).as(state(p))
-                    .isEqualTo(Access.READWRITE);
+            Ch02Feedback.ACCESS.check("the first page after cuMemSetAccess(va, 2 MiB, READ)", "first", access(va),
+                    Access.READ, () -> state(p));
+            Ch02Feedback.ACCESS.check("the second page, outside cuMemSetAccess(va, 2 MiB, READ)", "outside",
+                    access(va + mib(2)), Access.READWRITE, () -> state(p));
         }
 
         @Graded(step = "2.2", points = 2)
@@ -79,24 +99,24 @@ class GradedStepsTest {
             long h = p.cuMemCreate(mib(2));
             p.cuMemMap(va, mib(2), h);
             p.cuMemSetAccess(va, mib(2), Access.READ);       // the mapped part alone is fine
-            assertThatThrownBy(() -> p.cuMemSetAccess(va, mib(4), Access.READWRITE)).as(state(p))
-                    .isInstanceOfSatisfying(CudaException.class,
-                            e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE));
-            assertThat(p.addressSpace().find(va, PageSize.SIZE_2M).access()).as(state(p)).isEqualTo(Access.READ);
+            Throwable t = StepOrder.thrownBy(() -> p.cuMemSetAccess(va, mib(4), Access.READWRITE));
+            Ch02Feedback.REFUSAL.check("cuMemSetAccess(va, 4 MiB, READWRITE) with only 2 MiB mapped", "", outcome(t),
+                    CudaError.CUDA_ERROR_INVALID_VALUE.toString(), () -> state(p));
+            Ch02Feedback.ACCESS.check("the mapped page after the refused call", "refused", access(va), Access.READ,
+                    () -> state(p));
             long va4 = p.cuMemAddressReserve(mib(4));
             p.cuMemMap(va4, mib(4), p.cuMemCreate(mib(4)));          // two whole pages, mapped
             p.cuMemSetAccess(va4, mib(4), Access.READ);
-            for (long[] bad : new long[][] {{va4, 0}, {va4 + mib(1), mib(2)}, {va4, mib(1)}}) {
-                assertThatThrownBy(() -> p.cuMemSetAccess(bad[0], bad[1], Access.READWRITE))
-                        .as("cuMemSetAccess(va + %d, %d): size 0, or not 2 MiB-aligned; %s", bad[0] - va4, bad[1],
-                                state(p))
-                        .isInstanceOfSatisfying(CudaException.class,
-                                e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE));
+            for (long[] bad : new long[][] {{0, 0}, {mib(1), mib(2)}, {0, mib(1)}}) {
+                String call = "cuMemSetAccess(va + " + bad[0] + ", " + bad[1] + ", READWRITE) on a mapped range";
+                Throwable u = StepOrder.thrownBy(() -> p.cuMemSetAccess(va4 + bad[0], bad[1], Access.READWRITE));
+                Ch02Feedback.REFUSAL.check(call, "unaligned", outcome(u), CudaError.CUDA_ERROR_INVALID_VALUE.toString(),
+                        () -> state(p));
             }
-            assertThat(p.addressSpace().find(va4, PageSize.SIZE_2M).access()).as("refused calls change nothing; "
-                    + state(p)).isEqualTo(Access.READ);
-            assertThat(p.addressSpace().find(va4 + mib(2), PageSize.SIZE_2M).access()).as(state(p))
-                    .isEqualTo(Access.READ);
+            Ch02Feedback.ACCESS.check("the first page after the refused unaligned calls", "refused", access(va4),
+                    Access.READ, () -> state(p));
+            Ch02Feedback.ACCESS.check("the second page after the refused unaligned calls", "refused",
+                    access(va4 + mib(2)), Access.READ, () -> state(p));
         }
     }
 
@@ -112,7 +132,9 @@ class GradedStepsTest {
             GpuProcess p = gpu.open(31337, "infer", mib(300));
             p.cudaMalloc(mib(3) + 1);                        // 4 MiB mapped
             p.cudaMalloc(64);                                // 2 MiB mapped
-            assertThat(NvidiaSmi.row(p)).as(state(p)).isEqualTo("31337, infer, 306 MiB");
+            Ch02Feedback.ROW.check("NvidiaSmi.row(p) with 6 MiB mapped and a 300 MiB context",
+                    new Ch02Feedback.Process(6, 300, mib(3) + 1 + 64), NvidiaSmi.row(p), "31337, infer, 306 MiB",
+                    () -> state(p));
         }
     }
 }

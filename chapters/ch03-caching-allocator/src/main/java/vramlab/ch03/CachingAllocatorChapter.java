@@ -1,8 +1,12 @@
 package vramlab.ch03;
 
 import java.io.PrintStream;
+import java.util.List;
 
+import vramlab.ch03.exercises.PredictTheCounters;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
+import vramlab.kit.Scenario;
 
 /** Registers chapter 3 with the launcher. */
 public final class CachingAllocatorChapter implements ChapterLab {
@@ -10,4 +14,6 @@ public final class CachingAllocatorChapter implements ChapterLab {
     @Override public String slug() { return "caching-allocator"; }
     @Override public String title() { return "The caching allocator: size classes, pools, split, merge"; }
     @Override public void run(PrintStream out) { CachingAllocatorLab.run(out); }
+    @Override public List<Scenario> scenarios() { return CachingAllocatorLab.scenarios(); }
+    @Override public List<Exercise> exercises() { return List.of(new PredictTheCounters()); }
 }

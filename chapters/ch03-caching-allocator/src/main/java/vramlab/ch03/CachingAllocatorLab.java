@@ -3,11 +3,13 @@ package vramlab.ch03;
 import static vramlab.units.Bytes.mib;
 
 import java.io.PrintStream;
+import java.util.List;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.Policy;
 import vramlab.alloc.Sim;
 import vramlab.alloc.ToyPolicy;
+import vramlab.kit.Scenario;
 import vramlab.units.Bytes;
 
 /**
@@ -15,7 +17,7 @@ import vramlab.units.Bytes;
  * merge watched on the segment map. Every number is the simulator's.
  */
 public final class CachingAllocatorLab {
-    /** The seed quiz's sizes and the fact sheet's edges: 100 B ... 25 MiB. */
+    /** The quiz's sizes and the ladder's edges (1 MiB, 1 MiB + 1 B, 10 MiB): 100 B ... 25 MiB. */
     public static final long[] LADDER = {100, 300_000, mib(1), mib(1) + 1, mib(3) / 2, 2_516_582,
         mib(3) + 1, mib(5) + 1, mib(8), mib(10), mib(25)};
 
@@ -23,12 +25,13 @@ public final class CachingAllocatorLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== The size ladder under the toy policy ==");
-        out.print(ladder(new ToyPolicy()));
-        out.println();
-        out.println("== Split and merge on one segment ==");
-        splitAndMerge(out);
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        return List.of(
+                new Scenario("The size ladder under the toy policy", out -> out.print(ladder(new ToyPolicy()))),
+                new Scenario("Split and merge on one segment", CachingAllocatorLab::splitAndMerge));
     }
 
     /** One row per request: rounded block, pool, and the segment a cold cache would cudaMalloc. */
@@ -65,15 +68,21 @@ public final class CachingAllocatorLab {
 
     public static String help() {
         return """
-                Caching-allocator lab: rounding, pools, split and merge.
-                  var p = new ToyPolicy();  p.roundSize(100)   the 512 B ladder; try mib(3) + 1
-                  p.poolFor(p.roundSize(mib(1)))               which pool? then try mib(1) + 1
-                  p.segmentSize(p.roundSize(mib(25)))          what one cudaMalloc would be
-                  var sim = new Sim(mib(40)); var a = sim.alloc(mib(4)); sim   split on the map
-                  sim.free(a); sim                             merge on the map
-                  CachingAllocatorLab.run(System.out)          the whole lab
-                Your steps (labs/): 3.1 rounding, 3.2 find a block, 3.3 the split rule,
-                3.4 merge on free, 3.5 empty_cache. Check them: mvn test -Plab.
+                Caching-allocator lab: rounding, pools, split and merge. Try:
+                  var p = new ToyPolicy(); readable(p.roundSize(100))   the 512 B ladder; then mib(3) + 1
+                  p.poolFor(p.roundSize(mib(1)))                        which pool? then try mib(1) + 1
+                  readable(p.segmentSize(p.roundSize(mib(25))))         what one cudaMalloc would be
+                  var sim = new Sim(mib(40)); var a = sim.alloc(mib(4)); sim   a split, on the map
+                  sim.free(a); sim                                      the merge, on the map
+                  CachingAllocatorLab.run(System.out)   the whole lab, as ./vramlab lab caching-allocator prints it
+                Your steps (labs/src/main/java/vramlab/alloc/):
+                  3.1 Round a request      ToyPolicy.roundSize
+                  3.2 Find a block         CachingAllocator.findFreeBlock
+                  3.3 The split rule       ToyPolicy.shouldSplit
+                  3.4 Merge on free        CachingAllocator.mergeWithNeighbours
+                  3.5 empty_cache          CachingAllocator.releaseWholeFreeSegments
+                Check one step: ./vramlab check 3.1   the chapter: ./vramlab check 3
+                Quiz (outside JShell): ./vramlab quiz 3 [--student <id>] [--sheet labs/answers/ch03.txt]
                 """;
     }
 }

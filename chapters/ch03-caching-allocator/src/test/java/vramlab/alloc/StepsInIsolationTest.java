@@ -10,9 +10,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import vramlab.driver.Gpu;
+import vramlab.ch03.Ch03Feedback;
 import vramlab.quiz.Graded;
+import vramlab.quiz.feedback.StepOrder;
 
 /**
  * Steps 3.2 and 3.4 on hand-built blocks, without the rest of the allocator: these tests fail
@@ -20,32 +23,13 @@ import vramlab.quiz.Graded;
  * {@code vramlab.alloc} to reach the package-private step methods.)
  */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
+@ExtendWith(StepOrder.class)
 class StepsInIsolationTest {
     /** An allocator with no segments: only its step methods are used. */
     final CachingAllocator allocator = new CachingAllocator(new Gpu(mib(40)).openToyProcess(), new ToyPolicy());
 
-    /** A 20 MiB segment at {@code address}, cut into blocks of these MiB sizes; even ones live. */
     static List<Block> segment(int id, long address, long... sizesMiB) {
-        return segmentOn(0, id, address, sizesMiB);
-    }
-
-    /** The same on {@code stream}. */
-    static List<Block> segmentOn(int stream, int id, long address, long... sizesMiB) {
-        Segment s = new Segment(id, address, mib(20), PoolKind.LARGE, stream);
-        List<Block> blocks = new java.util.ArrayList<>();
-        long offset = 0;
-        Block prev = null;
-        for (int i = 0; i < sizesMiB.length; i++) {
-            Block b = new Block(s, offset, mib(sizesMiB[i]));
-            b.allocated = i % 2 == 0;
-            b.prev = prev;
-            if (prev != null) prev.next = b;
-            else s.first = b;
-            blocks.add(b);
-            prev = b;
-            offset += b.size;
-        }
-        return blocks;
+        return HandBuilt.segment(id, address, sizesMiB);
     }
 
     @Graded(step = "3.2", points = 2)
@@ -56,15 +40,14 @@ class StepsInIsolationTest {
         List<Block> s1 = segment(1, 2L << 40, 2, 4, 14);              // free: 4 MiB @2 (higher address)
         TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(List.of(s0.get(1), s0.get(3), s1.get(1)));
-        assertThat(allocator.findFreeBlock(pool, 0, mib(3))).as("%s", pool).isSameAs(s0.get(3));
-        assertThat(allocator.findFreeBlock(pool, 0, mib(5))).as("%s", pool).isSameAs(s0.get(1));
-        assertThat(allocator.findFreeBlock(pool, 0, mib(7))).as("%s", pool).isNull();
-        assertThat(allocator.findFreeBlock(pool, 1, mib(1))).as("another stream's blocks are not taken").isNull();
-        List<Block> s2 = segmentOn(1, 2, 3L << 40, 2, 8, 10);        // stream 1: free 8 MiB @2
+        find(pool, 0, mib(3), s0.get(3));
+        find(pool, 0, mib(5), s0.get(1));
+        find(pool, 0, mib(7), null);
+        find(pool, 1, mib(1), null);                                  // another stream's blocks are not taken
+        List<Block> s2 = HandBuilt.segmentOn(1, 2, 3L << 40, 2, 8, 10); // stream 1: free 8 MiB @2
         pool.add(s2.get(1));
-        assertThat(allocator.findFreeBlock(pool, 0, mib(7))).as("nothing of stream 0 fits; stream 1's 8 MiB "
-                + "block sorts after it but is not stream 0's: %s", pool).isNull();
-        assertThat(allocator.findFreeBlock(pool, 1, mib(7))).as("%s", pool).isSameAs(s2.get(1));
+        find(pool, 0, mib(7), null);            // stream 1's 8 MiB block sorts after stream 0's, but is not its
+        find(pool, 1, mib(7), s2.get(1));
     }
 
     /**
@@ -103,12 +86,14 @@ class StepsInIsolationTest {
         Block middle = s.get(2);
         middle.allocated = false;                                     // freeing the 2 MiB block
         Block merged = allocator.mergeWithNeighbours(middle, pool);
-        assertThat(merged).isSameAs(s.get(1));
-        assertThat(merged.offset()).isEqualTo(mib(2));
-        assertThat(merged.size()).isEqualTo(mib(12));
-        assertThat(merged.next()).isSameAs(s.get(4));
-        assertThat(s.get(4).prev()).isSameAs(merged);
-        assertThat(pool).as("the neighbours left the free set; the caller adds the merged block").isEmpty();
+        var freeing = new Ch03Feedback.Merge(where(middle), mib(20));
+        Ch03Feedback.MERGE.check("mergeWithNeighbours(" + middle + ") in " + s.get(0).segment(), freeing, where(merged),
+                "seg0 2M+12M");
+        assertThat(merged).as("the merged block is the left neighbour, grown").isSameAs(s.get(1));
+        assertThat(merged.next()).as("the merged block's next").isSameAs(s.get(4));
+        assertThat(s.get(4).prev()).as("the next block's prev").isSameAs(merged);
+        Ch03Feedback.MERGED_AWAY.check("the free set after the merge (the caller adds the merged block)", freeing,
+                pool.size(), 0);
 
         List<Block> t = segment(1, 2L << 40, 2, 6, 2, 4, 6);
         SizeCheckingPool checked = new SizeCheckingPool();
@@ -117,5 +102,33 @@ class StepsInIsolationTest {
         t.get(2).allocated = false;
         assertThat(allocator.mergeWithNeighbours(t.get(2), checked).size()).isEqualTo(mib(12));
         assertThat(checked).as("each neighbour left the free set before it was absorbed").isEmpty();
+    }
+
+    @Graded(step = "3.4", points = 1)
+    @Test
+    @DisplayName("3.4 on its own: a free block never merges into the next segment, even at the next address")
+    void mergeStaysInItsSegment() {
+        List<Block> s0 = segment(0, 1L << 40, 2, 18);                // [2 L][18 ->F]
+        List<Block> s1 = segment(1, (1L << 40) + mib(20), 4, 16);     // at the next address: [4 F][16 L]
+        s1.get(0).allocated = false;
+        s1.get(1).allocated = true;
+        TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        pool.add(s1.get(0));
+        Block last = s0.get(1);                                       // freeing segment 0's last block
+        Block merged = allocator.mergeWithNeighbours(last, pool);
+        Ch03Feedback.MERGE.check("mergeWithNeighbours(" + last + ") with segment 1 starting at the next address",
+                new Ch03Feedback.Merge(where(last), mib(20)), where(merged), "seg0 2M+18M");
+        assertThat(pool).as("segment 1's free block stays in the free set").containsExactly(s1.get(0));
+    }
+
+    /** {@code seg0 2M+12M}: a block's segment, offset and size, as the merge feedback reads it. */
+    static String where(Block b) {
+        return "seg" + b.segment().id() + " " + b.offset() / mib(1) + "M+" + b.size() / mib(1) + "M";
+    }
+
+    void find(TreeSet<Block> pool, int stream, long rounded, Block expected) {
+        var asked = new vramlab.ch03.Ch03Feedback.Find(List.copyOf(pool), stream, rounded);
+        Ch03Feedback.FIND.check("findFreeBlock(pool, stream " + stream + ", " + rounded / mib(1) + " MiB) over "
+                + pool, asked, allocator.findFreeBlock(pool, stream, rounded), expected);
     }
 }

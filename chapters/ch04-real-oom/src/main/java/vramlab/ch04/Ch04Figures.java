@@ -24,12 +24,14 @@ public final class Ch04Figures {
     /** The triage ladder of the six causes, each step linked to its scenario. */
     public static String figureLadder() { return vramlab.ch04.causes.LadderFigure.figureLadder(); }
 
+    // tag::figure-fragmentation[]
     /** The lab's fragmentation scenario, run now, its segments drawn as it leaves them. */
     public static String figureFragmentation() {
         Sim sim = RealOomLab.fragmentation(new PrintStream(OutputStream.nullOutputStream()));
         return SegmentMapFigure.svg("Fragmentation: 4 MiB holes between live 6 MiB blocks (toy policy, 40 MiB GPU)",
                 SegmentMapFigure.snapshot(sim.allocator()));
     }
+    // end::figure-fragmentation[]
 
     /** The same fill and free as an active-memory timeline: the stack shrinks, the holes stay. */
     public static String figureFragmentationTimeline() {

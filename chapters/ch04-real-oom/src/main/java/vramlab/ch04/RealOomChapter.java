@@ -1,8 +1,10 @@
 package vramlab.ch04;
 
 import java.io.PrintStream;
+import java.util.List;
 
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Scenario;
 
 /** Registers chapter 4 with the launcher. */
 public final class RealOomChapter implements ChapterLab {
@@ -10,4 +12,5 @@ public final class RealOomChapter implements ChapterLab {
     @Override public String slug() { return "real-oom"; }
     @Override public String title() { return "Fragmentation and the real OOM"; }
     @Override public void run(PrintStream out) { RealOomLab.run(out); }
+    @Override public List<Scenario> scenarios() { return RealOomLab.scenarios(); }
 }

@@ -11,9 +11,11 @@ import vramlab.alloc.Block;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Sim;
 import vramlab.alloc.SimExp;
+import vramlab.ch04.causes.Causes;
+import vramlab.kit.Scenario;
 
 /**
- * The real-OOM lab: the seed chapter's fragmentation scenario on a 40 MiB toy GPU, and the
+ * The real-OOM lab: the fragmentation scenario of the notes on a 40 MiB toy GPU, and the
  * same workload under the essence of expandable segments. Every number is the simulator's.
  *
  * <p>Run it three ways: {@code ./vramlab lab real-oom}, this class's {@code main}, or step by
@@ -24,17 +26,19 @@ public final class RealOomLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== Fragmentation: free >= request, and the allocation still fails ==");
-        fragmentation(out);
-        out.println();
-        out.println("== The same workload under expandable segments (the seed's SimExp) ==");
-        expandableTwin(out);
-        out.println();
-        out.print(whatToNotice());
-        out.println();
-        out.println("== The six causes, each staged until it OOMs, and what triage reads from its message ==");
-        vramlab.ch04.causes.Causes.runCauses(out);
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        List<Scenario> all = new ArrayList<>(List.of(
+                new Scenario("Fragmentation: free >= request, and the allocation still fails", RealOomLab::fragmentation),
+                new Scenario("The same workload under expandable segments (SimExp, the toy's expandable twin)",
+                        RealOomLab::expandableTwin),
+                new Scenario("", out -> out.print(whatToNotice())),
+                new Scenario("The six causes, each staged until it OOMs, and what triage reads from its message",
+                        out -> { })));
+        all.addAll(Causes.labScenarios());
+        return all;
     }
 
     // tag::fragmentation[]
@@ -92,7 +96,7 @@ public final class RealOomLab {
                      defragmenter.
                   5. Under expandable segments, freed pages go back to the driver at once, and the
                      8 MiB request maps fresh pages at fresh, contiguous VA (+40M).
-                  The toy is the seed chapter's policy; real PyTorch rounds and splits differently
+                  The toy is the simplified policy chapter 3 starts from; real PyTorch rounds and splits differently
                   (./vramlab replay --policy pytorch, and the notes' "Where the toy simplifies").
                 """;
     }
@@ -100,22 +104,24 @@ public final class RealOomLab {
     /** What a student can try in JShell. */
     public static String help() {
         return """
-                Real-OOM lab: build the fragmentation scenario yourself.
-                  var sim = new Sim(mib(40));            a 40 MiB toy GPU, toy policy
-                  var a = sim.alloc(mib(3) + 1);         prints its block: seg0[0..4)M 4M LIVE
+                Real-OOM lab: build the fragmentation scenario yourself. Try:
+                  var sim = new Sim(mib(40));             a 40 MiB toy GPU, toy policy
+                  var a = sim.alloc(mib(3) + 1);          its block: seg0[0..4)M 4M LIVE
                   var b = sim.alloc(mib(5) + 1);
-                  sim.counters()                         reserved / allocated / requested
-                  sim.free(a); sim                       the segment map after a free
-                  sim.alloc(mib(8))                      fill the card first, then watch it fail
-                  sim.emptyCache()                       bytes released (whole free segments only)
-                  var exp = new SimExp(mib(40));         the expandable twin: exp.alloc, exp.free, exp.mapped()
-                  RealOomLab.run(System.out)             the whole lab, as ./vramlab lab real-oom prints it
-                The six causes (the triage section of the notes):
-                  var o = Causes.named("other-process").run(Causes.defaultPolicy(), 7);
-                  Triage.of(o.pasted()).text()          what ./vramlab triage says of its message
-                  Causes.runCauses(System.out)           every cause, in the ladder's order
-                Your steps (labs/): 4.1 the toy's OOM message, 4.2 SimExp.alloc, 4.3 SimExp.free.
-                Check them: mvn test -Plab (or ./vramlab grade).
+                  sim.counters()                          reserved / allocated / requested
+                  sim.free(a); sim                        the segment map after a free
+                  sim.alloc(mib(8))                       fill the card first, then watch it fail (step 4.1)
+                  readable(sim.emptyCache())              bytes released (whole free segments only)
+                  var exp = new SimExp(mib(40)); exp.alloc(mib(3) + 1); exp   the expandable twin (4.2, 4.3)
+                  var o = Causes.named("other-process").run(Causes.defaultPolicy(), 7);   one of the six causes
+                  Triage.of(o.pasted()).text()            what ./vramlab triage says of its message
+                  RealOomLab.run(System.out)              the whole lab, as ./vramlab lab real-oom prints it
+                Your steps (labs/src/main/java/vramlab/alloc/):
+                  4.1 The toy's OOM message        ToyPolicy.oomMessage
+                  4.2 SimExp: map pages on demand  SimExp.alloc
+                  4.3 SimExp: return pages at free SimExp.free
+                Check one step: ./vramlab check 4.1   the chapter: ./vramlab check 4
+                Quiz (outside JShell): ./vramlab quiz 4 [--student <id>] [--sheet labs/answers/ch04.txt]
                 """;
     }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lab prints the seed chapter's nine lines, each block contiguous. The expected text is the
- * seed's published output (CPython 3.11 run of its listing), not this code's own output.
+ * The lab prints the nine lines of the published fragmentation example, each block contiguous. The expected text is the
+ * published output of the original Python listing (CPython 3.11), typed in, not this code's own output.
  */
 class RealOomLabTest {
     static final String FRAGMENTATION = """

@@ -2,7 +2,7 @@ package vramlab.ch05;
 
 import static vramlab.units.Bytes.mib;
 
-import java.util.Locale;
+import java.util.List;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
@@ -10,37 +10,50 @@ import vramlab.alloc.Policy;
 import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.Segment;
 import vramlab.driver.Gpu;
+import vramlab.figures.Palette;
+import vramlab.figures.Svg;
+import vramlab.figures.TextMetrics;
 import vramlab.units.Bytes;
 
 /**
- * The chapter's figures, drawn from the simulator as SVG: one row per allocator, one bar per
- * segment, 6 px per MiB; live blocks dark, free light, unmapped address space dashed. The
- * site build writes them to {@code figures/}.
+ * The chapter's figures, drawn from the simulator in the course's palette: one row per
+ * allocator, one bar per segment, 6 px per MiB; live blocks live, free blocks free, address space
+ * with no pages under it unmapped (dashed). The site build writes them to {@code figures/}.
  */
 public final class ExpandableFigures {
     private static final double PX_PER_MIB = 6;
-    private static final int ROW = 46;
+    private static final int ROW = 50;
 
     private ExpandableFigures() {}
+
+    private static final List<Svg.Key> KEYS = List.of(new Svg.Key(Palette.LIVE, "live"),
+            new Svg.Key(Palette.FREE, "free (mapped, cached)"), new Svg.Key(Palette.UNMAPPED, "reserved VA, no pages"));
 
     /** {@code figures/ch05-three-allocators.svg}: the lab's workload, final state of each allocator. */
     public static String figureThreeAllocators() {
         var policies = ExpandableLab.policies();
-        StringBuilder body = new StringBuilder();
-        int y = 10;
-        double width = 0;
+        double width = 320;
         for (Policy p : policies) {
             CachingAllocator a = finalState(p);
-            body.append(text(10, y + 14, ExpandableLab.label(p) + "  reserved " + Bytes.toyMiB(a.reserved())));
             double x = 10;
-            for (Segment s : a.segments()) {
-                x = segment(body, s, x, y + 20) + 12;
-            }
-            width = Math.max(width, x);
+            for (Segment s : a.segments()) x += extent(s) / (double) mib(1) * PX_PER_MIB + 12;
+            width = Math.max(width, Math.max(x, 10 + TextMetrics.width(label(p, a), 12)) + 10);
+        }
+        Svg svg = new Svg((int) Math.ceil(Math.max(width, 560)), 10 + policies.size() * ROW + 34);
+        int y = 10;
+        for (Policy p : policies) {
+            CachingAllocator a = finalState(p);
+            svg.text(10, y + 14, label(p, a), "start", 12);
+            double x = 10;
+            for (Segment s : a.segments()) x = segment(svg, s, x, y + 20) + 12;
             y += ROW;
         }
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + (int) Math.max(width, 320) + "\" height=\""
-                + (y + 4) + "\" font-family=\"monospace\" font-size=\"12\">\n" + body + "</svg>\n";
+        svg.legend(10, y + 4, KEYS, 12);
+        return svg.toString("One workload, three allocators: final state on a 64 MiB card");
+    }
+
+    private static String label(Policy p, CachingAllocator a) {
+        return ExpandableLab.label(p) + "  reserved " + Bytes.toyMiB(a.reserved());
     }
 
     /** {@code figures/ch05-pages.svg}: a 25 MiB block on two 20 MiB pages, the rest free. */
@@ -48,14 +61,18 @@ public final class ExpandableFigures {
         CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(),
                 new PyTorchPolicy("expandable_segments:True"));
         a.alloc(mib(25));
-        StringBuilder body = new StringBuilder(text(10, 14, "alloc(25 MiB): two 20 MiB pages mapped"));
-        double end = segment(body, a.segments().iterator().next(), 10, 20);
+        Segment s = a.segments().iterator().next();
+        double end = 10 + extent(s) / (double) mib(1) * PX_PER_MIB;
+        Svg svg = new Svg((int) Math.max(end + 10, 520), 96);
+        svg.text(10, 16, "alloc(25 MiB): two 20 MiB pages mapped", "start", 12);
+        segment(svg, s, 10, 24);
         for (int page = 0; page <= 2; page++) {
             double x = 10 + page * 20 * PX_PER_MIB;
-            body.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"18\" x2=\"%.1f\" y2=\"44\" stroke=\"#c00\"/>%n", x, x));
+            svg.line(x, 20, x, 50, null);
         }
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + (int) (end + 10)
-                + "\" height=\"52\" font-family=\"monospace\" font-size=\"12\">\n" + body + "</svg>\n";
+        svg.text(10, 64, "| page boundary", "start", 11, ".muted", false);
+        svg.legend(10, 72, KEYS.subList(0, 2), 11);
+        return svg.toString("A 25 MiB block over two 20 MiB pages");
     }
 
     static CachingAllocator finalState(Policy p) {
@@ -71,27 +88,25 @@ public final class ExpandableFigures {
         return a;
     }
 
-    /** Draws a segment's blocks from {@code x}; an expandable one up to its last mapped page. */
-    private static double segment(StringBuilder sb, Segment s, double x, int y) {
-        long extent = s.size();
-        if (s.isExpandable()) {
-            extent = 0;
-            for (Block b : s.blocks()) if (b.isMapped()) extent = b.offset() + b.size();
-            extent = Math.max(extent, s.pages().pageSize());
-        }
+    /** How much of a segment to draw: all of a fixed one; an expandable one up to its last mapped page. */
+    private static long extent(Segment s) {
+        if (!s.isExpandable()) return s.size();
+        long extent = 0;
+        for (Block b : s.blocks()) if (b.isMapped()) extent = b.offset() + b.size();
+        return Math.max(extent, s.pages().pageSize());
+    }
+
+    /** Draws a segment's blocks from {@code x}; returns the x after it. */
+    private static double segment(Svg svg, Segment s, double x, int y) {
+        long extent = extent(s);
         for (Block b : s.blocks()) {
             if (b.offset() >= extent) break;
             double w = Math.min(b.size(), extent - b.offset()) / (double) mib(1) * PX_PER_MIB;
             double bx = x + b.offset() / (double) mib(1) * PX_PER_MIB;
-            String style = b.isAllocated() ? "fill=\"#2f6db5\""
-                    : !b.isMapped() ? "fill=\"none\" stroke-dasharray=\"3,2\"" : "fill=\"#cfe0f3\"";
-            sb.append(String.format(Locale.ROOT,
-                    "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"22\" %s stroke=\"#333\"/>%n", bx, y, w, style));
+            String role = b.isAllocated() ? Palette.LIVE : !b.isMapped() ? Palette.UNMAPPED : Palette.FREE;
+            String tip = Bytes.readable(b.size()) + (b.isAllocated() ? " live" : b.isMapped() ? " free" : " unmapped");
+            svg.rect(bx, y, w, 22, role, role.equals(Palette.LIVE) ? ".line" : null, tip);
         }
         return x + extent / (double) mib(1) * PX_PER_MIB;
-    }
-
-    private static String text(int x, int y, String s) {
-        return "<text x=\"" + x + "\" y=\"" + y + "\">" + s + "</text>\n";
     }
 }

@@ -16,6 +16,7 @@ import vramlab.alloc.Segment;
 import vramlab.alloc.SegmentMap;
 import vramlab.alloc.ToyPolicy;
 import vramlab.driver.Gpu;
+import vramlab.kit.Scenario;
 import vramlab.units.Bytes;
 
 /**
@@ -48,22 +49,31 @@ public final class ExpandableLab {
         return p instanceof PyTorchPolicy pt && pt.expandableSegments() ? "pytorch+expandable" : p.name();
     }
 
-    public static void run(PrintStream out) {
-        out.println("== One workload, three allocators (" + Bytes.toyMiB(DEVICE) + " card) ==");
-        out.println("a = alloc(30 MiB); b = alloc(1.5 MiB); free(a); c = alloc(46 MiB)");
-        out.println();
-        List<Outcome> outcomes = new ArrayList<>();
-        for (Policy p : policies()) outcomes.add(workload(p));
-        out.print(table(outcomes));
-        out.println();
-        out.print(sideBySide(outcomes));
-        for (Outcome o : outcomes) {
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /**
+     * The lab's scenarios: the comparison of the three allocators, then each one's map on its
+     * own (so the toy's still prints while an expandable step is not written), then what to notice.
+     */
+    public static List<Scenario> scenarios() {
+        List<Scenario> all = new ArrayList<>();
+        all.add(new Scenario("One workload, three allocators (" + Bytes.toyMiB(DEVICE) + " card)", out -> {
+            out.println("a = alloc(30 MiB); b = alloc(1.5 MiB); free(a); c = alloc(46 MiB)");
             out.println();
-            out.println("-- " + o.allocator() + " --");
-            out.print(o.map());
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Policy p : policies()) outcomes.add(workload(p));
+            out.print(table(outcomes));
+            out.println();
+            out.print(sideBySide(outcomes));
+        }));
+        for (Policy p : policies()) {
+            all.add(new Scenario("", out -> {
+                out.println("-- " + label(p) + " --");
+                out.print(workload(p).map());
+            }));
         }
-        out.println();
-        out.print(whatToNotice());
+        all.add(new Scenario("", out -> out.print(whatToNotice())));
+        return all;
     }
 
     // tag::workload[]
@@ -156,17 +166,20 @@ public final class ExpandableLab {
     /** What a student can try in JShell. */
     public static String help() {
         return """
-                Expandable-segments lab: the same workload under three allocators.
-                  var p = new PyTorchPolicy("expandable_segments:True");
+                Expandable-segments lab: the same workload under three allocators. Try:
+                  var p = new PyTorchPolicy("expandable_segments:True"); p
                   var a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), p);
                   var x = a.alloc(mib(25)); a          two 20 MiB pages mapped, 15 MiB free after the block
                   a.memoryStats().asMap()              PyTorch's memory_stats() keys
-                  MemorySummary.format(a.memoryStats(), 0)
-                  ExpandableLab.workload(new PyTorchPolicy())     one allocator's outcome
+                  System.out.print(MemorySummary.format(a.memoryStats(), 0))   memory_summary()
+                  ExpandableLab.workload(new PyTorchPolicy()).result()         one allocator's outcome
                   ExpandableLab.run(System.out)        the whole lab, as ./vramlab lab expandable-segments prints it
-                Your steps (labs/): 5.1 ExpandableSegment.map, 5.2 CachingAllocator.mapBlock
-                (merge across a page boundary), 5.3 ExpandableSegment.unmap.
-                Check them: mvn test -Plab (or ./vramlab grade).
+                Your steps (labs/src/main/java/vramlab/alloc/):
+                  5.1 Map pages on demand                          ExpandableSegment.map
+                  5.2 Map a block, merge across the page boundary  CachingAllocator.mapBlock
+                  5.3 Unmap whole free pages                       ExpandableSegment.unmap
+                Check one step: ./vramlab check 5.1   the chapter: ./vramlab check 5
+                Quiz (outside JShell): ./vramlab quiz 5 [--student <id>] [--sheet labs/answers/ch05.txt]
                 """;
     }
 }

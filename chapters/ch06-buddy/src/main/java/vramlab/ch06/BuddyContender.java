@@ -8,14 +8,14 @@ import vramlab.buddy.BuddyOutOfMemoryError;
 import vramlab.driver.Gpu;
 
 /**
- * The seed's proposal: each sequence's KV cache in one buddy block, a power of two; when a
+ * The buddy proposal: each sequence's KV cache in one buddy block, a power of two; when a
  * sequence outgrows it, a block of the next order is allocated and the old one freed after
  * the copy. The pool is the budget, one cudaMalloc at start-up.
  *
  * <p>With a compaction threshold (in thousandths, as Linux's unusable index), an admission
  * that fails while enough bytes are free, with the index at or above the threshold, first
  * compacts the pool (every live sequence is moved, largest first) and then retries: the
- * seed's "compaction by reordering sequences", with the bytes a real copy would move counted.
+ * proposal's "compaction by reordering sequences", with the bytes a real copy would move counted.
  */
 final class BuddyContender implements KvContender {
     private final String name;

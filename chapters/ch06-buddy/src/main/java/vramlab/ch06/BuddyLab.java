@@ -10,12 +10,13 @@ import java.util.List;
 import vramlab.buddy.BuddyAllocator;
 import vramlab.buddy.BuddyOutOfMemoryError;
 import vramlab.driver.Gpu;
+import vramlab.kit.Scenario;
 import vramlab.kv.KvBlockPool;
 import vramlab.kv.KvCacheManager;
 import vramlab.units.Bytes;
 
 /**
- * The chapter's lab: buddy mechanics on a small pool, the seed's claim and its counterexample,
+ * The chapter's lab: buddy mechanics on a small pool, the buddy's guarantee and its counterexample,
  * compaction, the reference points and the side-by-side comparison. Every number printed is
  * the simulators'.
  *
@@ -27,30 +28,27 @@ public final class BuddyLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== Buddy mechanics: a 16 MiB pool of 1 MiB minimum blocks ==");
-        mechanics(out);
-        out.println();
-        out.println("== The seed's guarantee, and half a pool free that cannot serve 128 MiB ==");
-        counterexample(out);
-        out.println();
-        out.println("== Paged blocks can share: 64 requests with one 1024-token system prompt ==");
-        prefixSharing(out);
-        out.println();
-        out.println("== Monitoring the buddy's free blocks per order while it serves ==");
-        monitoring(out);
-        out.println();
-        out.println("== Reference points: measured beside expected ==");
-        ReferencePoints.measure(1).forEach(out::println);
-        out.println();
-        out.println("== The same workload, four ways (seed 1) ==");
-        Comparison c = Comparison.standard(1);
-        List<Result> results = c.run(false);
-        out.print(c.table(results));
-        out.print(Comparison.legend());
-        out.print(c.timeline(results, 72));
-        out.println();
-        out.print(whatToNotice());
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        return List.of(
+                new Scenario("Buddy mechanics: a 16 MiB pool of 1 MiB minimum blocks", BuddyLab::mechanics),
+                new Scenario("The buddy's guarantee, and half a pool free that cannot serve 128 MiB",
+                        BuddyLab::counterexample),
+                new Scenario("Paged blocks can share: 64 requests with one 1024-token system prompt",
+                        BuddyLab::prefixSharing),
+                new Scenario("Monitoring the buddy's free blocks per order while it serves", BuddyLab::monitoring),
+                new Scenario("Reference points: measured beside expected",
+                        out -> ReferencePoints.measure(1).forEach(out::println)),
+                new Scenario("The same workload, four ways (seed 1)", out -> {
+                    Comparison c = Comparison.standard(1);
+                    List<Result> results = c.run(false);
+                    out.print(c.table(results));
+                    out.print(Comparison.legend());
+                    out.print(c.timeline(results, 72));
+                }),
+                new Scenario("", out -> out.print(whatToNotice())));
     }
 
     // tag::mechanics[]
@@ -77,7 +75,7 @@ public final class BuddyLab {
     /**
      * Sixteen 64 MiB sequences fill a 1 GiB buddy pool; every other one finishes. Half the
      * pool is free, the largest free block is 64 MiB, and a 128 MiB sequence is refused: the
-     * seed's "any request up to the largest free block" is true and says nothing. Paged blocks
+     * guarantee "any request up to the largest free block" is true and says nothing. Paged blocks
      * on the same budget serve it; compaction serves it too, after copying every live sequence.
      */
     public static void counterexample(PrintStream out) {
@@ -135,7 +133,7 @@ public final class BuddyLab {
 
     // tag::monitoring[]
     /**
-     * The seed's monitoring: the buddy contender serves the standard workload and, every 800
+     * Monitoring as Linux does it: the buddy contender serves the standard workload and, every 800
      * steps, prints its buddyinfo (2 MiB minimum blocks, so column k is 2^k x 2 MiB) and Linux's
      * unusable free space index for a 1024-token (128 MiB) sequence.
      */
@@ -177,23 +175,28 @@ public final class BuddyLab {
 
     public static String help() {
         return """
-                ch06 Inference memory: buddy allocator, paged KV blocks
-                  BuddyLab.run(System.out)                  everything below, as ./vramlab lab buddy prints it
+                Inference-memory lab: a buddy allocator and paged KV blocks. Try:
+                  var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24);   16 MiB
+                  b.alloc(mib(3)); b.map(); b.buddyinfo()   split down, and free blocks per order
+                  b.unusableIndex(22); b.checkInvariants()  how much of the free memory a 4 MiB request can use
+                  var m = new KvCacheManager(new KvBlockPool(new Gpu(gib(1)).openToyProcess(), 8, 16, kib(64)));
+                  m.allocateSlots("a", 17); m.map()        paged blocks: ceil(17 / 16) = 2
                   BuddyLab.mechanics(System.out)            split and merge on a 16 MiB pool
-                  BuddyLab.counterexample(System.out)       the seed's guarantee and half a pool that is useless
-                  BuddyLab.monitoring(System.out)           buddyinfo and the unusable index while serving
-                  BuddyLab.prefixSharing(System.out)        64 requests sharing a system prompt's blocks
-                  var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24)
-                  b.alloc(mib(3)); b.map(); b.buddyinfo(); b.unusableIndex(22); b.checkInvariants()
+                  BuddyLab.counterexample(System.out)       the buddy's guarantee and half a pool that is useless
                   ReferencePoints.measure(1)                25% buddy waste and < 4% paged waste, measured
-                  var c = Comparison.standard(1); var rs = c.run(false)
-                  System.out.print(c.table(rs)); System.out.print(c.timeline(rs, 72))
-                  new Comparison(Workload.chat(7), ModelShape.OPT_13B, gib(8),
-                      List.of(KvContender.buddy(), KvContender.paged(16), KvContender.paged(128)))
-                  KvContender.buddyOnDemand()               the buddy on VMM pages committed on demand
-                  Figures.figureSplitTree(), Figures.figureLargestServable()   the notes' SVG figures
-                Steps: 6.1 orderFor, 6.2 buddyOf, 6.3 splitDown, 6.4 mergeUp, 6.5 buddyinfo (BuddyAllocator);
-                       6.6 blocksNeeded, 6.7 allocateSlots, 6.8 free (KvCacheManager).
+                  var c = Comparison.standard(1); System.out.print(c.table(c.run(false)))   four contenders
+                  BuddyLab.run(System.out)                  the whole lab, as ./vramlab lab buddy prints it
+                Your steps (labs/src/main/java/vramlab/buddy/ and vramlab/kv/):
+                  6.1 The order for a size     BuddyAllocator.orderFor
+                  6.2 Find the buddy           BuddyAllocator.buddyOf
+                  6.3 Split down               BuddyAllocator.splitDown
+                  6.4 Merge up                 BuddyAllocator.mergeUp
+                  6.5 buddyinfo                BuddyAllocator.buddyinfo
+                  6.6 Blocks for n tokens      KvCacheManager.blocksNeeded
+                  6.7 Allocate all or nothing  KvCacheManager.allocateSlots
+                  6.8 Free in reverse          KvCacheManager.free
+                Check one step: ./vramlab check 6.1   the chapter: ./vramlab check 6
+                Quiz (outside JShell): ./vramlab quiz 6 [--student <id>] [--sheet labs/answers/ch06.txt]
                 """;
     }
 }

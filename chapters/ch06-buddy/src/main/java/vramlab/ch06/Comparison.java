@@ -42,6 +42,13 @@ public final class Comparison {
     }
     // end::default[]
 
+    /** What JShell shows: the model, the budget, the workload and how many contenders. */
+    @Override
+    public String toString() {
+        return "comparison of " + contenders.size() + " contenders: " + model.name() + ", KV budget "
+                + Bytes.formatSize(budget) + "; " + workload.describe();
+    }
+
     public Workload workload() { return workload; }
     public ModelShape model() { return model; }
     public long budget() { return budget; }

@@ -3,11 +3,15 @@ package vramlab.ch06;
 import static vramlab.units.Bytes.gib;
 import static vramlab.units.Bytes.mib;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import vramlab.buddy.BuddyAllocator;
 import vramlab.driver.Gpu;
+import vramlab.figures.Palette;
+import vramlab.figures.Svg;
+import vramlab.figures.TextMetrics;
+import vramlab.units.Bytes;
 
 /**
  * The notes' figures as SVG strings, drawn from the simulators at build time (the site build
@@ -15,8 +19,6 @@ import vramlab.driver.Gpu;
  */
 public final class Figures {
     private Figures() {}
-
-    private static final String[] COLORS = {"#d62728", "#1f77b4", "#9467bd", "#2ca02c", "#ff7f0e", "#8c564b"};
 
     // tag::split-tree[]
     /** The split tree of the mechanics pool after three allocations: one row per order. */
@@ -31,29 +33,38 @@ public final class Figures {
 
     /**
      * Any pool's split tree: a node (offset, order) is drawn when the block covering its first
-     * byte is of that order or smaller; grey when it is split, green when free, red when live.
+     * byte is of that order or smaller; structure when it is split, free when free, live when
+     * live (the course's palette). Each node carries a tooltip; the legend's swatches do not.
      */
     public static String splitTree(BuddyAllocator b) {
-        int rows = b.maxOrder() - b.minOrder() + 1, w = 640, rowH = 34, top = 24;
-        StringBuilder svg = header(w + 20, top + rows * rowH + 30);
-        svg.append(text(10, 16, "buddy split tree: grey split, green free, red live (sizes in minimum blocks)", 12));
+        int rows = b.maxOrder() - b.minOrder() + 1, w = 640, rowH = 34, top = 30;
+        String buddyinfo = "buddyinfo: " + b.buddyinfo().trim().replaceAll("\\s+", " ");
+        int width = (int) Math.ceil(Math.max(w + 20, 20 + TextMetrics.width(buddyinfo, 11)));
+        Svg svg = new Svg(width, top + rows * rowH + 56);
+        String title = "Buddy split tree, one row per order (sizes in minimum blocks)";
+        svg.text(10, 18, title, "start", 12);
         List<BuddyAllocator.Span> spans = b.spans();
         for (int r = 0; r < rows; r++) {
             int order = b.maxOrder() - r;
             for (long off = 0; off < b.poolBytes(); off += 1L << order) {
                 BuddyAllocator.Span cover = covering(spans, off);
                 if (cover.order() > order) continue;
-                String fill = cover.order() < order ? "#dddddd" : cover.free() ? "#b7e4b0" : "#f4a6a6";
+                String role = cover.order() < order ? Palette.STRUCTURE : cover.free() ? Palette.FREE : Palette.LIVE;
                 double x = 10 + (double) w * off / b.poolBytes(), bw = (double) w * (1L << order) / b.poolBytes();
                 int y = top + r * rowH;
-                svg.append(String.format(Locale.ROOT,
-                        "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='%s' stroke='#333'/>%n",
-                        x, y, bw, rowH - 8, fill));
-                if (bw > 24) svg.append(text(x + bw / 2 - 6, y + 17, Long.toString((1L << order) >> b.minOrder()), 11));
+                String state = cover.order() < order ? "split" : cover.free() ? "free" : "live";
+                svg.rect(x, y, bw, rowH - 8, role, role.equals(Palette.FREE) ? null : ".line",
+                        state + " order " + order + " at +" + Bytes.readable(off));
+                String n = Long.toString((1L << order) >> b.minOrder());
+                String ink = role.equals(Palette.LIVE) ? ".on-colour" : ".ink";
+                if (TextMetrics.width(n, 11) + 6 <= bw) svg.text(x + bw / 2, y + 17, n, "middle", 11, ink, false);
             }
         }
-        svg.append(text(10, top + rows * rowH + 14, "buddyinfo: " + b.buddyinfo().trim(), 11));
-        return svg.append("</svg>\n").toString();
+        int y = top + rows * rowH;
+        svg.text(10, y + 10, buddyinfo, "start", 11, ".muted", false);
+        svg.legend(10, y + 20, List.of(new Svg.Key(Palette.STRUCTURE, "split"), new Svg.Key(Palette.FREE, "free"),
+                new Svg.Key(Palette.LIVE, "live")), 12);
+        return svg.toString(title);
     }
 
     private static BuddyAllocator.Span covering(List<BuddyAllocator.Span> spans, long off) {
@@ -69,47 +80,56 @@ public final class Figures {
     }
     // end::largest-servable[]
 
-    /** A line per result: the longest sequence it could admit at each step, in tokens. */
+    /**
+     * A line per result: the longest sequence it could admit at each step, in tokens. Each
+     * contender has its own colour and dash, so lines that coincide both show; contenders whose
+     * lines are identical share one legend entry that names them all.
+     */
     public static String largestServable(List<Result> results, long yMax) {
-        int w = 640, h = 260, left = 60, top = 30;
+        int w = 640, h = 260, left = 70, top = 34;
         long xMax = results.stream().mapToLong(Result::steps).max().orElse(1);
-        StringBuilder svg = header(w + left + 20, h + top + 50);
-        svg.append(text(left, 18, "largest servable sequence (tokens) per decode step", 12));
-        svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#333'/>%n",
-                left, top + h, left + w, top + h));
-        svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#333'/>%n",
-                left, top, left, top + h));
-        svg.append(text(4, top + 8, Long.toString(yMax), 10)).append(text(24, top + h, "0", 10));
-        svg.append(text(left + w - 40, top + h + 14, xMax + " steps", 10));
-        for (int i = 0; i < results.size(); i++) {
-            Result r = results.get(i);
-            StringBuilder pts = new StringBuilder();
+        Svg svg = new Svg(w + left + 30, h + top + 60);
+        String title = "Largest servable sequence (tokens) per decode step";
+        svg.text(left, 20, title, "start", 12);
+        svg.line(left, top + h, left + w, top + h, null);
+        svg.line(left, top, left, top + h, null);
+        svg.text(left - 6, top + 8, Long.toString(yMax), "end", 10);
+        svg.text(left - 6, top + h, "0", "end", 10);
+        svg.text(left + w, top + h + 16, xMax + " steps", "end", 10);
+        List<List<double[]>> lines = new ArrayList<>();
+        for (Result r : results) {
+            List<double[]> pts = new ArrayList<>();
             int stride = Math.max(1, r.samples().size() / 600);
             for (int k = 0; k < r.samples().size(); k += stride) {
                 Serving.Sample s = r.samples().get(k);
-                double x = left + (double) w * s.step() / xMax;
-                double y = top + h - (double) h * Math.min(yMax, s.largestServableTokens()) / yMax;
-                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+                pts.add(new double[] {left + (double) w * s.step() / xMax,
+                    top + h - (double) h * Math.min(yMax, s.largestServableTokens()) / yMax});
             }
-            String color = COLORS[i % COLORS.length];
-            svg.append("<polyline fill='none' stroke-width='1.2' stroke='").append(color)
-               .append("' points='").append(pts.toString().trim()).append("'/>\n");
-            svg.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='12' height='3' fill='%s'/>%n",
-                    left + 10 + i * 150, top + h + 30, color));
-            svg.append(text(left + 26 + i * 150, top + h + 35, r.name(), 11));
+            lines.add(pts);
         }
-        return svg.append("</svg>\n").toString();
+        List<Svg.Key> keys = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            svg.polyline(lines.get(i), i, i == 0 ? 2.6 : 1.6, results.get(i).name());
+            StringBuilder label = new StringBuilder(results.get(i).name());
+            boolean shown = false;
+            for (int j = 0; j < i; j++) shown |= same(lines.get(j), lines.get(i));
+            if (shown) continue;
+            for (int j = i + 1; j < results.size(); j++) {
+                if (same(lines.get(i), lines.get(j))) label.append(" = ").append(results.get(j).name());
+            }
+            keys.add(new Svg.Key(Palette.SERIES.get(i % Palette.SERIES.size()), label.toString()));
+        }
+        double below = svg.legend(left, top + h + 26, keys, 11);
+        svg.height((int) Math.ceil(below + 6));
+        return svg.toString(title);
     }
 
-    private static StringBuilder header(int w, int h) {
-        return new StringBuilder(String.format(Locale.ROOT,
-                "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>%n"
-                + "<rect width='100%%' height='100%%' fill='white'/>%n", w, h));
-    }
-
-    private static String text(double x, double y, String s, int size) {
-        String esc = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-        return String.format(Locale.ROOT, "<text x='%.1f' y='%.1f' font-size='%d'>%s</text>%n", x, y, size, esc);
+    private static boolean same(List<double[]> a, List<double[]> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) {
+            if (Math.abs(a.get(i)[0] - b.get(i)[0]) > 0.05 || Math.abs(a.get(i)[1] - b.get(i)[1]) > 0.05) return false;
+        }
+        return true;
     }
 
     /** Prints one figure's SVG: {@code Figures split-tree} or {@code Figures largest-servable}. */

@@ -7,7 +7,9 @@ import java.util.Locale;
  * The part of a transformer's shape that sets its KV cache size: per token, every layer keeps
  * one key and one value vector per KV head. Bytes per token =
  * {@code 2 (K and V) x layers x kvHeads x headDim x dtypeBytes}, the same product as vLLM's
- * page size per layer times the layers (fact sheet section D).
+ * page size per layer times the layers (the vLLM blog's "Inside vLLM: Anatomy of a
+ * High-Throughput LLM Inference System", 2025-09-05: 2 x block_size x num_kv_heads x head_size x
+ * dtype bytes per layer).
  */
 public record ModelShape(String name, int layers, int kvHeads, int headDim, int dtypeBytes) {
 

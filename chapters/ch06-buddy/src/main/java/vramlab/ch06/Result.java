@@ -14,6 +14,14 @@ public record Result(String name, int completed, int rejected, int admissionFail
                      long peakAllocated, double internalWaste, double externalFragmentation,
                      List<Serving.Sample> samples, String notes) {
 
+    /** What JShell shows: one line, the table's figures (the samples stay out of it). */
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT, "%s: %d done, %d rejected, %d preemptions, peak reserved %s,"
+                + " internal waste %.1f%%, external fragmentation %.1f%%", name, completed, rejected, preemptions,
+                vramlab.units.Bytes.formatSize(peakReserved), 100 * internalWaste, 100 * externalFragmentation);
+    }
+
     /** Allocated over requested, summed over steps: 1.33 means a third more than the tokens need. */
     public double overallocation() { return 1 / (1 - internalWaste); }
 

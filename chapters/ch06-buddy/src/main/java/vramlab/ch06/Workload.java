@@ -39,6 +39,9 @@ public record Workload(long seed, int requests, double arrivalsPerStep,
     }
     // end::generate[]
 
+    /** What JShell shows: {@link #describe()}. */
+    @Override public String toString() { return describe(); }
+
     public String describe() {
         return requests + " requests, " + arrivalsPerStep + " arrivals/step, prompts " + prompt.describe()
                 + ", outputs " + output.describe() + ", batch <= " + maxBatch + ", seed " + seed;

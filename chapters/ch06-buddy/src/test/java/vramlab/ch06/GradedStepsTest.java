@@ -6,20 +6,24 @@ import static vramlab.units.Bytes.gib;
 import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import vramlab.buddy.BuddyAllocator;
 import vramlab.driver.Gpu;
 import vramlab.kv.KvBlockPool;
 import vramlab.kv.KvCacheManager;
 import vramlab.quiz.Graded;
+import vramlab.quiz.feedback.StepOrder;
 
 /** The lab steps of chapter 6, one graded test each; failures show the pool's map. */
 @DisplayName("ch06 lab steps")
+@ExtendWith(StepOrder.class)
 class GradedStepsTest {
 
     static BuddyAllocator pool16() {   // 16 MiB of 1 MiB minimum blocks, as in the notes
@@ -30,17 +34,23 @@ class GradedStepsTest {
         return new KvCacheManager(new KvBlockPool(new Gpu(gib(1)).openToyProcess(), blocks, 16, kib(64)));
     }
 
+    /** Step 6.1's cases, in order: size, order. */
+    static final long[][] ORDER_CASES = {{1, 20}, {mib(1), 20}, {mib(1) + 1, 21}, {mib(3), 22}, {mib(16), 24}};
+    /** Step 6.2's cases, in order: offset, order, buddy. */
+    static final long[][] BUDDY_CASES = {{8, 1, 10}, {10, 1, 8}, {0x12, 2, 0x16}, {mib(4), 22, 0}};
+    /** Step 6.6's cases, in order: tokens, blocks. */
+    static final long[][] BLOCKS_CASES = {{1, 1}, {16, 1}, {17, 2}, {0, 0}};
+
     @Test
     @Graded(step = "6.1", points = 2)
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     @DisplayName("6.1: a size rounds up to the smallest power of two at or above the minimum block")
     void orderFor() {
         BuddyAllocator b = pool16();
-        assertThat(b.orderFor(1)).as("1 byte -> the 1 MiB minimum").isEqualTo(20);
-        assertThat(b.orderFor(mib(1))).isEqualTo(20);
-        assertThat(b.orderFor(mib(1) + 1)).isEqualTo(21);
-        assertThat(b.orderFor(mib(3))).isEqualTo(22);
-        assertThat(b.orderFor(mib(16))).isEqualTo(24);
+        for (long[] c : ORDER_CASES) {
+            Ch06Feedback.ORDER_FOR.check("orderFor(" + c[0] + ") on 1 MiB minimum blocks", c[0], b.orderFor(c[0]),
+                    (int) c[1]);
+        }
         assertThatThrownBy(() -> b.orderFor(0)).as("a size of 0").isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("alloc(0)").hasMessageContaining("positive");
         assertThatThrownBy(() -> b.orderFor(mib(16) + 1)).as("more than the largest block")
@@ -52,10 +62,10 @@ class GradedStepsTest {
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     @DisplayName("6.2: the buddy differs from the block in the bit of its order")
     void buddyOf() {
-        assertThat(BuddyAllocator.buddyOf(8, 1)).isEqualTo(10);
-        assertThat(BuddyAllocator.buddyOf(10, 1)).isEqualTo(8);
-        assertThat(BuddyAllocator.buddyOf(0x12, 2)).isEqualTo(0x16);
-        assertThat(BuddyAllocator.buddyOf(mib(4), 22)).isZero();
+        for (long[] c : BUDDY_CASES) {
+            var asked = new Ch06Feedback.Buddy(c[0], (int) c[1]);
+            Ch06Feedback.BUDDY_OF.check(asked.toString(), asked, BuddyAllocator.buddyOf(c[0], (int) c[1]), c[2]);
+        }
     }
 
     @Test
@@ -65,11 +75,11 @@ class GradedStepsTest {
     void splitDown() {
         BuddyAllocator b = pool16();
         long x = b.alloc(mib(1));
-        assertThat(x - b.base()).as(b.map()).isZero();
-        assertThat(b.map()).isEqualTo("[A 1][F 1][F 2][F 4][F 8]");
-        assertThat(b.freeCounts()).as(b.map()).containsExactly(1, 1, 1, 1, 0);
+        Ch06Feedback.SPLIT_MAP.check("the map after alloc(1 MiB) on [F 16]", "", b.map(), "[A 1][F 1][F 2][F 4][F 8]");
+        assertThat(x - b.base()).as("the offset of alloc(1 MiB); " + b.map()).isZero();
+        assertThat(b.freeCounts()).as("freeCounts() after it; " + b.map()).containsExactly(1, 1, 1, 1, 0);
         b.alloc(mib(2));
-        assertThat(b.map()).isEqualTo("[A 1][F 1][A 2][F 4][F 8]");
+        Ch06Feedback.SPLIT_MAP.check("then alloc(2 MiB)", "", b.map(), "[A 1][F 1][A 2][F 4][F 8]");
         b.checkInvariants();
     }
 
@@ -81,11 +91,12 @@ class GradedStepsTest {
         BuddyAllocator b = pool16();
         long x = b.alloc(mib(1)), y = b.alloc(mib(1)), z = b.alloc(mib(2));
         b.free(x);
-        assertThat(b.map()).as("y is live: x cannot merge").isEqualTo("[F 1][A 1][A 2][F 4][F 8]");
+        Ch06Feedback.MERGE_MAP.check("free(x) of [x 1][y 1][z 2][F 4][F 8] (y is live)", "x", b.map(),
+                "[F 1][A 1][A 2][F 4][F 8]");
         b.free(y);
-        assertThat(b.map()).as("x and y merge into 2, z is live").isEqualTo("[F 2][A 2][F 4][F 8]");
+        Ch06Feedback.MERGE_MAP.check("then free(y) (z is live)", "y", b.map(), "[F 2][A 2][F 4][F 8]");
         b.free(z);
-        assertThat(b.map()).as("everything merges back").isEqualTo("[F 16]");
+        Ch06Feedback.MERGE_MAP.check("then free(z)", "z", b.map(), "[F 16]");
         b.checkInvariants();
         BuddyAllocator two = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(32), 20, 24);
         long left = two.alloc(mib(16)), right = two.alloc(mib(16));
@@ -103,8 +114,8 @@ class GradedStepsTest {
     void buddyinfo() {
         BuddyAllocator b = pool16();
         b.alloc(mib(3));
-        assertThat(b.buddyinfo()).as(b.map())
-                .isEqualTo("Node 0, zone   Normal      0      0      1      1      0 \n");
+        Ch06Feedback.BUDDYINFO.check("buddyinfo() after alloc(3 MiB), map " + b.map(), "", b.buddyinfo(),
+                "Node 0, zone   Normal      0      0      1      1      0 \n");
     }
 
     @Test
@@ -113,10 +124,9 @@ class GradedStepsTest {
     @DisplayName("6.6: n tokens need ceil(n / 16) blocks")
     void blocksNeeded() {
         KvCacheManager m = kv(4);
-        assertThat(m.blocksNeeded(1)).isEqualTo(1);
-        assertThat(m.blocksNeeded(16)).isEqualTo(1);
-        assertThat(m.blocksNeeded(17)).isEqualTo(2);
-        assertThat(m.blocksNeeded(0)).isZero();
+        for (long[] c : BLOCKS_CASES) {
+            Ch06Feedback.BLOCKS_NEEDED.check("blocksNeeded(" + c[0] + ")", c[0], m.blocksNeeded(c[0]), (int) c[1]);
+        }
     }
 
     @Test
@@ -125,12 +135,14 @@ class GradedStepsTest {
     @DisplayName("6.7: allocate_slots takes every block a request needs, or none")
     void allocateSlots() {
         KvCacheManager m = kv(4);                              // blocks 1, 2, 3 usable
-        assertThat(m.allocateSlots("a", 17)).as(m.map()).isTrue();
-        assertThat(m.blocks("a")).as(m.map()).containsExactly(1, 2);
-        assertThat(m.allocateSlots("b", 20)).as(m.map()).isFalse();
-        assertThat(m.blocks("b")).as(m.map()).isEmpty();
-        assertThat(m.allocateSlots("a", 15)).as(m.map()).isTrue();   // 32 tokens: still 2 blocks
-        assertThat(m.blocks("a")).as(m.map()).containsExactly(1, 2);
+        assertThat(m.allocateSlots("a", 17)).as("allocateSlots(a, 17); " + m.map()).isTrue();
+        assertThat(m.blocks("a")).as("a's blocks; " + m.map()).containsExactly(1, 2);
+        assertThat(m.allocateSlots("b", 20)).as("allocateSlots(b, 20) with one block free; " + m.map()).isFalse();
+        Ch06Feedback.TABLES.check("b's blocks after allocateSlots(b, 20) was refused", "refused", m.blocks("b"),
+                List.of(), m::map);
+        assertThat(m.allocateSlots("a", 15)).as("allocateSlots(a, 15); " + m.map()).isTrue();   // 32 tokens
+        Ch06Feedback.TABLES.check("a's blocks after 15 more tokens (32 in all: still 2 blocks)", "grown", m.blocks("a"),
+                List.of(1, 2), m::map);
         assertThat(m.allocateSlots("b", 16)).as(m.map()).isTrue();
         m.checkInvariants();
     }
@@ -143,7 +155,12 @@ class GradedStepsTest {
         KvCacheManager m = kv(6);
         m.allocateSlots("a", 48);                              // 1, 2, 3; free queue 4, 5
         m.free("a");
-        assertThat(m.pool().freeQueue().toList()).as(m.map()).containsExactly(4, 5, 3, 2, 1);
+        // no hashes: vLLM's free_blocks puts them at the front, in the order they are freed
+        Ch06Feedback.FREE_QUEUE.check("the free queue after free(a) of blocks 1, 2, 3 (4, 5 were free)", "3",
+                m.pool().freeQueue().toList(), List.of(3, 2, 1, 4, 5), m::map);
+        Throwable twice = StepOrder.thrownBy(() -> m.free("a"));
+        Ch06Feedback.DOUBLE_FREE.check("free(a) a second time", "", twice == null ? "returned normally"
+                : twice.getClass().getSimpleName(), "IllegalArgumentException", m::map);
         m.checkInvariants();
     }
 }

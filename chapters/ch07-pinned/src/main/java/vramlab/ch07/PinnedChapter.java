@@ -1,8 +1,10 @@
 package vramlab.ch07;
 
 import java.io.PrintStream;
+import java.util.List;
 
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Scenario;
 
 /** Registers chapter 7 with the launcher. */
 public final class PinnedChapter implements ChapterLab {
@@ -10,4 +12,5 @@ public final class PinnedChapter implements ChapterLab {
     @Override public String slug() { return "pinned"; }
     @Override public String title() { return "Pinned host memory, and why nobody gives it back"; }
     @Override public void run(PrintStream out) { PinnedLab.run(out); }
+    @Override public List<Scenario> scenarios() { return PinnedLab.scenarios(); }
 }

@@ -2,14 +2,15 @@ package vramlab.ch07;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import vramlab.driver.Clock;
+import vramlab.figures.Palette;
+import vramlab.figures.Svg;
 import vramlab.pinned.PinnedSim;
 
 /**
- * Figures for the notes, drawn from the simulator's recorded spans (the site build turns each
- * {@code figureXxx()} into {@code figures/xxx.svg}).
+ * Figures for the notes, drawn from the simulator's recorded spans in the course's palette
+ * (the site build turns each {@code figureXxx()} into {@code figures/xxx.svg}).
  */
 public final class PinnedFigures {
     private static final int LANE_H = 26, LEFT = 150, WIDTH = 900, STEPS = 3;
@@ -27,51 +28,36 @@ public final class PinnedFigures {
             end = Math.max(end, sim.clock().now());
         }
         double scale = (WIDTH - LEFT - 20) / (double) end;
-        StringBuilder svg = new StringBuilder();
-        int height = panels.size() * (3 * LANE_H + 20) + 40;
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-                + " height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">%n", WIDTH, height));
+        Svg svg = new Svg(WIDTH, panels.size() * (3 * LANE_H + 20) + 70);
         int y = 10;
         for (Panel p : panels) {
-            svg.append(text(4, y + 12, p.title, "bold"));
+            svg.text(4, y + 12, p.title, "start", 11, ".ink", true);
             y += 18;
             for (String lane : List.of("host", "stream 0")) {
-                svg.append(text(4, y + 16, lane, "normal"));
+                svg.text(4, y + 16, lane, "start", 11);
                 for (Clock.Span s : p.spans) {
-                    if (s.lane().equals(lane)) svg.append(rect(s, y, scale));
+                    if (!s.lane().equals(lane)) continue;
+                    double x = LEFT + s.start() * scale, w = Math.max(1, s.duration() * scale);
+                    svg.rect(x, y, w, LANE_H - 6, role(s.label()), null, s.label() + ": " + Clock.ms(s.duration()));
                 }
                 y += LANE_H;
             }
             y += 20;
         }
-        svg.append(text(LEFT, y + 4, "0 ms", "normal"));
-        svg.append(text(WIDTH - 80, y + 4, Clock.ms(end), "normal"));
-        return svg.append("</svg>\n").toString();
+        svg.text(LEFT, y + 4, "0 ms", "start", 11);
+        svg.text(WIDTH - 20, y + 4, Clock.ms(end), "end", 11);
+        svg.legend(4, y + 16, List.of(new Svg.Key(Palette.SLOW, "cudaHostAlloc / cudaFreeHost (slow driver calls)"),
+                new Svg.Key(Palette.WORK, "host fills the batch"), new Svg.Key(Palette.COPY, "host-to-device copy"),
+                new Svg.Key(Palette.COMPUTE, "the step's compute")), 11);
+        return svg.toString("Three training steps: hold the pinned batch, or free and re-pin it every step");
     }
 
     private record Panel(String title, List<Clock.Span> spans) {}
 
-    private static String rect(Clock.Span s, int y, double scale) {
-        double x = LEFT + s.start() * scale, w = Math.max(1, s.duration() * scale);
-        return String.format(Locale.ROOT, "  <rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\""
-                + " fill=\"%s\"><title>%s: %s</title></rect>%n", x, y, w, LANE_H - 6,
-                colour(s.label()), escape(s.label()), Clock.ms(s.duration()));
-    }
-
-    private static String colour(String label) {
-        if (label.startsWith("cudaHostAlloc")) return "#d62728";
-        if (label.startsWith("cudaFreeHost")) return "#ff7f0e";
-        if (label.startsWith("copy")) return "#1f77b4";
-        if (label.startsWith("fill")) return "#2ca02c";
-        return "#999999";
-    }
-
-    private static String text(int x, int y, String s, String weight) {
-        return String.format(Locale.ROOT, "  <text x=\"%d\" y=\"%d\" font-weight=\"%s\">%s</text>%n",
-                x, y, weight, escape(s));
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    private static String role(String label) {
+        if (label.startsWith("cudaHostAlloc") || label.startsWith("cudaFreeHost")) return Palette.SLOW;
+        if (label.startsWith("copy")) return Palette.COPY;
+        if (label.startsWith("fill")) return Palette.WORK;
+        return Palette.COMPUTE;
     }
 }

@@ -12,12 +12,13 @@ import vramlab.driver.Clock;
 import vramlab.driver.CudaGraph;
 import vramlab.driver.DeviceBuffer;
 import vramlab.driver.HostBuffer;
+import vramlab.kit.Scenario;
 import vramlab.pinned.HostBlock;
 import vramlab.pinned.HostStats;
 import vramlab.pinned.PinnedSim;
 
 /**
- * The pinned-memory lab: the seed's host_memory_stats walkthrough, the use-after-free that
+ * The pinned-memory lab: the host_memory_stats walkthrough, the use-after-free that
  * events prevent, a graph's stable staging buffer, cudaHostRegister against rounding, and the
  * training-loop cost comparison. Every number printed comes from the simulator.
  *
@@ -29,27 +30,28 @@ public final class PinnedLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void run(PrintStream out) {
-        out.println("== host_memory_stats: deleting a pinned tensor does not unpin it ==");
-        walkthrough(out);
-        deviceEmptyCache(out);
-        out.println();
-        out.println("== You don't own the buffer when you think you do ==");
-        out.println("events on:  device received batches " + useAfterFree(true));
-        out.println("events off: device received batches " + useAfterFree(false));
-        out.println();
-        out.println("== A CUDA graph bakes in its host address ==");
-        graphs(out);
-        out.println();
-        out.println("== 100 GB: the caching allocator vs cudaHostRegister ==");
-        register(out);
-        out.println();
-        out.println("== Training loop: allocate once and hold vs free every step ==");
-        TrainingLoop.Result hold = TrainingLoop.run(TrainingLoop.Strategy.HOLD, 10);
-        TrainingLoop.Result free = TrainingLoop.run(TrainingLoop.Strategy.FREE_EVERY_STEP, 10);
-        out.println(hold.line());
-        out.println(free.line());
-        out.print(whatToNotice(hold, free));
+    public static void run(PrintStream out) { Scenario.runAll(out, scenarios()); }
+
+    /** The lab's scenarios, in the notes' order; each runs on its own (see {@link Scenario}). */
+    public static List<Scenario> scenarios() {
+        return List.of(
+                new Scenario("host_memory_stats: deleting a pinned tensor does not unpin it", out -> {
+                    walkthrough(out);
+                    deviceEmptyCache(out);
+                }),
+                new Scenario("You don't own the buffer when you think you do", out -> {
+                    out.println("events on:  device received batches " + useAfterFree(true));
+                    out.println("events off: device received batches " + useAfterFree(false));
+                }),
+                new Scenario("A CUDA graph bakes in its host address", PinnedLab::graphs),
+                new Scenario("100 GB: the caching allocator vs cudaHostRegister", PinnedLab::register),
+                new Scenario("Training loop: allocate once and hold vs free every step", out -> {
+                    TrainingLoop.Result hold = TrainingLoop.run(TrainingLoop.Strategy.HOLD, 10);
+                    TrainingLoop.Result free = TrainingLoop.run(TrainingLoop.Strategy.FREE_EVERY_STEP, 10);
+                    out.println(hold.line());
+                    out.println(free.line());
+                    out.print(whatToNotice(hold, free));
+                }));
     }
 
     /** The loop's figures explained, from the two results and the cost model. */
@@ -69,7 +71,7 @@ public final class PinnedLab {
     }
 
     // tag::walkthrough[]
-    /** The seed's walkthrough: pin 256 MiB, del it, synchronize, empty the host cache. */
+    /** The walkthrough: pin 256 MiB, del it, synchronize, empty the host cache. */
     public static List<HostStats> walkthrough(PrintStream out) {
         PinnedSim sim = new PinnedSim();
         List<HostStats> seen = new ArrayList<>();
@@ -173,23 +175,26 @@ public final class PinnedLab {
     /** What a student can try in JShell. */
     public static String help() {
         return """
-                Pinned-memory lab: PyTorch's caching host allocator on a simulated clock.
+                Pinned-memory lab: PyTorch's caching host allocator on a simulated clock. Try:
                   var sim = new PinnedSim();               one process, stream 0, default options
                   var t = sim.pin(mib(256));               torch.empty(..., pin_memory=True)
-                  sim.report("after alloc")                the seed's report line
+                  sim.report("after alloc")                owned, checked out, cudaFreeHost calls
                   sim.del(t); sim.synchronize();           del t; torch.cuda.synchronize()
-                  sim.emptyHostCache()                     torch.accelerator.empty_host_cache()
-                  sim.cudaEmptyCache()                     torch.cuda.empty_cache(): device only
-                  var d = sim.cuda(mib(1)); var b = sim.pin(mib(1));
-                  sim.kernel("busy", 20_000_000); sim.copyToDevice(d, b); sim.del(b);
-                  sim.allocator().pendingEvents()          the block waits for its copy
-                  sim                                      the blocks, their states, the counters
+                  readable(sim.emptyHostCache())           torch.accelerator.empty_host_cache()
+                  readable(sim.cudaEmptyCache())           torch.cuda.empty_cache(): device memory only
+                  var d = sim.cuda(mib(1)); var b = sim.pin(mib(1)); sim.kernel("busy", 20_000_000);
+                  sim.copyToDevice(d, b); sim.del(b); sim  the block waits for its copy's event
                   new PinnedSim("pinned_max_cached_size_mb:512")   options, as PYTORCH_ALLOC_CONF
                   PinnedLab.useAfterFree(false)            the corruption, with events off
                   TrainingLoop.run(TrainingLoop.Strategy.FREE_EVERY_STEP, 10).line()
-                  PinnedLab.run(System.out)                the whole lab
-                Your steps (labs/): 7.1 roundSize, 7.2 fateOf, 7.3 processEvents, 7.4 emptyCache.
-                Check them: mvn test -Plab (or ./vramlab grade).
+                  PinnedLab.run(System.out)                the whole lab, as ./vramlab lab pinned prints it
+                Your steps (labs/src/main/java/vramlab/pinned/CachingHostAllocator.java):
+                  7.1 Round to a power of two             roundSize
+                  7.2 Never recycle a captured block      fateOf
+                  7.3 Reuse only when the events retired  processEvents
+                  7.4 empty_host_cache                    emptyCache
+                Check one step: ./vramlab check 7.1   the chapter: ./vramlab check 7
+                Quiz (outside JShell): ./vramlab quiz 7 [--student <id>] [--sheet labs/answers/ch07.txt]
                 """;
     }
 

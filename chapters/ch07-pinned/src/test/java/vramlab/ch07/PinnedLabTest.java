@@ -39,7 +39,7 @@ class PinnedLabTest {
     }
 
     @Test
-    @DisplayName("replays the seed's walkthrough: 256 MiB owned after del, 0 checked out, then one cudaFreeHost")
+    @DisplayName("replays the notes' walkthrough: 256 MiB owned after del, 0 checked out, then one cudaFreeHost")
     void walkthrough() {
         List<HostStats> s = PinnedLab.walkthrough(SINK);
         assertThat(s.get(0).allocatedBytes()).isEqualTo(256 * MiB);

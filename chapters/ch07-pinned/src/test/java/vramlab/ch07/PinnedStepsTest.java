@@ -7,27 +7,32 @@ import static vramlab.units.Bytes.MiB;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import vramlab.driver.DeviceBuffer;
 import vramlab.pinned.CachingHostAllocator.Fate;
 import vramlab.pinned.HostBlock;
 import vramlab.pinned.PinnedSim;
 import vramlab.quiz.Graded;
+import vramlab.quiz.feedback.StepOrder;
 
 @DisplayName("Chapter 7 lab steps")
+@ExtendWith(StepOrder.class)
 class PinnedStepsTest {
     final PinnedSim sim = new PinnedSim();
+
+    /** Step 7.1's cases, in order: request, block. */
+    static final long[][] ROUND_CASES = {{1, 1}, {100, 128}, {300_000, 512 * KiB}, {3 * MiB + 1, 4 * MiB},
+        {8 * MiB, 8 * MiB}, {100_000_000_000L, 1L << 37}};
 
     @Test
     @Graded(step = "7.1", points = 2)
     @Timeout(10)
     @DisplayName("7.1 roundSize rounds every request up to the next power of two")
     void round() {
-        long[][] cases = {{1, 1}, {100, 128}, {300_000, 512 * KiB}, {3 * MiB + 1, 4 * MiB},
-                          {8 * MiB, 8 * MiB}, {100_000_000_000L, 1L << 37}};
-        for (long[] c : cases) {
-            assertThat(sim.allocator().roundSize(c[0])).as("roundSize(%d); allocator:%n%s", c[0], sim)
-                    .isEqualTo(c[1]);
+        for (long[] c : ROUND_CASES) {
+            Ch07Feedback.ROUND_SIZE.check("roundSize(" + c[0] + ")", c[0], sim.allocator().roundSize(c[0]), c[1],
+                    sim::toString);
         }
         HostBlock b = sim.pin(5 * MiB + 1);
         assertThat(b.size()).as("pin(5 MiB + 1); allocator:%n%s", sim).isEqualTo(8 * MiB);
@@ -45,12 +50,18 @@ class PinnedStepsTest {
     @Test
     @Graded(step = "7.2", points = 2)
     @Timeout(10)
-    @DisplayName("7.2 a block captured by a graph is parked, never handed to another request")
+    @DisplayName("7.2 a block a graph capture allocated and a copy used is parked, never handed to another"
+            + " request")
     void captured() {
         HostBlock[] staging = new HostBlock[1];
-        sim.capture(() -> staging[0] = sim.pin(4 * KiB));
-        assertThat(sim.allocator().fateOf(staging[0])).as("fate of %s", staging[0]).isEqualTo(Fate.PARK);
+        DeviceBuffer loss = sim.cuda(4 * KiB);
+        sim.capture(() -> {
+            staging[0] = sim.pin(4 * KiB);
+            sim.copyToHost(staging[0], loss);
+        });
         sim.del(staging[0]);
+        Ch07Feedback.FATE.check("fateOf(" + staging[0] + ") after del", "captured and used by a copy",
+                sim.allocator().fateOf(staging[0]), Fate.PARK, sim::toString);
         HostBlock next = sim.pin(4 * KiB);
         assertThat(next).as("the next 4 KiB request; allocator:%n%s", sim).isNotSameAs(staging[0]);
         sim.del(next);
@@ -65,7 +76,8 @@ class PinnedStepsTest {
     void released() {
         PinnedSim small = new PinnedSim("pinned_max_cached_size_mb:32");
         small.del(small.pin(64 * MiB));
-        assertThat(small.hostMemoryStats().allocatedBytes()).as("owned; allocator:%n%s", small).isZero();
+        Ch07Feedback.OWNED.check("bytes owned after pin(64 MiB) and del with pinned_max_cached_size_mb:32", "oversize",
+                small.hostMemoryStats().allocatedBytes(), 0L, small::toString);
         assertThat(small.host().freeHostCalls()).isEqualTo(1);
         small.checkInvariants();
         small.del(small.pin(32 * MiB));
@@ -85,10 +97,12 @@ class PinnedStepsTest {
         sim.copyToDevice(d, a);
         sim.del(a);
         HostBlock b = sim.pin(MiB);
-        assertThat(b).as("copy still in flight; allocator:%n%s", sim).isNotSameAs(a);
+        Ch07Feedback.REUSE.check("is pin(1 MiB), while a's copy is in flight, the freed block a", "in flight", b == a,
+                false, sim::toString);
         sim.synchronize();
         HostBlock c = sim.pin(MiB);
-        assertThat(c).as("copy done; allocator:%n%s", sim).isSameAs(a);
+        Ch07Feedback.REUSE.check("is pin(1 MiB), after synchronize(), the freed block a", "retired", c == a, true,
+                sim::toString);
         assertThat(sim.allocator().pendingEvents()).isZero();
         assertThat(PinnedLab.useAfterFree(true)).as("the lab's batches").containsExactly(0L, 1L, 2L, 3L);
         sim.checkInvariants();
@@ -103,9 +117,12 @@ class PinnedStepsTest {
         sim.del(sim.pin(256 * MiB));
         sim.del(sim.pin(2 * MiB));
         long freed = sim.emptyHostCache();
-        assertThat(freed).as("bytes freed; allocator:%n%s", sim).isEqualTo(258 * MiB);
-        assertThat(sim.hostMemoryStats().allocatedBytes()).isEqualTo(MiB);
-        assertThat(sim.host().freeHostCalls()).isEqualTo(2);
+        Ch07Feedback.EMPTIED.check("bytes emptyHostCache() frees with 1 MiB held, 256 MiB and 2 MiB cached", "freed",
+                freed, 258 * MiB, sim::toString);
+        assertThat(sim.hostMemoryStats().allocatedBytes()).as("bytes owned after it; %s", sim).isEqualTo(MiB);
+        sim.emptyHostCache();
+        Ch07Feedback.EMPTIED.check("cudaFreeHost calls after it and a second emptyHostCache()", "calls",
+                (long) sim.host().freeHostCalls(), 2L, sim::toString);
         assertThat(sim.allocator().blocks()).containsExactly(held);
         sim.checkInvariants();
     }

@@ -11,12 +11,15 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import javax.tools.Diagnostic;
@@ -131,17 +134,38 @@ public final class CoreBuild {
     }
 
     /** Builds every core, reusing what is unchanged. */
-    public Result build() {
+    public Result build() { return build(CORES.stream().map(Core::name).toList()); }
+
+    /**
+     * Builds only the cores named and the cores they need (so {@code check 3.1} compiles base to
+     * alloc, not pinned), reusing what is unchanged; the result holds just those, in
+     * {@link #CORES} order.
+     */
+    public Result build(Collection<String> wanted) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) throw new IllegalStateException("compiling the labs needs a JDK (javac), not a JRE");
+        Set<String> closure = closure(wanted);
         Map<String, List<Path>> files = sourcesByCore();
         Map<String, Outcome> done = new LinkedHashMap<>();
         for (Core core : CORES) {
+            if (!closure.contains(core.name())) continue;
             List<Path> deps = core.needs().stream().map(n -> done.get(n).classes()).toList();
             String fingerprint = fingerprint(core, files.get(core.name()), deps, done);
             done.put(core.name(), buildOne(javac, core, files.get(core.name()), deps, fingerprint));
         }
         return new Result(List.copyOf(done.values()));
+    }
+
+    /** The cores named and, transitively, every core they need. */
+    static Set<String> closure(Collection<String> wanted) {
+        Set<String> out = new HashSet<>();
+        for (String n : wanted) {
+            Core c = CORES.stream().filter(k -> k.name().equals(n)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no core '" + n + "'"));
+            out.add(c.name());
+            out.addAll(c.needs());
+        }
+        return out;
     }
 
     private Outcome buildOne(JavaCompiler javac, Core core, List<Path> files, List<Path> deps, String fingerprint) {

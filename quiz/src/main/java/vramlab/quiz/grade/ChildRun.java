@@ -30,9 +30,13 @@ final class ChildRun {
     private final Path stdout;
     private final Map<String, ScoreRow> booked = new LinkedHashMap<>();
     private final Set<String> open = new LinkedHashSet<>();
+    private final byte[] key = new byte[32];
+    private final ChildRunner.Signer signer;
     private long offset;
     private boolean done;
     private boolean started;
+    private int forged;
+    private String stoppedBy;
 
     /** How long a child may take to start and discover tests before its first test begins. */
     static final Duration STARTUP = Duration.ofSeconds(60);
@@ -42,7 +46,18 @@ final class ChildRun {
         this.area = area;
         this.results = area.resolve("results-" + attempt + ".txt");
         this.stdout = area.resolve("stdout-" + attempt + ".txt");
+        new java.security.SecureRandom().nextBytes(key);
+        this.signer = new ChildRunner.Signer(key);
     }
+
+    /** Lines in the results file that did not carry this child's MAC: written by something else. */
+    int forged() { return forged; }
+
+    /** Why the watcher stopped the child (a time-out, an exit, too much output), or null. */
+    String stoppedBy() { return stoppedBy; }
+
+    /** The most a child may print past its cap (only by going around System.out) before it is stopped. */
+    static long killAt(long outputCap) { return outputCap + 64 * 1024; }
 
     Path results() { return results; }
 
@@ -67,10 +82,17 @@ final class ChildRun {
      */
     void run(Map<String, ScoreRow> items, Duration itemTimeout, long deadlineNanos, long outputCap)
             throws IOException, InterruptedException {
+        Files.deleteIfExists(results);          // the child appends: start from nothing
+        Files.deleteIfExists(stdout);
         ProcessBuilder pb = new ProcessBuilder(command).directory(area.toFile())
                 .redirectErrorStream(true).redirectOutput(stdout.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
         Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            in.write((java.util.HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            // the child died at once; what it left is read below
+        }
         long lastEvent = System.nanoTime();
         String stopped = null;
         while (true) {
@@ -85,8 +107,9 @@ final class ChildRun {
             long now = System.nanoTime();
             if (now - lastEvent > (started ? itemTimeout : STARTUP).toNanos()) {
                 stopped = "timed out after " + itemTimeout.toSeconds() + " s (an infinite loop?)";
-            } else if (Files.size(stdout) > outputCap) {
-                stopped = "printed more than " + outputCap / 1024 + " KiB";
+            } else if (Files.size(stdout) > killAt(outputCap)) {
+                stopped = "wrote more than " + killAt(outputCap) / 1024 + " KiB of output around the "
+                        + outputCap / 1024 + " KiB cap";
             } else if (now > deadlineNanos) {
                 stopped = "not finished: the submission's time bound was used up";
             }
@@ -96,6 +119,7 @@ final class ChildRun {
                 break;
             }
         }
+        stoppedBy = stopped;
         if (stopped != null) blame(items, stopped);
     }
 
@@ -134,7 +158,12 @@ final class ChildRun {
             offset += last + 1;
             lines.addAll(List.of(new String(b, 0, last, StandardCharsets.UTF_8).split("\n")));
         }
-        for (String line : lines) {
+        for (String signed : lines) {
+            String line = signer.check(signed);
+            if (line == null) {
+                forged++;
+                continue;
+            }
             String[] f = line.split("\t", 3);
             switch (f[0]) {
                 case "START" -> { open.add(f[1]); started = true; }

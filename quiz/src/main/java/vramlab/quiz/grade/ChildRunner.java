@@ -37,24 +37,29 @@ import vramlab.quiz.ScoreRow;
  * parent knows what finished even when the submission loops, exits or crashes the JVM.
  *
  * <pre>
- * list RESULTS ROOTS            ITEM &lt;uid&gt; &lt;row&gt;  for every graded item under the test roots
- * run  RESULTS ROOTS UIDS       START &lt;uid&gt; (any descriptor), END &lt;uid&gt; &lt;row&gt; (an item's
+ * list RESULTS ROOTS - CAP      ITEM &lt;uid&gt; &lt;row&gt;  for every graded item under the test roots
+ * run  RESULTS ROOTS UIDS CAP   START &lt;uid&gt; (any descriptor), END &lt;uid&gt; &lt;row&gt; (an item's
  *                               result), FIN &lt;uid&gt; (any descriptor), ..., DONE
  * </pre>
- * ROOTS and UIDS are files with one test-classes folder or unique id per line. The child's
- * standard output and error are capped ({@value #OUTPUT_CAP} bytes in all), and it halts at
- * the end so a thread a submission left running cannot keep it alive.
+ * ROOTS and UIDS are files with one test-classes folder or unique id per line. Every line ends
+ * with a MAC: HMAC-SHA256 of its text under a key the parent writes to this JVM's standard input
+ * (a new key for every child). The key is read before any test class (any student code) is
+ * loaded, so a submission that writes lines into the results file writes lines the parent
+ * rejects; the file is written in append mode, a whole line at a time, so such lines cannot
+ * overwrite the runner's. The
+ * child's standard output and error keep their first CAP bytes in all (the rest is dropped),
+ * and it halts at the end so a thread a submission left running cannot keep it alive.
  */
 public final class ChildRunner {
-    static final int OUTPUT_CAP = 256 * 1024;
-
     private ChildRunner() {}
 
     public static void main(String[] args) throws IOException {
-        capOutput();
+        byte[] key = readKey();
+        capOutput(Long.parseLong(args[4]));
         int status = 0;
-        try (Writer out = Files.newBufferedWriter(Path.of(args[1]), StandardCharsets.UTF_8)) {
-            Protocol p = new Protocol(out);
+        try (Writer out = Files.newBufferedWriter(Path.of(args[1]), StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
+            Protocol p = new Protocol(out, key);
             List<Path> roots = Files.readAllLines(Path.of(args[2])).stream().filter(s -> !s.isBlank())
                     .map(Path::of).collect(Collectors.toList());
             if (args[0].equals("list")) {
@@ -127,20 +132,30 @@ public final class ChildRunner {
         });
     }
 
+    /** The MAC key: one line of hex on standard input, which is then closed to the tests. */
+    private static byte[] readKey() throws IOException {
+        java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        String line = in.readLine();
+        System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+        if (line == null || line.isBlank()) throw new IOException("no key on standard input");
+        return java.util.HexFormat.of().parseHex(line.strip());
+    }
+
     /** Replaces standard output and error with streams that drop what passes the cap. */
-    private static void capOutput() {
+    private static void capOutput(long cap) {
         OutputStream raw = new FileOutputStream(FileDescriptor.out);
         OutputStream capped = new OutputStream() {
             private long written;
 
             @Override
             public synchronized void write(int b) throws IOException {
-                if (written++ < OUTPUT_CAP) raw.write(b);
+                if (written++ < cap) raw.write(b);
             }
 
             @Override
             public synchronized void write(byte[] b, int off, int len) throws IOException {
-                long room = Math.max(0, OUTPUT_CAP - written);
+                long room = Math.max(0, cap - written);
                 if (room > 0) raw.write(b, off, (int) Math.min(room, len));
                 written += len;
             }
@@ -150,19 +165,59 @@ public final class ChildRunner {
         System.setErr(ps);
     }
 
-    /** Writes protocol lines and flushes each one. */
+    /** Writes protocol lines, each with its MAC, and flushes each one. */
     static final class Protocol {
         private final Writer out;
+        private final Signer signer;
 
-        Protocol(Writer out) { this.out = out; }
+        Protocol(Writer out, byte[] key) {
+            this.out = out;
+            this.signer = new Signer(key);
+        }
 
         synchronized void line(String s) {
             try {
-                out.write(s.replace('\n', ' ') + "\n");
+                out.write(signer.sign(s.replace('\n', ' ')) + "\n");
                 out.flush();
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+        }
+    }
+
+    /**
+     * Signs and checks protocol lines: a line is {@code text TAB mac}, where mac is the first 16
+     * bytes, in hex, of HMAC-SHA256(key, text). A line of another child (another key), or whose
+     * text was changed, does not check. (Repeating one of this child's own lines changes nothing:
+     * the first report of an item is the one booked.)
+     */
+    static final class Signer {
+        private final javax.crypto.Mac mac;
+
+        Signer(byte[] key) {
+            try {
+                mac = javax.crypto.Mac.getInstance("HmacSHA256");
+                mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+            }
+        }
+
+        synchronized String sign(String text) { return text + "\t" + mac(text); }
+
+        /** The text of {@code line} when its MAC checks; null otherwise. */
+        synchronized String check(String line) {
+            int tab = line.lastIndexOf('\t');
+            if (tab < 0) return null;
+            String text = line.substring(0, tab);
+            boolean ok = java.security.MessageDigest.isEqual(mac(text).getBytes(StandardCharsets.US_ASCII),
+                    line.substring(tab + 1).getBytes(StandardCharsets.US_ASCII));
+            return ok ? text : null;
+        }
+
+        private String mac(String text) {
+            byte[] d = mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d, 0, 16);
         }
     }
 }

@@ -5,27 +5,53 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.Stream;
 
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.KitPaths;
 import vramlab.quiz.Question;
+import vramlab.quiz.build.CoreBuild;
 
 /**
  * What grading takes from the kit, never from a submission: the reference cores, the compiled
- * graded tests, the classes they run with, and the quiz questions (loaded here, on the
- * reference cores, so keys come from the reference simulator).
+ * graded tests, the classes they run with, the quiz questions (loaded here, on the reference
+ * cores, so keys come from the reference simulator), and which core each lab step is in.
  *
- * @param referenceCore the compiled reference cores ({@code solutions/target/classes})
- * @param testRoots     the compiled test folders whose {@code @Graded} tests are the lab items
- * @param runtime       what the graded tests need besides the cores, kit first
- * @param questions     every chapter's quiz questions
+ * @param referenceCore    the compiled reference cores ({@code solutions/target/classes})
+ * @param testRoots        the compiled test folders whose {@code @Graded} tests are the lab items
+ * @param runtime          what the graded tests need besides the cores, kit first
+ * @param questions        every chapter's quiz questions
+ * @param stepCores        each marked lab step's core ({@code 3.4 -> alloc}), from the step markers
+ * @param referenceSources the reference's sources ({@code solutions/src/main/java}), or null
  */
-public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions) {
+public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions,
+                  Map<String, String> stepCores, Path referenceSources) {
 
-    /** The kit built under {@code root} ({@code mvn -q -DskipTests package} compiles everything needed). */
+    public Kit {
+        testRoots = List.copyOf(testRoots);
+        runtime = List.copyOf(runtime);
+        questions = List.copyOf(questions);
+        stepCores = Map.copyOf(stepCores);
+    }
+
+    /** A kit without step markers: an item's step is then in no known core (see {@link #coreOfStep}). */
+    public Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions) {
+        this(referenceCore, testRoots, runtime, questions, Map.of(), null);
+    }
+
+    /**
+     * The kit built under {@code root} ({@code mvn -q -DskipTests package} compiles everything
+     * needed). In a student release there is no reference: the cores as handed out (every step a
+     * Todo) stand in for a core that does not compile, and there are no quiz questions to mark,
+     * since their keys need the reference simulator.
+     */
     public static Kit locate(Path root) throws IOException {
-        Path core = need(root.resolve("solutions/target/classes"));
+        boolean release = KitPaths.isRelease(root);
+        Path core = need(KitPaths.standIn(root));
         List<Path> tests = new ArrayList<>();
         List<Path> runtime = new ArrayList<>();
         runtime.add(need(root.resolve("quiz/target/classes")));
@@ -40,8 +66,42 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
                 .split(File.pathSeparator)) {
             if (!jar.isBlank()) runtime.add(Path.of(jar));
         }
-        return new Kit(core, tests, runtime, registeredQuestions());
+        if (release) {
+            Path cores = root.resolve("cores/src/main/java");
+            return new Kit(core, tests, runtime, List.of(), stepCoresFromTodos(cores), cores);
+        }
+        return new Kit(core, tests, runtime, registeredQuestions(), stepCores(root.resolve("solutions")),
+                root.resolve("solutions/src/main/java"));
     }
+
+    /** Each step's core, from the Todo lines of the cores as generated ({@code throw new vramlab.lab.Todo("3.1", ...}). */
+    public static Map<String, String> stepCoresFromTodos(Path sources) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        java.util.regex.Pattern todo = java.util.regex.Pattern.compile("throw new vramlab\\.lab\\.Todo\\(\"([0-9]+\\.[0-9]+)\"");
+        try (Stream<Path> s = Files.walk(sources)) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                java.util.regex.Matcher m = todo.matcher(Files.readString(f));
+                String core = CoreBuild.coreOfFile(sources.relativize(f).toString()).name();
+                while (m.find()) out.put(m.group(1), core);
+            }
+        }
+        return out;
+    }
+
+    /** True when this kit marks no quiz (a student release). */
+    public boolean hasQuiz() { return !questions.isEmpty(); }
+
+    /** Each step marked in {@code solutionsModule}, by id, with the core its file belongs to. */
+    public static Map<String, String> stepCores(Path solutionsModule) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (LabGenerator.Step s : LabGenerator.steps(solutionsModule)) {
+            out.put(s.id(), CoreBuild.coreOfFile(s.file()).name());
+        }
+        return out;
+    }
+
+    /** The core that holds lab step {@code step}, or null when no marked step has that id. */
+    public String coreOfStep(String step) { return stepCores.get(step); }
 
     /** The questions this JVM's chapters register, on this JVM's (the reference) cores. */
     public static List<Question> registeredQuestions() {
@@ -54,7 +114,17 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
     public Kit withTests(List<Path> more) {
         List<Path> t = new ArrayList<>(testRoots);
         t.addAll(more);
-        return new Kit(referenceCore, t, runtime, questions);
+        return withTestRoots(t);
+    }
+
+    /** The same kit with exactly these graded test folders. */
+    public Kit withTestRoots(List<Path> roots) {
+        return new Kit(referenceCore, roots, runtime, questions, stepCores, referenceSources);
+    }
+
+    /** The same kit with these questions (none: lab items only). */
+    public Kit withQuestions(List<Question> qs) {
+        return new Kit(referenceCore, testRoots, runtime, qs, stepCores, referenceSources);
     }
 
     private static Path need(Path p) {

@@ -1,28 +1,18 @@
 package vramlab.quiz.grade;
 
 import java.io.IOException;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Stream;
-
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 
 /**
  * One student's copy, brought into a fresh build area: only the Java sources of
  * {@code labs/src/main/java} and the answer sheets ({@code labs/answers/*.txt} or
  * {@code answers/*.txt}) are copied; tests, build files and everything else in the submission
- * are ignored. Then the sources are compiled with {@code javax.tools}, annotation processing off.
+ * are ignored. The grader then compiles the copied sources one core at a time
+ * ({@link vramlab.quiz.build.CoreBuild}).
  */
 final class Submission {
     static final int MAX_FILES = 1000;
@@ -82,31 +72,5 @@ final class Submission {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** Compiles the copied sources; null when they compile, else the first errors. */
-    String compile() throws IOException {
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        if (javac == null) throw new IllegalStateException("grading needs a JDK (javac), not a JRE");
-        List<Path> files;
-        try (Stream<Path> s = Files.walk(sources)) {
-            files = s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-        }
-        if (files.isEmpty()) return "no Java sources in " + labSources();
-        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-        try (StandardJavaFileManager fm = javac.getStandardFileManager(diags, Locale.ROOT, StandardCharsets.UTF_8)) {
-            List<String> options = List.of("-d", classes.toString(), "-classpath", classes.toString(),
-                    "-proc:none", "--release", "17", "-nowarn", "-encoding", "UTF-8");
-            boolean ok = javac.getTask(new StringWriter(), fm, diags, options, null, fm.getJavaFileObjectsFromPaths(files))
-                    .call();
-            if (ok) return null;
-        }
-        List<String> errors = new ArrayList<>();
-        for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
-            if (d.getKind() != Diagnostic.Kind.ERROR || errors.size() >= 3) continue;
-            String file = d.getSource() == null ? "?" : sources.relativize(Path.of(d.getSource().toUri())).toString();
-            errors.add(file + ":" + d.getLineNumber() + ": " + d.getMessage(Locale.ROOT).lines().findFirst().orElse(""));
-        }
-        return String.join("; ", errors);
     }
 }

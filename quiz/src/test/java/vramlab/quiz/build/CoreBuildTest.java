@@ -68,6 +68,16 @@ class CoreBuildTest {
         assertThat(r.of("alloc").errors()).isEmpty();
     }
 
+    @Test
+    @DisplayName("asked for one core, it builds that core and the cores it needs, nothing else")
+    void onlyWhatIsNeeded() throws IOException {
+        Files.writeString(labs.resolve("vramlab/pinned/Pinned.java"), "package vramlab.pinned; class Pinned { int x = ; }");
+        CoreBuild.Result r = new CoreBuild(labs, reference, work).build(List.of("alloc"));
+        assertThat(r.outcomes()).extracting(o -> o.core().name()).containsExactly("base", "gmmu", "driver", "alloc");
+        assertThat(r.allCompiled()).as("the broken pinned core is not compiled").isTrue();
+        assertThat(work.resolve("pinned")).doesNotExist();
+    }
+
     @Nested
     @DisplayName("when one core does not compile")
     class Broken {

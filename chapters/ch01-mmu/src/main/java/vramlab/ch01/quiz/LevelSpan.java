@@ -12,7 +12,7 @@ import vramlab.units.Bytes;
 
 /**
  * How much VA one entry of a level spans, how many entries its table has, and what one table
- * costs. The seed asks about PDE1; a student gets one of the levels below the root.
+ * costs. The practice variant asks about PDE1; a student gets one of the levels below the root.
  */
 public final class LevelSpan implements Question {
     static final MmuFormat FORMAT = MmuFormat.VER2;

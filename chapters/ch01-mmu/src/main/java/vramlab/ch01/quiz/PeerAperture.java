@@ -18,7 +18,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Rule 4: after cudaDeviceEnablePeerAccess a walk can end on another GPU. The seed asks for the
+ * Rule 4: after cudaDeviceEnablePeerAccess a walk can end on another GPU. The practice variant asks for the
  * aperture code of GPU 0's PTE for a page of GPU 1; a student gets a bigger machine where one
  * GPU enables several peers, and is asked for the slot too.
  */

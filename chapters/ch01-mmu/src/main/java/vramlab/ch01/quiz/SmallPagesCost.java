@@ -16,7 +16,7 @@ import vramlab.units.Bytes;
 
 /**
  * Rule 2 and the TLB: the same memory mapped with small pages instead of 2 MiB pages costs a
- * table below each PDE0 entry and many more TLB entries. The seed asks it for 2 MiB of 4 KiB
+ * table below each PDE0 entry and many more TLB entries. The practice variant asks it for 2 MiB of 4 KiB
  * pages; a student gets 64 KiB or 4 KiB pages over a few 2 MiB regions.
  */
 public final class SmallPagesCost implements Question {

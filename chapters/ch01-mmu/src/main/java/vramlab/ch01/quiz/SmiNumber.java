@@ -24,7 +24,7 @@ public final class SmiNumber implements Question {
     @Override public String id() { return "q1.4"; }
     @Override public String title() { return "What nvidia-smi charges a process"; }
 
-    /** {cudaMalloc'd bytes, context bytes, one more request}; the seed's 30 GiB and 500 MiB. */
+    /** {cudaMalloc'd bytes, context bytes, one more request}; the practice variant's 30 GiB and 500 MiB. */
     static long[] numbers(Variant v) {
         if (v.isSeed()) return new long[] {gib(30), mib(500), mib(3) + 1};
         return new long[] {

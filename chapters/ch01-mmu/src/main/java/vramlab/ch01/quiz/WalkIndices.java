@@ -14,7 +14,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Rule 1: the VA bits are cut into one index per level. The seed asks for the root entry of VA
+ * Rule 1: the VA bits are cut into one index per level. The practice variant asks for the root entry of VA
  * 2^48; the kit asks for every level of the walk of one mapped 4 KiB page, at this student's VA.
  */
 public final class WalkIndices implements Question {
@@ -23,7 +23,7 @@ public final class WalkIndices implements Question {
     @Override public String id() { return "q1.1"; }
     @Override public String title() { return "Cut a VA into indices: the walk of one address, level by level"; }
 
-    /** The VA: 2^48 for the seed; a 4 KiB-aligned address anywhere in the 49-bit space otherwise. */
+    /** The VA: 2^48 for the practice variant; a 4 KiB-aligned address anywhere in the 49-bit space otherwise. */
     static long va(Variant v) {
         if (v.isSeed()) return 1L << 48;
         return v.between("va", 0, FORMAT.vaLimit() - 1) & -PageSize.SIZE_4K.bytes();

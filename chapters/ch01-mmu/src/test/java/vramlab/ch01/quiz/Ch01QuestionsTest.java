@@ -68,7 +68,7 @@ class Ch01QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed variant scores the same way: key full, blank zero")
+    @DisplayName("the practice variant scores the same way: key full, blank zero")
     void seedKeyAndBlank() {
         QuestionContract.keyFullBlankZero("ch01", QUESTIONS, Variant.seed("ch01"));
     }
@@ -84,7 +84,7 @@ class Ch01QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch01.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch01.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");
@@ -93,7 +93,7 @@ class Ch01QuestionsTest {
 
     /** The keys against models written from the chapter's rules, without the simulator. */
     @Nested
-    @DisplayName("the keys agree with the rules written out by hand, for the seed and 60 seeded students")
+    @DisplayName("the keys agree with the rules written out by hand, for the practice variant and 60 seeded students")
     class Models {
         @Test
         @DisplayName("q1.1: each index is the VA's bits [hi:lo]: PDE3 48:47, PDE2 46:38, PDE1 37:29, "
@@ -127,11 +127,17 @@ class Ch01QuestionsTest {
 
         @Test
         @DisplayName("q1.3: a reservation takes 0 B and leaves the root alone; a map takes its bytes and "
-                + "root + PDE2 + PDE1 + one PDE0 per 512 MiB")
+                + "root + PDE2 + PDE1 + one PDE0 per 512 MiB; a second fits only below 2^47 - 4 KiB")
         void reserveIsFree() {
             Question q = new ReserveIsFree();
             forStudents(q, (v, k) -> {
                 long[] n = ReserveIsFree.numbers(v);
+                // x86-64 user VA ends at (1 << 47) - 4096 (TASK_SIZE_MAX); the kit gives GPU 0 the
+                // 7 TiB below that, the first reservation starting at 0x7f0a00000000
+                long end = (1L << 47) - 4096, floor = end - 7 * 1024 * GiB;
+                long left = Math.max(end - 0x7f0a00000000L - n[1], 0x7f0a00000000L - floor);
+                assertThat(k.get("q1.3.e.second")).as(v.toString())
+                        .isEqualTo(n[3] <= left ? "CUDA_SUCCESS" : "CUDA_ERROR_OUT_OF_MEMORY");
                 // the reservation starts 512 MiB-aligned: one PDE0 table per started 512 MiB
                 long tables = 3 + (n[2] + 512 * MiB - 1) / (512 * MiB);
                 assertThat(number(k, "q1.3.a.taken")).isZero();
@@ -185,7 +191,7 @@ class Ch01QuestionsTest {
             });
         }
 
-        /** The seed and 60 seeded students, each with the key the simulator gives it. */
+        /** The practice variant and 60 seeded students, each with the key the simulator gives it. */
         void forStudents(Question q, BiConsumer<Variant, Map<String, String>> check) {
             check.accept(Variant.seed("ch01"), key(q, Variant.seed("ch01")));
             IntStream.range(0, 60).mapToObj(Ch01QuestionsTest::student)

@@ -21,8 +21,8 @@ class Ch01QuizTest {
     @DisplayName("q1.2: what one entry of a level spans, and what one of its tables costs")
     void levelSpan() { Quiz.check(LevelSpan.class); }
 
-    @Test @Graded(step = "q1.3", points = 4) @Timeout(10)
-    @DisplayName("q1.3: a reservation takes no memory and no table; a map takes frames and tables")
+    @Test @Graded(step = "q1.3", points = 5) @Timeout(10)
+    @DisplayName("q1.3: a reservation takes no memory and no table; a map takes frames and tables; VA ends at 128 TiB")
     void reserveIsFree() { Quiz.check(ReserveIsFree.class); }
 
     @Test @Graded(step = "q1.4", points = 3) @Timeout(10)

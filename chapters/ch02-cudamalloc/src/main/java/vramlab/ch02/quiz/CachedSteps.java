@@ -21,7 +21,7 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * Seed question 4: the same training loop as q2.3, through PyTorch's caching allocator (chapter
+ * The same training loop as q2.3, through PyTorch's caching allocator (chapter
  * 3, default settings). Its point needs no rule of chapter 3: freed blocks stay cached in their
  * segments, so later steps with the same sizes never reach the driver.
  */
@@ -31,7 +31,7 @@ public final class CachedSteps implements Question {
     @Override public String id() { return "q2.4"; }
     @Override public String title() { return "Through a caching allocator: the calls that are left"; }
 
-    /** {steps, size of tensor 1, ..., size of tensor n}: the seed's 1000 steps, or this student's. */
+    /** {steps, size of tensor 1, ..., size of tensor n}: the practice variant's 1000 steps, or this student's. */
     static long[] loop(Variant v) {
         int n = v.isSeed() ? 10 : (int) v.between("tensors", 4, 12);
         long[] l = new long[n + 1];

@@ -15,14 +15,14 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Seed question 5: cuMemMap writes the PTEs but grants no access; cuMemSetAccess must follow. */
+/** CuMemMap writes the PTEs but grants no access; cuMemSetAccess must follow. */
 public final class MapThenAccess implements Question {
     static final long DEVICE = mib(64);
 
     @Override public String id() { return "q2.5"; }
     @Override public String title() { return "After cuMemMap: mapped, but not yet usable"; }
 
-    /** {reserved pages, handle pages, offset in pages}: the seed's one page at va, or this student's. */
+    /** {reserved pages, handle pages, offset in pages}: the practice variant's one page at va, or this student's. */
     static long[] setup(Variant v) {
         if (v.isSeed()) return new long[] {1, 1, 0};
         long reserved = v.between("reserved", 1, 8);

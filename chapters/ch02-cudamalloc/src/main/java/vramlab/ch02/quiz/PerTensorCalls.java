@@ -16,14 +16,14 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Seed question 3: a training loop that calls the driver for every tensor, and what it costs. */
+/** A training loop that calls the driver for every tensor, and what it costs. */
 public final class PerTensorCalls implements Question {
     static final long DEVICE = gib(1);
 
     @Override public String id() { return "q2.3"; }
     @Override public String title() { return "Per-tensor driver calls: how many, and what the model charges"; }
 
-    /** {steps, tensors per step, tensor size}: the seed's 1000 steps of 10 tensors, or this student's. */
+    /** {steps, tensors per step, tensor size}: the practice variant's 1000 steps of 10 tensors, or this student's. */
     static long[] loop(Variant v) {
         if (v.isSeed()) return new long[] {1000, 10, mib(1)};
         return new long[] {

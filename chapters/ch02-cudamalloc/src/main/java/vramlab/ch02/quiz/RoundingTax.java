@@ -14,14 +14,14 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Seed question 1: what one cudaMalloc maps, and how. */
+/** What one cudaMalloc maps, and how. */
 public final class RoundingTax implements Question {
     static final long DEVICE = mib(256);
 
     @Override public String id() { return "q2.1"; }
     @Override public String title() { return "The rounding tax of one cudaMalloc"; }
 
-    /** The request: the seed's 3 MiB + 1 B, or this student's (always some bytes over a page). */
+    /** The request: the practice variant's 3 MiB + 1 B, or this student's (always some bytes over a page). */
     static long request(Variant v) {
         if (v.isSeed()) return mib(3) + 1;
         return mib(v.between("mib", 1, 40)) + v.between("over", 1, mib(1) - 1);

@@ -13,14 +13,14 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Seed question 6: a mapping comes off whole or not at all; a released handle lives until then. */
+/** A mapping comes off whole or not at all; a released handle lives until then. */
 public final class WholeUnmap implements Question {
     static final long DEVICE = mib(64);
 
     @Override public String id() { return "q2.6"; }
     @Override public String title() { return "cuMemUnmap: whole mappings only, and what cuMemRelease frees"; }
 
-    /** {mapping pages, first page of the unmap, pages unmapped}: the seed's first 2 MiB of 4 MiB. */
+    /** {mapping pages, first page of the unmap, pages unmapped}: the practice variant's first 2 MiB of 4 MiB. */
     static long[] setup(Variant v) {
         if (v.isSeed()) return new long[] {2, 0, 1};
         long pages = v.between("pages", 2, 16);

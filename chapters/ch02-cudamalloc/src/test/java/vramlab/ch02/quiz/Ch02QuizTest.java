@@ -18,7 +18,7 @@ class Ch02QuizTest {
     void roundingTax() { Quiz.check(RoundingTax.class); }
 
     @Test @Graded(step = "q2.2", points = 3) @Timeout(10)
-    @DisplayName("q2.2: tiny requests take a page each until the device is full")
+    @DisplayName("q2.2: tiny requests share one page, thousands of them")
     void tinyRequests() { Quiz.check(TinyRequests.class); }
 
     @Test @Graded(step = "q2.3", points = 3) @Timeout(10)

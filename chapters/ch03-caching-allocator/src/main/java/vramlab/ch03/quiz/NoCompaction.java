@@ -8,7 +8,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Seed question 7: a copying collector defragments a Java heap by moving objects; why can the
+ * A copying collector defragments a Java heap by moving objects; why can the
  * caching allocator not do the same? Conceptual, so the same for every variant.
  */
 public final class NoCompaction implements Question {

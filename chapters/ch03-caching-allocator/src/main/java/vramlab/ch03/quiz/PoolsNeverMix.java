@@ -30,7 +30,7 @@ public final class PoolsNeverMix implements Question {
     @Override
     public String prompt(Variant v) {
         long[] s = sizes(v);
-        return "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy (vramlab.alloc.ToyPolicy):\n"
+        return "On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the toy policy (vramlab.alloc.ToyPolicy):\n"
                 + "big = alloc(" + s[0] + "); free(big);\n"
                 + "then small = alloc(" + s[1] + ").   (big: " + Bytes.readable(s[0]) + ", small: " + Bytes.readable(s[1]) + ")\n"
                 + "(a) the pool of the small request; (b) does it reuse the bytes big left cached?\n"

@@ -16,7 +16,7 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * Seed question 1: the block size and pool of four requests. The seed asks it for PyTorch's
+ * The block size and pool of four requests. The practice variant asks it for PyTorch's
  * policy but answers with the toy's rules (2 MiB steps above 1 MiB), which is the toy's premise,
  * not PyTorch's (PyTorch rounds every block to 512 B: round_size, CCA:2026-2037). So the kit asks
  * it once per policy, with the same requests: {@link Toy} (q3.1) and {@link PyTorch} (q3.6).
@@ -34,11 +34,11 @@ public abstract class PredictTheBlock implements Question {
         this.premise = premise;
     }
 
-    /** The toy policy of the seed chapter ({@code ToyPolicy}). */
+    /** The toy policy chapter 3 starts from ({@code ToyPolicy}). */
     public static final class Toy extends PredictTheBlock {
         public Toy() {
-            super("q3.1", "the seed's toy policy", ToyPolicy::new,
-                    "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real\n"
+            super("q3.1", "the toy policy", ToyPolicy::new,
+                    "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real\n"
                     + "rules; q3.6 asks the same for PyTorch.");
         }
     }
@@ -55,7 +55,7 @@ public abstract class PredictTheBlock implements Question {
     @Override public String id() { return id; }
     @Override public String title() { return "Predict the block: size and pool under " + policyName; }
 
-    /** The four requests: the seed's (100 B, 300,000 B, 1.5 MiB, 2.4 MiB), or this student's. */
+    /** The four requests: the practice variant's (100 B, 300,000 B, 1.5 MiB, 2.4 MiB), or this student's. */
     static long[] requests(Variant v) {
         if (v.isSeed()) return new long[] {100, 300_000, mib(3) / 2, 2_516_582};
         return new long[] {

@@ -16,8 +16,8 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * requested &lt;= allocated &lt;= reserved: the seed's alternating fill, with this student's sizes.
- * The seed derives it under the toy's rules (large blocks in 2 MiB steps, a split only when 2 MiB
+ * requested &lt;= allocated &lt;= reserved: the practice variant's alternating fill, with this student's sizes.
+ * The notes derive it under the toy's rules (large blocks in 2 MiB steps, a split only when 2 MiB
  * remain), so it is asked for the toy (q3.3, this class) and again, with the same sizes, for
  * PyTorch's real rules ({@link PyTorch}, q3.7): 512 B blocks, and a large block
  * split only when more than 1 MiB remains (CCA:2026-2037, 2478-2486), so a tail of 1 MiB or less
@@ -31,10 +31,10 @@ public class RoundingTax implements Question {
     private final Supplier<Policy> policy;
     private final String premise;
 
-    /** The seed's question, under the toy policy. */
+    /** The question under the toy policy. */
     public RoundingTax() {
-        this("q3.3", "the seed's toy policy", ToyPolicy::new,
-                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+        this("q3.3", "the toy policy", ToyPolicy::new,
+                "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
                 + "q3.7 asks the same for PyTorch.");
     }
 

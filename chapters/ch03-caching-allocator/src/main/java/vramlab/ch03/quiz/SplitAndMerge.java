@@ -18,10 +18,10 @@ import vramlab.units.Bytes;
 
 /**
  * Split on alloc, merge on free: three allocations, then the middle and the first freed. Asked
- * for the seed's toy policy (q3.2, the no-argument constructor) and again, with the same sizes,
+ * for the toy policy (q3.2, the no-argument constructor) and again, with the same sizes,
  * for PyTorch's real rules ({@link PyTorch}, q3.8): blocks round to 512 B, not 2 MiB, and a
  * large block splits only when more than 1 MiB remains, not 2 MiB or more (CCA:2026-2037,
- * 2478-2486). For the seed's whole-MiB sizes both give the same answers; students' sizes differ.
+ * 2478-2486). For the practice variant's whole-MiB sizes both give the same answers; students' sizes differ.
  */
 public class SplitAndMerge implements Question {
     static final long DEVICE = mib(64);
@@ -31,10 +31,10 @@ public class SplitAndMerge implements Question {
     private final Supplier<Policy> policy;
     private final String premise;
 
-    /** The seed's question, under the toy policy. */
+    /** The question under the toy policy. */
     public SplitAndMerge() {
-        this("q3.2", "the seed's toy policy", ToyPolicy::new,
-                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+        this("q3.2", "the toy policy", ToyPolicy::new,
+                "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
                 + "q3.8 asks the same for PyTorch.");
     }
 

@@ -92,7 +92,7 @@ class Ch03QuestionsTest {
     }
 
     @Test
-    @DisplayName("q3.6 and q3.1 differ exactly where the fact sheet's table says: 1.5 MiB and 2.4 MiB")
+    @DisplayName("q3.6 and q3.1 differ exactly where the table of PyTorch's rules says: 1.5 MiB and 2.4 MiB")
     void seedTwinsDiffer() {
         Variant seed = Variant.seed("ch03");
         long[] toy = {512, 300_032, 2 * MiB, 4 * MiB};
@@ -105,7 +105,7 @@ class Ch03QuestionsTest {
     }
 
     @Test
-    @DisplayName("q3.7 for the seed: the fifth 3 MiB + 1 B request takes a whole unsplit tail (remainder not above 1 MiB)")
+    @DisplayName("q3.7 for the practice variant: the fifth 3 MiB + 1 B request takes a whole unsplit tail (remainder not above 1 MiB)")
     void pytorchFillKeepsTheTail() {
         Variant seed = Variant.seed("ch03");
         long small = 3_146_240, large = 5_243_392;
@@ -149,7 +149,7 @@ class Ch03QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch03.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch03.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");

@@ -14,15 +14,15 @@ import vramlab.quiz.Quiz;
  */
 class Ch03QuizTest {
     @Test @Graded(step = "q3.1", points = 4) @Timeout(10)
-    @DisplayName("q3.1: the block size and pool of four requests under the seed's toy policy")
+    @DisplayName("q3.1: the block size and pool of four requests under the toy policy")
     void predictTheBlock() { Quiz.check(PredictTheBlock.Toy.class); }
 
     @Test @Graded(step = "q3.2", points = 4) @Timeout(10)
-    @DisplayName("q3.2: the counters and the map after a split and a merge (the seed's toy policy)")
+    @DisplayName("q3.2: the counters and the map after a split and a merge (the toy policy)")
     void splitAndMerge() { Quiz.check(SplitAndMerge.class); }
 
     @Test @Graded(step = "q3.3", points = 3) @Timeout(10)
-    @DisplayName("q3.3: requested, allocated and reserved after an alternating fill (the seed's toy policy)")
+    @DisplayName("q3.3: requested, allocated and reserved after an alternating fill (the toy policy)")
     void roundingTax() { Quiz.check(RoundingTax.class); }
 
     @Test @Graded(step = "q3.4", points = 3) @Timeout(10)

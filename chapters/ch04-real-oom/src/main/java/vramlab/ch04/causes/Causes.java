@@ -28,7 +28,7 @@ public final class Causes {
         throw new IllegalArgumentException("no scenario '" + name + "'");
     }
 
-    /** The policy the lab runs the scenarios with. The toy for now (see the notes). */
+    /** The policy the lab runs the scenarios with: PyTorch's native rules. */
     public static Policy defaultPolicy() { return new PyTorchPolicy(); }
 
     public static void main(String[] args) { runCauses(System.out); }
@@ -37,15 +37,28 @@ public final class Causes {
     /** Runs every scenario with seed 1 and prints its story, its message and the triage. */
     public static void runCauses(PrintStream out) {
         for (Scenario s : all()) {
-            Outcome o = s.run(defaultPolicy(), 1);
-            Diagnosis d = Triage.of(o.pasted());
-            out.println("== " + s.cause().step() + ". " + s.title() + " (" + s.name() + ") ==");
-            o.story().forEach(line -> out.println("  " + line));
-            out.println("  message: " + o.message());
-            String why = d.evidence().get(d.evidence().size() - 1);
-            out.println("  triage:  " + d.cause() + " -- " + why);
+            out.println("== " + heading(s) + " ==");
+            runCause(s, out);
             out.println();
         }
     }
+
+    /** One scenario with seed 1: its story, the message it ends in, and what triage reads from it. */
+    public static void runCause(Scenario s, PrintStream out) {
+        Outcome o = s.run(defaultPolicy(), 1);
+        Diagnosis d = Triage.of(o.pasted());
+        o.story().forEach(line -> out.println("  " + line));
+        out.println("  message: " + o.message());
+        String why = d.evidence().get(d.evidence().size() - 1);
+        out.println("  triage:  " + d.cause() + " -- " + why);
+    }
     // end::run-causes[]
+
+    /** {@code 1. Interleaved lifetimes (interleaved)}: the cause's step on the ladder, title and name. */
+    public static String heading(Scenario s) { return s.cause().step() + ". " + s.title() + " (" + s.name() + ")"; }
+
+    /** Every cause as a lab scenario of its own, so one that needs an unwritten step stops alone. */
+    public static List<vramlab.kit.Scenario> labScenarios() {
+        return all().stream().map(s -> new vramlab.kit.Scenario(heading(s), out -> runCause(s, out))).toList();
+    }
 }

@@ -3,10 +3,12 @@ package vramlab.ch04.causes;
 import java.util.ArrayList;
 import java.util.List;
 
+import vramlab.figures.Palette;
+import vramlab.figures.Svg;
 import vramlab.triage.Cause;
 
 /**
- * The 3 a.m. ladder as an SVG flowchart: one question per step, "yes" to the cause and its
+ * The 3 a.m. ladder as an SVG flowchart (the course's palette): one question per step, "yes" to the cause and its
  * scenarios (each a link to its section of the notes), "no" down to the next step. The
  * questions are the triage's tests in words; the scenario names come from {@link Causes#all()}.
  */
@@ -29,52 +31,36 @@ public final class LadderFigure {
     }
 
     // tag::figure[]
-    /** The flowchart, as a standalone SVG document. */
+    /** The flowchart, as a standalone SVG document in the course's palette. */
     public static String figureLadder() {
         List<Cause> steps = new ArrayList<>();
         for (Cause c : Cause.values()) if (c.step() > 0) steps.add(c);
-        int h = TOP + steps.size() * ROW + 20;
-        StringBuilder sb = new StringBuilder();
-        sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"")
-          .append(" width=\"").append(W).append("\" height=\"")
-          .append(h).append("\" viewBox=\"0 0 ").append(W).append(' ').append(h)
-          .append("\" font-family=\"sans-serif\" font-size=\"13\">\n")
-          .append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n")
-          .append("<text x=\"20\" y=\"30\" font-size=\"16\" font-weight=\"bold\">"
-                  + "CUDA out of memory: the ladder, top to bottom</text>\n");
-        for (int i = 0; i < steps.size(); i++) step(sb, steps.get(i), i, i == steps.size() - 1);
-        return sb.append("</svg>\n").toString();
+        Svg svg = new Svg(W, TOP + steps.size() * ROW + 20);
+        String title = "CUDA out of memory: the ladder, top to bottom";
+        svg.text(20, 30, title, "start", 16, ".ink", true);
+        for (int i = 0; i < steps.size(); i++) step(svg, steps.get(i), i, i == steps.size() - 1);
+        return svg.toString(title);
     }
     // end::figure[]
 
-    private static void step(StringBuilder sb, Cause c, int i, boolean last) {
+    private static void step(Svg svg, Cause c, int i, boolean last) {
         int y = TOP + i * ROW;
-        sb.append(String.format("<rect x=\"20\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"8\" fill=\"%s\" "
-                + "stroke=\"#444\"/>%n", y, Q_W, Q_H, last ? "#eeeeee" : "#eef4fb"));
-        sb.append(String.format("<text x=\"34\" y=\"%d\" font-weight=\"bold\">%d.</text>%n", y + 31, c.step()));
-        sb.append(String.format("<text x=\"58\" y=\"%d\">%s</text>%n", y + 31, esc(question(c))));
+        svg.rect(20, y, Q_W, Q_H, last ? Palette.STRUCTURE : Palette.FREE, last ? ".line" : null, null);
+        svg.text(34, y + 31, c.step() + ".", "start", 13, ".ink", true);
+        svg.text(58, y + 31, question(c), "start", 13);
         int cx = 20 + Q_W + 60;
-        sb.append(String.format("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" "
-                + "marker-end=\"url(#arrow)\"/>%n", 20 + Q_W, y + Q_H / 2, cx - 4, y + Q_H / 2));
+        svg.arrow(20 + Q_W, y + Q_H / 2.0, cx - 4, y + Q_H / 2.0, null);
         if (!last) {
-            sb.append(String.format("<text x=\"%d\" y=\"%d\" font-size=\"11\">yes</text>%n", 20 + Q_W + 18, y + Q_H / 2 - 5));
-            sb.append(String.format("<line x1=\"60\" y1=\"%d\" x2=\"60\" y2=\"%d\" stroke=\"#444\"/>%n", y + Q_H, y + ROW));
-            sb.append(String.format("<text x=\"66\" y=\"%d\" font-size=\"11\">no</text>%n", y + Q_H + 16));
+            svg.text(20 + Q_W + 18, y + Q_H / 2.0 - 5, "yes", "start", 11);
+            svg.arrow(60, y + Q_H, 60, y + ROW, null);
+            svg.text(66, y + Q_H + 16, "no", "start", 11);
         }
         List<String> names = new ArrayList<>();
         for (Scenario s : Causes.all()) if (s.cause() == c) names.add(s.name());
-        sb.append(String.format("<a href=\"#cause-%s\" xlink:href=\"#cause-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"8\" "
-                + "fill=\"#fff4e0\" stroke=\"#a66\"/>%n", names.get(0), names.get(0), cx, y, W - cx - 20, Q_H));
-        sb.append(String.format("<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n", cx + 12, y + 21, c.name()));
-        sb.append(String.format("<text x=\"%d\" y=\"%d\" font-size=\"11\">scenario: %s</text></a>%n",
-                cx + 12, y + 40, esc(String.join(", ", names))));
-        if (i == 0) {
-            sb.insert(sb.indexOf("<rect width"), "<defs><marker id=\"arrow\" markerWidth=\"8\" markerHeight=\"8\" "
-                    + "refX=\"6\" refY=\"4\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#444\"/></marker></defs>\n");
-        }
-    }
-
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        svg.link("#cause-" + names.get(0), () -> {
+            svg.rect(cx, y, W - cx - 20, Q_H, Palette.STRUCTURE, ".line", "scenario: " + String.join(", ", names));
+            svg.text(cx + 12, y + 21, c.name(), "start", 13, ".ink", true);
+            svg.text(cx + 12, y + 40, "scenario: " + String.join(", ", names), "start", 11);
+        });
     }
 }

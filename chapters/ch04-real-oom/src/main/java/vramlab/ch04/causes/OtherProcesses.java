@@ -19,11 +19,18 @@ import vramlab.triage.Cause;
 /**
  * Cause 2, another process on the same GPU: a forgotten notebook kernel still holds gigabytes
  * through plain cudaMalloc, and our training run fills what is left. With {@code mps}, the
- * processes are MPS clients: one server process owns the single context they share, so the
- * clients have no context of their own (a simplification: the real server also carries
- * per-client state).
+ * processes are MPS clients on a Volta or later GPU: "each Volta MPS client owns its own GPU
+ * address space", and the saving of on-GPU context storage is "to a much lesser degree" than
+ * before Volta (NVIDIA's MPS documentation, Introduction and "When to Use MPS"). So each client
+ * keeps an address space and a context of its own; the server holds the scheduling resources
+ * they share. How much smaller a client's context is, is not documented: the kit moves
+ * {@link #SERVER_CONTEXT} from each client's context to the server, an illustrative figure of
+ * the size an MPS server was observed to hold (27 MiB on a V100, nebuly-ai/nos issue #39).
  */
 public final class OtherProcesses implements Scenario {
+    /** What the MPS server holds for all its clients; each client's context is that much smaller. */
+    public static final long SERVER_CONTEXT = 32 * MiB;
+
     private final boolean mps;
 
     public OtherProcesses(boolean mps) { this.mps = mps; }
@@ -31,7 +38,7 @@ public final class OtherProcesses implements Scenario {
     @Override public String name() { return mps ? "mps-clients" : "other-process"; }
     @Override public Cause cause() { return Cause.OTHER_PROCESSES; }
     @Override public String title() {
-        return mps ? "other processes: MPS clients share one server context"
+        return mps ? "other processes: MPS clients, each still with its own context"
                 : "other processes: a forgotten notebook holds gigabytes";
     }
 
@@ -41,14 +48,15 @@ public final class OtherProcesses implements Scenario {
         Random rnd = new Random(seed);
         Gpu gpu = new Gpu(0, (16 + 8L * rnd.nextInt(3)) * GiB, (400 + rnd.nextInt(400)) * MiB);
         long context = (300 + rnd.nextInt(300)) * MiB;
-        long ownContext = mps ? 0 : context;             // MPS clients share the server's
-        if (mps) gpu.open(1500 + rnd.nextInt(100), "nvidia-cuda-mps-server", context);
+        long ownContext = mps ? context - SERVER_CONTEXT : context;   // Volta MPS: a smaller one
+        if (mps) gpu.open(1500 + rnd.nextInt(100), "nvidia-cuda-mps-server", SERVER_CONTEXT);
         GpuProcess notebook = gpu.open(4000 + rnd.nextInt(1000), "ipykernel", ownContext);
         notebook.cudaMalloc(alignUp((4 + rnd.nextInt(5)) * GiB + rnd.nextInt(1 << 30), 2 * MiB));
         Rig rig = new Rig(gpu, gpu.open(Rig.PID, "python train.py", ownContext), policy);
         rig.say("Process " + notebook.pid() + " (" + notebook.name() + ") holds "
-                + size(notebook.physicalBytes()) + (mps ? "; the MPS server holds the one "
-                + "shared context, " + size(context) + "." : "."));
+                + size(notebook.physicalBytes()) + (mps ? "; each MPS client keeps its own address "
+                + "space and a context of " + size(ownContext) + ", the server " + size(SERVER_CONTEXT)
+                + "." : "."));
         List<Block> weights = new ArrayList<>();
         CudaOutOfMemoryError oom = rig.fill(rig.torch,
                 () -> (128 + 64L * rnd.nextInt(7)) * MiB, weights);

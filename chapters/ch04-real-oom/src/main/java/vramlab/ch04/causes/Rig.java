@@ -79,7 +79,11 @@ final class Rig {
 
     static String size(long bytes) { return Bytes.formatSize(bytes); }
 
-    /** The facts PyTorch's message reports, read from the simulator now. */
+    /**
+     * The facts PyTorch's message reports, read from the simulator now. The total and free are
+     * {@code cudaMemGetInfo}'s (CUDACachingAllocator.cpp's OOM path), so the total already
+     * leaves out the driver's reserve; the process lines are NVML's per-process usage.
+     */
     PyTorchOomMessage.Facts facts(long tried) {
         List<PyTorchOomMessage.ProcessUsage> ps = new ArrayList<>();
         for (GpuProcess p : gpu.processes()) {
@@ -91,7 +95,8 @@ final class Rig {
             reserved += graphPool.reserved();
             privatePools = graphPool.freeBytes();     // cached free blocks of the private pool
         }
-        return new PyTorchOomMessage.Facts(tried, gpu.id(), gpu.capacity(), gpu.free(),
+        var info = self.cudaMemGetInfo();
+        return new PyTorchOomMessage.Facts(tried, gpu.id(), info.total(), info.free(),
                 ps, -1, allocated, privatePools, reserved);
     }
 

@@ -16,7 +16,7 @@ import vramlab.alloc.Policy;
 import vramlab.triage.Cause;
 
 /**
- * Cause 1 again, the ratchet of the seed's quiz question 6. Every batch has a different length,
+ * Cause 1 again, the ratchet of quiz question q4.5. Every batch has a different length,
  * so every step asks for different sizes and splits the 20 MiB segments differently. The first
  * time a length is seen, the model builds a small table for it (rotary sin/cos or a mask of
  * that length) and caches it on the GPU for the run. Each table lands in a split of whatever

@@ -13,7 +13,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Seed question 4: what empty_cache() does, what it does not, and when it is the right tool. */
+/** What empty_cache() does, what it does not, and when it is the right tool. */
 public final class EmptyCacheQuestion implements Question {
     /** What empty_cache() gives back to the driver. */
     public enum Releases { WHOLLY_FREE_SEGMENTS, EVERY_FREE_BLOCK, LIVE_BLOCKS_AFTER_MOVING_THEM, NOTHING }
@@ -38,7 +38,7 @@ public final class EmptyCacheQuestion implements Question {
 
     @Override
     public String prompt(Variant v) {
-        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy"
+        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the toy policy"
                 + " (vramlab.alloc.ToyPolicy,\nnot PyTorch's real rules), for each row allocate the two sizes (one 20 MiB segment\nper row), then free what the row says:\n");
         for (long[] r : plan(v)) {
             sb.append("  alloc(").append(Bytes.toyMiB(r[0])).append("), alloc(").append(Bytes.toyMiB(r[1]))

@@ -19,11 +19,11 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * Seed question 2: free bytes exceed the request and the allocation fails anyway. Each student
+ * Free bytes exceed the request and the allocation fails anyway. Each student
  * gets a hole pattern (hole and fence sizes that tile 20 MiB segments), a number of segments
  * and a request; the simulator builds the state and decides every answer.
  *
- * <p>The seed derives it under the toy's rules (2 MiB block rounding, a 20 MiB segment for any
+ * <p>The notes derive it under the toy's rules (2 MiB block rounding, a 20 MiB segment for any
  * large request), so it is asked for the toy (q4.1, this class's no-argument constructor) and
  * again, with the same numbers, for PyTorch's real rules ({@link PyTorch}, q4.7): blocks round to
  * 512 B, a large block splits only above 1 MiB of remainder, and a request of 10 MiB or more asks
@@ -36,10 +36,10 @@ public class FragmentationFailure implements Question {
     private final Supplier<Policy> policy;
     private final String premise;
 
-    /** The seed's question, under the toy policy. */
+    /** The question under the toy policy. */
     public FragmentationFailure() {
-        this("q4.1", "the seed's toy policy", ToyPolicy::new,
-                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+        this("q4.1", "the toy policy", ToyPolicy::new,
+                "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
                 + "q4.7 asks the same for PyTorch.");
     }
 

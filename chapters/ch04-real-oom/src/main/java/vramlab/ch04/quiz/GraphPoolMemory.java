@@ -9,7 +9,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Seed question 8: reserved grows after a CUDA graph capture and neither deleting the captured
+ * Reserved grows after a CUDA graph capture and neither deleting the captured
  * tensors nor empty_cache() gives it back. Conceptual; the variant only changes the amount.
  */
 public final class GraphPoolMemory implements Question {

@@ -14,7 +14,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Seed question 5: a job that OOMs only at night. The message, in PyTorch 2.x's exact words
+ * A job that OOMs only at night. The message, in PyTorch 2.x's exact words
  * ({@code PyTorchOomMessage}), carries this student's numbers and the co-tenant's pid.
  */
 public final class NightOnlyOom implements Question {

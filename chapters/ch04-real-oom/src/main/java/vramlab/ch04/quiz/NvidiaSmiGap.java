@@ -21,10 +21,10 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * Seed question 3: the tensors sum to less than nvidia-smi's number for the process. Which
+ * The tensors sum to less than nvidia-smi's number for the process. Which
  * terms make up the gap, and how large is each for this student's workload?
  *
- * <p>The seed's numbers rest on the toy's rounding (large blocks in 2 MiB steps), so it is asked
+ * <p>The practice numbers rest on the toy's rounding (large blocks in 2 MiB steps), so it is asked
  * for the toy (q4.2, the no-argument constructor) and again, with the same workload, for
  * PyTorch's real rules ({@link PyTorch}, q4.8), where every block rounds to 512 B
  * (CCA:2026-2037) and the rounding tax shrinks to bytes.
@@ -40,10 +40,10 @@ public class NvidiaSmiGap implements Question {
     private final Supplier<Policy> policy;
     private final String premise;
 
-    /** The seed's question, under the toy policy. */
+    /** The question under the toy policy. */
     public NvidiaSmiGap() {
-        this("q4.2", "the seed's toy policy", ToyPolicy::new,
-                "This asks about the seed's toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
+        this("q4.2", "the toy policy", ToyPolicy::new,
+                "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real rules;\n"
                 + "q4.8 asks the same for PyTorch.");
     }
 

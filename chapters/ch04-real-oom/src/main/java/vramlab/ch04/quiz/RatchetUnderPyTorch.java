@@ -12,7 +12,7 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * q4.5's loop again, under PyTorch's real rules. The seed's ratchet rests on the toy's premise
+ * q4.5's loop again, under PyTorch's real rules. The toy's ratchet rests on its premise
  * that every large request gets a segment of at least 20 MiB, which leaves room beside the batch
  * for the kept tensor. In PyTorch a request of 10 MiB or more gets a segment of its own size
  * rounded up to 2 MiB (get_allocation_size, CCA:2488-2496), and a remainder of 1 MiB or less is

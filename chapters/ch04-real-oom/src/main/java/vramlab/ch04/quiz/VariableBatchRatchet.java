@@ -14,7 +14,7 @@ import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
 /**
- * Seed question 6: a loop with a different batch size every step calls empty_cache() after each
+ * A loop with a different batch size every step calls empty_cache() after each
  * batch, and reserved still ratchets up. A small tensor kept from every step (a logged loss, a
  * cached mask) lands in the segment the batch just used and pins it.
  */
@@ -42,7 +42,7 @@ public final class VariableBatchRatchet implements Question {
     @Override
     public String prompt(Variant v) {
         long[] s = steps(v);
-        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the seed's toy policy (vramlab.alloc.ToyPolicy,\n"
+        StringBuilder sb = new StringBuilder("On a fresh Sim of " + Bytes.toyMiB(DEVICE) + " with the toy policy (vramlab.alloc.ToyPolicy,\n"
                 + "not PyTorch's real rules; q4.9 asks about the same loop for PyTorch), each step does\n"
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");

@@ -8,8 +8,8 @@ import vramlab.alloc.PoolKind;
 import vramlab.alloc.Policy;
 
 /**
- * A test-only stand-in for PyTorch's default rules (fact sheet sections 2, 3 and 13;
- * c10/cuda/CUDACachingAllocator.cpp round_size, get_allocation_size, should_split), so the
+ * A test-only stand-in for PyTorch's default rules (c10/cuda/CUDACachingAllocator.cpp
+ * @001074d: round_size, get_allocation_size, should_split), so the
  * scenarios are checked against real rounding and splitting before the kit's own PyTorch policy
  * lands. Sizes round to 512 B; up to 1 MiB is the small pool with 2 MiB segments; a large
  * request under 10 MiB gets a 20 MiB segment, otherwise its size rounded up to 2 MiB; a large

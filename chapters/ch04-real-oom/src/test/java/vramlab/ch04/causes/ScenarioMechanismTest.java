@@ -58,23 +58,35 @@ class ScenarioMechanismTest {
     @Nested
     @DisplayName("given the MPS and driver-reserve scenarios")
     class Processes {
+        /** This process's usage beyond what PyTorch reserved: its context, in these scenarios. */
+        private long ownContext(PyTorchOomMessage.Facts f) {
+            long self = f.processes().stream().filter(PyTorchOomMessage.ProcessUsage::isThisProcess)
+                    .mapToLong(PyTorchOomMessage.ProcessUsage::bytes).sum();
+            return self - f.reserved();
+        }
+
         @Test
-        @DisplayName("under MPS only the server has a context; without MPS every process has one")
+        @DisplayName("under MPS (Volta+) each client still has a context, only smaller; the server adds a line")
         void mpsContexts() {
-            for (boolean mps : new boolean[] {false, true}) {
-                PyTorchOomMessage.Facts f = new OtherProcesses(mps).run(new ToyPolicy(), 3).facts();
-                assertThat(f.processes()).hasSize(mps ? 3 : 2);
+            for (long seed = 1; seed <= 3; seed++) {
+                var plain = new OtherProcesses(false).run(new ToyPolicy(), seed).facts();
+                var mps = new OtherProcesses(true).run(new ToyPolicy(), seed).facts();
+                assertThat(plain.processes()).hasSize(2);
+                assertThat(mps.processes()).hasSize(3);
+                assertThat(ownContext(mps)).as("a client's own context").isPositive()
+                        .isEqualTo(ownContext(plain) - OtherProcesses.SERVER_CONTEXT);
             }
         }
 
         @Test
-        @DisplayName("capacity - free - every process is exactly the driver's reserve")
+        @DisplayName("the message's total is the card less the driver's reserve; total - free is every process")
         void reserve() {
             for (long seed = 1; seed <= 5; seed++) {
                 PyTorchOomMessage.Facts f = new DriverReserve().run(new ToyPolicy(), seed).facts();
                 long held = f.processes().stream().mapToLong(PyTorchOomMessage.ProcessUsage::bytes).sum();
-                long reserve = f.total() - f.free() - held;
-                assertThat(reserve).isBetween(512 * MiB, 1536 * MiB);
+                assertThat(24 * GiB - f.total()).as("the reserve, outside CUDA's total")
+                        .isBetween(256 * MiB, 1024 * MiB);
+                assertThat(f.total() - f.free()).as("nothing CUDA counts is no process's").isEqualTo(held);
             }
         }
     }

@@ -108,7 +108,7 @@ class Ch04QuestionsTest {
     }
 
     @Test
-    @DisplayName("q4.8 for the seed: the rounding tax is 1374 B under PyTorch, against 2097502 B under the toy")
+    @DisplayName("q4.8 for the practice variant: the rounding tax is 1374 B under PyTorch, against 2097502 B under the toy")
     void pytorchGapForTheSeed() {
         Variant seed = Variant.seed("ch04");
         Question q = new NvidiaSmiGap.PyTorch();
@@ -120,7 +120,7 @@ class Ch04QuestionsTest {
     }
 
     @Test
-    @DisplayName("q4.9 for the seed: under PyTorch the batches from 10 MiB up fill their own segments, so nothing ratchets")
+    @DisplayName("q4.9 for the practice variant: under PyTorch the batches from 10 MiB up fill their own segments, so nothing ratchets")
     void pytorchLoopForTheSeed() {
         Variant seed = Variant.seed("ch04");
         Question q = new RatchetUnderPyTorch();
@@ -139,7 +139,7 @@ class Ch04QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch04.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch04.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");

@@ -13,11 +13,11 @@ import vramlab.quiz.Quiz;
  */
 class Ch04QuizTest {
     @Test @Graded(step = "q4.1", points = 5) @Timeout(10)
-    @DisplayName("q4.1: free bytes exceed the request, and the allocation fails anyway (the seed's toy policy)")
+    @DisplayName("q4.1: free bytes exceed the request, and the allocation fails anyway (the toy policy)")
     void fragmentationFailure() { Quiz.check(FragmentationFailure.class); }
 
     @Test @Graded(step = "q4.2", points = 5) @Timeout(10)
-    @DisplayName("q4.2: the terms between the tensor sum and nvidia-smi's number (the seed's toy policy)")
+    @DisplayName("q4.2: the terms between the tensor sum and nvidia-smi's number (the toy policy)")
     void nvidiaSmiGap() { Quiz.check(NvidiaSmiGap.class); }
 
     @Test @Graded(step = "q4.3", points = 3) @Timeout(10)

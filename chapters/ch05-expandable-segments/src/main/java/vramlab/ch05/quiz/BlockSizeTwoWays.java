@@ -24,7 +24,7 @@ public final class BlockSizeTwoWays implements Question {
     @Override
     public String title() { return "One tensor, two configurations: its block and what it reserves"; }
 
-    /** The request: the seed's 25 MiB, or this student's size between 10 MiB and 60 MiB. */
+    /** The request: the practice variant's 25 MiB, or this student's size between 10 MiB and 60 MiB. */
     static long request(Variant v) {
         if (v.isSeed()) return mib(25);
         return v.between("size", mib(10) + 1, mib(60));

@@ -24,7 +24,7 @@ public final class MappingsAreNotSegments implements Question {
     @Override
     public String title() { return "Mappings are not segments: memory_stats() after one large tensor"; }
 
-    /** The request: the seed's 100 MiB, or this student's size between 10 MiB and 300 MiB. */
+    /** The request: the practice variant's 100 MiB, or this student's size between 10 MiB and 300 MiB. */
     static long request(Variant v) {
         if (v.isSeed()) return mib(100);
         return v.between("size", mib(10) + 1, mib(300));

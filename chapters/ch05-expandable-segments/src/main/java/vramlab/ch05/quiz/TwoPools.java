@@ -22,7 +22,7 @@ public final class TwoPools implements Question {
     @Override
     public String title() { return "Two pools, two page sizes: what a first small and large tensor reserve"; }
 
-    /** {device, small request, large request}: the seed's 1 GiB card, 100 B and 1.5 MiB. */
+    /** {device, small request, large request}: the practice variant's 1 GiB card, 100 B and 1.5 MiB. */
     static long[] numbers(Variant v) {
         if (v.isSeed()) return new long[] {mib(1024), 100, mib(3) / 2};
         return new long[] {

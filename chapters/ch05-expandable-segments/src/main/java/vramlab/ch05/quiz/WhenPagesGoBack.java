@@ -28,7 +28,7 @@ public final class WhenPagesGoBack implements Question {
     @Override public String id() { return "q5.4"; }
     @Override public String title() { return "When the pages go back: free, empty_cache, and a shared page"; }
 
-    /** {x, y}: the seed's 60 MiB tensor (and a 10 MiB one for part d), or this student's. */
+    /** {x, y}: the practice variant's 60 MiB tensor (and a 10 MiB one for part d), or this student's. */
     static long[] sizes(Variant v) {
         if (v.isSeed()) return new long[] {mib(60), mib(10)};
         return new long[] {v.between("x", mib(10) + 1, mib(120)), v.between("y", mib(1) + 1, mib(30))};

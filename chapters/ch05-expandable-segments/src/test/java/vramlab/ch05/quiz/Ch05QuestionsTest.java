@@ -81,7 +81,7 @@ class Ch05QuestionsTest {
     }
 
     @Test
-    @DisplayName("the seed's prompts carry the chapter's own numbers")
+    @DisplayName("the practice prompts carry the chapter's own numbers")
     void seedNumbers() {
         Variant seed = Variant.seed("ch05");
         assertThat(QUESTIONS.get(0).prompt(seed)).contains("alloc(100)", "alloc(1572864)", "card of 1024 MiB");
@@ -176,7 +176,7 @@ class Ch05QuestionsTest {
         }
 
         @Test
-        @DisplayName("q5.5: the seed's largest request is served and one byte more is not")
+        @DisplayName("q5.5: the practice variant's largest request is served and one byte more is not")
         void largestIsTight() {
             HolesInsidePages.Fill f = HolesInsidePages.fill(Variant.seed("ch05"));
             assertThat(HolesInsidePages.succeeds(f, 9 * MiB)).isTrue();
@@ -186,7 +186,7 @@ class Ch05QuestionsTest {
     }
 
     @Test
-    @DisplayName("labs/answers/ch05.txt is the blank sheet for the seed's numbers")
+    @DisplayName("labs/answers/ch05.txt is the blank sheet for the practice numbers")
     void shippedSheet() throws Exception {
         Path root = KitPaths.root();
         assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: the sheet is theirs");

@@ -16,7 +16,7 @@ import vramlab.quiz.Variant;
 /**
  * Why a paged pool never makes a request wait while enough bytes are free: a request that fits
  * in the free blocks takes whichever they are, in free-queue order (rules 6 and 7), scattered or
- * not. The seed's choices of reason are the old q6.6's.
+ * not. The choices of reason are the old q6.6's.
  */
 public final class AnyFreeBlock implements Question {
     /** Why enough free bytes always suffice in a paged pool. */

@@ -18,7 +18,7 @@ import vramlab.units.Bytes;
 
 /**
  * A buddy pool filled with one-unit blocks, then freed in a pattern: half the pool can be free
- * while nothing larger than one unit can be served. The seed: 16 units of 1 B, every other one
+ * while nothing larger than one unit can be served. The practice variant: 16 units of 1 B, every other one
  * freed (the old q6.1, whose answer was "1 unit").
  */
 public final class Checkerboard implements Question {

@@ -18,7 +18,7 @@ import vramlab.units.Bytes;
  * What a token costs and how many blocks a KV budget buys: per token, every layer keeps one key
  * and one value vector per KV head, {@code 2 x layers x kvHeads x headDim x dtypeBytes}; vLLM
  * cuts its budget into {@code budget // blockBytes} blocks, block 0 being the null block. The
- * seed: Llama-3-8B in bf16, 128 KiB per token (the old q6.7).
+ * practice variant: Llama-3-8B in bf16, 128 KiB per token (the old q6.7).
  */
 public final class KvBytesPerToken implements Question {
 

@@ -12,7 +12,7 @@ import vramlab.quiz.Part;
 import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
-/** Rule 6: block 0 is the null block, and admission is all blocks or none. Seed: 10 blocks. */
+/** Rule 6: block 0 is the null block, and admission is all blocks or none. Practice variant: 10 blocks. */
 public final class NullBlock implements Question {
     /** Whether {@code allocate_slots} admitted the request. */
     public enum Admitted { YES, NO }

@@ -9,7 +9,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 
 /**
- * Rule 3: the buddy is one XOR away, and two buddies merge into the lower one. The seed is
+ * Rule 3: the buddy is one XOR away, and two buddies merge into the lower one. The practice variant is
  * Linux's own example (the comment on {@code __find_buddy_pfn}): page 8 at order 1, buddy 10.
  */
 public final class OneXorAway implements Question {

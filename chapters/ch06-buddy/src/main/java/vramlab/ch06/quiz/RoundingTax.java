@@ -14,8 +14,8 @@ import vramlab.units.Bytes;
 
 /**
  * Rule 1's cost: every size from 1 to 2^k bytes once through a binary buddy, the exact form of
- * "sizes uniform on 1..2^k" (the seed's 1..1024). The waste is close to a quarter (fact sheet
- * F.12: 4/3 overallocation).
+ * "sizes uniform on 1..2^k" (the practice variant's 1..1024). The waste is close to a quarter
+ * (4/3 overallocation: "Internal Fragmentation in a Class of Buddy Systems").
  */
 public final class RoundingTax implements Question {
     /** The share of the allocated bytes that no request asked for, to the nearest of four. */

@@ -17,7 +17,7 @@ public final class TokensToBlocks implements Question {
     @Override public String id() { return "q6.3"; }
     @Override public String title() { return "Tokens to blocks: a prompt, then decode steps"; }
 
-    /** {block size, prompt tokens, decode steps}; the seed's 17 tokens in 16-token blocks. */
+    /** {block size, prompt tokens, decode steps}; the practice variant's 17 tokens in 16-token blocks. */
     static int[] sizes(Variant v) {
         if (v.isSeed()) return new int[] {16, 17, 16};
         return new int[] {v.pick("block-size", List.of(8, 16, 32)), (int) v.between("prompt", 1, 300),

@@ -11,7 +11,9 @@ public enum BlockState {
     WAITING_FOR_EVENTS,
     /** On its size's free list: the next request of that size gets it. */
     FREE_LIST,
-    /** Kept forever because a CUDA graph captured it. */
+    /** On the free list of the graph capture that allocated it: only that graph's pool reuses it. */
+    GRAPH_POOL,
+    /** Kept forever: a graph capture allocated it and a copy used it. */
     PARKED,
     /** Given back to the OS ({@code cudaFreeHost}); the allocator no longer owns it. */
     RELEASED;
@@ -21,6 +23,6 @@ public enum BlockState {
         if (b.allocated()) return CHECKED_OUT;
         if (b.eventCount() > 0) return WAITING_FOR_EVENTS;
         if (sim.allocator().parked().contains(b)) return PARKED;
-        return FREE_LIST;
+        return b.captured() ? GRAPH_POOL : FREE_LIST;
     }
 }

@@ -30,7 +30,7 @@ public final class ExactSizeReuse implements Question {
     }
 
     /**
-     * The requests A, B, C: the seed's 2.5 MiB, 1 MiB, 4 MiB; otherwise one that rounds to the
+     * The requests A, B, C: the practice variant's 2.5 MiB, 1 MiB, 4 MiB; otherwise one that rounds to the
      * freed block's size, one that rounds smaller, and a third that does either or rounds
      * larger, in an order drawn for the student.
      */

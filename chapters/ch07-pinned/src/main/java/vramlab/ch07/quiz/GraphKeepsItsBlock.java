@@ -15,7 +15,10 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** Rule 3, next to rule 2: a captured staging buffer and an ordinary batch, both deleted. */
+/**
+ * Rule 3, next to rule 2: a staging buffer allocated during a capture (copied there or not) and
+ * an ordinary batch, both deleted.
+ */
 public final class GraphKeepsItsBlock implements Question {
     /** The GPU's queue when the program starts: a long kernel, so copies wait behind it. */
     static final long KERNEL_NANOS = 100_000_000;
@@ -24,11 +27,11 @@ public final class GraphKeepsItsBlock implements Question {
     @Override
     public String title() { return "Graphs keep their blocks: a captured staging buffer after empty_host_cache"; }
 
-    /** {staging size, batch size, 1 when the program synchronizes before emptying}. */
+    /** {staging size, batch size, 1 when the program synchronizes before emptying, 1 when the graph copies}. */
     static long[] numbers(Variant v) {
-        if (v.isSeed()) return new long[] {4 * KiB, MiB, 1};
+        if (v.isSeed()) return new long[] {4 * KiB, MiB, 1, 1};
         return new long[] {v.between("staging", 1, 64 * KiB), v.between("batch", MiB, 256 * MiB),
-            v.pick("synchronize", List.of(0L, 1L))};
+            v.pick("synchronize", List.of(0L, 1L)), v.pick("copy", List.of(0L, 1L))};
     }
 
     @Override
@@ -39,7 +42,7 @@ public final class GraphKeepsItsBlock implements Question {
                 + "  x = sim.cuda(" + n[1] + "L); loss = sim.cuda(" + n[0] + "L);\n"
                 + "  batch = sim.pin(" + n[1] + "L); sim.copyToDevice(x, batch);   // outside any graph\n"
                 + "  g = sim.capture(() -> { staging = sim.pin(" + n[0] + "L);"
-                + " sim.copyToHost(staging, loss); });\n"
+                + (n[3] == 1 ? " sim.copyToHost(staging, loss);" : "") + " });\n"
                 + "  sim.del(batch); sim.del(staging);"
                 + (n[2] == 1 ? " sim.synchronize();" : "   // no synchronize") + " sim.emptyHostCache();\n"
                 + "  (batch: " + Bytes.readable(n[1]) + ", staging: " + Bytes.readable(n[0]) + ")\n"
@@ -59,7 +62,7 @@ public final class GraphKeepsItsBlock implements Question {
         HostBlock[] staging = new HostBlock[1];
         sim.capture(() -> {
             staging[0] = sim.pin(n[0]);
-            sim.copyToHost(staging[0], loss);
+            if (n[3] == 1) sim.copyToHost(staging[0], loss);
         });
         sim.del(batch);
         sim.del(staging[0]);

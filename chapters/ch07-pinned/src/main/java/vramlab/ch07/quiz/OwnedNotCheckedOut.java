@@ -12,13 +12,13 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Variant;
 import vramlab.units.Bytes;
 
-/** The seed's host_memory_stats walkthrough: del keeps the pages; only empty_host_cache returns them. */
+/** The host_memory_stats walkthrough: del keeps the pages; only empty_host_cache returns them. */
 public final class OwnedNotCheckedOut implements Question {
     @Override public String id() { return "q7.3"; }
     @Override
     public String title() { return "Owned but not checked out: del, synchronize, and the two empty calls"; }
 
-    /** The tensor's size: the seed's 256 MiB, or this student's. */
+    /** The tensor's size: the practice variant's 256 MiB, or this student's. */
     static long size(Variant v) {
         return v.isSeed() ? 256 * MiB : v.between("size", MiB + 1, 512 * MiB);
     }

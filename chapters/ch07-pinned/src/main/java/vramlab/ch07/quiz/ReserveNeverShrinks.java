@@ -13,7 +13,7 @@ import vramlab.units.Bytes;
 
 /**
  * {@code pinned_reserve_segment_size_mb}: one slab pinned at first use, carved with a bump
- * pointer that never moves back, never freed (CHA.cpp, fact sheet section 11).
+ * pointer that never moves back, never freed (aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab).
  */
 public final class ReserveNeverShrinks implements Question {
     @Override public String id() { return "q7.4"; }

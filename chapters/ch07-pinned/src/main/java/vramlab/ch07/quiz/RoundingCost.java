@@ -15,7 +15,7 @@ public final class RoundingCost implements Question {
     @Override
     public String title() { return "What pin_memory=True costs: the power-of-two round-up at scale"; }
 
-    /** The buffer in decimal gigabytes: the seed's 100 GB, or this student's. */
+    /** The buffer in decimal gigabytes: the practice variant's 100 GB, or this student's. */
     static long gigabytes(Variant v) {
         return v.isSeed() ? 100 : v.between("gigabytes", 3, 400);
     }

@@ -1,0 +1,71 @@
+package vramlab.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import vramlab.advise.Advice;
+import vramlab.advise.Advisor;
+import vramlab.advise.Outcome;
+import vramlab.advise.Setting;
+import vramlab.advise.Workload;
+
+/** {@code vramlab advise [--device SIZE] FILE}: the workload under every allocator setting. */
+final class AdviseCommand implements Command {
+    @Override public String name() { return "advise"; }
+    @Override public String summary() { return "replay a snapshot or trace under each allocator setting"; }
+
+    @Override
+    public String usage() {
+        return """
+                usage: vramlab advise [--device SIZE] FILE
+
+                  FILE           a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot pickle, the
+                                 dict as JSON, either gzipped) or a text trace; - reads standard input
+                  --device SIZE  the card's memory; without it a snapshot that recorded an OOM gives the
+                                 card the run had (reserved at the OOM plus free), else 80GiB is assumed
+
+                Replays the workload under the defaults, expandable_segments:True, max_split_size_mb 128,
+                256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 (which acts
+                only under a memory fraction), through PyTorch's caching-allocator policy as the kit
+                simulates it. Prints one table (peak reserved, holes at the peak, OOMs, the first event
+                that would fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress
+                on standard error.
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, Io io) throws IOException {
+        Args a = Args.parse("advise", args, Set.of(), Set.of("--device"));
+        if (a.positional().size() != 1) throw new UsageException("advise", "expected one FILE (or -)");
+        String file = a.positional().get(0);
+        String dev = a.value("--device", null);
+        long device = dev == null ? -1 : ReplayCommand.parseDevice(dev);
+        Workload w = Workload.read(read(file, io), file, device);
+        if (w.events().isEmpty()) {
+            io.out().println("advise: " + w.source());
+            io.out().println("Nothing to replay: the file records no allocation history. "
+                    + w.state() + ".");
+            io.out().flush();
+            return 0;
+        }
+        List<Outcome> outcomes = Advisor.compare(w.events(), w.card(), Setting.standard(), file,
+                io.err()::println);
+        Advice advice = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(), outcomes);
+        io.out().print(advice.text());
+        io.out().flush();
+        return 0;
+    }
+
+    private static byte[] read(String file, Io io) throws IOException {
+        if (file.equals("-")) return io.in().readAllBytes();
+        try {
+            return Files.readAllBytes(Path.of(file));
+        } catch (NoSuchFileException e) {
+            throw new UsageException(file, "no such file");
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package vramlab.cli;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.ScoreRow;
+
+/**
+ * What {@code check} prints: per step, its title and where to write it; per graded test, one
+ * line with its outcome and points, and under a failure the lines that say why (expected
+ * against actual, the mistake it looks like); then {@code Score: X/Y}.
+ */
+final class CheckReport {
+    /** Steps in teaching order: 3.2 before 3.10. */
+    static final Comparator<LabGenerator.Step> BY_STEP = Comparator.comparing(s -> key(s.id()));
+
+    /** The most lines of a failure's reason shown under its test. */
+    static final int MAX_LINES = 10;
+
+    private final CheckCommand.Target target;
+    private final List<ScoreRow> rows;
+
+    CheckReport(CheckCommand.Target target, List<ScoreRow> rows) {
+        this.target = target;
+        this.rows = rows;
+    }
+
+    String text() {
+        StringBuilder sb = new StringBuilder();
+        for (LabGenerator.Step step : target.steps()) {
+            List<ScoreRow> mine = rows.stream().filter(r -> r.step().equals(step.id())).toList();
+            sb.append(step.id()).append(' ').append(step.title()).append("  (").append(step.file())
+              .append("; notes: ").append(step.notes()).append(")\n");
+            if (mine.isEmpty()) sb.append("  (no graded tests)\n");
+            for (ScoreRow r : mine) item(sb, step, r);
+        }
+        int earned = rows.stream().mapToInt(ScoreRow::earned).sum();
+        int total = rows.stream().mapToInt(ScoreRow::points).sum();
+        sb.append("Score: ").append(earned).append('/').append(total).append('\n');
+        return sb.toString();
+    }
+
+    private static void item(StringBuilder sb, LabGenerator.Step step, ScoreRow r) {
+        Outcome o = Outcome.of(step.id(), r);
+        sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, shorten(r.name(), 70), r.earned(), r.points()));
+        for (String line : o.lines) sb.append("        ").append(line).append('\n');
+    }
+
+    private static String shorten(String s, int n) { return s.length() <= n ? s : s.substring(0, n - 3) + "..."; }
+
+    /** One test's outcome: a tag and the lines to show under it. */
+    record Outcome(String tag, List<String> lines) {
+        static Outcome of(String step, ScoreRow r) {
+            if (r.passed()) return new Outcome("pass", List.of());
+            String why = r.why();
+            if (why.startsWith("needs step ")) {
+                String needed = why.substring("needs step ".length()).split(" ", 2)[0];
+                return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
+            }
+            if (why.contains("TODO step " + step + " (")) return new Outcome("TODO", List.of("not written yet"));
+            if (why.startsWith("does not compile: ")) return new Outcome("ERROR", splitErrors(why));
+            List<String> lines = new ArrayList<>(r.reason().lines().toList());
+            if (lines.size() > MAX_LINES) {
+                lines = new ArrayList<>(lines.subList(0, MAX_LINES));
+                lines.add("...");
+            }
+            return new Outcome("FAIL", lines);
+        }
+
+        private static List<String> splitErrors(String why) {
+            List<String> out = new ArrayList<>(List.of("does not compile:"));
+            for (String e : why.substring("does not compile: ".length()).split("; ")) out.add("  " + e);
+            return out;
+        }
+    }
+
+    /** {@code 3.10} as a sortable key: chapter and step numbers, zero-padded. */
+    static String key(String id) {
+        String[] p = id.split("\\.");
+        StringBuilder sb = new StringBuilder();
+        for (String part : p) sb.append(String.format("%04d", part.matches("\\d+") ? Integer.parseInt(part) : 0));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,250 @@
+package vramlab.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.StepBodies;
+
+/**
+ * {@code vramlab release DIR}: writes what an instructor hands out (a GitHub Classroom template
+ * repository, or a folder to zip): the chapters (notes, labs, graded tests, quiz prompts), the
+ * cores as {@code labs/} (every step a Todo) and as {@code cores/} (the same, which the launcher,
+ * the chapters and the grader build on, so a student's file that does not compile never stops
+ * them), the grading harness, the student edition of the rendered notes and decks, and the
+ * Classroom workflow. Never {@code solutions/}, the answer keys, the Gradescope autograder, the
+ * benchmarks or the site's sources; and before it finishes it reads every file it wrote for a
+ * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any.
+ */
+final class ReleaseCommand implements Command {
+    /** What is copied from the kit, module by module: its pom and these folders. */
+    static final Map<String, List<String>> MODULES = Map.of(
+            "labgen", List.of("src/main"),
+            "quiz", List.of("src/main"),
+            "toolkit", List.of("src/main"),
+            "cli", List.of("src/main"));
+
+    @Override public String name() { return "release"; }
+    @Override public String summary() { return "instructors: write the student release (no solutions) into a folder"; }
+
+    @Override
+    public String usage() {
+        return """
+                usage: vramlab release [--no-site] <dir>
+
+                Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
+                labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
+                docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
+                graded step's body anywhere (sources, rendered pages, compiled code): the command reads
+                everything it wrote and fails if it finds one. In the release, mvn test grades the student's
+                labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
+                grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.
+                  --no-site  leave the rendered notes out (students then read the notes' AsciiDoc in chapters/)
+                """;
+    }
+
+    @Override
+    public int run(List<String> args, Io io) throws Exception {
+        Args a = Args.parse("release", args, Set.of("--no-site"), Set.of());
+        if (a.positional().size() != 1) throw new UsageException("release", "expected one folder, e.g. vramlab release ../course");
+        Path root = KitPaths.root();
+        if (KitPaths.isRelease(root) || !Files.isDirectory(root.resolve("solutions/src/main/java"))) {
+            throw new UsageException("release", "a release is made from the instructor's copy of the kit (with solutions/)");
+        }
+        Path dir = Path.of(a.positional().get(0)).toAbsolutePath().normalize();
+        if (dir.startsWith(root)) throw new UsageException("release", dir + ": must be outside the kit (" + root + ")");
+        if (Files.exists(dir) && (!Files.isDirectory(dir) || !empty(dir))) {
+            throw new UsageException("release", dir + ": exists and is not an empty folder");
+        }
+        Path site = null;
+        if (!a.flag("--no-site")) {
+            site = renderStudentSite(root, io);
+            if (site == null) return 1;
+        }
+        write(root, dir, site);
+        List<String> shown = StepBodies.of(root.resolve("solutions")).shownIn(dir);
+        if (!shown.isEmpty()) {
+            io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");
+            shown.forEach(s -> io.err().println("  " + s));
+            return 1;
+        }
+        io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies: checked)");
+        io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
+        return 0;
+    }
+
+    /** Writes the release of the kit at {@code root} into {@code dir}; {@code site} is a rendered student edition, or null. */
+    static void write(Path root, Path dir, Path site) throws IOException {
+        Files.createDirectories(dir);
+        for (String f : List.of("vramlab", "vramlab.cmd", ".gitignore")) copy(root.resolve(f), dir.resolve(f));
+        dir.resolve("vramlab").toFile().setExecutable(true, false);
+        copy(root.resolve(".github/workflows/classroom.yml"), dir.resolve(".github/workflows/classroom.yml"));
+        for (Map.Entry<String, List<String>> m : MODULES.entrySet()) {
+            copy(root.resolve(m.getKey()).resolve("pom.xml"), dir.resolve(m.getKey()).resolve("pom.xml"));
+            for (String sub : m.getValue()) copyTree(root.resolve(m.getKey()).resolve(sub), dir.resolve(m.getKey()).resolve(sub));
+        }
+        copy(root.resolve("quiz/report/pom.xml"), dir.resolve("quiz/report/pom.xml"));
+        try (Stream<Path> s = Files.list(root.resolve("chapters"))) {
+            for (Path ch : s.filter(Files::isDirectory).sorted().toList()) {
+                Path to = dir.resolve("chapters").resolve(ch.getFileName().toString());
+                copy(ch.resolve("pom.xml"), to.resolve("pom.xml"));
+                for (String sub : List.of("src/main", "src/test", "src/docs")) copyTree(ch.resolve(sub), to.resolve(sub));
+            }
+        }
+        Map<String, String> generated = LabGenerator.generate(root.resolve("solutions"));
+        for (String module : List.of("labs", "cores")) {
+            for (Map.Entry<String, String> f : generated.entrySet()) {
+                Path p = dir.resolve(module).resolve(f.getKey());
+                Files.createDirectories(p.getParent());
+                Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
+            }
+        }
+        copy(root.resolve("labs/pom.xml"), dir.resolve("labs/pom.xml"));
+        copyTree(root.resolve("labs/answers"), dir.resolve("labs/answers"));
+        Files.writeString(dir.resolve("labs/STUDENT_COPY"), "labs/ is the student's: the kit's maintainers' checks leave it alone.\n");
+        Files.writeString(dir.resolve("cores/pom.xml"), CORES_POM);
+        if (site != null) copyTree(site, dir.resolve("docs"));
+        Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written " + LocalDate.now()
+                + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
+                + " copy of the kit.\n");
+        Files.writeString(dir.resolve("README.adoc"), README);
+        Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
+                m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
+    }
+
+    /**
+     * The kit's root pom for a release: cores/ in place of solutions/, quiz/report in the default
+     * build, no module the release does not hold ({@code present} says which it does), no profiles.
+     */
+    static String releasePom(String pom, java.util.function.Predicate<String> present) {
+        String p = pom.replaceAll("(?s)\\s*<profiles>.*</profiles>", "")
+                .replace("<module>solutions</module>", "<module>cores</module>")
+                .replace("<module>cli</module>", "<module>cli</module>\n    <module>quiz/report</module>");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n\\s*<module>([^<]+)</module>").matcher(p);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, present.test(m.group(1)) ? java.util.regex.Matcher.quoteReplacement(m.group()) : "");
+        }
+        m.appendTail(sb);
+        p = sb.toString()
+                .replaceAll("<vramlab\\.core>[^<]*</vramlab\\.core>", "<vramlab.core>vramlab-cores</vramlab.core>")
+                .replaceAll("<vramlab\\.labs\\.skip>[^<]*</vramlab\\.labs\\.skip>", "<vramlab.labs.skip>true</vramlab.labs.skip>")
+                .replaceAll("<vramlab\\.surefire\\.skip>[^<]*</vramlab\\.surefire\\.skip>",
+                        "<vramlab.surefire.skip>true</vramlab.surefire.skip>");
+        for (String must : List.of("<module>cores</module>", "<vramlab.core>vramlab-cores</vramlab.core>",
+                "<vramlab.labs.skip>true</vramlab.labs.skip>", "<vramlab.surefire.skip>true</vramlab.surefire.skip>",
+                "<module>quiz/report</module>")) {
+            if (!p.contains(must)) throw new IllegalStateException("the kit's pom.xml has changed: cannot write " + must);
+        }
+        return p.replace("<description>", "<description>The student release: ");
+    }
+
+    static final String CORES_POM = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <project xmlns="http://maven.apache.org/POM/4.0.0"
+                     xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+                     xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+              <modelVersion>4.0.0</modelVersion>
+              <parent>
+                <groupId>org.vramlab</groupId>
+                <artifactId>vramlab</artifactId>
+                <version>0.1.0-SNAPSHOT</version>
+              </parent>
+              <artifactId>vramlab-cores</artifactId>
+              <name>vramlab cores, as handed out</name>
+              <description>The cores exactly as labs/ was handed out, every step a Todo. The launcher, the
+                chapters and the grader build on these, so a file of yours that does not compile never stops
+                them; when one of your cores does not compile, these stand in for it. Never edit them: edit
+                labs/.</description>
+            </project>
+            """;
+
+    static final String README = """
+            = vramlab: how GPU memory is really managed (your copy)
+            :toc: macro
+
+            A course on GPU memory in Java: the GPU's MMU, `cudaMalloc`, PyTorch's caching allocator,
+            fragmentation and the real OOM, expandable segments, buddy allocators and paged KV blocks,
+            pinned host memory. You rebuild each mechanism step by step in `labs/`. You need a JDK (17
+            or newer) and Maven.
+
+            toc::[]
+
+            == Start
+
+            . Read a chapter's notes: `docs/index.html` (or `chapters/chNN-slug/src/docs/asciidoc/`).
+            . Play with the chapter in JShell: `./vramlab jshell <chapter>` (type `help()`), and run
+              its lab: `./vramlab lab <chapter>`. Both run on your own `labs/`.
+            . Write the steps in `labs/src/main/java`. A step you have not written throws a `Todo`
+              that names the step, the section of the notes to read and the file to edit.
+            . Check one step: `./vramlab check 3.1`. Check everything: `mvn test`, which compiles your
+              cores one at a time (a file that does not compile costs only its own core's steps, and
+              says where) and ends with `Score: X/Y`.
+            . The quiz: `./vramlab quiz <chapter>` prints the questions. Write your answers in
+              `labs/answers/chNN.txt` (your instructor may hand you a sheet with your own numbers) and
+              hand it in; checking a sheet needs the course's answer keys, which stay with your
+              instructor.
+
+            On Windows use `vramlab.cmd` in place of `./vramlab`.
+
+            == What is here
+
+            [cols="1,4"]
+            |===
+            |`labs/` |your cores: every graded step is yours to write
+            |`cores/` |the same cores as they were handed out (never edit): the launcher and the graded tests build on them, and they stand in for a core of yours that does not compile
+            |`chapters/` |each chapter's notes, lab, JShell start-up, graded tests and quiz questions
+            |`quiz/` |the grading harness behind `mvn test` and `./vramlab check`
+            |`docs/` |the notes and slides, rendered
+            |`.github/workflows/` |GitHub Classroom's autograding: your points on every push
+            |===
+            """;
+
+    private static boolean empty(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.findAny().isEmpty();
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        if (!Files.isRegularFile(from)) return;
+        Files.createDirectories(to.getParent());
+        Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) return;
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(from)) {
+            files = s.filter(Files::isRegularFile).toList();
+        }
+        for (Path f : files) copy(f, to.resolve(from.relativize(f).toString()));
+    }
+
+    /**
+     * Renders the student edition of the site ({@code -Psite}, {@code vramlab.site.edition=student})
+     * and returns its folder, or null when the render failed (its messages are on the console).
+     */
+    private static Path renderStudentSite(Path root, Io io) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("os.name", "").startsWith("Windows") ? "mvn.cmd" : "mvn",
+                "-q", "-B", "-Psite", "-DskipTests", "-Dvramlab.site.edition=student", "-pl", "site", "-am", "package"));
+        io.err().println("vramlab: rendering the student edition of the notes (" + String.join(" ", cmd) + ")...");
+        Process p = new ProcessBuilder(cmd).directory(root.toFile()).inheritIO().start();
+        Path index = root.resolve("site/target/site/index.html");
+        if (p.waitFor() != 0 || !Files.isRegularFile(index)) {
+            io.err().println("error: release: the site did not render; its messages are above (--no-site leaves it out)");
+            return null;
+        }
+        return index.getParent();
+    }
+}

@@ -1,0 +1,215 @@
+package vramlab.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import vramlab.quiz.build.CoreBuild;
+
+/**
+ * Whose cores a command runs: the student's, compiled from {@code labs/src/main/java} one core at
+ * a time ({@link CoreBuild}, incrementally, into {@code labs/target/vramlab-mine/}), or the
+ * reference in {@code solutions/}. The chapters, the toolkit and the launcher are compiled
+ * against the reference, and a student's cores keep its signatures, so running them on the
+ * student's cores is a class-path swap: a child JVM whose class path has the student's core
+ * folders where the reference's classes were.
+ */
+final class StudentCores {
+    /** The system property a child JVM runs with: it is already on the student's cores. */
+    static final String CHILD = "vramlab.cores";
+
+    /** The marker file, in labs/, that makes labs/ the student's. */
+    static final String MARKER = "STUDENT_COPY";
+
+    /** Names another labs/ folder than the kit's (the launcher's tests use a scratch copy). */
+    static final String LABS = "vramlab.labs";
+
+    private StudentCores() {}
+
+    /** Is this JVM the child that runs on the student's cores? */
+    static boolean inChild() { return System.getProperty(CHILD) != null; }
+
+    /**
+     * Does a command run the student's cores? {@code --mine} says yes, {@code --reference} no;
+     * without either, yes in a student's copy ({@code labs/STUDENT_COPY} exists).
+     */
+    static boolean mine(Path root, Args a, String command) {
+        if (a.flag("--mine") && a.flag("--reference")) {
+            throw new UsageException(command, "--mine and --reference exclude each other");
+        }
+        if (a.flag("--mine")) return true;
+        if (a.flag("--reference")) return false;
+        return Files.exists(labs(root).resolve(MARKER));
+    }
+
+    /** Where the kit is: {@code -Dvramlab.home} (the launcher sets it), else the folder above. */
+    static Path root() { return vramlab.quiz.KitPaths.root(); }
+
+    /** The student's labs/ folder: {@code -Dvramlab.labs}, else the kit's. */
+    static Path labs(Path root) {
+        String p = System.getProperty(LABS);
+        return p == null || p.isBlank() ? root.resolve("labs") : Path.of(p).toAbsolutePath();
+    }
+
+    /** The student's sources and the build folder of their cores. */
+    static Path sources(Path root) { return labs(root).resolve("src/main/java"); }
+
+    static Path work(Path root) { return labs(root).resolve("target/vramlab-mine"); }
+
+    /**
+     * Compiles the student's cores named (and those they need), reusing what is unchanged. For a
+     * core that does not compile, prints its first errors to {@code err}, and that the reference
+     * stands in for it.
+     */
+    static CoreBuild.Result build(Path root, Collection<String> cores, PrintStream err) {
+        Path reference = root.resolve("solutions/target/classes");
+        if (!Files.isDirectory(reference)) {
+            throw new IllegalStateException("the kit is not built (" + reference + " is missing): run ./vramlab --help once");
+        }
+        CoreBuild.Result r = new CoreBuild(sources(root), reference, work(root)).build(cores);
+        for (CoreBuild.Outcome o : r.failed()) err.print(compileReport(o));
+        return r;
+    }
+
+    /** Every core. */
+    static List<String> allCores() { return CoreBuild.CORES.stream().map(CoreBuild.Core::name).toList(); }
+
+    /** What a student reads when a core did not compile: the errors as file:line: message. */
+    static String compileReport(CoreBuild.Outcome o) {
+        StringBuilder sb = new StringBuilder("vramlab: your " + o.core().name() + " core ("
+                + String.join(", ", o.core().packages()) + ") does not compile:\n");
+        for (CoreBuild.CompileError e : o.errors()) {
+            sb.append("  ").append(e.file().startsWith("/") || e.file().equals("?") ? "" : "labs/src/main/java/")
+              .append(e).append('\n');
+        }
+        sb.append("  The reference's ").append(o.core().name())
+          .append(" classes stand in for it until it compiles; --reference runs everything on the reference.\n");
+        return sb.toString();
+    }
+
+    /** This JVM's class path with the reference cores replaced by {@code cores}, in their order. */
+    static String classpath(List<Path> cores) {
+        String reference = referenceEntry();
+        List<String> out = new ArrayList<>();
+        boolean swapped = false;
+        for (String entry : entries()) {
+            if (same(entry, reference)) {
+                cores.forEach(c -> out.add(c.toAbsolutePath().toString()));
+                swapped = true;
+            } else {
+                out.add(entry);
+            }
+        }
+        if (!swapped) throw new IllegalStateException("the reference cores (" + reference + ") are not on the class path");
+        return String.join(File.pathSeparator, out);
+    }
+
+    /**
+     * This JVM's class path, each jar followed by the entries of its manifest's {@code Class-Path}
+     * (a test runner's manifest-only booter jar holds the real class path there).
+     */
+    static List<String> entries() {
+        List<String> out = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (entry.isEmpty()) continue;
+            out.add(entry);
+            for (String inside : manifestClassPath(Path.of(entry))) if (!out.contains(inside)) out.add(inside);
+        }
+        return out;
+    }
+
+    private static List<String> manifestClassPath(Path jar) {
+        if (!jar.toString().endsWith(".jar") || !Files.isRegularFile(jar)) return List.of();
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest m = j.getManifest();
+            String cp = m == null ? null : m.getMainAttributes().getValue("Class-Path");
+            if (cp == null || cp.isBlank()) return List.of();
+            List<String> out = new ArrayList<>();
+            for (String url : cp.trim().split("\\s+")) {
+                out.add(Path.of(jar.toUri().resolve(url)).toString());
+            }
+            return out;
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /** The class path entry the reference cores come from (a jar or a classes folder). */
+    static String referenceEntry() {
+        try {
+            return Path.of(vramlab.units.Bytes.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString();
+        } catch (URISyntaxException | RuntimeException e) {
+            throw new IllegalStateException("cannot tell where the reference cores are loaded from", e);
+        }
+    }
+
+    private static boolean same(String entry, String reference) {
+        return Path.of(entry).toAbsolutePath().normalize().equals(Path.of(reference).toAbsolutePath().normalize());
+    }
+
+    /**
+     * Runs {@code vramlab <args>} in a child JVM on {@code cores} and returns its exit status. Its
+     * output goes to {@code io}; when {@code stdin} is true it reads {@code io}'s input.
+     */
+    static int runChild(Path root, List<Path> cores, List<String> args, Io io, boolean stdin)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String opt : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (opt.startsWith("-D" + CHILD + "=") || opt.startsWith("-Dvramlab.home=") || opt.startsWith("-agentlib")
+                    || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
+            cmd.add(opt);
+        }
+        cmd.addAll(List.of("-D" + CHILD + "=mine", "-Dvramlab.home=" + root, "-cp", classpath(cores),
+                Main.class.getName()));
+        cmd.addAll(args);
+        io.out().flush();
+        io.err().flush();
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        boolean system = io.in() == System.in;
+        if (system) {
+            pb.inheritIO();
+            if (!stdin) pb.redirectInput(ProcessBuilder.Redirect.from(devNull()));
+            return pb.start().waitFor();
+        }
+        Process p = pb.start();
+        Thread out = pump(p.getInputStream(), io.out());
+        Thread err = pump(p.getErrorStream(), io.err());
+        try (OutputStream in = p.getOutputStream()) {
+            if (stdin) io.in().transferTo(in);
+        }
+        int status = p.waitFor();
+        out.join();
+        err.join();
+        return status;
+    }
+
+    private static File devNull() {
+        return new File(System.getProperty("os.name", "").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+
+    private static Thread pump(InputStream from, PrintStream to) {
+        Thread t = new Thread(() -> {
+            try {
+                from.transferTo(to);
+                to.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+}

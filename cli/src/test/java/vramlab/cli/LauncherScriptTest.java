@@ -1,0 +1,90 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.quiz.KitPaths;
+
+/**
+ * The POSIX launcher decides when to rebuild, on a scratch tree with stand-ins for {@code mvn}
+ * and {@code java} that only say they ran: a change under labs/ (the student's), bench/ or
+ * site/ never rebuilds; a change to a module the launcher is built from does, and builds only
+ * {@code -pl cli -am}.
+ */
+@DisplayName("./vramlab rebuilds for the launcher's sources only")
+class LauncherScriptTest {
+    @TempDir Path tmp;
+    Path kit;
+    Path bin;
+
+    @BeforeEach
+    void scratchKit() throws IOException {
+        assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs a POSIX shell");
+        kit = Files.createDirectories(tmp.resolve("kit"));
+        Files.copy(KitPaths.root().resolve("vramlab"), kit.resolve("vramlab"));
+        Path cp = Files.createDirectories(kit.resolve("cli/target")).resolve("vramlab.classpath");
+        Files.writeString(cp, "");
+        Files.setLastModifiedTime(cp, FileTime.from(Instant.now().minusSeconds(3600)));
+        bin = Files.createDirectories(tmp.resolve("bin"));
+        script(bin.resolve("mvn"), "echo \"mvn ran: $*\"");
+        Path java = Files.createDirectories(tmp.resolve("jdk/bin")).resolve("java");
+        script(java, "echo \"java ran: $*\"");
+    }
+
+    static void script(Path p, String body) throws IOException {
+        Files.writeString(p, "#!/bin/sh\n" + body + "\n", StandardCharsets.UTF_8);
+        assertThat(p.toFile().setExecutable(true)).isTrue();
+    }
+
+    String launch(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new java.util.ArrayList<>(List.of("/bin/sh", kit.resolve("vramlab").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        pb.environment().put("JAVA_HOME", tmp.resolve("jdk").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Path log = kit.resolve(".vramlab-build.log");          // where the launcher sends Maven's output
+        return out + (Files.exists(log) ? Files.readString(log) : "");
+    }
+
+    void touch(String file) throws IOException {
+        Path p = kit.resolve(file);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "class Broken { int x = ; }");
+    }
+
+    @Test
+    @DisplayName("a broken file in labs/, bench/ or site/ starts the launcher with no build")
+    void studentsFilesNeverRebuild() throws Exception {
+        touch("labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+        touch("bench/src/main/java/vramlab/bench/B.java");
+        touch("site/src/main/java/vramlab/site/S.java");
+        String out = launch("--help");
+        assertThat(out).contains("java ran:").contains("vramlab.cli.Main --help").doesNotContain("mvn ran");
+    }
+
+    @Test
+    @DisplayName("a changed chapter source rebuilds the launcher and what it needs, nothing else")
+    void launcherSourcesRebuild() throws Exception {
+        touch("chapters/ch03-caching-allocator/src/main/java/vramlab/ch03/X.java");
+        String out = launch("check", "3.1");
+        assertThat(out).contains("mvn ran: -q -B -DskipTests package -pl cli -am").contains("java ran:")
+                .contains("-XX:TieredStopAtLevel=1");
+    }
+}

@@ -1,0 +1,160 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.StepBodies;
+
+/**
+ * {@code ./vramlab release DIR} as an instructor uses it, and the release as a student and GitHub
+ * Classroom use it: built from this kit, it holds no solutions and no step body, builds on its
+ * own, and its {@code mvn test} grades the student's labs; then, with a student's code in which
+ * CachingAllocator.java does not compile, the Classroom workflow's own commands (read from
+ * {@code .github/workflows/classroom.yml}) post every other item's points.
+ */
+@Tag("grading-fixtures")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReleaseTest {
+    @TempDir static Path tmp;
+    static Path root;
+    static Path release;
+    static CliRun made;
+
+    @BeforeAll
+    static void makeTheRelease() throws Exception {
+        root = KitPaths.root();
+        release = tmp.resolve("course");
+        made = CliRun.of("release", "--no-site", release.toString());
+    }
+
+    @Test
+    @Order(1)
+    @DisplayName("the release is written, with no solutions/, no answer keys and no instructor tools")
+    void written() {
+        assertThat(made.status()).as(made.err()).isZero();
+        assertThat(made.out()).contains("no solutions, no step bodies: checked");
+        for (String absent : List.of("solutions", "bench", "site", "quiz/gradescope", "HACKING.adoc", ".ci")) {
+            assertThat(release.resolve(absent)).as(absent).doesNotExist();
+        }
+        assertThat(release.resolve(KitPaths.RELEASE_MARKER)).exists();
+        assertThat(release.resolve(".github/workflows/classroom.yml")).exists();
+    }
+
+    @Test
+    @Order(2)
+    @DisplayName("labs/ and cores/ are the generator's output: every step a Todo, no step body anywhere")
+    void noBodies() throws Exception {
+        Map<String, String> generated = LabGenerator.generate(root.resolve("solutions"));
+        for (String module : List.of("labs", "cores")) {
+            for (Map.Entry<String, String> f : generated.entrySet()) {
+                assertThat(release.resolve(module).resolve(f.getKey())).content(StandardCharsets.UTF_8).isEqualTo(f.getValue());
+            }
+        }
+        assertThat(StepBodies.of(root.resolve("solutions")).shownIn(release)).isEmpty();
+        try (Stream<Path> s = Files.walk(release)) {
+            assertThat(s.filter(p -> p.toString().contains("lab:begin"))).isEmpty();
+        }
+    }
+
+    @Test
+    @Order(3)
+    @DisplayName("its own mvn test builds and grades the student's labs: 0 for the untouched copy, out of every lab item")
+    void mvnTest() throws Exception {
+        Shell.offline(release);
+        Shell r = Shell.run(release, "mvn -B -q test", Map.of(), 15);
+        assertThat(r.status()).as(r.output()).isZero();
+        assertThat(r.output()).contains("TODO step 3.1").contains("Flag: quiz not marked here");
+        Matcher m = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(r.output());
+        assertThat(m.find()).as(r.output()).isTrue();
+        assertThat(m.group(1)).isEqualTo("0");
+        int labItems = 0;
+        Matcher g = Pattern.compile("@Graded\\(step = \"(\\d[^\"]*)\", points = (\\d+)\\)").matcher(testSources());
+        while (g.find()) labItems += Integer.parseInt(g.group(2));
+        assertThat(Integer.parseInt(m.group(2))).isEqualTo(labItems);
+    }
+
+    @Test
+    @Order(4)
+    @DisplayName("the launcher works on it; what needs the reference says so")
+    void launcher() throws Exception {
+        Shell quiz = Shell.run(release, "./vramlab quiz 3", Map.of(), 10);
+        assertThat(quiz.status()).as(quiz.output()).isZero();
+        assertThat(quiz.output()).contains("q3.1");
+        Shell check = Shell.run(release, "./vramlab quiz 3 --check labs/answers/ch03.txt", Map.of(), 10);
+        assertThat(check.status()).as(check.output()).isEqualTo(2);
+        assertThat(check.output()).contains("error: quiz: --check needs the kit's reference simulator");
+        Shell grade = Shell.run(release, "./vramlab grade --practice " + tmp, Map.of(), 5);
+        assertThat(grade.output()).contains("error: grade: grading submissions needs the instructor's copy");
+        if (Main.commands().containsKey("check")) {
+            Shell one = Shell.run(release, "./vramlab check 3.1", Map.of(), 5);
+            assertThat(one.output()).contains("TODO step 3.1");
+        } else {
+            System.out.println("ReleaseTest: this kit has no ./vramlab check command yet, so the release's is not tried");
+        }
+    }
+
+    @Test
+    @Order(5)
+    @DisplayName("GitHub Classroom: with CachingAllocator.java broken, the workflow posts every other core's points")
+    void classroom() throws Exception {
+        Path labs = release.resolve("labs/src/main/java");
+        Path solutions = root.resolve("solutions/src/main/java");
+        try (Stream<Path> s = Files.walk(solutions)) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, labs.resolve(solutions.relativize(f).toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Path broken = labs.resolve("vramlab/alloc/CachingAllocator.java");
+        int line = Submissions.lineOf(labs, "vramlab/alloc/CachingAllocator.java", "Block prev = block.prev;");
+        Files.writeString(broken, Files.readString(broken).replace("Block prev = block.prev;", "Block prev = block.prev"));
+        Shell r = Shell.run(release, workflowScript(), Map.of("GITHUB_OUTPUT", tmp.resolve("gh-output").toString()), 15);
+        assertThat(r.status()).as(r.output()).isZero();
+        String out = Files.readString(tmp.resolve("gh-output"));
+        assertThat(out).startsWith("result=");
+        String json = new String(Base64.getDecoder().decode(out.substring("result=".length()).strip()), StandardCharsets.UTF_8);
+        List<String> tests = List.of(json.split("\\}, \\{"));
+        assertThat(tests).filteredOn(t -> t.contains("\"name\": \"3.")).isNotEmpty().allSatisfy(t ->
+                assertThat(t).contains("\"score\": 0").contains("did not compile: the alloc core")
+                        .contains("vramlab/alloc/CachingAllocator.java:" + line));
+        assertThat(tests).filteredOn(t -> t.matches("(?s).*\"name\": \"[12]\\..*")).isNotEmpty()
+                .allSatisfy(t -> assertThat(t).contains("\"status\": \"pass\""));
+    }
+
+    /** The Classroom workflow's grading step, as it is in the release. */
+    static String workflowScript() throws Exception {
+        String yml = Files.readString(release.resolve(".github/workflows/classroom.yml"));
+        Matcher m = Pattern.compile("(?s)id: vramlab\\n.*?run: \\|\\n((?:          [^\\n]*\\n)+)").matcher(yml);
+        assertThat(m.find()).as("classroom.yml has a grading step with a run block").isTrue();
+        return "set -e\n" + m.group(1).replaceAll("(?m)^ {10}", "");
+    }
+
+    static String testSources() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        try (Stream<Path> s = Files.walk(release.resolve("chapters"))) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/test/")).toList()) {
+                sb.append(Files.readString(f));
+            }
+        }
+        return sb.toString();
+    }
+}

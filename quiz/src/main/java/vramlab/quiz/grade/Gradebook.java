@@ -1,0 +1,208 @@
+package vramlab.quiz.grade;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import vramlab.quiz.Reports;
+import vramlab.quiz.ScoreRow;
+
+/**
+ * A class's grades in two CSV files under one folder, kept across runs:
+ * <ul>
+ *   <li>{@value #WIDE}: one row per student: id, total, max, a lab and a quiz subtotal per
+ *       chapter (the header gives each column's maximum), flags (copied sheet, compile errors,
+ *       time-outs, a regrade, ...), when it was graded and the run's id;
+ *   <li>{@value #LONG}: one row per student and graded item: student, item, points, max,
+ *       status, reason (with "(needs step N first)" where that is why).
+ * </ul>
+ * Opening a gradebook reads what an earlier run wrote there, once, before anything is graded;
+ * grading some students replaces their rows and keeps everyone else's as they were.
+ */
+public final class Gradebook {
+    public static final String WIDE = "gradebook.csv";
+    public static final String LONG = "gradebook-items.csv";
+    static final String LONG_HEADER = "student,item,points,max,status,reason";
+
+    private final Path dir;
+    private String header;
+    private final Map<String, String> wide = new TreeMap<>();
+    private final Map<String, List<String>> items = new TreeMap<>();
+    private final Map<String, String> earlier = new LinkedHashMap<>();
+
+    private Gradebook(Path dir) { this.dir = dir; }
+
+    /** The gradebook in {@code dir}, with the rows an earlier run left there. */
+    public static Gradebook open(Path dir) throws IOException {
+        Gradebook g = new Gradebook(dir);
+        Path w = dir.resolve(WIDE);
+        if (Files.isRegularFile(w)) {
+            List<List<String>> records = Csv.parse(Files.readString(w, StandardCharsets.UTF_8), w.toString());
+            if (!records.isEmpty()) {
+                g.header = Csv.line(records.get(0));
+                for (List<String> r : records.subList(1, records.size())) {
+                    if (r.isEmpty() || r.get(0).isEmpty()) continue;
+                    g.wide.put(r.get(0), Csv.line(r));
+                    g.earlier.put(r.get(0), r.size() > 2 ? r.get(1) + "/" + r.get(2) + " at " + graded(r) : "?");
+                }
+            }
+        }
+        Path l = dir.resolve(LONG);
+        if (Files.isRegularFile(l)) {
+            List<List<String>> records = Csv.parse(Files.readString(l, StandardCharsets.UTF_8), l.toString());
+            if (!records.isEmpty() && !Csv.line(records.get(0)).equals(LONG_HEADER)) {
+                throw new IllegalStateException(l + " is not a gradebook's item file (its header is not "
+                        + LONG_HEADER + "): move it away or pick another --out");
+            }
+            for (List<String> r : records.subList(Math.min(1, records.size()), records.size())) {
+                if (!r.isEmpty() && !r.get(0).isEmpty()) g.items.computeIfAbsent(r.get(0), k -> new ArrayList<>()).add(Csv.line(r));
+            }
+        }
+        return g;
+    }
+
+    private static String graded(List<String> r) { return r.size() >= 2 ? r.get(r.size() - 2) : "?"; }
+
+    /** The students whose rows are in the gradebook. */
+    public synchronized List<String> students() { return new ArrayList<>(wide.keySet()); }
+
+    /** What an earlier run gave {@code student} ({@code 120/254 at ...}), or null when it did not grade them. */
+    public synchronized String earlier(String student) { return earlier.get(student); }
+
+    /** Replaces {@code r.student()}'s rows with {@code r}'s. */
+    public synchronized void put(Grader.Result r) {
+        String h = header(r.rows());
+        if (header != null && !header.equals(h) && !wide.isEmpty()) {
+            throw new IllegalStateException(dir.resolve(WIDE) + " has other columns than this kit grades (an older"
+                    + " kit, or another course?): regrade everyone into a new --out, or move it away");
+        }
+        header = h;
+        List<String> cells = new ArrayList<>(List.of(r.student(), Integer.toString(r.earned()),
+                Integer.toString(r.total())));
+        for (String ch : chapters(r.rows())) {
+            cells.add(Integer.toString(sum(r.rows(), ch, false, true)));
+            cells.add(Integer.toString(sum(r.rows(), ch, true, true)));
+        }
+        cells.add(String.join("; ", r.flags()));
+        cells.add(r.gradedAt());
+        cells.add(r.runId());
+        wide.put(r.student(), Csv.line(cells));
+        List<String> lines = new ArrayList<>();
+        for (ScoreRow row : r.rows()) {
+            lines.add(Csv.line(List.of(r.student(), Reports.item(row), Integer.toString(row.earned()),
+                    Integer.toString(row.points()), row.status(), Reports.explained(row))));
+        }
+        items.put(r.student(), lines);
+    }
+
+    /** Writes both files (each replaced whole, through a temporary file). */
+    public synchronized void write() throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder w = new StringBuilder(header == null ? "student,total,max,flags,graded_at,run" : header).append('\n');
+        wide.values().forEach(l -> w.append(l).append('\n'));
+        StringBuilder l = new StringBuilder(LONG_HEADER).append('\n');
+        items.values().forEach(ls -> ls.forEach(x -> l.append(x).append('\n')));
+        replace(dir.resolve(WIDE), w.toString());
+        replace(dir.resolve(LONG), l.toString());
+    }
+
+    private static void replace(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The wide file's header for these items: each chapter's lab and quiz column with its maximum. */
+    static String header(List<ScoreRow> rows) {
+        List<String> cells = new ArrayList<>(List.of("student", "total", "max"));
+        for (String ch : chapters(rows)) {
+            cells.add(ch + " lab (" + sum(rows, ch, false, false) + ")");
+            cells.add(ch + " quiz (" + sum(rows, ch, true, false) + ")");
+        }
+        cells.addAll(List.of("flags", "graded_at", "run"));
+        return Csv.line(cells);
+    }
+
+    /** The chapters these rows' items belong to, in order ({@code ch03} for step 3.4 and q3.1). */
+    static List<String> chapters(List<ScoreRow> rows) {
+        TreeMap<String, Boolean> out = new TreeMap<>();
+        for (ScoreRow r : rows) out.put(chapterOf(r.step()), true);
+        return new ArrayList<>(out.keySet());
+    }
+
+    /** {@code ch03} for {@code 3.4} or {@code q3.1}; {@code other} for a step without a chapter number. */
+    public static String chapterOf(String step) {
+        String s = step.startsWith("q") ? step.substring(1) : step;
+        int dot = s.indexOf('.');
+        String n = dot < 0 ? s : s.substring(0, dot);
+        return n.matches("\\d{1,2}") ? String.format("ch%02d", Integer.parseInt(n)) : "other";
+    }
+
+    private static int sum(List<ScoreRow> rows, String chapter, boolean quiz, boolean earned) {
+        return rows.stream().filter(r -> chapterOf(r.step()).equals(chapter) && r.step().startsWith("q") == quiz)
+                .mapToInt(r -> earned ? r.earned() : r.points()).sum();
+    }
+
+    /** RFC 4180 records: commas, quotes and line breaks inside quoted fields. */
+    static final class Csv {
+        private Csv() {}
+
+        static String line(List<String> cells) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < cells.size(); i++) sb.append(i == 0 ? "" : ",").append(Reports.csv(cells.get(i)));
+            return sb.toString();
+        }
+
+        static List<List<String>> parse(String text, String where) {
+            List<List<String>> out = new ArrayList<>();
+            List<String> record = new ArrayList<>();
+            StringBuilder cell = new StringBuilder();
+            boolean quoted = false, any = false;
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (quoted) {
+                    if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                        cell.append('"');
+                        i++;
+                    } else if (c == '"') {
+                        quoted = false;
+                    } else {
+                        cell.append(c);
+                    }
+                } else if (c == '"') {
+                    quoted = true;
+                    any = true;
+                } else if (c == ',') {
+                    record.add(cell.toString());
+                    cell.setLength(0);
+                    any = true;
+                } else if (c == '\n' || c == '\r') {
+                    if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') i++;
+                    if (any || cell.length() > 0) {
+                        record.add(cell.toString());
+                        out.add(record);
+                    }
+                    record = new ArrayList<>();
+                    cell.setLength(0);
+                    any = false;
+                } else {
+                    cell.append(c);
+                    any = true;
+                }
+            }
+            if (quoted) throw new IllegalStateException(where + ": a quoted field is not closed");
+            if (any || cell.length() > 0) {
+                record.add(cell.toString());
+                out.add(record);
+            }
+            return out;
+        }
+    }
+}

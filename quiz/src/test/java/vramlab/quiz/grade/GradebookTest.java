@@ -1,0 +1,105 @@
+package vramlab.quiz.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import vramlab.quiz.ScoreRow;
+
+class GradebookTest {
+    @TempDir Path tmp;
+
+    static Grader.Result result(String student, int lab31, int q31, String... flags) {
+        List<ScoreRow> rows = List.of(
+                lab31 == 2 ? new ScoreRow("3.1", "3.1: rounds", 2, 2, "PASSED", "")
+                        : new ScoreRow("3.1", "3.1: rounds", 2, 0, "FAILED", "expected: 512\n but was: 1024"),
+                new ScoreRow("3.4", "3.4: merges", 3, 0, "FAILED", "Todo: TODO step 3.1 (Round) is not written yet"),
+                new ScoreRow("1.1", "1.1: walks", 2, 2, "PASSED", ""),
+                q31 == 0 ? new ScoreRow("q3.1", "q3.1: Predict, the block", 4, 0, "FAILED", "not answered")
+                        : new ScoreRow("q3.1", "q3.1: Predict, the block", 4, q31, q31 == 4 ? "PASSED" : "PARTIAL", "(b) wrong"));
+        return new Grader.Result(student, rows, List.of(flags), "run1", "2025-05-01T10:00:00Z", 1000);
+    }
+
+    static List<List<String>> read(Path f) throws Exception {
+        return Gradebook.Csv.parse(Files.readString(f), f.toString());
+    }
+
+    @Test
+    @DisplayName("one row per student: total, a lab and a quiz subtotal per chapter with its maximum, flags")
+    void wide() throws Exception {
+        Gradebook g = Gradebook.open(tmp);
+        g.put(result("alice", 2, 1, "copied sheet? ch03.txt was written for student 'bob'"));
+        g.put(result("bob", 0, 4));
+        g.write();
+        List<List<String>> rows = read(tmp.resolve(Gradebook.WIDE));
+        assertThat(rows.get(0)).containsExactly("student", "total", "max", "ch01 lab (2)", "ch01 quiz (0)",
+                "ch03 lab (5)", "ch03 quiz (4)", "flags", "graded_at", "run");
+        assertThat(rows.get(1)).startsWith("alice", "5", "11", "2", "0", "2", "1").contains("run1")
+                .anySatisfy(c -> assertThat(c).contains("copied sheet"));
+        assertThat(rows.get(2)).startsWith("bob", "6", "11", "2", "0", "0", "4");
+    }
+
+    @Test
+    @DisplayName("the item file has one row per student and item, its reason and which step comes first")
+    void long_() throws Exception {
+        Gradebook g = Gradebook.open(tmp);
+        g.put(result("alice", 0, 1));
+        g.write();
+        List<List<String>> rows = read(tmp.resolve(Gradebook.LONG));
+        assertThat(rows.get(0)).containsExactly("student", "item", "points", "max", "status", "reason");
+        assertThat(rows).hasSize(5);
+        assertThat(rows.get(1)).containsExactly("alice", "3.1 rounds", "0", "2", "FAILED", "expected: 512\n but was: 1024");
+        assertThat(rows.get(2).get(5)).startsWith("(needs step 3.1 first) Todo");
+        assertThat(rows.get(4)).startsWith("alice", "q3.1 Predict, the block", "1", "4", "PARTIAL");
+    }
+
+    @Test
+    @DisplayName("regrading one student replaces that row, keeps the others' as they were, and flags the regrade")
+    void regrade() throws Exception {
+        Gradebook first = Gradebook.open(tmp);
+        for (String s : List.of("alice", "bob", "carol")) first.put(result(s, 0, 0));
+        first.write();
+        String bobBefore = Files.readString(tmp.resolve(Gradebook.WIDE)).lines().filter(l -> l.startsWith("bob,"))
+                .findFirst().orElseThrow();
+        Gradebook again = Gradebook.open(tmp);
+        assertThat(again.earlier("alice")).isEqualTo("2/11 at 2025-05-01T10:00:00Z");
+        again.put(result("alice", 2, 4, "regraded (was " + again.earlier("alice") + ")"));
+        again.write();
+        List<String> lines = Files.readString(tmp.resolve(Gradebook.WIDE)).lines().toList();
+        assertThat(lines).hasSize(4).contains(bobBefore);
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("alice,8,11,").contains("regraded (was 2/11"));
+        assertThat(read(tmp.resolve(Gradebook.LONG))).filteredOn(r -> r.get(0).equals("carol")).hasSize(4);
+    }
+
+    @Test
+    @DisplayName("a gradebook with other columns (another kit) is not mixed with this one")
+    void otherColumns() throws Exception {
+        Files.writeString(tmp.resolve(Gradebook.WIDE), "student,score,max_score,3.1 3.1: rounds\nzed,1,2,1\n");
+        Gradebook g = Gradebook.open(tmp);
+        assertThatThrownBy(() -> g.put(result("alice", 0, 0))).hasMessageContaining("other columns");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"3.4, ch03", "q3.1, ch03", "12.1, ch12", "q7.6, ch07", "t.1, other"})
+    @DisplayName("a step or question belongs to the chapter of its first number")
+    void chapters(String step, String chapter) {
+        assertThat(Gradebook.chapterOf(step)).isEqualTo(chapter);
+    }
+
+    @Test
+    @DisplayName("CSV fields with commas, quotes and line breaks survive a write and a read")
+    void csvRoundTrip() {
+        List<String> cells = List.of("a,b", "say \"hi\"", "two\nlines", "", "plain");
+        assertThat(Gradebook.Csv.parse(Gradebook.Csv.line(cells) + "\n" + Gradebook.Csv.line(cells), "x"))
+                .containsExactly(cells, cells);
+    }
+}

@@ -1,0 +1,77 @@
+package vramlab.advise;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.PyTorchPolicy;
+import vramlab.driver.Gpu;
+import vramlab.replay.Replayer;
+import vramlab.trace.TraceEvent;
+
+/**
+ * Replays one workload under each setting on a card of a given size, through PyTorch's policy
+ * as the kit simulates it ({@link PyTorchPolicy}), and records peak reserved, the holes at that
+ * peak, and the first allocation that would not fit.
+ */
+public final class Advisor {
+    /** Inputs longer than this get a progress line per setting on standard error. */
+    public static final int PROGRESS_ABOVE = 10_000;
+
+    private Advisor() {}
+
+    /**
+     * @param events   the workload, replayed from the start for every setting
+     * @param card     the bytes the allocator may take from the driver
+     * @param file     for error messages
+     * @param progress receives one line per setting when the input is long; may be null
+     */
+    public static List<Outcome> compare(List<TraceEvent> events, long card, List<Setting> settings,
+                                        String file, Consumer<String> progress) {
+        List<Outcome> out = new ArrayList<>();
+        for (int i = 0; i < settings.size(); i++) {
+            Setting s = settings.get(i);
+            if (progress != null && events.size() > PROGRESS_ABOVE) {
+                progress.accept("advise: [" + (i + 1) + "/" + settings.size() + "] " + s.name() + ", "
+                        + events.size() + " events");
+            }
+            out.add(replay(events, card, s, file));
+        }
+        return out;
+    }
+
+    static Outcome replay(List<TraceEvent> events, long card, Setting s, String file) {
+        CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
+                new PyTorchPolicy(s.parsed()));
+        Watcher w = new Watcher();
+        new Replayer(a, w, file, false).replay(events.iterator());
+        return new Outcome(s, w.peakReserved, w.allocatedAtPeak, w.ooms, w.firstOom, w.firstOomStep,
+                a.reserved());
+    }
+
+    /** Keeps the peak and the first OOM as the replay goes. */
+    private static final class Watcher implements Replayer.Listener {
+        long peakReserved, allocatedAtPeak, ooms, firstOomStep;
+        TraceEvent firstOom;
+
+        @Override
+        public void event(long step, TraceEvent e, Replayer.Result result, long bytes,
+                          CachingAllocator a) {
+            if (a.reserved() > peakReserved) {
+                peakReserved = a.reserved();
+                allocatedAtPeak = a.allocated();
+            }
+        }
+
+        @Override
+        public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
+            ooms++;
+            if (firstOom == null) {
+                firstOom = e;
+                firstOomStep = step;
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package vramlab.advise;
+
+import vramlab.trace.TraceEvent;
+
+/**
+ * What one setting did with the workload.
+ *
+ * @param setting        the setting
+ * @param peakReserved   the most the allocator held from the driver at any event
+ * @param allocatedAtPeak what live blocks held at that same event
+ * @param ooms           how many allocations failed
+ * @param firstOom       the first allocation that failed, or null
+ * @param firstOomStep   its position among the replayed events, from 1 (0 when none)
+ * @param endReserved    what the allocator held after the last event
+ */
+public record Outcome(Setting setting, long peakReserved, long allocatedAtPeak, long ooms,
+                      TraceEvent firstOom, long firstOomStep, long endReserved) {
+
+    /** Reserved but not allocated at the peak: the holes and rounding the setting left. */
+    public long fragmentationAtPeak() { return peakReserved - allocatedAtPeak; }
+
+    public boolean fits() { return ooms == 0; }
+}

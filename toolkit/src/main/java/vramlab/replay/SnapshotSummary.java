@@ -1,0 +1,90 @@
+package vramlab.replay;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import vramlab.alloc.MemorySummary;
+import vramlab.units.Bytes;
+
+/** The human summary of one device's snapshot replay: how it ran, and recorded beside replayed. */
+public final class SnapshotSummary {
+    /** Above this many segments the segment map is left out (it would be one line per segment). */
+    static final int MAP_LIMIT = 40;
+
+    private SnapshotSummary() {}
+
+    public static void print(SnapshotReplay.Report r, PrintStream out) {
+        out.println("device " + r.device());
+        out.println("  policy:  " + r.policy());
+        out.println("  card:    " + r.card());
+        for (String note : r.start()) out.println("  start:   " + note);
+        out.println("  history: " + r.steps() + " steps replayed; OOMs recorded at "
+                + entries(r.recordedOoms()) + ", replayed at " + entries(r.replayedOoms())
+                + (r.skippedFrees() > 0
+                        ? "; " + r.skippedFrees() + " frees of blocks the rebuilt state lacks" : ""));
+        for (int i = 0; i < r.replayedOoms().size(); i++) {
+            out.println("  OOM at entry " + r.replayedOoms().get(i) + ": " + r.oomMessages().get(i));
+        }
+        out.println(String.format("  %-14s %20s %20s", "", "recorded", "replayed"));
+        row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
+        row(out, "reserved", r.recordedReserved(), r.replayedReserved());
+        row(out, "peak reserved", r.recordedPeak(), r.replayedPeak());
+        out.println(String.format("  %-14s %20d %20d (at the recorded address and size)", "live blocks",
+                r.liveBlocks(), r.liveBlocksMatched()));
+        if (r.recordingPolicy()) {
+            out.println("  segment actions: " + (r.segmentActionDifference() == null
+                    ? "the replay made the recorded " + r.segmentActions()
+                    + " (segment_alloc/free/map/unmap), at the same addresses"
+                    : "they differ from the recorded " + r.segmentActions() + " at "
+                    + r.segmentActionDifference()));
+        }
+        out.println("  " + verdict(r));
+        out.print(indent(MemorySummary.format(r.allocator().memoryStats(), r.device())));
+        int blocks = r.allocator().segments().stream().mapToInt(seg -> seg.blocks().size()).sum();
+        if (r.allocator().segments().size() <= MAP_LIMIT && blocks <= 4 * MAP_LIMIT) {
+            out.print(indent(vramlab.alloc.SegmentMap.text(r.allocator())));
+        } else {
+            out.println("  (" + r.allocator().segments().size() + " segments, " + blocks
+                    + " blocks: the map is left out; --export writes them for pytorch.org/memory_viz)");
+        }
+    }
+
+    /** One line: agreement under the recording policy, or "would it have fitted" under another. */
+    public static String verdict(SnapshotReplay.Report r) {
+        if (!r.recordingPolicy()) {
+            String fit = r.replayedOoms().isEmpty()
+                    ? "it would have fitted: no OOM"
+                    : "it would not have fitted: OOM at " + entries(r.replayedOoms());
+            return fit + "; peak reserved " + Bytes.formatSize(r.replayedPeak()) + " (recorded "
+                    + Bytes.formatSize(r.recordedPeak()) + ")"
+                    + (r.recordedOoms().isEmpty() ? ""
+                            : "; the recorded run's OOM was at " + entries(r.recordedOoms()));
+        }
+        String segs = r.addressesAgree()
+                ? "the final segments equal the snapshot's own (count, sizes, reserved bytes"
+                + " and addresses)"
+                : r.segmentsAgree()
+                ? "the final segments equal the snapshot's own in count, sizes and reserved"
+                + " bytes (not all at the recorded addresses)"
+                : "DISAGREES with the snapshot's own segments";
+        String ooms = r.recordedOoms().isEmpty() ? (r.replayedOoms().isEmpty() ? "" : "; but the replay OOMs")
+                : r.oomsAgree() ? "; the recorded OOM recurs at " + entries(r.recordedOoms())
+                : "; the recorded OOM does NOT recur at " + entries(r.recordedOoms());
+        return "agreement: " + segs + ooms;
+    }
+
+    private static void row(PrintStream out, String label, long recorded, long replayed) {
+        out.println(String.format("  %-14s %20d %20d", label, recorded, replayed));
+    }
+
+    private static String entries(List<Integer> positions) {
+        if (positions.isEmpty()) return "none";
+        return (positions.size() == 1 ? "entry " : "entries ")
+                + positions.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+
+    private static String indent(String text) {
+        return text.lines().map(l -> "  " + l).collect(Collectors.joining("\n", "", "\n"));
+    }
+}

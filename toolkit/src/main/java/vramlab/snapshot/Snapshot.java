@@ -1,0 +1,70 @@
+package vramlab.snapshot;
+
+import java.util.List;
+
+import vramlab.alloc.AllocConf;
+import vramlab.alloc.DeviceTrace;
+import vramlab.alloc.PoolKind;
+
+/**
+ * A memory snapshot as PyTorch wrote it, in plain records: what {@link SnapshotReader} makes of
+ * every layout PyTorch has written (torch/csrc/cuda/memory_snapshot.cpp and the Python
+ * {@code torch.cuda.memory._snapshot}, 2.0 to 2.11; the keys are listed in
+ * ../shared/real-snapshots/keys.md of the project that tests against real files).
+ *
+ * @param file     where it came from, for messages
+ * @param layout   which layout PyTorch wrote, in words ("2.1+ device_traces, time_us, ...")
+ * @param devices  every device that has segments or a history, by index
+ * @param settings the recorded {@code allocator_settings}, or null when the file has none
+ */
+public record Snapshot(String file, String layout, List<Device> devices, Settings settings) {
+
+    /** One device: its segments at the end of the run and its history, oldest entry first. */
+    public record Device(int index, List<Segment> segments, List<Entry> trace, int traceLists) {
+        /** Bytes the segments hold: what {@code memory_reserved()} said when the snapshot was taken. */
+        public long reserved() {
+            long sum = 0;
+            for (Segment s : segments) sum += s.totalSize();
+            return sum;
+        }
+    }
+
+    /**
+     * A segment dict. With expandable segments PyTorch reports one segment per contiguous
+     * mapped range (CCA snapshot, @001074d), so {@code totalSize} is the mapped bytes.
+     */
+    public record Segment(long address, long totalSize, PoolKind pool, long stream, boolean expandable,
+                          List<Block> blocks) {
+        public long end() { return address + totalSize; }
+    }
+
+    /**
+     * A block dict. {@code address} is the block's own key from 2.1 on; the 2.0 layout has none,
+     * so it is the segment's address plus the sizes before it (as memory_snapshot.cpp computes it).
+     */
+    public record Block(long address, long size, long requested, String state) {
+        /** {@code active_allocated}, or freed with events pending ({@code active_pending_free}). */
+        public boolean isActive() { return state.startsWith("active"); }
+    }
+
+    /**
+     * A trace entry. {@code position} is its 1-based place in the device's list (what error
+     * messages call its line); {@code action} is null for actions the kit has no word for
+     * ({@code annotate}, {@code user_defined}); {@code deviceFree} is an {@code oom}'s
+     * {@code device_free}, -1 otherwise.
+     */
+    public record Entry(int position, String word, DeviceTrace.Action action, long addr, long size, long stream,
+                        long deviceFree) {}
+
+    /**
+     * {@code allocator_settings} (PyTorch 2.6 on): the config string as the user set it and the
+     * values the allocator used.
+     */
+    public record Settings(String conf, AllocConf values) {}
+
+    /** The device with this index, or null. */
+    public Device device(int index) {
+        for (Device d : devices) if (d.index() == index) return d;
+        return null;
+    }
+}

@@ -1,0 +1,81 @@
+package vramlab.triage;
+
+import static vramlab.units.Bytes.MiB;
+
+import java.util.Map;
+
+/**
+ * The card's account as one message states it, with the figures the ladder derives from it:
+ * what PyTorch reserved, which "Process P" line (if any) is this process seen from inside a
+ * container, what other processes hold, and what this process holds outside PyTorch. A figure
+ * the message does not give is -1.
+ */
+final class Account {
+    /** Printed sizes have two decimals: a line may read up to this much below the truth. */
+    private static final long PRINT_TOLERANCE = 16 * MiB;
+
+    final long capacity, free, requested, allocated, unallocated, reserved, privatePools;
+    final long self, others, nonPyTorch;
+    /** The pid whose line is this process (no "this process" line, a container's pid); or -1. */
+    final int selfSeenAs;
+
+    private Account(Reading r) {
+        capacity = r.get(Figure.CAPACITY);
+        free = r.get(Figure.FREE);
+        requested = r.get(Figure.REQUESTED);
+        allocated = r.get(Figure.ALLOCATED_BY_PYTORCH);
+        unallocated = r.get(Figure.RESERVED_BUT_UNALLOCATED);
+        privatePools = r.get(Figure.PRIVATE_POOLS);
+        reserved = reservedOf(r);
+        long s = r.get(Figure.THIS_PROCESS);
+        int seenAs = -1;
+        if (s < 0 && reserved >= 0) seenAs = lineHoldingReserved(r.processes(), reserved);
+        selfSeenAs = seenAs;
+        if (seenAs >= 0) s = r.processes().get(seenAs);
+        self = s;
+        long o = r.get(Figure.OTHER_PROCESSES);
+        if (seenAs >= 0) o -= r.processes().get(seenAs);
+        others = o;
+        nonPyTorch = self >= 0 && reserved >= 0 ? self - reserved : -1;
+    }
+
+    static Account of(Reading r) { return new Account(r); }
+
+    private static long reservedOf(Reading r) {
+        long res = r.get(Figure.RESERVED);
+        if (res >= 0) return res;
+        if (r.family() == Family.MALLOC_ASYNC) return r.get(Figure.ALLOCATED_BY_PYTORCH);
+        return -1;
+    }
+
+    /**
+     * NVML lists processes by the host's pids; inside a container PyTorch's getpid() differs, so
+     * this process prints as "Process P" and no "this process" line appears. Its line is the one
+     * that can hold what PyTorch reserved: the smallest line at least that large.
+     */
+    private static int lineHoldingReserved(Map<Integer, Long> lines, long reserved) {
+        int best = -1;
+        long bestBytes = Long.MAX_VALUE;
+        for (Map.Entry<Integer, Long> e : lines.entrySet()) {
+            long b = e.getValue();
+            if (b + PRINT_TOLERANCE >= reserved && b < bestBytes) {
+                best = e.getKey();
+                bestBytes = b;
+            }
+        }
+        return best;
+    }
+
+    boolean knows(long figure) { return figure >= 0; }
+
+    /** Total minus free minus what PyTorch reserved: contexts, libraries, other processes. */
+    long unattributed() {
+        return capacity >= 0 && free >= 0 && reserved >= 0 ? capacity - free - reserved : -1;
+    }
+
+    /** Total minus free minus every listed process: a desktop, or processes the message cannot see. */
+    long heldByNoProcess() {
+        if (capacity < 0 || free < 0 || self < 0 || others < 0) return -1;
+        return capacity - free - self - others;
+    }
+}

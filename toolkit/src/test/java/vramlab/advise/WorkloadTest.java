@@ -1,0 +1,103 @@
+package vramlab.advise;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static vramlab.units.Bytes.GiB;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import net.razorvine.pickle.Pickler;
+import vramlab.triage.Snapshots;
+
+@DisplayName("What advise replays, and on which card")
+class WorkloadTest {
+    @Test
+    @DisplayName("a text trace replays on --device, or on 80 GiB said to be assumed")
+    void text() {
+        byte[] t = "alloc a 3MiB\nfree a\n".getBytes(StandardCharsets.UTF_8);
+        Workload w = Workload.read(t, "t.trace", -1);
+        assertThat(w.events()).hasSize(2);
+        assertThat(w.card()).isEqualTo(80 * GiB);
+        assertThat(w.cardFrom()).startsWith("assumed");
+        assertThat(Workload.read(t, "t.trace", 6 * GiB).card()).isEqualTo(6 * GiB);
+    }
+
+    @Test
+    @DisplayName("a snapshot with an OOM replays on the card the run had: reserved at the OOM plus free")
+    void oomCard() throws Exception {
+        byte[] pickle = new Pickler().dumps(Snapshots.holes());
+        Workload w = Workload.read(gzip(pickle), "holes.pickle.gz", -1);
+        assertThat(w.card()).isEqualTo((22L + 5) << 20);
+        assertThat(w.where()).isEqualTo("trace entry");
+        assertThat(w.cardFrom()).contains("reserved at its OOM (trace entry 6)");
+    }
+
+    @Test
+    @DisplayName("a bare list of segments (torch.cuda.memory_snapshot()) has nothing to replay and says what it holds")
+    void bareList() throws Exception {
+        Map<String, Object> s = new Snapshots().segment(100, 20, false, new long[] {100, 4, 1},
+                new long[] {104, 16, 0}).build();
+        Workload w = Workload.read(new Pickler().dumps(s.get("segments")), "list.pkl", -1);
+        assertThat(w.events()).isEmpty();
+        assertThat(w.state()).contains("1 segments hold 20.00 MiB, 4.00 MiB of it allocated");
+    }
+
+    @Test
+    @DisplayName("a JSON log line is not a snapshot; a JSON dict with device_traces is")
+    void json() {
+        assertThat(SnapshotSource.looksLikeSnapshot("{\"msg\": \"CUDA out of memory.\"}".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
+        assertThat(SnapshotSource.looksLikeSnapshot("{\"device_traces\": [], \"segments\": []}"
+                .getBytes(StandardCharsets.UTF_8))).isTrue();
+    }
+
+    static Stream<Path> real() throws Exception {
+        Path dir = Snapshots.realDir();
+        if (dir == null) return Stream.empty();
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("real")
+    @DisplayName("every real snapshot is read, and advise's table stays consistent on it (defaults and expandable segments)")
+    void everyRealSnapshot(Path f) throws Exception {
+        assumeThat(f).isNotNull();
+        Workload w = Workload.read(Files.readAllBytes(f), f.getFileName().toString(), -1);
+        if (w.events().isEmpty()) {
+            assertThat(w.state()).contains("segments hold");
+            return;
+        }
+        // two settings keep mvn test short; ./vramlab advise runs all of them (timed in the report)
+        List<Outcome> outcomes = Advisor.compare(w.events(), w.card(), Setting.standard().subList(0, 2),
+                f.toString(), null);
+        Advice a = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(), outcomes);
+        for (Outcome o : outcomes) {
+            assertThat(o.peakReserved()).isBetween(1L, w.card());
+            assertThat(o.fragmentationAtPeak()).isBetween(0L, o.peakReserved());
+        }
+        assertThat(a.text()).contains("Recommendation: ");
+        assertThat(a.line().isEmpty()).isEqualTo(a.best().setting().conf().isEmpty() || !a.best().fits());
+    }
+
+    private static byte[] gzip(byte[] b) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(out)) {
+            z.write(b);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,62 @@
+package vramlab.kit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import vramlab.lab.Todo;
+
+/** A lab runs scenario by scenario: one that stops says why, and the next one still runs. */
+class ScenarioTest {
+    static String run(List<Scenario> scenarios, Scenario.Outcome[] outcome) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        outcome[0] = Scenario.runAll(new PrintStream(b, true, StandardCharsets.UTF_8), scenarios);
+        return b.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @DisplayName("a Todo stops its scenario with the step and what to read; an error with where; the rest run")
+    void stopsAlone() {
+        IllegalStateException bug = new IllegalStateException("free block missing from its pool");
+        bug.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("vramlab.alloc.AllocatorCheck", "fail", "AllocatorCheck.java", 95),
+            new StackTraceElement("vramlab.ch03.CachingAllocatorLab", "run", "CachingAllocatorLab.java", 30)});
+        Scenario.Outcome[] o = new Scenario.Outcome[1];
+        String out = run(List.of(
+                new Scenario("One", p -> {
+                    p.println("first line");
+                    throw new IllegalStateException("wrapped", new Todo("3.2", "Find a block",
+                            "ch03 \"Rule 3\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java"));
+                }),
+                new Scenario("Two", p -> { throw bug; }),
+                new Scenario("", p -> p.println("what to notice"))), o);
+        assertThat(out).isEqualTo("""
+                == One ==
+                first line
+                  [needs step 3.2] TODO step 3.2 (Find a block) is not written yet: read the notes, ch03 "Rule 3", \
+                then write it in labs/src/main/java/vramlab/alloc/CachingAllocator.java
+
+                == Two ==
+                  [stopped] IllegalStateException: free block missing from its pool (at AllocatorCheck.java:95)
+
+                what to notice
+                """);
+        assertThat(o[0]).isEqualTo(new Scenario.Outcome(1, 1));
+        assertThat(o[0].clean()).isFalse();
+    }
+
+    @Test
+    @DisplayName("scenarios that all run print exactly what run(out) printed before: headings, a blank line between")
+    void clean() {
+        Scenario.Outcome[] o = new Scenario.Outcome[1];
+        assertThat(run(List.of(new Scenario("A", p -> p.println("a")), new Scenario("B", p -> p.println("b"))), o))
+                .isEqualTo("== A ==\na\n\n== B ==\nb\n");
+        assertThat(o[0].clean()).isTrue();
+    }
+}

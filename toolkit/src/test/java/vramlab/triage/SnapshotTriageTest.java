@@ -1,0 +1,53 @@
+package vramlab.triage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static vramlab.units.Bytes.GiB;
+import static vramlab.units.Bytes.MiB;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import vramlab.advise.SnapshotSource;
+
+@DisplayName("Triage from a snapshot's recorded OOM")
+class SnapshotTriageTest {
+    @Test
+    @DisplayName("gives the exact figures of the moment and names fragmentation when the holes would have fitted it")
+    void holes() {
+        Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", -1);
+        assertThat(d.reading().family()).isEqualTo(Family.SNAPSHOT);
+        assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(12 * MiB);
+        assertThat(d.reading().get(Figure.FREE)).isEqualTo(5 * MiB);
+        assertThat(d.reading().get(Figure.RESERVED)).isEqualTo(22 * MiB);
+        assertThat(d.reading().get(Figure.RESERVED_BUT_UNALLOCATED)).isEqualTo(14 * MiB);
+        assertThat(d.shortfall()).isEqualTo(7 * MiB);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FRAGMENTATION);
+        assertThat(d.reading().notes()).anyMatch(n -> n.contains("largest free block was 8.00 MiB"));
+    }
+
+    @Test
+    @DisplayName("with the card's size given, memory that is neither free nor PyTorch's is weighed too")
+    void withCapacity() {
+        Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", 8 * GiB);
+        assertThat(d.reading().get(Figure.CAPACITY)).isEqualTo(8 * GiB);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.OTHER_PROCESSES);
+        assertThat(d.text()).contains("belongs to someone else");
+    }
+
+    @Test
+    @DisplayName("on the real OOM snapshot: a full card, 384 MiB asked and 252 MiB free, as the trace recorded")
+    void real() throws Exception {
+        Path dir = Snapshots.realDir();
+        assumeThat(dir).as("../shared/real-snapshots").isNotNull();
+        Path f = dir.resolve("nesta-discrete-diffusion.oom.pickle.gz");
+        Diagnosis d = SnapshotTriage.of(SnapshotSource.load(Files.readAllBytes(f), f.toString()), f.toString(), -1);
+        assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(402653184L);
+        assertThat(d.reading().get(Figure.FREE)).isEqualTo(264634368L);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(MiniJsonReader.isValid(d.json())).isTrue();
+    }
+}
