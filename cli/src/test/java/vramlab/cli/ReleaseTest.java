@@ -107,7 +107,8 @@ class ReleaseTest {
         assertThat(grade.output()).contains("error: grade: grading submissions needs the instructor's copy");
         if (Main.commands().containsKey("check")) {
             Shell one = Shell.run(release, "./vramlab check 3.1", Map.of(), 5);
-            assertThat(one.output()).contains("TODO step 3.1");
+            assertThat(one.output()).as("check reads the steps from cores/, since a release has no solutions/")
+                    .contains("3.1 Round a request").contains("  TODO  ").contains("not written yet").contains("Score: 0/");
         } else {
             System.out.println("ReleaseTest: this kit has no ./vramlab check command yet, so the release's is not tried");
         }
