@@ -107,7 +107,14 @@ class StepCoverageTest {
         assertThat(unasked).as("quiz questions without a @Graded test").isEmpty();
     }
 
-    static final Pattern TODO = Pattern.compile("TODO step (\\d+\\.\\d+) \\(");
+    /**
+     * A Todo in a row's reason: the step's own ({@code TODO step 3.3 (The split rule) is not
+     * written yet}) or, through {@code StepOrder}, an earlier one's ({@code needs step 3.1 first:}).
+     */
+    static final Pattern TODO = Pattern.compile("TODO step (\\d+\\.\\d+) \\(|needs step (\\d+\\.\\d+) first: ");
+
+    /** The step whose Todo {@link #TODO} found. */
+    static String todoStep(Matcher m) { return m.group(1) != null ? m.group(1) : m.group(2); }
 
     /** A step id as a number that sorts in teaching order: 3.10 after 3.9, 4.1 after both. */
     static long order(String step) {
@@ -137,7 +144,7 @@ class StepCoverageTest {
             assertThat(r.earned()).as(r.step() + " " + r.name() + " earns nothing").isZero();
             Matcher todo = TODO.matcher(r.reason());
             assertThat(todo.find()).as(r.step() + " " + r.name() + " fails with a Todo: " + r.reason()).isTrue();
-            assertThat(order(todo.group(1))).as(r.step() + " " + r.name() + " stops at its own step or at an "
+            assertThat(order(todoStep(todo))).as(r.step() + " " + r.name() + " stops at its own step or at an "
                     + "earlier one it builds on: " + r.reason()).isLessThanOrEqualTo(order(r.step()));
         });
         Set<String> ownTodo = rows.stream().filter(r -> r.reason().contains("TODO step " + r.step() + " ("))

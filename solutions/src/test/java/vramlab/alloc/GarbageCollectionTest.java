@@ -71,7 +71,7 @@ class GarbageCollectionTest {
         void refused(double fraction) {
             CachingAllocator a = allocator(mib(80), "");
             assertThatThrownBy(() -> a.setMemoryFraction(fraction)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("invalid fraction: " + fraction);
+                    .hasMessageContaining("invalid fraction:" + fraction + ". Please set within [0, 1].");
         }
 
         @Test

@@ -16,7 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import vramlab.gmmu.Access;
-import vramlab.gmmu.MmuFormat;
 
 /**
  * The simulated driver's contract, call by call: what each call counts, what it refuses, and
@@ -118,26 +117,50 @@ class DriverContractTest {
 
         @ParameterizedTest(name = "{0} B")
         @CsvSource({"0", "1048576"})
-        @DisplayName("the VMM calls take only positive multiples of the 2 MiB granularity")
+        @DisplayName("cuMemCreate takes only positive multiples of the 2 MiB granularity")
         void granularity(long size) {
             GpuProcess p = new Gpu(gib(1)).openToyProcess();
-            assertThatThrownBy(() -> p.cuMemCreate(size)).hasMessageContaining("positive multiple of the granularity");
-            assertThatThrownBy(() -> p.cuMemAddressReserve(size)).hasMessageContaining("positive multiple");
+            assertThatThrownBy(() -> p.cuMemCreate(size)).isInstanceOfSatisfying(CudaException.class,
+                    e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE))
+                    .hasMessageContaining("positive multiple of the granularity");
             assertThat(p.cuMemCreate(PAGE)).isPositive();
         }
 
+        @ParameterizedTest(name = "size {0}, alignment {1}, address {2}")
+        @CsvSource({"0, 0, 0", "-4096, 0, 0", "4095, 0, 0", "4097, 0, 0", "4096, 3, 0", "4096, 0, 1"})
+        @DisplayName("cuMemAddressReserve takes sizes and addresses in host pages and a power-of-two alignment")
+        void reserveUnits(long size, long alignment, long addr) {
+            GpuProcess p = new Gpu(gib(1)).openToyProcess();
+            assertThatThrownBy(() -> p.cuMemAddressReserve(size, alignment, addr))
+                    .isInstanceOfSatisfying(CudaException.class,
+                            e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE))
+                    .hasMessageContaining("host page size " + GpuProcess.HOST_PAGE);
+            assertThat(p.cuMemAddressReserve(GpuProcess.HOST_PAGE)).as("one host page is a reservation")
+                    .isEqualTo(p.vaBase());
+        }
+
         @Test
-        @DisplayName("the VA space ends at 2^49: a reservation up to its end fits, one page more does not")
+        @DisplayName("the VA window ends where x86-64 user space ends: up to its end fits, below it the rest, "
+                + "then nothing")
         void vaLimit() {
             GpuProcess p = new Gpu(gib(1)).openToyProcess();
+            assertThat(p.vaEnd()).isEqualTo(GpuProcess.UVA_END);
+            assertThat(p.vaEnd() - p.vaFloor()).isEqualTo(GpuProcess.WINDOW);
             long first = p.cuMemAddressReserve(PAGE);
-            long rest = MmuFormat.VER2.vaLimit() - (first + PAGE);
-            assertThatThrownBy(() -> p.cuMemAddressReserve(rest + PAGE)).isInstanceOfSatisfying(CudaException.class,
-                    e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_OUT_OF_MEMORY))
-                    .hasMessageContaining("49-bit VA space is exhausted");
-            assertThat(p.cuMemAddressReserve(rest)).isEqualTo(first + PAGE);
-            assertThatThrownBy(() -> p.cudaMalloc(PAGE)).isInstanceOfSatisfying(CudaException.class,
-                    e -> assertThat(e.error()).isEqualTo(CudaError.cudaErrorMemoryAllocation));
+            assertThat(first).isEqualTo(p.vaBase());
+            long rest = p.vaEnd() - (first + PAGE);
+            assertThat(p.cuMemAddressReserve(rest)).as("a reservation up to the window's end")
+                    .isEqualTo(first + PAGE);
+            long below = p.vaBase() - p.vaFloor();
+            assertThatThrownBy(() -> p.cuMemAddressReserve(below + GpuProcess.HOST_PAGE, GpuProcess.HOST_PAGE, 0))
+                    .isInstanceOfSatisfying(CudaException.class,
+                            e -> assertThat(e.error()).isEqualTo(CudaError.CUDA_ERROR_OUT_OF_MEMORY))
+                    .hasMessageContaining("VA window");
+            assertThat(p.cuMemAddressReserve(below, GpuProcess.HOST_PAGE, 0)).as("the addresses below the base")
+                    .isEqualTo(p.vaFloor());
+            assertThatThrownBy(() -> p.cudaMalloc(PAGE)).as("a full window: the runtime call's error")
+                    .isInstanceOfSatisfying(CudaException.class,
+                            e -> assertThat(e.error()).isEqualTo(CudaError.cudaErrorMemoryAllocation));
         }
 
         @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.KiB;
 import static vramlab.units.Bytes.MiB;
 
+import java.util.List;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -107,16 +109,19 @@ class PinnedPartsTest {
         }
 
         @Test
-        @DisplayName("True/False (and 1/0) parse both ways; 0 MiB is a legal size")
+        @DisplayName("only True and False parse (not 1, 0 or true); 0 MiB is a legal size")
         void parseValues() {
             assertThat(PinnedConfig.parse("pinned_use_background_threads:False").useBackgroundThreads()).isFalse();
-            assertThat(PinnedConfig.parse("pinned_use_background_threads:1").useBackgroundThreads()).isTrue();
-            assertThat(PinnedConfig.parse("pinned_use_background_threads:0").useBackgroundThreads()).isFalse();
+            assertThat(PinnedConfig.parse("pinned_use_background_threads:True").useBackgroundThreads()).isTrue();
+            for (String v : List.of("1", "0", "true")) {
+                assertThatThrownBy(() -> PinnedConfig.parse("pinned_use_background_threads:" + v)).as(v)
+                        .hasMessageContaining("bad value '" + v + "'").hasMessageContaining("True or False");
+            }
             assertThat(PinnedConfig.parse("pinned_max_cached_size_mb:0").maxCachedSize()).isZero();
             assertThatThrownBy(() -> PinnedConfig.parse("pinned_max_cached_size_mb:-1"))
-                    .hasMessageContaining("expected a non-negative number of MiB");
-            assertThatThrownBy(() -> PinnedConfig.parse("pinned_reserve_segment_size_mb:99999999999999"))
-                    .as("more MiB than a long holds").hasMessageContaining("expected a non-negative number of MiB");
+                    .hasMessageContaining("bad value '-1'").hasMessageContaining("expected a non-negative integer");
+            assertThat(PinnedConfig.parse("pinned_reserve_segment_size_mb:99999999999999").reserveSegmentSize())
+                    .as("more MiB than a long holds in bytes: no limit").isEqualTo(Long.MAX_VALUE);
         }
 
         @Test
