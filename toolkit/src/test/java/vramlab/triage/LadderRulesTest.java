@@ -17,14 +17,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Each rung's test exactly at its threshold and just beside it, as {@link Ladder} states them:
- * a figure is "significant" from a twentieth of the card (1 GiB when the card is unknown);
- * fragmentation when the unallocated cache covers the request, or is significant and covers it
- * with the free bytes; other processes when they hold a significant share that, freed, would
- * cover it; for formats without a process list, a gap of max(2 GiB, a tenth of the card) that is
- * neither free nor PyTorch's; NCCL from 1 GiB of non-PyTorch memory in this process; graph
- * pools when the private pools cover the request or are significant; a request over the card or
- * of 1 EiB first of all. Figures are in MiB; a blank cell is a figure the message lacked.
+ * Each rung's test exactly at its threshold and just beside it, as {@link Ladder} states them
+ * (the kit's rules of thumb). A cause counts when it alone would make the request fit and is
+ * significant: fragmentation when the unallocated cache is 3% of what PyTorch reserved and,
+ * with the free bytes, covers the request on a card that can hold the live tensors plus it;
+ * other processes from a twentieth of the card (1 GiB when the card is unknown); for formats
+ * without a process list, a gap neither free nor PyTorch's of at least 1.5 GiB + 4% of the card,
+ * of which what lies beyond a context (512 MiB + 1% of the card) is given back; NCCL from 1 GiB
+ * of non-PyTorch memory in this process, of which what lies beyond a 512 MiB context is given
+ * back; graph pools that cover the request or hold a twentieth of the card. A request over the
+ * card or of 1 EiB comes first of all. Figures are in MiB; a blank cell is a figure the message
+ * lacked.
  */
 @DisplayName("The ladder's thresholds, rung by rung")
 class LadderRulesTest {
@@ -60,6 +63,12 @@ class LadderRulesTest {
 
     static String last(Diagnosis d) { return d.evidence().get(d.evidence().size() - 1); }
 
+    /** The sentence of rung {@code n} ("3. NCCL: ..."), the first if a rung speaks twice. */
+    static String rung(Diagnosis d, int n) {
+        return d.evidence().stream().filter(e -> e.startsWith(n + ". ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no rung " + n + " in " + d.evidence()));
+    }
+
     @Nested
     @DisplayName("before the ladder: a request no GPU can serve")
     class Front {
@@ -94,31 +103,37 @@ class LadderRulesTest {
     @Nested
     @DisplayName("rung 1: fragmentation")
     class Fragmentation {
-        @ParameterizedTest(name = "card {0}, free {1}, tried {2}, unallocated {3} -> fragmentation {4}")
+        @ParameterizedTest(name = "card {0}, free {1}, tried {2}, reserved {3}, unallocated {4} -> {5}")
         @CsvSource(delimiter = '|', textBlock = """
-                20480 | 1   | 2048 | 1024 | false
-                20480 | 1   | 1025 | 1024 | true
-                20480 | 0   | 1024 | 1024 | true
-                20480 | 500 | 1523 | 1023 | false
-                      | 1   | 1025 | 1024 | true
-                      | 1   | 1024 | 1023 | false
-                0     | 1   | 1024 | 1023 | false
+                20480 | 1   | 1025 | 10000 | 1024 | true
+                20480 | 1   | 1026 | 10000 | 1024 | false
+                20480 | 0   | 1024 | 10000 | 1024 | true
+                20480 | 1   | 301  | 10000 | 300  | true
+                20480 | 1   | 300  | 10000 | 299  | false
+                20480 | 480 | 1480 | 20000 | 1000 | true
+                20479 | 480 | 1480 | 20000 | 1000 | false
+                      | 1   | 1025 | 10000 | 1024 | true
+                20480 | 1   | 1025 | 0     | 1024 | false
                 """)
-        @DisplayName("significant unallocated bytes plus the free ones covering the request")
-        void coverWithFree(Long cap, long free, long tried, long unalloc, boolean frag) {
-            Diagnosis d = card(cap, free, tried).put(Figure.RESERVED_BUT_UNALLOCATED, unalloc).climb();
+        @DisplayName("holes of 3% of reserved that, with the free bytes, cover the request on a card that holds it")
+        void coverWithFree(Long cap, long free, long tried, long reserved, long unalloc, boolean frag) {
+            Diagnosis d = card(cap, free, tried).put(Figure.RESERVED, reserved).put(Figure.OTHER_PROCESSES, 0L)
+                    .put(Figure.RESERVED_BUT_UNALLOCATED, unalloc).climb();
             assertThat(d.cause() == Cause.FRAGMENTATION).as(String.join("\n", d.evidence())).isEqualTo(frag);
         }
 
         @Test
         @DisplayName("an unallocated figure of 0 is read, not taken as missing; a missing one cannot be checked")
         void zeroIsAFigure() {
-            Diagnosis zero = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).climb();
-            assertThat(zero.evidence().get(0)).startsWith("1. Fragmentation: only 0 bytes is reserved");
-            Diagnosis none = card(20480L, 1L, 512L).climb();
-            assertThat(none.evidence().get(0)).startsWith("1. Fragmentation: cannot check");
-            Diagnosis noRequest = card(20480L, 1L, null).put(Figure.RESERVED_BUT_UNALLOCATED, 10L).climb();
-            assertThat(noRequest.evidence().get(0)).startsWith("1. Fragmentation: cannot check");
+            Diagnosis zero = card(20480L, 1L, 512L).put(Figure.RESERVED, 10000L)
+                    .put(Figure.RESERVED_BUT_UNALLOCATED, 0L).climb();
+            assertThat(rung(zero, 1)).startsWith("1. Fragmentation: 0 bytes is reserved by PyTorch but unallocated "
+                    + "(0.0% of the ");
+            Diagnosis none = card(20480L, 1L, 512L).put(Figure.RESERVED, 10000L).climb();
+            assertThat(rung(none, 1)).startsWith("1. Fragmentation: cannot check");
+            Diagnosis noRequest = card(20480L, 1L, null).put(Figure.RESERVED, 10000L)
+                    .put(Figure.RESERVED_BUT_UNALLOCATED, 10L).climb();
+            assertThat(rung(noRequest, 1)).startsWith("1. Fragmentation: cannot check");
         }
     }
 
@@ -141,37 +156,42 @@ class LadderRulesTest {
         }
 
         @Test
-        @DisplayName("the sentence names each process and its bytes, and says 'holds' for one, 'hold' for several")
+        @DisplayName("the sentence names each process, its bytes and share, and says 'holds' for one, 'hold' for"
+                + " several")
         void sentences() {
             Diagnosis one = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 2048).climb();
-            assertThat(last(one)).isEqualTo("2. Other processes: process 7 (2.00 GiB) holds 2.00 GiB of the card; "
-                    + "without them 2.00 GiB would be free, enough for the 512.00 MiB.");
+            assertThat(rung(one, 2)).isEqualTo("2. Other processes: process 7 (2.00 GiB) holds 2.00 GiB (10.0% of "
+                    + "the card); without them 2.00 GiB would be free, enough for the 512.00 MiB.");
             Diagnosis two = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 1024).proc(8, 1024)
                     .climb();
-            assertThat(last(two)).startsWith("2. Other processes: processes 7 (1024.00 MiB), 8 "
+            assertThat(rung(two, 2)).startsWith("2. Other processes: processes 7 (1024.00 MiB), 8 "
                     + "(1024.00 MiB) hold 2.00 GiB");
             Diagnosis little = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 10).climb();
-            assertThat(little.evidence().get(1)).isEqualTo("2. Other processes: process 7 (10.00 MiB) holds only "
-                    + "10.00 MiB, too little to explain it.");
+            assertThat(rung(little, 2)).isEqualTo("2. Other processes: process 7 (10.00 MiB) holds 10.00 MiB (0.0% "
+                    + "of the card), too little to make the 512.00 MiB fit.");
             Diagnosis few = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).proc(7, 10).proc(8, 10)
                     .climb();
-            assertThat(few.evidence().get(1)).contains(" hold only ");
+            assertThat(rung(few, 2)).contains(" hold 20.00 MiB");
             Diagnosis listsNone = card(20480L, 0L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
                     .put(Figure.OTHER_PROCESSES, 0L).climb();
-            assertThat(listsNone.evidence().get(1)).isEqualTo("2. Other processes: the message lists none.");
+            assertThat(rung(listsNone, 2)).isEqualTo("2. Other processes: the message lists none.");
         }
 
-        @ParameterizedTest(name = "card {0}, free {1}, reserved {2}, distributed {3} -> {4}")
+        // On a 25 GiB card the gap must reach 1.5 GiB + 1 GiB = 2560 MiB, and gives back what lies
+        // beyond 512 MiB + 256 MiB; on a 50 GiB card 1.5 GiB + 2 GiB = 3584 MiB.
+        @ParameterizedTest(name = "card {0}, free {1}, reserved {2}, tried {3}, distributed {4} -> {5}")
         @CsvSource(delimiter = '|', textBlock = """
-                20480 | 100 | 18332 | false | OTHER_PROCESSES
-                20480 | 100 | 18333 | false | FULL_OR_DRIVER_RESERVE
-                20480 | 100 | 18332 | true  | NCCL_BUFFERS
-                40960 | 100 | 36764 | false | OTHER_PROCESSES
-                40960 | 100 | 36765 | false | FULL_OR_DRIVER_RESERVE
+                25600 | 100 | 22940 | 512  | false | OTHER_PROCESSES
+                25600 | 100 | 22941 | 512  | false | FULL_OR_DRIVER_RESERVE
+                25600 | 100 | 22940 | 512  | true  | NCCL_BUFFERS
+                25600 | 100 | 22940 | 1892 | false | OTHER_PROCESSES
+                25600 | 100 | 22940 | 1893 | false | FULL_OR_DRIVER_RESERVE
+                51200 | 100 | 47516 | 512  | false | OTHER_PROCESSES
+                51200 | 100 | 47517 | 512  | false | FULL_OR_DRIVER_RESERVE
                 """)
-        @DisplayName("without a process list: a gap of max(2 GiB, a tenth of the card) is someone else's")
-        void unattributed(long cap, long free, long reserved, boolean distributed, Cause cause) {
-            R r = card(cap, free, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, reserved);
+        @DisplayName("without a process list: a gap of 1.5 GiB + 4% of the card is someone else's, beyond a context")
+        void unattributed(long cap, long free, long reserved, long tried, boolean distributed, Cause cause) {
+            R r = card(cap, free, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, reserved);
             r.family = Family.RESERVED_IN_TOTAL;
             if (distributed) r.clues.add(Clue.DISTRIBUTED);
             Diagnosis d = r.climb();
@@ -182,13 +202,15 @@ class LadderRulesTest {
         @DisplayName("without a process list or the figures to infer one, the rung cannot be checked")
         void cannotInfer() {
             R r = card(20480L, null, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, 100L);
-            assertThat(r.climb().evidence().get(1)).startsWith("2. Other processes: cannot check");
-            R async = card(20480L, 100L, 512L).put(Figure.ALLOCATED_BY_PYTORCH, 18332L);
+            assertThat(rung(r.climb(), 2)).startsWith("2. Other processes: cannot check");
+            R async = card(25600L, 100L, 512L).put(Figure.ALLOCATED_BY_PYTORCH, 22940L);
             async.family = Family.MALLOC_ASYNC;
-            assertThat(async.climb().cause()).as("the async backend's allocated figure stands in for reserved")
+            Diagnosis a = async.climb();
+            assertThat(a.cause()).as("the async backend's allocated figure stands in for reserved")
                     .isEqualTo(Cause.OTHER_PROCESSES);
-            R sentence = card(20480L, 100L, 512L).put(Figure.ALLOCATED_BY_PYTORCH, 18332L);
-            assertThat(sentence.climb().evidence().get(1)).as("only the async backend gets that stand-in")
+            assertThat(rung(a, 2)).contains(" is neither free nor allocated (the async pool's cache");
+            R sentence = card(25600L, 100L, 512L).put(Figure.ALLOCATED_BY_PYTORCH, 22940L);
+            assertThat(rung(sentence.climb(), 2)).as("only the async backend gets that stand-in")
                     .startsWith("2. Other processes: cannot check");
         }
     }
@@ -220,15 +242,33 @@ class LadderRulesTest {
         void outside() {
             R r = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 20024L).put(Figure.RESERVED, 19000L);
-            assertThat(last(r.climb()))
-                    .startsWith("3. NCCL: this process holds 19.55 GiB but PyTorch reserved 18.55 GiB")
+            Diagnosis d = r.climb();
+            assertThat(d.cause()).isEqualTo(Cause.NCCL_BUFFERS);
+            assertThat(rung(d, 3)).startsWith("3. NCCL: this process holds 19.55 GiB, PyTorch reserved 18.55 GiB: "
+                    + "1024.00 MiB is non-PyTorch memory, more than a context")
                     .endsWith("also suspect another library that allocates on its own.");
             r.clues.add(Clue.DISTRIBUTED);
-            assertThat(last(r.climb())).endsWith(", and the paste shows a distributed run.");
-            R below = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
-                    .put(Figure.THIS_PROCESS, 18000L).put(Figure.RESERVED, 19000L);
-            assertThat(below.climb().evidence().get(2)).isEqualTo("3. NCCL: this process's non-PyTorch memory is "
-                    + "0 bytes, about a context's worth.");
+            assertThat(rung(r.climb(), 3)).endsWith(", and the paste shows a distributed run.");
+            R level = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
+                    .put(Figure.THIS_PROCESS, 19000L).put(Figure.RESERVED, 19000L);
+            assertThat(rung(level.climb(), 3)).isEqualTo("3. NCCL: this process holds 18.55 GiB, PyTorch reserved "
+                    + "18.55 GiB: 0 bytes is non-PyTorch memory, about a context's worth.");
+        }
+
+        // 1 GiB outside PyTorch is the line; what lies beyond a 512 MiB context is given back.
+        @ParameterizedTest(name = "outside {0} MiB, tried {1} -> {2}")
+        @CsvSource(delimiter = '|', textBlock = """
+                1024 | 512 | true
+                1023 | 511 | false
+                1024 | 513 | true
+                1024 | 514 | false
+                """)
+        @DisplayName("from 1 GiB outside PyTorch, when what lies beyond a context covers the request")
+        void threshold(long outside, long tried, boolean blamed) {
+            Diagnosis d = card(20480L, 1L, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
+                    .put(Figure.OTHER_PROCESSES, 0L).put(Figure.THIS_PROCESS, 19000L + outside)
+                    .put(Figure.RESERVED, 19000L).climb();
+            assertThat(d.cause() == Cause.NCCL_BUFFERS).as(String.join("\n", d.evidence())).isEqualTo(blamed);
         }
     }
 
@@ -239,11 +279,13 @@ class LadderRulesTest {
         @CsvSource(delimiter = '|', textBlock = """
                 20480 | 512  | 512  | true
                 20480 | 512  | 511  | false
-                20480 | 4096 | 1024 | true
-                20480 | 4096 | 1023 | false
+                20480 | 1025 | 1024 | true
+                20480 | 1024 | 1023 | false
+                20480 | 4096 | 4095 | true
+                20480 | 4096 | 4094 | false
                 20480 | 0    | 0    | false
                 """)
-        @DisplayName("private pools covering the request, or significant on their own")
+        @DisplayName("private pools as large as the request or a twentieth of the card, that with free cover it")
         void pools(long cap, long tried, long priv, boolean blamed) {
             Diagnosis d = card(cap, 1L, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 19900L).put(Figure.RESERVED, 19000L).put(Figure.PRIVATE_POOLS, priv)
@@ -259,8 +301,9 @@ class LadderRulesTest {
             assertThat(d.evidence()).contains("4. Graph pools: cannot check, this format has no private-pool figure.");
             R small = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.PRIVATE_POOLS, 10L);
-            assertThat(small.climb().evidence())
-                    .contains("4. Graph pools: 10.00 MiB in private pools, too little to matter.");
+            assertThat(rung(small.climb(), 4)).isEqualTo("4. Graph pools: 10.00 MiB sits cached in private pools "
+                    + "(CUDA graphs), kept reserved while their graphs live and unusable for ordinary tensors; too "
+                    + "little to explain the shortfall.");
             R nothingAsked = card(20480L, 1L, 0L).put(Figure.OTHER_PROCESSES, 0L).put(Figure.PRIVATE_POOLS, 0L);
             assertThat(nothingAsked.climb().cause())
                     .as("empty pools are never the cause").isNotEqualTo(Cause.CUDA_GRAPH_POOLS);
@@ -271,13 +314,28 @@ class LadderRulesTest {
     @DisplayName("rung 6: the card is full")
     class Full {
         @Test
-        @DisplayName("names PyTorch's share of the card, the free bytes and what no process holds")
+        @DisplayName("names PyTorch's share of the card, the free bytes, the reserve and what no process holds")
         void sentence() {
             R r = card(20480L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 300L)
                     .put(Figure.THIS_PROCESS, 19000L).put(Figure.ALLOCATED_BY_PYTORCH, 18000L);
-            assertThat(last(r.climb())).isEqualTo("6. Otherwise the card is simply full: PyTorch has 17.58 GiB of "
-                    + "20.00 GiB, 100.00 MiB is free. 1.05 GiB is held by no process: the driver's reserve (ECC, "
-                    + "display, driver structures).");
+            assertThat(last(r.climb())).startsWith("6. Otherwise the card is simply full: PyTorch has 17.58 GiB of "
+                    + "20.00 GiB, 100.00 MiB is free.")
+                    .contains(" on a card sold as 20 GiB that reserve is about 0 bytes.")
+                    .contains(" 1.05 GiB of the total is held by no process the message lists");
+            R odd = card(23876L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
+                    .put(Figure.THIS_PROCESS, 23776L);
+            assertThat(last(odd.climb())).as("cudaMemGetInfo's total is short of the nominal 24 GiB by the reserve")
+                    .contains(" on a card sold as 24 GiB that reserve is about 700.00 MiB.");
+        }
+
+        @ParameterizedTest(name = "held by no process: {0} MiB -> said {1}")
+        @CsvSource({"64, true", "63, false", "-900, false"})
+        @DisplayName("what no listed process holds is said from 64 MiB")
+        void heldByNoProcess(long nobody, boolean said) {
+            R r = card(20480L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
+                    .put(Figure.THIS_PROCESS, 20480L - 100L - nobody);
+            assertThat(last(r.climb()).contains(" of the total is held by no process")).as(last(r.climb()))
+                    .isEqualTo(said);
         }
 
         @Test
@@ -299,9 +357,6 @@ class LadderRulesTest {
             R legacy = new R();
             legacy.family = Family.THC_LEGACY;
             assertThat(last(legacy.climb())).endsWith("(Without figures this is the fallback, not a finding.)");
-            R overHeld = card(20480L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
-                    .put(Figure.THIS_PROCESS, 21000L);
-            assertThat(last(overHeld.climb())).contains(" 0 bytes is held by no process");
         }
     }
 

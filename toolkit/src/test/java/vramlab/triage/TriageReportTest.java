@@ -42,7 +42,10 @@ class TriageReportTest {
             assertThat(t).contains(String.format("  %-45s %s%n", Figure.DEVICE.label(), "0"));
             assertThat(t).contains(String.format("  %-45s %s%n", "  process 31337", "9.00 GiB"));
             assertThat(t).contains("\nMost likely cause: " + d.cause().name() + " (ladder step " + d.cause().step()
-                    + " of 6): " + d.cause().title() + "\n\nWhy, in the ladder's order:\n");
+                    + " of 6): " + d.cause().title() + "\nRunner-up: " + d.runnerUp().name() + "\n"
+                    + d.tellApart() + "\n\nEach cause against the shortfall");
+            assertThat(t.indexOf("\nEach cause against the shortfall")).as("the ranking before the ladder's words")
+                    .isLessThan(t.indexOf("\n\nWhy, in the ladder's order:\n"));
             for (String e : d.evidence()) assertThat(t).contains("  - " + e + "\n");
             assertThat(d.evidence()).isNotEmpty();
             assertThat(t).contains("\nFix ladder, cheapest first:\n  1. " + d.fixes().get(0) + "\n");
@@ -74,7 +77,7 @@ class TriageReportTest {
             String j = Triage.of(SENTENCE).json();
             for (Figure f : Figure.values()) assertThat(j).contains("\"" + f.key() + "\":");
             assertThat(j).contains("\"allowed\":null").contains("\"requested\":20971520")
-                    .contains("\"processes\":[{\"pid\":31337,\"bytes\":" + (9L << 30) + "}]")
+                    .contains("\"processes\":[{\"pid\":31337,\"bytes\":" + (9L << 30) + ",\"thisProcess\":false}]")
                     .contains("\"family\":\"SENTENCE\"");
             assertThat(MiniJsonReader.isValid(j)).isTrue();
         }
@@ -125,11 +128,17 @@ class TriageReportTest {
         }
 
         @Test
-        @DisplayName("0.4-1.3: 'cached' is read as reserved, with a note; a cut one says it cannot tell the two apart")
+        @DisplayName("0.4-1.3: 'cached' is the unused cache, reserved = allocated + cached, with a note; a cut one"
+                + " says it cannot tell the two formats apart")
         void cached() {
             Reading r = Triage.of(CACHED_10).reading();
             assertThat(r.family()).isEqualTo(Family.CACHED);
-            assertThat(r.notes()).contains("'cached' is what PyTorch called reserved memory before 1.4.");
+            assertThat(r.get(Figure.RESERVED_BUT_UNALLOCATED)).as("9.80 GiB cached")
+                    .isEqualTo(Sizes.parseOrMinusOne("9.80 GiB")).isPositive();
+            assertThat(r.get(Figure.RESERVED)).isEqualTo(r.get(Figure.ALLOCATED_BY_PYTORCH)
+                    + r.get(Figure.RESERVED_BUT_UNALLOCATED));
+            assertThat(r.notes()).contains("Before 1.4, 'cached' is the memory PyTorch holds but no tensor uses "
+                    + "(cached minus allocated); reserved is allocated plus cached.");
             Reading cut = Triage.of("RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 10.76 GiB "
                     + "total capacity; 9.51 GiB already allocated").reading();
             assertThat(cut.family()).isEqualTo(Family.RESERVED_IN_TOTAL);
