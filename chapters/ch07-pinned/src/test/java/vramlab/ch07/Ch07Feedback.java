@@ -29,7 +29,13 @@ public final class Ch07Feedback {
     public static final Feedback<String, Fate> FATE = Feedback.<String, Fate>forStep("7.2", GRAPHS)
             .mistake("a captured block recycled", (what, right, got) -> what.startsWith("captured") && got == Fate.CACHE,
                     "a graph replays into the block's address forever: a block a capture allocated and a copy used"
-                            + " is parked, never cached");
+                            + " is parked, never cached")
+            .mistake("an unused captured block parked", (what, right, got) -> what.equals("captured, no copy used")
+                    && got == Fate.PARK, "only a captured block that a stream used is parked; one no copy used is"
+                            + " cached in its capture's private pool")
+            .mistake("an ordinary block parked", (what, right, got) -> what.startsWith("ordinary") && got == Fate.PARK,
+                    "parking is for blocks a graph capture allocated; an ordinary block a copy used is cached once"
+                            + " its events retire");
 
     /** 7.2 and 7.4: bytes the pinned allocator owns, or frees. */
     public static final Feedback<String, Long> OWNED = Feedback.<String, Long>forStep("7.2", GRAPHS)

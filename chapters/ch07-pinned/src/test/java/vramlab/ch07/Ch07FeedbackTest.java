@@ -54,6 +54,10 @@ class Ch07FeedbackTest {
     @DisplayName("7.2 to 7.4: a captured or oversize block cached, reuse too early or never, emptying too much")
     void states() {
         CONTRACT.recognises(Ch07Feedback.FATE, "captured", Fate.PARK, Fate.CACHE, "a captured block recycled");
+        CONTRACT.recognises(Ch07Feedback.FATE, "captured, no copy used", Fate.CACHE, Fate.PARK,
+                "an unused captured block parked");
+        CONTRACT.recognises(Ch07Feedback.FATE, "ordinary, used by a copy", Fate.CACHE, Fate.PARK,
+                "an ordinary block parked");
         CONTRACT.recognises(Ch07Feedback.OWNED, "oversize", 0L, 64 * MiB, "an oversize block cached");
         CONTRACT.recognises(Ch07Feedback.REUSE, "in flight", false, true, "reused before its copy finished");
         CONTRACT.recognises(Ch07Feedback.REUSE, "retired", true, false, "never made available after its events retired");

@@ -51,7 +51,7 @@ class PinnedStepsTest {
     @Graded(step = "7.2", points = 2)
     @Timeout(10)
     @DisplayName("7.2 a block a graph capture allocated and a copy used is parked, never handed to another"
-            + " request")
+            + " request; an unused captured block and an ordinary used one are cached")
     void captured() {
         HostBlock[] staging = new HostBlock[1];
         DeviceBuffer loss = sim.cuda(4 * KiB);
@@ -66,6 +66,16 @@ class PinnedStepsTest {
         assertThat(next).as("the next 4 KiB request; allocator:%n%s", sim).isNotSameAs(staging[0]);
         sim.del(next);
         assertThat(sim.pin(4 * KiB)).as("an ordinary block is cached; allocator:%n%s", sim).isSameAs(next);
+        HostBlock[] unused = new HostBlock[1];
+        sim.capture(() -> unused[0] = sim.pin(4 * KiB));
+        sim.del(unused[0]);
+        Ch07Feedback.FATE.check("fateOf(" + unused[0] + ") after del", "captured, no copy used",
+                sim.allocator().fateOf(unused[0]), Fate.CACHE, sim::toString);
+        HostBlock plain = sim.pin(4 * KiB);
+        sim.copyToDevice(sim.cuda(4 * KiB), plain);
+        sim.del(plain);
+        Ch07Feedback.FATE.check("fateOf(" + plain + ") after del", "ordinary, used by a copy",
+                sim.allocator().fateOf(plain), Fate.CACHE, sim::toString);
         sim.checkInvariants();
     }
 
