@@ -109,6 +109,7 @@ public final class Ch05Outputs {
             } catch (CudaOutOfMemoryError e) {
                 sb.append("alloc(8 MiB): OOM, ").append(readable(a.reserved())).append(" still reserved\n");
             }
+            if (!exp) sb.append('\n');
         }
         return sb.toString();
     }
