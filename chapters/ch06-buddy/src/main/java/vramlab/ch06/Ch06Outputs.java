@@ -1,5 +1,6 @@
 package vramlab.ch06;
 
+import static vramlab.units.Bytes.formatSize;
 import static vramlab.units.Bytes.gib;
 import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
@@ -29,6 +30,19 @@ public final class Ch06Outputs {
     static KvCacheManager paged(int numBlocks) {
         return new KvCacheManager(new KvBlockPool(new Gpu(gib(1)).openToyProcess(), numBlocks,
                 KvBlockPool.DEFAULT_BLOCK_SIZE, kib(128) * KvBlockPool.DEFAULT_BLOCK_SIZE));
+    }
+
+    /** The KV bytes one token costs for each preset, per 16-token block, and blocks in 1 GiB. */
+    public static String outputKvBytes() {
+        StringBuilder sb = new StringBuilder(String.format("%-12s %6s %8s %8s %6s %12s %12s %12s%n", "model",
+                "layers", "kv heads", "head dim", "bytes", "per token", "per block", "blocks/GiB"));
+        for (ModelShape m : ModelShape.PRESETS) {
+            long token = m.kvBytesPerToken(), block = token * KvBlockPool.DEFAULT_BLOCK_SIZE;
+            sb.append(String.format("%-12s %6d %8d %8d %6d %12s %12s %12d%n", m.name(), m.layers(), m.kvHeads(),
+                    m.headDim(), m.dtypeBytes(), formatSize(token), formatSize(block), gib(1) / block));
+        }
+        return sb.append("per token = 2 (key and value) x layers x kv heads x head dim x bytes per element\n")
+                 .toString();
     }
 
     /** Sixteen 1 MiB blocks, and the eight freed in adjacent pairs that are not buddies. */
