@@ -54,16 +54,22 @@ public final class Ch01Outputs {
             long base = GpuProcess.VA_BASE;
             for (PageSize size : List.of(PageSize.SIZE_2M, PageSize.SIZE_64K, PageSize.SIZE_4K)) {
                 AddressSpace s = new AddressSpace(MmuFormat.VER2);
-                out.printf("empty address space:         %d table  (%5d B)%n", s.tableCount(), s.pageTableBytes());
+                tables(out, "empty address space", s);
                 s.map(base, Pte.local(size, 0, Access.READWRITE, 0));
-                out.printf("one %3s page at 0x%x: %d tables (%5d B)%n", size, base, s.tableCount(), s.pageTableBytes());
+                tables(out, String.format("one %3s page at 0x%x", size, base), s);
                 s.map(base + size.bytes(), Pte.local(size, size.bytes(), Access.READWRITE, 0));
-                out.printf("the next %3s page too:       %d tables (%5d B)%n", size, s.tableCount(), s.pageTableBytes());
+                tables(out, "the next " + size + " page too", s);
                 s.map(base + gib(1), Pte.local(size, mib(2), Access.READWRITE, 0));
-                out.printf("one more %3s page 1 GiB on:  %d tables (%5d B)%n%n", size, s.tableCount(), s.pageTableBytes());
+                tables(out, "one more " + size + " page 1 GiB on", s);
+                out.println();
                 s.checkInvariants();
             }
         });
+    }
+
+    private static void tables(PrintStream out, String what, AddressSpace s) {
+        out.printf("%-32s %d table%s (%5d B)%n", what + ":", s.tableCount(), s.tableCount() == 1 ? " " : "s",
+                s.pageTableBytes());
     }
 
     /** The TLB: how much memory 64 entries reach, and a sweep of 16 MiB through them. */
@@ -76,7 +82,7 @@ public final class Ch01Outputs {
                     s.map(base + off, Pte.local(size, off, Access.READWRITE, 0));
                 }
                 for (long off = 0; off < mib(16); off += 4096) s.translate(base + off);
-                out.printf("%3s pages: 64 entries reach %s; 16 MiB read once in 4 KiB steps: %4d hits, %4d misses%n",
+                out.printf("%3s pages: 64 entries reach %7s; a 16 MiB sweep: %4d hits, %4d misses%n",
                         size, Bytes.readable(64 * size.bytes()), s.tlb().hits(), s.tlb().misses());
             }
         });
@@ -98,7 +104,7 @@ public final class Ch01Outputs {
     }
 
     private static void state(PrintStream out, String when, GpuProcess p) {
-        out.printf("%-29s cudaMemGetInfo free %s, page tables %d, frames in use %s%n", when,
+        out.printf("%-29s free %s, page tables %d, frames in use %s%n", when,
                 Bytes.toyMiB(p.cudaMemGetInfo().free()), p.addressSpace().tableCount(),
                 Bytes.toyMiB(p.gpu().pool().usedBytes()));
     }
@@ -128,7 +134,7 @@ public final class Ch01Outputs {
             try {
                 p.translate(ptr + mib(2));
             } catch (PageFault f) {
-                out.println("read 0x" + Long.toHexString(ptr + mib(2)) + ": " + f.getMessage());
+                out.println(f.getMessage());
             }
             out.println("at that moment cudaMemGetInfo says: free " + Bytes.toyMiB(p.cudaMemGetInfo().free()));
             GpuProcess small = new Gpu(mib(4)).openToyProcess();
@@ -136,8 +142,8 @@ public final class Ch01Outputs {
             try {
                 small.cudaMalloc(mib(2));
             } catch (CudaException e) {
-                out.println("on a full 4 MiB card, cudaMalloc(2 MiB): " + e.error()
-                        + ", and every mapped page still translates: " + small.isMapped(small.vaBase()));
+                out.println("on a full 4 MiB card, cudaMalloc(2 MiB): " + e.error());
+                out.println("and every page mapped there still translates: " + small.isMapped(small.vaBase()));
             }
         });
     }
@@ -167,12 +173,13 @@ public final class Ch01Outputs {
             GpuProcess p = gpu.open(1, "python", mib(500));
             out.println("card " + Bytes.readable(gpu.capacity()) + ", driver reserve " + Bytes.readable(gpu.driverReserve())
                     + ", context " + Bytes.readable(p.contextBytes()));
-            out.println("opened:               nvidia-smi " + NvidiaSmi.row(p) + "; cudaMemGetInfo free "
-                    + Bytes.toyMiB(p.cudaMemGetInfo().free()) + " of " + Bytes.toyMiB(p.cudaMemGetInfo().total()));
+            out.println("                     nvidia-smi row      cudaMemGetInfo");
+            out.printf("%-20s %-19s free %s of %s%n", "opened", NvidiaSmi.row(p),
+                    Bytes.toyMiB(p.cudaMemGetInfo().free()), Bytes.toyMiB(p.cudaMemGetInfo().total()));
             for (long size : new long[] {mib(3) + 1, 64}) {
                 p.cudaMalloc(size);
-                out.printf("%-21s nvidia-smi %s; cudaMemGetInfo free %s%n", "cudaMalloc(" + size + "):",
-                        NvidiaSmi.row(p), Bytes.toyMiB(p.cudaMemGetInfo().free()));
+                out.printf("%-20s %-19s free %s%n", "cudaMalloc(" + size + ")", NvidiaSmi.row(p),
+                        Bytes.toyMiB(p.cudaMemGetInfo().free()));
             }
         });
     }
@@ -189,11 +196,11 @@ public final class Ch01Outputs {
             ctx.get(0).cudaDeviceEnablePeerAccess(ctx.get(1));
             for (long ptr : new long[] {on2, on1}) {
                 Pte pte = ctx.get(0).translate(ptr).pte();
-                out.printf("GPU 0 reads 0x%x: %s, APERTURE bits 2:1 = %d, peer slot bits 35:33 = %d%n",
+                out.printf("GPU 0 reads 0x%x: %s; aperture %d, slot %d%n",
                         ptr, pte, pte.bits() >>> 1 & 3, pte.bits() >>> 33 & 7);
             }
             Pte own = ctx.get(2).translate(on2).pte();
-            out.printf("GPU 2 reads 0x%x: %s, APERTURE bits 2:1 = %d%n", on2, own, own.bits() >>> 1 & 3);
+            out.printf("GPU 2 reads 0x%x: %s; aperture %d%n", on2, own, own.bits() >>> 1 & 3);
         });
     }
 

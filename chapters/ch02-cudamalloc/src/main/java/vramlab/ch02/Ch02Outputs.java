@@ -33,7 +33,7 @@ public final class Ch02Outputs {
             for (long size : new long[] {mib(2), mib(2) + 1, mib(4), mib(4) + 1, mib(6) + 1, mib(100) + 1}) {
                 long ptr = p.cudaMalloc(size);
                 long took = p.allocationSize(ptr);
-                out.printf("cudaMalloc(%11d B) maps %9s in %3d PTEs: %10s of it (%5.1f%%) is tax%n", size,
+                out.printf("cudaMalloc(%10d) maps %7s in %3d PTEs, tax %9s (%4.1f%%)%n", size,
                         Bytes.readable(took), took / Gpu.PAGE, Bytes.formatSize(took - size),
                         100.0 * (took - size) / took);
             }
@@ -48,8 +48,8 @@ public final class Ch02Outputs {
             long second = p.cudaMalloc(64);
             long third = p.cudaMalloc(700);
             long fourth = p.cudaMalloc(64);
-            out.printf("cudaMalloc(64) -> 0x%x, cudaMalloc(64) -> 0x%x (+%d), cudaMalloc(700) -> +%d,"
-                    + " cudaMalloc(64) -> +%d%n", first, second, second - first, third - first, fourth - first);
+            out.printf("cudaMalloc(64)  -> 0x%x%ncudaMalloc(64)  -> first + %d%ncudaMalloc(700) -> first + %d%n"
+                    + "cudaMalloc(64)  -> first + %d%n", first, second - first, third - first, fourth - first);
             for (int i = 4; i < 100; i++) p.cudaMalloc(64);
             out.println("after 100 small requests: " + p.sharedPages() + " shared page, mapped "
                     + Bytes.readable(p.mappedBytes()));
@@ -58,7 +58,7 @@ public final class Ch02Outputs {
                 p.cudaMalloc(64);
                 more++;
             }
-            out.println("cudaMalloc(64) calls until a second page is mapped: " + more + " more (the last one maps it)");
+            out.println("more cudaMalloc(64) until one maps a second page: " + more);
             out.println("mapped now: " + Bytes.readable(p.mappedBytes()) + " for "
                     + (100 + more) + " small requests");
         });
@@ -92,7 +92,7 @@ public final class Ch02Outputs {
                 double malloc = m.totalMicros(p);
                 p.cudaFree(ptr);
                 double free = m.totalMicros(p) - malloc;
-                out.printf("%8s: cudaMalloc %9s (%4d pages), cudaFree %9s (with the device sync)%n",
+                out.printf("%5s: cudaMalloc %8s (%3d pages), cudaFree and sync %8s%n",
                         Bytes.readable(size), CostModel.format(malloc), p.driverPages(DriverCall.CUDA_MALLOC),
                         CostModel.format(free));
             }
@@ -136,7 +136,8 @@ public final class Ch02Outputs {
                 p.translate(va);
                 out.println("read after cuMemMap: succeeded");
             } catch (RuntimeException e) {
-                out.println("read after cuMemMap: " + e.getMessage());
+                out.println("read after cuMemMap:");
+                out.println("  " + e.getMessage().replaceAll(" \\(the walk.*", ""));
             }
             try {
                 p.cuMemSetAccess(va, mib(4), vramlab.gmmu.Access.READWRITE);

@@ -55,9 +55,9 @@ public final class PredictTheTlb implements Exercise {
 
     @Override
     public String prompt(long seed) {
-        StringBuilder sb = new StringBuilder(String.format("An address space maps one 2 MiB page at 0x%x, four 64 KiB pages from 0x%x%n"
-                + "and eight 4 KiB pages from 0x%x. In front of it sits an empty TLB of %d entries, one per%n"
-                + "page whatever its size, least recently used out first. A miss walks and fills the entry.%n"
+        StringBuilder sb = new StringBuilder(String.format("An address space maps one 2 MiB page at 0x%x,%nfour 64 KiB pages from 0x%x "
+                + "and eight 4 KiB pages from 0x%x.%nIn front of it sits an empty TLB of %d entries, one per "
+                + "page whatever its size,%nleast recently used out first. A miss walks and fills the entry.%n"
                 + "The GPU reads, in order:%n", BIG, MID, SMALL, ENTRIES));
         int n = 1;
         for (long va : reads(seed)) sb.append(String.format("  %2d. 0x%x%n", n++, va));

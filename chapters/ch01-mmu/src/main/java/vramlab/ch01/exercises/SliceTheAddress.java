@@ -32,10 +32,10 @@ public final class SliceTheAddress implements Exercise {
     @Override
     public String prompt(long seed) {
         Case c = of(seed);
-        return String.format("The GMMU translates VA 0x%x, which is mapped by a %s page, in the %s format.%n"
+        return String.format("The GMMU translates VA 0x%x, mapped by a %s page,%nin the %s format.%n"
                 + "For each level the walk visits, which entry does it read (the index, in decimal)?%n"
                 + "In which level is the PTE, and what is the offset of the address inside its page (in hex)?%n"
-                + "(The levels and their VA bits are in the notes, \"Rule 1\"; MmuFormat.%s.directories() lists them.)",
+                + "(The levels and their VA bits: the notes, \"Rule 1\", or MmuFormat.%s.directories().)",
                 c.va(), Bytes.readable(c.size().bytes()), c.format(), c.format() == MmuFormat.VER2 ? "VER2" : "VER3");
     }
 

@@ -51,8 +51,8 @@ public final class ReadTheLedger implements Exercise {
     @Override
     public String prompt(long seed) {
         Case c = of(seed);
-        StringBuilder sb = new StringBuilder(String.format("An 80 GiB card whose driver keeps a %s reserve runs one process,"
-                + " pid 1, with a %s context.%nIt calls, in order:%n", Bytes.readable(c.reserve()), Bytes.readable(c.context())));
+        StringBuilder sb = new StringBuilder(String.format("An 80 GiB card whose driver keeps a %s reserve runs one process,%n"
+                + "pid 1, with a %s context. It calls, in order:%n", Bytes.readable(c.reserve()), Bytes.readable(c.context())));
         for (int i = 0; i < c.sizes().size(); i++) {
             sb.append(String.format("  p%d = cudaMalloc(%d)%n", i, c.sizes().get(i)));
         }
