@@ -122,6 +122,21 @@ public final class Ch07Outputs {
         return sb.toString();
     }
 
+    /** Misconception: a free block serves any request that fits (requests that wander across classes). */
+    public static String outputWanderingSizes() {
+        PinnedSim sim = new PinnedSim();
+        StringBuilder sb = new StringBuilder();
+        HostBlock previous = null;
+        for (long want : new long[] {mib(3), mib(5), mib(9), mib(17), mib(33)}) {
+            if (previous != null) sim.del(previous);
+            previous = sim.pin(want);
+            sb.append(String.format("del old, pin(%-6s) -> block %-6s owned %-8s checked out %-7s cudaHostAlloc x%d%n",
+                    readable(want), readable(previous.size()), readable(sim.hostMemoryStats().allocatedBytes()),
+                    readable(sim.hostMemoryStats().activeBytes()), sim.host().hostAllocCalls()));
+        }
+        return sb.toString();
+    }
+
     /** Misconception: once synchronize() returns, host_memory_stats() shows the block free. */
     public static String outputStatsLag() {
         PinnedSim sim = new PinnedSim();

@@ -32,6 +32,14 @@ class Ch07OutputsTest {
     }
 
     @Test
+    @DisplayName("requests that wander across size classes reuse nothing: one block per class")
+    void wandering() {
+        String[] lines = Ch07Outputs.outputWanderingSizes().split("\n");
+        assertThat(lines).hasSize(5);
+        assertThat(lines[4]).contains("block 64 MiB", "owned 124 MiB", "checked out 64 MiB", "cudaHostAlloc x5");
+    }
+
+    @Test
     @DisplayName("synchronize() alone does not move active_bytes; the next allocation does")
     void statsLag() {
         String[] lines = Ch07Outputs.outputStatsLag().split("\n");
