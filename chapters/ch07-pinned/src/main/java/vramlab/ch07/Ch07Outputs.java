@@ -107,12 +107,12 @@ public final class Ch07Outputs {
         StringBuilder sb = new StringBuilder();
         HostBlock big = sim.pin(mib(8));
         sim.del(big);
-        sb.append(String.format("pin(8 MiB), del             -> one free block of %s%n", readable(big.size())));
+        sb.append(String.format("%-27s -> one free block of %s%n", "pin(8 MiB), del", readable(big.size())));
         for (long want : new long[] {mib(4), mib(5), mib(8)}) {
             long calls = sim.host().hostAllocCalls();
             HostBlock b = sim.pin(want);
             boolean reused = b == big;
-            sb.append(String.format("pin(%-7s) rounds to %-7s -> %s%n", readable(want), readable(b.size()),
+            sb.append(String.format("%-12s rounds to %-7s -> %s%n", "pin(" + readable(want) + ")", readable(b.size()),
                     reused ? "reuses the 8 MiB block" : "new cudaHostAlloc (calls " + calls + " -> "
                             + sim.host().hostAllocCalls() + ")"));
             sim.del(b);
@@ -122,16 +122,16 @@ public final class Ch07Outputs {
         return sb.toString();
     }
 
-    /** Misconception: a free block serves any request that fits (requests that wander across classes). */
+    /** Misconception: a free block serves any request that fits (a batch that shrinks phase by phase). */
     public static String outputWanderingSizes() {
         PinnedSim sim = new PinnedSim();
         StringBuilder sb = new StringBuilder();
         HostBlock previous = null;
-        for (long want : new long[] {mib(3), mib(5), mib(9), mib(17), mib(33)}) {
+        for (long want : new long[] {mib(33), mib(17), mib(9), mib(5), mib(3)}) {
             if (previous != null) sim.del(previous);
             previous = sim.pin(want);
-            sb.append(String.format("del old, pin(%-6s) -> block %-6s owned %-8s checked out %-7s cudaHostAlloc x%d%n",
-                    readable(want), readable(previous.size()), readable(sim.hostMemoryStats().allocatedBytes()),
+            sb.append(String.format("del old, %-11s -> block %-6s owned %-8s checked out %-7s cudaHostAlloc x%d%n",
+                    "pin(" + readable(want) + ")", readable(previous.size()), readable(sim.hostMemoryStats().allocatedBytes()),
                     readable(sim.hostMemoryStats().activeBytes()), sim.host().hostAllocCalls()));
         }
         return sb.toString();

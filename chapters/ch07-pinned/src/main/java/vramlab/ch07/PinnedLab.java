@@ -96,7 +96,8 @@ public final class PinnedLab {
         sim.del(sim.pin(mib(256)));
         sim.device().free(sim.device().alloc(mib(64)));
         long released = sim.cudaEmptyCache();
-        out.println("torch.cuda.empty_cache() released " + formatSize(released) + " of device memory;");
+        out.println("torch.cuda.empty_cache() released " + formatSize(released)
+                + " of device memory;");
         out.println(sim.report("after cuda empty"));
         return new long[] {released, sim.hostMemoryStats().allocatedBytes()};
     }

@@ -54,7 +54,8 @@ public final class WhatEmptyHostCacheReturns implements Exercise {
         for (Tensor t : tensors(seed)) {
             sb.append(String.format("  %s: %-10s %s%n", t.name(), readable(t.size()), t.history().words));
         }
-        return sb.append("The copies were issued in this order, the kernel before the queued ones. Then the program\n")
+        return sb.append("All on one stream: the synchronized copies first, then the 30 ms kernel, then the queued\n")
+                 .append("copies and the deletes. Then the program\n")
                  .append("calls torch.accelerator.empty_host_cache(). How many bytes does it return to the OS,\n")
                  .append("and which tensors' blocks stay pinned (how many bytes)?").toString();
     }
