@@ -12,6 +12,7 @@ import vramlab.driver.HostCostModel;
 import vramlab.driver.Stream;
 import vramlab.pinned.CachingHostAllocator;
 import vramlab.pinned.HostBlock;
+import vramlab.pinned.HostStats;
 import vramlab.pinned.PinnedSim;
 
 /**
@@ -112,9 +113,10 @@ public final class Ch07Outputs {
             long calls = sim.host().hostAllocCalls();
             HostBlock b = sim.pin(want);
             boolean reused = b == big;
-            sb.append(String.format("%-12s rounds to %-7s -> %s%n", "pin(" + readable(want) + ")", readable(b.size()),
-                    reused ? "reuses the 8 MiB block" : "new cudaHostAlloc (calls " + calls + " -> "
-                            + sim.host().hostAllocCalls() + ")"));
+            String what = reused ? "reuses the 8 MiB block"
+                    : "new cudaHostAlloc (calls " + calls + " -> " + sim.host().hostAllocCalls() + ")";
+            sb.append(String.format("%-12s rounds to %-7s -> %s%n", "pin(" + readable(want) + ")",
+                    readable(b.size()), what));
             sim.del(b);
         }
         sb.append(String.format("owned at the end: %s in %d blocks%n",
@@ -130,9 +132,10 @@ public final class Ch07Outputs {
         for (long want : new long[] {mib(33), mib(17), mib(9), mib(5), mib(3)}) {
             if (previous != null) sim.del(previous);
             previous = sim.pin(want);
-            sb.append(String.format("del old, %-11s -> block %-6s owned %-8s checked out %-7s cudaHostAlloc x%d%n",
-                    "pin(" + readable(want) + ")", readable(previous.size()), readable(sim.hostMemoryStats().allocatedBytes()),
-                    readable(sim.hostMemoryStats().activeBytes()), sim.host().hostAllocCalls()));
+            HostStats st = sim.hostMemoryStats();
+            sb.append(String.format("del old, %-11s -> block %-6s owned %-8s checked out %-7s "
+                            + "cudaHostAlloc x%d%n", "pin(" + readable(want) + ")", readable(previous.size()),
+                    readable(st.allocatedBytes()), readable(st.activeBytes()), sim.host().hostAllocCalls()));
         }
         return sb.toString();
     }
@@ -174,7 +177,8 @@ public final class Ch07Outputs {
         HostBlock again = sim.pin(mib(2));
         sb.append(String.format("pin(2 MiB) got %s the freed 2 MiB block; cudaHostAlloc calls %d -> %d%n",
                 again == fast ? "" : "a new block, not", calls, sim.host().hostAllocCalls()));
-        sb.append("pending events: ").append(a.pendingEvents()).append(" (the 16 MiB one at the head blocks the rest)\n");
+        sb.append("pending events: ").append(a.pendingEvents())
+          .append(" (the 16 MiB one at the head blocks the rest)\n");
         sim.del(again);
         sim.synchronize();
         side.synchronize();
