@@ -107,9 +107,11 @@ public final class Ch04Outputs {
                 Outcome o = s.run(Causes.defaultPolicy(), 1);
                 o.story().stream().filter(l -> l.startsWith("Step ")).reduce((x, y) -> y)
                         .ifPresent(l -> sb.append("  ").append(l).append('\n'));
-                sb.append("  OOM: ").append(o.message(), 0, o.message().indexOf(". GPU")).append('\n');
+                String m = o.message();
+                sb.append("  OOM: ").append(m.contains(". GPU") ? m.substring(0, m.indexOf(". GPU")) : m).append('\n');
             } catch (IllegalStateException e) {
-                sb.append("  ").append(e.getMessage().substring(e.getMessage().indexOf("no OOM"))).append('\n');
+                String m = e.getMessage();
+                sb.append("  ").append(m.contains("no OOM") ? m.substring(m.indexOf("no OOM")) : m).append('\n');
             }
         }
         return sb.toString();
