@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -32,6 +37,27 @@ class LibraryFormatsTest {
             assertThat(r.err()).startsWith("error: " + f + ":2:21: bad JSON: Unexpected character (','")
                     .doesNotContain("\tat ");
             assertThat(r.err().lines()).hasSize(1);
+        }
+    }
+
+    @Nested
+    @DisplayName("replay --csv")
+    class ReplayCsv {
+        @Test
+        @DisplayName("a handle with a comma and a quote is one quoted cell that a CSV reader reads back")
+        void quotedHandle() throws Exception {
+            Path f = dir.resolve("t.trace");
+            Files.writeString(f, "alloc w,\"1\" 4MiB\nalloc plain 1MiB\nfree w,\"1\"\n", StandardCharsets.UTF_8);
+            CliRun r = CliRun.of("replay", "--csv", f.toString());
+            assertThat(r.status()).as(r.err()).isZero();
+            List<CSVRecord> rows = CSVParser.parse(r.out(), CSVFormat.RFC4180).getRecords();
+            assertThat(rows).hasSize(4).allSatisfy(row -> assertThat(row.size()).isEqualTo(8));
+            assertThat(rows.get(0).toList()).containsExactly(
+                    "step", "op", "handle", "bytes", "result", "requested", "allocated", "reserved");
+            assertThat(rows.get(1).get(2)).isEqualTo("w,\"1\"");
+            assertThat(rows.get(3).get(1)).isEqualTo("free");
+            assertThat(rows.get(3).get(2)).isEqualTo("w,\"1\"");
+            assertThat(r.out()).contains(",\"w,\"\"1\"\"\",");
         }
     }
 }

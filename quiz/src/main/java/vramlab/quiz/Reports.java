@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.apache.commons.csv.CSVFormat;
+
 /**
  * One grading model (rows of {@link ScoreRow}), written for people and tools: the console table
  * that ends in {@code Score: X/Y}, Gradescope's {@code results.json} and GitHub Classroom's
@@ -132,13 +134,19 @@ public final class Reports {
         return Json.write(top, 0);
     }
 
-    /** RFC 4180 quoting, plus a leading quote for text a spreadsheet would run as a formula. */
-    public static String csv(String s) {
-        String t = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
-        if (t.contains(",") || t.contains("\"") || t.contains("\n") || t.contains("\r")) {
-            return "\"" + t.replace("\"", "\"\"") + "\"";
-        }
-        return t;
+    /**
+     * The gradebooks' CSV (Commons CSV): RFC 4180 quoting, {@code \n} between records, empty
+     * lines skipped on reading.
+     */
+    public static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n')
+            .setIgnoreEmptyLines(true).get();
+
+    /** One cell as {@link #CSV} writes it, made {@link #spreadsheetSafe} first. */
+    public static String csv(String s) { return CSV.format(spreadsheetSafe(s)); }
+
+    /** A leading quote for text a spreadsheet would run as a formula ({@code =+-@}). */
+    public static String spreadsheetSafe(String s) {
+        return !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
     }
 
     /** Orders step ids numerically part by part: 3.2 before 3.10, q-ids after steps. */
