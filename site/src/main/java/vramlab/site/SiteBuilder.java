@@ -105,8 +105,9 @@ public final class SiteBuilder {
         @CommandLine.Option(names = "--font", required = true) Path font;
         @CommandLine.Option(names = "--edition") String edition = "student";
         @CommandLine.Option(names = "--what") String what = "site";
-        @CommandLine.Option(names = "--chapter") String chapter = "";
-        @CommandLine.Option(names = "--stamp") String stamp;
+        // Maven may pass an empty property as no argument at all: then the option has no value.
+        @CommandLine.Option(names = "--chapter", arity = "0..1", fallbackValue = "") String chapter = "";
+        @CommandLine.Option(names = "--stamp", arity = "0..1", fallbackValue = "") String stamp;
     }
 
     /**
