@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.advise.Advice;
 import vramlab.advise.Advisor;
 import vramlab.advise.Outcome;
@@ -14,36 +16,32 @@ import vramlab.advise.Setting;
 import vramlab.advise.Workload;
 
 /** {@code vramlab advise [--device SIZE] FILE}: the workload under every allocator setting. */
-final class AdviseCommand implements Command {
-    @Override public String name() { return "advise"; }
-    @Override public String summary() { return "replay a snapshot or trace under each allocator setting"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab advise [--device SIZE] FILE
-
-                  FILE           a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot pickle, the
-                                 dict as JSON, either gzipped) or a text trace; - reads standard input
-                  --device SIZE  the card's memory; without it a snapshot that recorded an OOM gives the
-                                 card the run had (reserved at the OOM plus free), else 80GiB is assumed
-
+@CommandLine.Command(name = "advise", mixinStandardHelpOptions = true,
+        header = "replay a snapshot or trace under each allocator setting",
+        description = """
                 Replays the workload under the defaults, expandable_segments:True, max_split_size_mb 128,
                 256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 (which acts
                 only under a memory fraction), through PyTorch's caching-allocator policy as the kit
                 simulates it. Prints one table (peak reserved, holes at the peak, OOMs, the first event
                 that would fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress
-                on standard error.
-                """;
-    }
+                on standard error.""")
+final class AdviseCommand implements Command {
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
+            the card's memory; without it a snapshot that recorded an OOM gives the card the run \
+            had (reserved at the OOM plus free), else 80GiB is assumed""")
+    Long device;
+
+    @Parameters(paramLabel = "FILE", arity = "1", description = """
+            a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, \
+            either gzipped) or a text trace; - reads standard input""")
+    String file;
 
     @Override
-    public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("advise", args, Set.of(), Set.of("--device"));
-        if (a.positional().size() != 1) throw new UsageException("advise", "expected one FILE (or -)");
-        String file = a.positional().get(0);
-        String dev = a.value("--device", null);
-        long device = dev == null ? -1 : ReplayCommand.parseDevice(dev);
+    public String expected() { return "expected one FILE (or -)"; }
+
+    @Override
+    public int run(Io io) throws IOException {
+        long device = this.device == null ? -1 : this.device;
         Workload w = Workload.read(read(file, io), file, device);
         if (w.events().isEmpty()) {
             io.out().println("advise: " + w.source());

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.ScoreRow;
@@ -24,15 +27,9 @@ import vramlab.quiz.grade.Kit;
  * test: passed, failed with expected against actual, needs an earlier step, not written yet, or
  * does not compile; then {@code Score: X/Y}.
  */
-final class CheckCommand implements Command {
-    @Override public String name() { return "check"; }
-    @Override public String summary() { return "compile your labs/ and run one step's or chapter's graded tests"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab check <step | chapter> [--reference]
-
+@CommandLine.Command(name = "check", mixinStandardHelpOptions = true,
+        header = "compile your labs/ and run one step's or chapter's graded tests",
+        description = """
                 Compiles your code in labs/src/main/java (only the cores the chapter uses, only
                 what changed), runs the graded tests of one step (check 3.1) or of every step of
                 a chapter (check 3, check caching-allocator), and prints for each test:
@@ -45,21 +42,24 @@ final class CheckCommand implements Command {
                 and ends with Score: X/Y for what it ran. Exit status 0 when every test passed, 1 when
                 one did not. --reference runs the same tests on the reference cores in solutions/
                 (an instructor's sanity check: everything passes).
-                The full graded run, with the quiz, is ./vramlab grade (or mvn test -Plab).
-                """;
-    }
+                The full graded run, with the quiz, is ./vramlab grade (or mvn test -Plab).""")
+final class CheckCommand implements Command {
+    @Parameters(paramLabel = "<step | chapter>", arity = "1",
+            description = "a step (3.1) or a chapter, by number (3) or slug (caching-allocator)")
+    String what;
+
+    @Mixin CoresOption which;
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("check", args, Set.of("--reference", "--mine"), Set.of());
-        if (a.positional().size() != 1) {
-            throw new UsageException("check", "expected one step or chapter, e.g. vramlab check 3.1 or vramlab check 3");
-        }
-        if (a.flag("--mine") && a.flag("--reference")) {
+    public String expected() { return "expected one step or chapter, e.g. vramlab check 3.1 or vramlab check 3"; }
+
+    @Override
+    public int run(Io io) throws Exception {
+        if (which.mine && which.reference) {
             throw new UsageException("check", "--mine and --reference exclude each other");
         }
         Path root = StudentCores.root();
-        Target target = Target.of(a.positional().get(0), (Files.isDirectory(root.resolve("solutions")) ? LabGenerator.steps(root.resolve("solutions"))
+        Target target = Target.of(what, (Files.isDirectory(root.resolve("solutions")) ? LabGenerator.steps(root.resolve("solutions"))
                 : LabGenerator.stepsFromStubs(root.resolve("cores"))));
         Kit kit = chapterKit(root, target.chapter());
         Path work = StudentCores.work(root).resolveSibling("vramlab-check");
@@ -68,7 +68,7 @@ final class CheckCommand implements Command {
         InventoryCache.load(grader, kit.testRoots().get(0), work);
         Map<String, String> uncompiled = new LinkedHashMap<>();
         List<Path> cores;
-        if (a.flag("--reference")) {
+        if (which.reference) {
             cores = List.of(kit.referenceCore());
         } else {
             CoreBuild.Result built = StudentCores.build(root, target.cores(), io.err());

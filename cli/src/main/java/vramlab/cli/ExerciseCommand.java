@@ -1,8 +1,10 @@
 package vramlab.cli;
 
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Exercise;
 
@@ -11,41 +13,49 @@ import vramlab.kit.Exercise;
  * number it lists the exercises; with one it prints that exercise for a seed (1 unless given),
  * and with {@code --answer} the answer the reference simulator computes for the same seed.
  */
-final class ExerciseCommand implements Command {
-    @Override public String name() { return "exercise"; }
-    @Override public String summary() { return "a chapter's homework: seeded scenarios, answers on request"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab exercise <chapter> [N] [--seed S] [--answer]
-
+@CommandLine.Command(name = "exercise", mixinStandardHelpOptions = true,
+        header = "a chapter's homework: seeded scenarios, answers on request",
+        description = """
                 Homework beyond the graded quiz. Without N, lists the chapter's exercises. With N,
                 prints exercise N drawn from seed S (default 1): work it out by hand or in
                 ./vramlab jshell <chapter>, then add --answer to see what the simulator computes
                 for the same seed. Another seed gives other numbers for the same question.
                   ./vramlab exercise caching-allocator
                   ./vramlab exercise 3 2 --seed 7
-                  ./vramlab exercise 3 2 --seed 7 --answer
-                """;
+                  ./vramlab exercise 3 2 --seed 7 --answer""")
+final class ExerciseCommand implements Command {
+    @Parameters(index = "0", paramLabel = "<chapter>", arity = "1",
+            description = "the chapter, by number (3, 03, ch03) or slug (caching-allocator)")
+    String chapterName;
+
+    @Parameters(index = "1", paramLabel = "N", arity = "0..1", description = "the exercise's number")
+    String number;
+
+    @Parameters(index = "2..*", hidden = true)
+    List<String> rest = List.of();
+
+    @Option(names = "--seed", paramLabel = "S", description = "the seed the exercise is drawn from (default 1)")
+    String seedText;
+
+    @Option(names = "--answer", description = "also print what the simulator computes for the same seed")
+    boolean answer;
+
+    @Override
+    public String expected() {
+        return "expected a chapter and an optional exercise number, e.g. vramlab exercise 3 2 --seed 7";
     }
 
     @Override
-    public int run(List<String> args, Io io) {
-        Args a = Args.parse("exercise", args, Set.of("--answer"), Set.of("--seed"));
-        List<String> pos = a.positional();
-        if (pos.isEmpty() || pos.size() > 2) {
-            throw new UsageException("exercise", "expected a chapter and an optional exercise number, e.g. "
-                    + "vramlab exercise 3 2 --seed 7");
-        }
-        ChapterLab chapter = LabCommand.find(pos.get(0), "exercise");
+    public int run(Io io) {
+        if (!rest.isEmpty()) throw new UsageException("exercise", expected());
+        ChapterLab chapter = LabCommand.find(chapterName, "exercise");
         List<Exercise> all = chapter.exercises();
         if (all.isEmpty()) {
             throw new UsageException("exercise", chapter.id() + " has no exercises yet");
         }
-        long seed = seed(a.value("--seed", "1"));
-        if (pos.size() == 1) {
-            if (a.flag("--answer") || !a.value("--seed", "").isEmpty()) {
+        long seed = seed(seedText == null ? "1" : seedText);
+        if (number == null) {
+            if (answer || seedText != null) {
                 throw new UsageException("exercise", "--seed and --answer need an exercise number (1-" + all.size() + ")");
             }
             io.out().println("Exercises of " + chapter.id() + " (" + chapter.title() + "):");
@@ -53,12 +63,12 @@ final class ExerciseCommand implements Command {
             io.out().println("Print one with: ./vramlab exercise " + chapter.number() + " N [--seed S] [--answer]");
             return 0;
         }
-        int n = number(pos.get(1), all.size());
+        int n = number(number, all.size());
         Exercise e = all.get(n - 1);
         io.out().println("Exercise " + chapter.number() + "." + n + ": " + e.title() + " (seed " + seed + ")");
         io.out().println();
         io.out().println(e.prompt(seed).stripTrailing());
-        if (a.flag("--answer")) {
+        if (answer) {
             io.out().println();
             io.out().println("Answer (computed by the simulator for seed " + seed + "):");
             io.out().println(e.answer(seed).stripTrailing());

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.Reports;
 import vramlab.quiz.Salt;
@@ -22,15 +24,9 @@ import vramlab.quiz.grade.LabReport;
  * {@code vramlab grade [DIR...]}: grades the working copy (its labs/ and labs/answers/), or
  * each submission folder given, into a score table, Gradescope's results.json and a gradebook.
  */
-final class GradeCommand implements Command {
-    @Override public String name() { return "grade"; }
-    @Override public String summary() { return "grade the working copy's labs and answers, or each submission given"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab grade [options] [<submission dir>...]
-
+@CommandLine.Command(name = "grade", mixinStandardHelpOptions = true,
+        header = "grade the working copy's labs and answers, or each submission given",
+        description = """
                 Without a folder: grades this copy's labs/src/main/java and labs/answers/, prints the table
                 ending in Score: X/Y and writes target/grading/results.json (Gradescope's format).
                 With folders: each is one student's copy (its labs/ folder, or labs/'s contents), named by
@@ -40,34 +36,57 @@ final class GradeCommand implements Command {
                 Graded tests and keys always come from this kit, never from a submission. The cores are
                 compiled one at a time: a core that does not compile costs only its own steps. A
                 submission that loops, exits, crashes or prints too much loses only the test that was
-                running; submissions are graded in parallel, one line of progress each on stderr.
-                  --out <dir>            where reports go (default: grades/, or target/grading/)
-                  --practice             mark quiz sheets on practice numbers (no instructor salt)
-                  --jobs <n>             submissions graded at once (default: the number of cores)
-                  --item-timeout <s>     the longest one graded test may run (default 10; after a
-                                         submission's first time-out, a fifth of it, at least 1)
-                  --time-bound <s>       the longest one submission's tests may run in all (default 120)
-                  --visibility <v>       results.json visibility: visible, hidden, after_due_date,
-                                         after_published (default visible)
-                  --classroom <file>     (working copy) also write GitHub Classroom's runner result,
-                                         base64, for autograding-grading-reporter
-                  --maven                grade the working copy with mvn -q test -Plab instead
+                running; submissions are graded in parallel, one line of progress each on stderr.""",
+        footer = """
+
                 Quiz sheets are marked with the instructor's salt from VRAMLAB_SALT or VRAMLAB_SALT_FILE;
                 without one, grading refuses to run unless --practice says practice numbers are meant.
-                A test JVM keeps the first 256 KiB of what it prints.
-                """;
-    }
+                A test JVM keeps the first 256 KiB of what it prints.""")
+final class GradeCommand implements Command {
+    @Option(names = "--out", paramLabel = "<dir>",
+            description = "where reports go (default: grades/, or target/grading/)")
+    String out;
+
+    @Option(names = "--practice", description = "mark quiz sheets on practice numbers (no instructor salt)")
+    boolean practice;
+
+    @Option(names = "--jobs", paramLabel = "<n>", converter = PositiveConverter.class,
+            description = "submissions graded at once (default: the number of cores)")
+    Long jobs;
+
+    @Option(names = "--item-timeout", paramLabel = "<s>", converter = PositiveConverter.class, description = """
+            the longest one graded test may run (default 10; after a submission's first time-out, a \
+            fifth of it, at least 1)""")
+    long itemTimeout = 10;
+
+    @Option(names = "--time-bound", paramLabel = "<s>", converter = PositiveConverter.class,
+            description = "the longest one submission's tests may run in all (default 120)")
+    long timeBound = 120;
+
+    @Option(names = "--visibility", paramLabel = "<v>", description = """
+            results.json visibility: visible, hidden, after_due_date, after_published (default visible)""")
+    String visibility = "visible";
+
+    @Option(names = "--classroom", paramLabel = "<file>", description = """
+            (working copy) also write GitHub Classroom's runner result, base64, for \
+            autograding-grading-reporter""")
+    String classroom;
+
+    @Option(names = "--maven", description = "grade the working copy with mvn -q test -Plab instead")
+    boolean maven;
+
+    @Parameters(paramLabel = "<submission dir>", arity = "0..*",
+            description = "one student's copy each, named by the student's id")
+    List<String> submissions = new ArrayList<>();
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("grade", args, Set.of("--maven", "--practice"),
-                Set.of("--out", "--item-timeout", "--time-bound", "--visibility", "--classroom", "--jobs"));
+    public int run(Io io) throws Exception {
         Path root = KitPaths.root();
-        if (a.flag("--maven")) return maven(root);
-        Duration item = Duration.ofSeconds(number(a, "--item-timeout", 10));
-        Grader.Options o = new Grader.Options(item, Duration.ofSeconds(number(a, "--time-bound", 120)),
-                Grader.Options.OUTPUT_CAP, a.value("--visibility", "visible"), Grader.Options.fifthOf(item),
-                (int) number(a, "--jobs", Runtime.getRuntime().availableProcessors()));
+        if (maven) return maven(root);
+        Duration item = Duration.ofSeconds(itemTimeout);
+        Grader.Options o = new Grader.Options(item, Duration.ofSeconds(timeBound),
+                Grader.Options.OUTPUT_CAP, visibility, Grader.Options.fifthOf(item),
+                (int) (jobs == null ? Runtime.getRuntime().availableProcessors() : (long) jobs));
         if (!Reports.VISIBILITY.contains(o.visibility())) {
             throw new UsageException("grade", "--visibility '" + o.visibility() + "': expected one of " + Reports.VISIBILITY);
         }
@@ -77,19 +96,19 @@ final class GradeCommand implements Command {
         } catch (IllegalStateException e) {
             throw new UsageException("grade", e.getMessage());
         }
-        Salt salt = salt(a.flag("--practice"), kit.hasQuiz());
-        if (!a.positional().isEmpty() && KitPaths.isRelease(root)) {
+        Salt salt = salt(practice, kit.hasQuiz());
+        if (!submissions.isEmpty() && KitPaths.isRelease(root)) {
             throw new UsageException("grade", "grading submissions needs the instructor's copy of the kit (the reference"
                     + " cores and the quiz keys stay there); a student release grades only its own labs/: ./vramlab grade");
         }
         List<Path> dirs = new ArrayList<>();
-        for (String d : a.positional()) {
+        for (String d : submissions) {
             Path p = Path.of(d);
             if (!Files.isDirectory(p)) throw new UsageException("grade", d + ": not a folder");
             dirs.add(p);
         }
         try {
-            return dirs.isEmpty() ? workingCopy(a, root, kit, o, salt, io) : submissions(a, dirs, kit, o, salt, io);
+            return dirs.isEmpty() ? workingCopy(root, kit, o, salt, io) : submissions(dirs, kit, o, salt, io);
         } catch (IllegalStateException e) {
             io.err().println("error: grade: " + e.getMessage());
             return 1;
@@ -115,15 +134,14 @@ final class GradeCommand implements Command {
         return practice ? Salt.PRACTICE : salt;
     }
 
-    private static int workingCopy(Args a, Path root, Kit kit, Grader.Options o, Salt salt, Io io) throws Exception {
-        Path out = Path.of(a.value("--out", root.resolve("target/grading").toString()));
+    private int workingCopy(Path root, Kit kit, Grader.Options o, Salt salt, Io io) throws Exception {
+        Path out = Path.of(this.out != null ? this.out : root.resolve("target/grading").toString());
         Grader g = new Grader(kit, o, Files.createDirectories(out.resolve("work")), salt, io.err());
         Grader.Result r = g.gradeOne(LabReport.workingCopyStudent(root), root, out);
         List<String> flags = new ArrayList<>(r.flags());
         if (!kit.hasQuiz()) flags.add("quiz not marked here: its keys need the kit's reference simulator (hand in labs/answers/)");
         io.out().println(Reports.table(r.rows(), flags));
         io.out().println("(run " + r.runId() + "; results.json in " + out + ")");
-        String classroom = a.value("--classroom", null);
         if (classroom != null) {
             Files.writeString(Path.of(classroom), Base64.getEncoder().encodeToString(
                     Reports.classroomJson(r.rows()).getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
@@ -131,12 +149,12 @@ final class GradeCommand implements Command {
         return 0;
     }
 
-    private static int submissions(Args a, List<Path> dirs, Kit kit, Grader.Options o, Salt salt, Io io)
+    private int submissions(List<Path> dirs, Kit kit, Grader.Options o, Salt salt, Io io)
             throws Exception {
-        if (a.value("--classroom", null) != null) {
+        if (classroom != null) {
             throw new UsageException("grade", "--classroom is for the working copy (GitHub Classroom grades one repository)");
         }
-        Path out = Path.of(a.value("--out", "grades"));
+        Path out = Path.of(this.out != null ? this.out : "grades");
         Grader g = new Grader(kit, o, Files.createDirectories(out.resolve(".work")), salt, io.err());
         long t0 = System.nanoTime();
         List<Grader.Result> results;
@@ -150,18 +168,6 @@ final class GradeCommand implements Command {
                 (System.nanoTime() - t0) / 1e9, flagged, g.runId());
         io.out().println("gradebook: " + out.resolve(Gradebook.WIDE) + " and " + out.resolve(Gradebook.LONG));
         return 0;
-    }
-
-    private static long number(Args a, String key, long orElse) {
-        String v = a.value(key, null);
-        if (v == null) return orElse;
-        try {
-            long s = Long.parseLong(v);
-            if (s < 1) throw new NumberFormatException();
-            return s;
-        } catch (NumberFormatException e) {
-            throw new UsageException("grade", key + " '" + v + "': expected a whole number, at least 1");
-        }
     }
 
     private static int maven(Path root) throws IOException, InterruptedException {

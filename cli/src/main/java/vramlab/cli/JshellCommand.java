@@ -5,8 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.quiz.build.CoreBuild;
 
@@ -16,15 +18,9 @@ import vramlab.quiz.build.CoreBuild;
  * a terminal it opens the real JShell; with piped input it runs the snippets it reads, prints
  * what JShell would, and exits.
  */
-final class JshellCommand implements Command {
-    @Override public String name() { return "jshell"; }
-    @Override public String summary() { return "open JShell with a chapter's lab classes imported (type help())"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab jshell <chapter> [--mine | --reference]
-
+@CommandLine.Command(name = "jshell", mixinStandardHelpOptions = true,
+        header = "open JShell with a chapter's lab classes imported (type help())",
+        description = """
                 Opens JShell with the chapter's classes on the classpath, its lab imported, and a
                 help() that lists what to try, the steps you write, and the lab's scenarios as
                 files you can replay line by line with /open.
@@ -34,22 +30,25 @@ final class JshellCommand implements Command {
                 --reference uses the reference cores in solutions/ instead.
                 When standard input is not a terminal, it runs the snippets it reads and exits, e.g.
                   echo 'var sim = new Sim(mib(40)); sim.alloc(mib(3) + 1)' | ./vramlab jshell real-oom
-                Snippets that do not compile are reported as error: <stdin>:LINE: ... (exit 2).
-                """;
-    }
+                Snippets that do not compile are reported as error: <stdin>:LINE: ... (exit 2).""")
+final class JshellCommand implements Command {
+    @Parameters(paramLabel = "<chapter>", arity = "1",
+            description = "the chapter, by number (4, 04, ch04) or slug (real-oom)")
+    String chapterName;
+
+    @Mixin CoresOption cores;
 
     @Override
-    public int run(List<String> args, Io io) throws IOException, InterruptedException {
-        Args a = Args.parse("jshell", args, Set.of("--mine", "--reference"), Set.of());
-        if (a.positional().size() != 1) {
-            throw new UsageException("jshell", "expected one chapter, e.g. vramlab jshell real-oom");
-        }
-        ChapterLab chapter = LabCommand.find(a.positional().get(0), "jshell");
+    public String expected() { return "expected one chapter, e.g. vramlab jshell real-oom"; }
+
+    @Override
+    public int run(Io io) throws IOException, InterruptedException {
+        ChapterLab chapter = LabCommand.find(chapterName, "jshell");
         String classpath = System.getProperty("java.class.path");
         boolean mine = StudentCores.inChild();
         if (!mine) {
             Path root = StudentCores.root();
-            if (StudentCores.mine(root, a, "jshell")) {
+            if (StudentCores.mine(root, cores, "jshell")) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
                 if (System.console() == null) {
                     return StudentCores.runChild(root, built.classpath(), List.of("jshell", chapter.id()), io, true);

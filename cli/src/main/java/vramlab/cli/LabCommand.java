@@ -2,8 +2,11 @@ package vramlab.cli;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 import vramlab.kit.Scenario;
@@ -13,37 +16,37 @@ import vramlab.quiz.build.CoreBuild;
  * {@code vramlab lab <chapter>}: runs a chapter's lab scenarios, one by one, on the reference
  * cores or (in a student's copy, or with {@code --mine}) on the student's own.
  */
-final class LabCommand implements Command {
-    @Override public String name() { return "lab"; }
-    @Override public String summary() { return "run a chapter's lab scenarios and print their output"; }
-
-    @Override
-    public String usage() {
-        StringBuilder sb = new StringBuilder("""
-                usage: vramlab lab <chapter> [--mine | --reference]
-
+@CommandLine.Command(name = "lab", mixinStandardHelpOptions = true,
+        header = "run a chapter's lab scenarios and print their output",
+        description = """
                 Runs the chapter's lab scenarios one by one and prints what the notes show.
                 In a student's copy (labs/STUDENT_COPY exists), or with --mine, they run on your
                 own code in labs/ (compiled first, only what changed); a scenario that needs a step
                 you have not written says which and the others still run. --reference runs the
-                reference cores in solutions/ instead.
+                reference cores in solutions/ instead.""")
+final class LabCommand implements Command {
+    @Parameters(paramLabel = "<chapter>", arity = "1",
+            description = "the chapter, by number (4, 04, ch04) or slug (real-oom)")
+    String chapter;
 
-                chapters:
-                """);
-        for (ChapterLab c : Chapters.all()) sb.append(String.format("  %-26s %s%n", c.id(), c.title()));
-        return sb.toString();
+    @Mixin CoresOption cores;
+
+    @Override
+    public void describe(CommandSpec spec) {
+        StringBuilder sb = new StringBuilder("%nchapters:%n");
+        for (ChapterLab c : Chapters.all()) sb.append(String.format("  %-26s %s%%n", c.id(), c.title()));
+        spec.usageMessage().footer(sb.toString());
     }
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("lab", args, Set.of("--mine", "--reference"), Set.of());
-        if (a.positional().size() != 1) {
-            throw new UsageException("lab", "expected one chapter, e.g. vramlab lab real-oom");
-        }
-        ChapterLab c = find(a.positional().get(0), "lab");
+    public String expected() { return "expected one chapter, e.g. vramlab lab real-oom"; }
+
+    @Override
+    public int run(Io io) throws Exception {
+        ChapterLab c = find(chapter, "lab");
         if (!StudentCores.inChild()) {
             Path root = StudentCores.root();
-            if (StudentCores.mine(root, a, "lab")) {
+            if (StudentCores.mine(root, cores, "lab")) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
                 io.err().println("vramlab: running " + c.id() + " on your cores in labs/"
                         + " (--reference runs the reference)");

@@ -2,34 +2,29 @@ package vramlab.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
 import vramlab.labgen.LabGenerator;
 
 /** {@code vramlab labgen}: for the kit's maintainers, regenerates labs/ from solutions/. */
-final class LabgenCommand implements Command {
-    @Override public String name() { return "labgen"; }
-    @Override public String summary() { return "maintainers: regenerate labs/ from the step markers in solutions/"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab labgen [--list]
-
+@CommandLine.Command(name = "labgen", mixinStandardHelpOptions = true,
+        header = "maintainers: regenerate labs/ from the step markers in solutions/",
+        description = """
                 Rewrites labs/src/main/java from solutions/src/main/java, each marked step replaced
-                by a Todo. With --list, prints the steps instead. Run it from the repository root
-                after changing a marked step; never in a student's copy (labs/STUDENT_COPY).
-                """;
-    }
+                by a Todo. Run it from the repository root after changing a marked step; never in a
+                student's copy (labs/STUDENT_COPY).""")
+final class LabgenCommand implements Command {
+    @Option(names = "--list", description = "print the steps instead")
+    boolean list;
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("labgen", args, java.util.Set.of("--list"), java.util.Set.of());
+    public int run(Io io) throws Exception {
         Path root = Path.of(System.getProperty("vramlab.home", "."));
         if (!Files.isDirectory(root.resolve("solutions/src/main/java"))) {
             throw new UsageException("labgen", "no solutions/ under " + root.toAbsolutePath());
         }
-        if (a.flag("--list")) {
+        if (list) {
             for (LabGenerator.Step s : LabGenerator.steps(root.resolve("solutions"))) {
                 io.out().println(s.id() + "  " + s.title() + "  (" + s.file() + "; notes: " + s.notes() + ")");
             }

@@ -1,26 +1,34 @@
 package vramlab.cli;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import vramlab.trace.TraceException;
 
 /**
- * {@code ./vramlab <command> [args]}. Exit status (CONTRACTS.md): 0 when the command did its
- * job, 2 for bad input or usage with one line {@code error: <where>: <what>} on standard
- * error and no stack trace, 1 for anything else.
+ * {@code ./vramlab <command> [args]}, parsed by picocli ({@link Launcher}). Exit status
+ * (CONTRACTS.md): 0 when the command did its job, 2 for bad input or usage with one line
+ * {@code error: <where>: <what>} on standard error and no stack trace, 1 for anything else.
  */
 public final class Main {
     private Main() {}
 
+    /** The commands by name, in the order the help lists them. */
     static Map<String, Command> commands() {
         Map<String, Command> m = new LinkedHashMap<>();
+        for (Command c : list()) m.put(new CommandLine(c).getCommandName(), c);
+        return m;
+    }
+
+    private static List<Command> list() {
         // In CONTRACTS.md's order (check, the student's loop, beside lab and jshell); labgen and
         // release are for the kit's maintainers and instructors. One command a line, so additions
         // merge cleanly.
-        for (Command c : List.of(
+        return List.of(
                 new LabCommand(),
                 new JshellCommand(),
                 new CheckCommand(),
@@ -33,10 +41,8 @@ public final class Main {
                 new SiteCommand(),
                 new SlidesCommand(),
                 new LabgenCommand(),
-                new ReleaseCommand())) {
-            m.put(c.name(), c);
-        }
-        return m;
+                new ReleaseCommand(),
+                new CompletionCommand());
     }
 
     public static void main(String[] args) {
@@ -47,43 +53,41 @@ public final class Main {
     }
 
     public static int run(String[] args, Io io) {
-        Map<String, Command> commands = commands();
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
-            io.out().print(overview(commands));
-            return args.length == 0 ? 2 : 0;
-        }
-        Command c = commands.get(args[0]);
-        if (c == null) {
-            io.err().println("error: vramlab: unknown command '" + args[0] + "' (commands: "
-                    + String.join(", ", commands.keySet()) + ")");
+        CommandLine cl = Launcher.of(list(), io);
+        if (args.length == 0) {
+            cl.usage(cl.getOut());
+            cl.getOut().flush();
             return 2;
         }
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        if (rest.contains("--help") || rest.contains("-h")) {
-            io.out().print(c.usage());
-            return 0;
-        }
+        ParseResult parsed;
         try {
-            return c.run(rest, io);
-        } catch (UsageException e) {
-            io.err().println("error: " + e.getMessage());
+            parsed = cl.parseArgs(args);
+        } catch (ParameterException e) {
+            io.err().println("error: " + Launcher.message(e));
             return 2;
-        } catch (TraceException e) {
+        }
+        Integer help = CommandLine.executeHelpRequest(parsed);
+        if (help != null) {
+            cl.getOut().flush();
+            return help;
+        }
+        ParseResult sub = parsed.subcommand();
+        if (sub == null) {
+            cl.usage(cl.getOut());
+            cl.getOut().flush();
+            return 2;
+        }
+        CommandLine at = sub.commandSpec().commandLine();
+        Command c = (Command) at.getCommand();
+        try {
+            return c.run(io);
+        } catch (UsageException | TraceException e) {
             io.err().println("error: " + e.getMessage());
             return 2;
         } catch (Exception e) {
-            io.err().println("error: " + c.name() + ": " + e);
+            io.err().println("error: " + at.getCommandName() + ": " + e);
             if (System.getenv("VRAMLAB_DEBUG") != null) e.printStackTrace(io.err());
             return 1;
         }
-    }
-
-    static String overview(Map<String, Command> commands) {
-        StringBuilder sb = new StringBuilder("usage: vramlab <command> [options]\n\ncommands:\n");
-        commands.values().forEach(c -> sb.append(String.format("  %-8s %s%n", c.name(), c.summary())));
-        return sb.append("\nEvery command takes --help. Chapters are named by number (4, 04, ch04) or slug (real-oom).\n")
-                 .append("Your loop: touch labs/STUDENT_COPY once; then lab, jshell and check run your code in labs/\n")
-                 .append("(./vramlab check 3.1 for one step, check 3 for a chapter); --reference runs the reference.\n")
-                 .toString();
     }
 }

@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.quiz.AnswerSheet;
 import vramlab.quiz.KitPaths;
@@ -22,35 +24,45 @@ import vramlab.quiz.Variant;
  * numbers, writes a blank answer sheet, checks one without showing the key, and (for an
  * instructor holding the salt) prints the key.
  */
-final class QuizCommand implements Command {
-    @Override public String name() { return "quiz"; }
-    @Override public String summary() { return "print a chapter's quiz (your own numbers with --student), check answers"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab quiz <chapter> [--student <id>] [--sheet <file>] [--check <file>] [--key]
-
+@CommandLine.Command(name = "quiz", mixinStandardHelpOptions = true,
+        header = "print a chapter's quiz (your own numbers with --student), check answers",
+        description = """
                 Prints the chapter's questions. With --student, your own variant: sizes, device and hole
-                pattern drawn from your id; without, the notes' own numbers.
-                  --sheet <file>  also write a blank answer sheet for this variant (labs/answers/chNN.txt
-                                  is where ./vramlab grade and mvn test -Plab look for it)
-                  --check <file>  mark an answer sheet: points and what is wrong, never the right answer;
-                                  the student is the sheet's own student line unless --student says
-                                  otherwise, and keys that no blank has (misspelt ones) are listed
-                  --key           print the answer key (instructors: needs VRAMLAB_SALT or VRAMLAB_SALT_FILE)
+                pattern drawn from your id; without, the notes' own numbers.""",
+        footer = """
+
                 Graded runs use an instructor's salt (VRAMLAB_SALT / VRAMLAB_SALT_FILE) that students do not
-                hold; then the numbers differ from the practice numbers printed without it.
-                """;
-    }
+                hold; then the numbers differ from the practice numbers printed without it.""")
+final class QuizCommand implements Command {
+    @Parameters(paramLabel = "<chapter>", arity = "1",
+            description = "the chapter, by number (4, 04, ch04) or slug (real-oom)")
+    String chapterName;
+
+    @Option(names = "--student", paramLabel = "<id>", description = "your own variant, drawn from your id")
+    String student;
+
+    @Option(names = "--sheet", paramLabel = "<file>", description = """
+            also write a blank answer sheet for this variant (labs/answers/chNN.txt is where \
+            ./vramlab grade and mvn test -Plab look for it)""")
+    String sheet;
+
+    @Option(names = "--check", paramLabel = "<file>", description = """
+            mark an answer sheet: points and what is wrong, never the right answer; the student is \
+            the sheet's own student line unless --student says otherwise, and keys that no blank \
+            has (misspelt ones) are listed""")
+    String check;
+
+    @Option(names = "--key",
+            description = "print the answer key (instructors: needs VRAMLAB_SALT or VRAMLAB_SALT_FILE)")
+    boolean key;
 
     @Override
-    public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("quiz", args, Set.of("--key"), Set.of("--student", "--sheet", "--check"));
-        if (a.positional().size() != 1) throw new UsageException("quiz", "expected one chapter, e.g. vramlab quiz 3");
-        ChapterLab chapter = LabCommand.find(a.positional().get(0), "quiz");
+    public String expected() { return "expected one chapter, e.g. vramlab quiz 3"; }
+
+    @Override
+    public int run(Io io) throws IOException {
+        ChapterLab chapter = LabCommand.find(chapterName, "quiz");
         String id = String.format("ch%02d", chapter.number());
-        String student = a.value("--student", null);
         if (student != null && !student.matches("[A-Za-z0-9._@+-]{1,64}")) {
             throw new UsageException("quiz", "--student '" + student + "': expected 1-64 letters, digits or ._@+-");
         }
@@ -58,19 +70,17 @@ final class QuizCommand implements Command {
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();
         if (KitPaths.isRelease(KitPaths.root())) {
-            String what = a.flag("--key") ? "--key" : a.value("--check", null) != null ? "--check"
-                    : a.value("--sheet", null) != null ? "--sheet" : null;
+            String what = key ? "--key" : check != null ? "--check" : sheet != null ? "--sheet" : null;
             if (what != null) {
                 throw new UsageException("quiz", what + " needs the kit's reference simulator (it computes the keys),"
                         + " which a student release does not include: it stays with your instructor's copy. Answer in"
                         + " labs/answers/" + id + ".txt, or the sheet your instructor handed out, and hand it in");
             }
         }
-        if (a.value("--check", null) != null) return check(Path.of(a.value("--check", null)), id, student, salt, questions, io);
+        if (check != null) return check(Path.of(check), id, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
-        if (a.flag("--key")) return key(id, v, salt, questions, io);
+        if (key) return key(id, v, salt, questions, io);
         io.out().print(text(chapter, v, salt, questions));
-        String sheet = a.value("--sheet", null);
         if (sheet != null) writeSheet(Path.of(sheet), id, v, questions, io);
         return 0;
     }

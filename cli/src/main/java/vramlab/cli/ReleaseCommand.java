@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.StepBodies;
@@ -26,6 +29,16 @@ import vramlab.quiz.build.StepBodies;
  * benchmarks or the site's sources; and before it finishes it reads every file it wrote for a
  * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any.
  */
+@CommandLine.Command(name = "release", mixinStandardHelpOptions = true,
+        header = "instructors: write the student release (no solutions) into a folder",
+        description = """
+                Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
+                labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
+                docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
+                graded step's body anywhere (sources, rendered pages, compiled code): the command reads
+                everything it wrote and fails if it finds one. In the release, mvn test grades the student's
+                labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
+                grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
 final class ReleaseCommand implements Command {
     /** What is copied from the kit, module by module: its pom and these folders. */
     static final Map<String, List<String>> MODULES = Map.of(
@@ -34,40 +47,29 @@ final class ReleaseCommand implements Command {
             "toolkit", List.of("src/main"),
             "cli", List.of("src/main"));
 
-    @Override public String name() { return "release"; }
-    @Override public String summary() { return "instructors: write the student release (no solutions) into a folder"; }
+    @Option(names = "--no-site",
+            description = "leave the rendered notes out (students then read the notes' AsciiDoc in chapters/)")
+    boolean noSite;
+
+    @Parameters(paramLabel = "<dir>", arity = "1", description = "a new or empty folder outside the kit")
+    String target;
 
     @Override
-    public String usage() {
-        return """
-                usage: vramlab release [--no-site] <dir>
-
-                Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
-                labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
-                docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
-                graded step's body anywhere (sources, rendered pages, compiled code): the command reads
-                everything it wrote and fails if it finds one. In the release, mvn test grades the student's
-                labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
-                grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.
-                  --no-site  leave the rendered notes out (students then read the notes' AsciiDoc in chapters/)
-                """;
-    }
+    public String expected() { return "expected one folder, e.g. vramlab release ../course"; }
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("release", args, Set.of("--no-site"), Set.of());
-        if (a.positional().size() != 1) throw new UsageException("release", "expected one folder, e.g. vramlab release ../course");
+    public int run(Io io) throws Exception {
         Path root = KitPaths.root();
         if (KitPaths.isRelease(root) || !Files.isDirectory(root.resolve("solutions/src/main/java"))) {
             throw new UsageException("release", "a release is made from the instructor's copy of the kit (with solutions/)");
         }
-        Path dir = Path.of(a.positional().get(0)).toAbsolutePath().normalize();
+        Path dir = Path.of(target).toAbsolutePath().normalize();
         if (dir.startsWith(root)) throw new UsageException("release", dir + ": must be outside the kit (" + root + ")");
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !empty(dir))) {
             throw new UsageException("release", dir + ": exists and is not an empty folder");
         }
         Path site = null;
-        if (!a.flag("--no-site")) {
+        if (!noSite) {
             site = renderStudentSite(root, io);
             if (site == null) return 1;
         }

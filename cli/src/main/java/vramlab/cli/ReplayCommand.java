@@ -11,9 +11,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
@@ -30,33 +32,13 @@ import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
 /** {@code vramlab replay}: a trace through a chosen allocator policy (CONTRACTS.md, "Replay"). */
-final class ReplayCommand implements Command {
-    @Override public String name() { return "replay"; }
-    @Override public String summary() { return "replay a trace file or a PyTorch memory snapshot through a chosen allocator"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab replay [--policy toy|pytorch] [--alloc-conf CONF] [--device SIZE]
-                                      [--device-index N] [--csv] [--export SNAPSHOT] FILE
-
-                  --policy P         toy: the simplified policy chapter 3 starts from (the default for
-                                     traces); pytorch: PyTorch's native caching allocator
-                                     (CUDACachingAllocator.cpp; the default for snapshots)
-                  --alloc-conf CONF  a PYTORCH_CUDA_ALLOC_CONF string for --policy pytorch, e.g.
-                                     expandable_segments:True,max_split_size_mb:128; a snapshot
-                                     replays under its recorded allocator_settings unless given one
-                  --device SIZE      the card's memory (traces: default 80GiB; snapshots: inferred
-                                     from an oom entry's device_free, else 80GiB)
-                  --device-index N   a snapshot's device to replay (default: every device, one
-                                     summary each)
-                  --csv              one row per event: step,op,handle,bytes,result,requested,allocated,reserved
-                  --export SNAPSHOT  write the final state and the whole history as a pickle that
-                                     pytorch.org/memory_viz and torch.cuda._memory_viz open
-                  FILE               a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot
-                                     (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, or the
-                                     segment list of torch.cuda.memory_snapshot()), gzipped or not,
-                                     or - for standard input
+@CommandLine.Command(name = "replay", mixinStandardHelpOptions = true,
+        header = "replay a trace file or a PyTorch memory snapshot through a chosen allocator",
+        description = """
+                Replays a trace or a PyTorch memory snapshot through a caching allocator and prints \
+                peak and final counters, each OOM with its message, memory_summary and a segment map \
+                (or, with --csv, one row per event).""",
+        footer = """
 
                 A snapshot replays the recorded run: from the state the allocator held when its
                 history began (rebuilt from the snapshot's segments when the history starts mid-run),
@@ -68,38 +50,67 @@ final class ReplayCommand implements Command {
                 then ask: would another --alloc-conf have saved this run?
 
                 An OOM inside the trace is a result, not a failure (exit 0). Bad traces exit 2 with
-                error: FILE:LINE: what was wrong.
-                """;
-    }
+                error: FILE:LINE: what was wrong.""")
+final class ReplayCommand implements Command {
+    @Option(names = "--policy", paramLabel = "toy|pytorch", description = """
+            toy: the simplified policy chapter 3 starts from (the default for traces); pytorch: \
+            PyTorch's native caching allocator (CUDACachingAllocator.cpp; the default for snapshots)""")
+    String policyName;
+
+    @Option(names = "--alloc-conf", paramLabel = "CONF", description = """
+            a PYTORCH_CUDA_ALLOC_CONF string for --policy pytorch, e.g. \
+            expandable_segments:True,max_split_size_mb:128; a snapshot replays under its recorded \
+            allocator_settings unless given one""")
+    String conf;
+
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
+            the card's memory (traces: default 80GiB; snapshots: inferred from an oom entry's \
+            device_free, else 80GiB)""")
+    Long device;
+
+    @Option(names = "--device-index", paramLabel = "N",
+            description = "a snapshot's device to replay (default: every device, one summary each)")
+    Integer deviceIndex;
+
+    @Option(names = "--csv", description = "one row per event: " + CsvListener.HEADER)
+    boolean csv;
+
+    @Option(names = "--export", paramLabel = "SNAPSHOT", description = """
+            write the final state and the whole history as a pickle that pytorch.org/memory_viz \
+            and torch.cuda._memory_viz open""")
+    String export;
+
+    @Parameters(paramLabel = "FILE", arity = "1", description = """
+            a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot \
+            (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, or the segment list of \
+            torch.cuda.memory_snapshot()), gzipped or not, or - for standard input""")
+    String file;
 
     @Override
-    public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("replay", args, Set.of("--csv"),
-                Set.of("--policy", "--alloc-conf", "--device", "--device-index", "--export"));
-        if (a.positional().size() != 1) throw new UsageException("replay", "expected one trace FILE (or -)");
-        String file = a.positional().get(0);
-        String export = a.value("--export", null);
-        if (a.value("--device", null) != null) parseDevice(a.value("--device", null));   // bad options first
-        if (a.value("--policy", null) != null || a.value("--alloc-conf", null) != null) {
-            policy(a.value("--policy", "pytorch"), a.value("--alloc-conf", ""));
+    public String expected() { return "expected one trace FILE (or -)"; }
+
+    @Override
+    public int run(Io io) throws IOException {
+        if (policyName != null || conf != null) {
+            policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);   // bad options first
         }
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
             byte[] head = in.readNBytes(64);
             in.reset();
             if (SnapshotReader.isSnapshot(head)) {
-                replaySnapshot(a, SnapshotReader.read(in.readAllBytes(), file), export, io);
+                replaySnapshot(SnapshotReader.read(in.readAllBytes(), file), io);
             } else {
-                if (a.value("--device-index", null) != null) {
+                if (deviceIndex != null) {
                     throw new UsageException("replay",
                             "--device-index applies to snapshots, not to text traces");
                 }
                 CachingAllocator allocator = new CachingAllocator(
-                        new Gpu(parseDevice(a.value("--device", "80GiB"))).openToyProcess(),
-                        policy(a.value("--policy", "toy"), a.value("--alloc-conf", "")));
+                        new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
+                        policy(policyName == null ? "toy" : policyName, conf == null ? "" : conf));
                 if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
-                replayTrace(a, file, allocator, in, io);
-                export(allocator, export, a, io);
+                replayTrace(allocator, in, io);
+                export(allocator, io);
             }
         }
         io.out().flush();
@@ -114,22 +125,21 @@ final class ReplayCommand implements Command {
         }
     }
 
-    private static void export(CachingAllocator allocator, String export, Args a, Io io) {
+    private void export(CachingAllocator allocator, Io io) {
         if (export == null) return;
         try {
             SnapshotWriter.write(allocator, Path.of(export));
         } catch (IOException e) {
             throw new UsageException(export, "cannot write the snapshot: " + e.getMessage());
         }
-        if (!a.flag("--csv")) io.out().println("snapshot written to " + export);
+        if (!csv) io.out().println("snapshot written to " + export);
     }
 
     /** A text trace streams line by line: memory grows with the live blocks, not the trace. */
-    private static void replayTrace(Args a, String file, CachingAllocator allocator,
-                                    BufferedInputStream in, Io io) {
+    private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
         TraceReader events = new TraceReader(
                 new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
-        if (a.flag("--csv")) {
+        if (csv) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {
             SummaryListener summary = new SummaryListener(io.out());
@@ -142,17 +152,15 @@ final class ReplayCommand implements Command {
      * A snapshot replays each device chosen: under its recorded settings unless {@code --policy}
      * or {@code --alloc-conf} says otherwise, on its inferred card unless {@code --device} does.
      */
-    private static void replaySnapshot(Args a, Snapshot s, String export, Io io) {
-        List<Snapshot.Device> devices = devices(a, s);
-        boolean csv = a.flag("--csv");
+    private void replaySnapshot(Snapshot s, Io io) {
+        List<Snapshot.Device> devices = devices(s);
         if ((csv || export != null) && devices.size() > 1) {
             throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
                     + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
         }
-        String policyName = a.value("--policy", null), conf = a.value("--alloc-conf", null);
         Policy policy = policyName == null && conf == null ? null
                 : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);
-        long card = a.value("--device", null) == null ? -1 : parseDevice(a.value("--device", null));
+        long card = device == null ? -1 : device;
         SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card);
         if (!csv) {
             io.out().println("snapshot: " + s.file());
@@ -164,19 +172,13 @@ final class ReplayCommand implements Command {
                     : (step, e, result, bytes, al) -> { };
             SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
             if (!csv) SnapshotSummary.print(r, io.out());
-            export(r.allocator(), export, a, io);
+            export(r.allocator(), io);
         }
     }
 
-    private static List<Snapshot.Device> devices(Args a, Snapshot s) {
-        String index = a.value("--device-index", null);
-        if (index == null) return s.devices();
-        int n;
-        try {
-            n = Integer.parseInt(index);
-        } catch (NumberFormatException e) {
-            throw new UsageException("replay", "--device-index '" + index + "': expected a device number");
-        }
+    private List<Snapshot.Device> devices(Snapshot s) {
+        if (deviceIndex == null) return s.devices();
+        int n = deviceIndex;
         Snapshot.Device d = s.device(n);
         if (d == null) {
             throw new UsageException("replay", s.file() + ": device " + n + " has no segments and no history"
@@ -189,16 +191,6 @@ final class ReplayCommand implements Command {
         List<String> out = new ArrayList<>();
         for (Snapshot.Device d : devices) out.add(String.valueOf(d.index()));
         return String.join(", ", out);
-    }
-
-    static long parseDevice(String text) {
-        try {
-            long n = Bytes.parse(text);
-            if (n <= 0) throw new IllegalArgumentException("must be positive");
-            return n;
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw new UsageException("replay", "--device '" + text + "': expected a size such as 40MiB or 80GiB");
-        }
     }
 
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */

@@ -8,8 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code vramlab site}: renders the notes, decks and index to HTML that opens offline, by
@@ -17,45 +20,39 @@ import java.util.regex.Pattern;
  * the path of {@code index.html} as its last line. The student edition by default;
  * {@code --instructor} renders the edition with the reference solutions, into its own folder.
  */
-final class SiteCommand implements Command {
-    /** Terminal colour and cursor codes, which Maven prints even in batch mode. */
-    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[A-Za-z]");
-
-    @Override public String name() { return "site"; }
-    @Override public String summary() { return "render notes and slides to HTML and print the path of index.html"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab site [--instructor] [--offline]
-
+@CommandLine.Command(name = "site", mixinStandardHelpOptions = true,
+        header = "render notes and slides to HTML and print the path of index.html",
+        description = """
                 Renders every chapter's notes (chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc)
                 to one HTML page and its deck (slides/chNN-slug.adoc) to a reveal.js page, draws each
                 chapter's figures and worked examples by running its simulator, and writes the course
                 index. The pages open from disk with the network off. A warning (a missing include or
                 tag) fails it. The last line printed is the path of index.html.
 
-                  (default)     the student edition, site/target/site/: a graded step shows its
-                                contract and worked example, never its body
-                  --instructor  the instructor edition, site/target/site-instructor/: the reference
-                                bodies too (both folders can exist side by side)
-                  --offline     passes -o to Maven (everything already downloaded once)
+                Without --instructor, the student edition, site/target/site/: a graded step shows its
+                contract and worked example, never its body; --instructor writes
+                site/target/site-instructor/ (both folders can exist side by side).""",
+        footer = """
 
-                It runs: mvn -q -B -Psite -DskipTests -Dvramlab.site.edition=student -pl site -am package
-                """;
-    }
+                It runs: mvn -q -B -Psite -DskipTests -Dvramlab.site.edition=student -pl site -am package""")
+final class SiteCommand implements Command {
+    /** Terminal colour and cursor codes, which Maven prints even in batch mode. */
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[A-Za-z]");
+
+    @Mixin EditionOption edition;
+
+    @Parameters(arity = "0..*", hidden = true)
+    List<String> rest = List.of();
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("site", args, Set.of("--offline", "--instructor"), Set.of());
-        if (!a.positional().isEmpty()) throw new UsageException("site", "takes no arguments, got " + a.positional());
+    public int run(Io io) throws Exception {
+        if (!rest.isEmpty()) throw new UsageException("site", "takes no arguments, got " + rest);
         Path root = root("site");
-        String edition = a.flag("--instructor") ? "instructor" : "student";
         List<String> cmd = new ArrayList<>(List.of(maven(), "-q", "-B", "-Psite", "-DskipTests",
-                "-Dvramlab.site.edition=" + edition, "-pl", "site", "-am", "package"));
-        if (a.flag("--offline")) cmd.add(1, "-o");
+                "-Dvramlab.site.edition=" + edition.edition(), "-pl", "site", "-am", "package"));
+        if (edition.offline) cmd.add(1, "-o");
         int status = maven(root, cmd, io.err());
-        Path index = root.resolve(a.flag("--instructor") ? "site/target/site-instructor" : "site/target/site")
+        Path index = root.resolve(edition.instructor ? "site/target/site-instructor" : "site/target/site")
                 .resolve("index.html");
         if (status != 0 || !Files.isRegularFile(index)) {
             io.err().println("error: site: the site build failed (exit " + status + "); its messages are above");

@@ -4,8 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 
 /**
@@ -14,47 +16,47 @@ import vramlab.kit.ChapterLab;
  * slides module's Maven profile ({@code -Pslides}); prints the path of each deck it built, one
  * a line. {@code ./vramlab site} builds the same decks into the site.
  */
-final class SlidesCommand implements Command {
-    @Override public String name() { return "slides"; }
-    @Override public String summary() { return "build the chapters' reveal.js decks and print their paths"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab slides [chapter] [--instructor] [--offline]
-
+@CommandLine.Command(name = "slides", mixinStandardHelpOptions = true,
+        header = "build the chapters' reveal.js decks and print their paths",
+        description = """
                 Builds the deck of one chapter (by number or slug: 3, ch03, caching-allocator), or of
                 every chapter, from slides/chNN-slug.adoc into slides/target/slides/chNN-slug/slides.html,
                 with the chapter's figures drawn by its simulator and reveal.js beside it; opens from
                 disk with the network off. Press s for the speaker notes, Esc for the overview.
+                --instructor builds the instructor edition (reference bodies in listings) into
+                slides/target/slides-instructor/.""",
+        footer = """
 
-                  --instructor  the instructor edition (reference bodies in listings), into
-                                slides/target/slides-instructor/
-                  --offline     passes -o to Maven (everything already downloaded once)
+                It runs: mvn -q -B -Pslides -DskipTests -pl slides -am package""")
+final class SlidesCommand implements Command {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "chapter",
+            description = "the chapter, by number or slug (default: every chapter)")
+    String chapterName;
 
-                It runs: mvn -q -B -Pslides -DskipTests -pl slides -am package
-                """;
-    }
+    @Parameters(index = "1..*", hidden = true)
+    List<String> rest = List.of();
+
+    @Mixin EditionOption edition;
 
     @Override
-    public int run(List<String> args, Io io) throws Exception {
-        Args a = Args.parse("slides", args, Set.of("--offline", "--instructor"), Set.of());
-        if (a.positional().size() > 1) {
-            throw new UsageException("slides", "takes at most one chapter, got " + a.positional());
+    public int run(Io io) throws Exception {
+        if (!rest.isEmpty()) {
+            List<String> all = new ArrayList<>(List.of(chapterName));
+            all.addAll(rest);
+            throw new UsageException("slides", "takes at most one chapter, got " + all);
         }
         String chapter = "";
-        if (!a.positional().isEmpty()) {
-            ChapterLab lab = LabCommand.find(a.positional().get(0), "slides");
+        if (chapterName != null) {
+            ChapterLab lab = LabCommand.find(chapterName, "slides");
             chapter = lab.id();
         }
         Path root = SiteCommand.root("slides");
-        String edition = a.flag("--instructor") ? "instructor" : "student";
         List<String> cmd = new ArrayList<>(List.of(SiteCommand.maven(), "-q", "-B", "-Pslides", "-DskipTests",
-                "-Dvramlab.slides.edition=" + edition, "-Dvramlab.slides.chapter=" + chapter, "-pl", "slides", "-am",
+                "-Dvramlab.slides.edition=" + edition.edition(), "-Dvramlab.slides.chapter=" + chapter, "-pl", "slides", "-am",
                 "package"));
-        if (a.flag("--offline")) cmd.add(1, "-o");
+        if (edition.offline) cmd.add(1, "-o");
         int status = SiteCommand.maven(root, cmd, io.err());
-        Path out = root.resolve(a.flag("--instructor") ? "slides/target/slides-instructor" : "slides/target/slides");
+        Path out = root.resolve(edition.instructor ? "slides/target/slides-instructor" : "slides/target/slides");
         List<Path> decks = new ArrayList<>();
         if (Files.isDirectory(out)) {
             try (var dirs = Files.list(out)) {

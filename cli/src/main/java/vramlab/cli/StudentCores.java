@@ -43,12 +43,12 @@ final class StudentCores {
      * Does a command run the student's cores? {@code --mine} says yes, {@code --reference} no;
      * without either, yes in a student's copy ({@code labs/STUDENT_COPY} exists).
      */
-    static boolean mine(Path root, Args a, String command) {
-        if (a.flag("--mine") && a.flag("--reference")) {
+    static boolean mine(Path root, CoresOption a, String command) {
+        if (a.mine && a.reference) {
             throw new UsageException(command, "--mine and --reference exclude each other");
         }
-        if (a.flag("--mine")) return true;
-        if (a.flag("--reference")) return false;
+        if (a.mine) return true;
+        if (a.reference) return false;
         return Files.exists(labs(root).resolve(MARKER));
     }
 

@@ -6,9 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Set;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import vramlab.advise.SnapshotSource;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.SnapshotTriage;
@@ -18,54 +19,48 @@ import vramlab.triage.Triage;
  * {@code vramlab triage [--json] [--device SIZE] [FILE|-]}: names the cause of a pasted OOM
  * message, or of the OOM a memory snapshot recorded.
  */
-final class TriageCommand implements Command {
-    @Override public String name() { return "triage"; }
-    @Override public String summary() { return "read a pasted OOM message: numbers, cause, fixes"; }
-
-    @Override
-    public String usage() {
-        return """
-                usage: vramlab triage [--json] [--device SIZE] [FILE | -]
-
-                  FILE     a file holding the error message as you copied it (log prefixes,
-                           wrapped lines, Python reprs and several ranks are fine), or a PyTorch
-                           memory snapshot whose trace recorded the OOM (read to the byte);
-                           - or no FILE reads standard input (end it with Ctrl-D)
-                  --json   print one JSON object: cause, numbers (bytes), evidence, fixes, the
-                           shortfall and every cause ranked by the share of it that it explains
-                  --device SIZE  for a snapshot: the card's memory (a snapshot does not record it)
-
+@CommandLine.Command(name = "triage", mixinStandardHelpOptions = true,
+        header = "read a pasted OOM message: numbers, cause, fixes",
+        description = """
                 Each cause is weighed by how much of the shortfall (requested minus free) it
                 explains; the one named is the cause whose removal alone makes the request fit,
-                with the runner-up and the command that tells the two apart.
+                with the runner-up and the command that tells the two apart.""",
+        footer = """
 
                 The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, CUDA_GRAPH_POOLS,
                 CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), or NOT_PYTORCH_OOM for
                 a message from TensorFlow, JAX, ROCm, MPS, the CPU allocator or cuBLAS. A message
-                that is cut or mangled gives what could be read and names what was missing.
-                """;
-    }
+                that is cut or mangled gives what could be read and names what was missing.""")
+final class TriageCommand implements Command {
+    @Option(names = "--json", description = """
+            print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall and \
+            every cause ranked by the share of it that it explains""")
+    boolean json;
+
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "for a snapshot: the card's memory (a snapshot does not record it)")
+    Long device;
+
+    @Parameters(paramLabel = "FILE", arity = "0..1", description = """
+            a file holding the error message as you copied it (log prefixes, wrapped lines, \
+            Python reprs and several ranks are fine), or a PyTorch memory snapshot whose trace \
+            recorded the OOM (read to the byte); - or no FILE reads standard input (end it with \
+            Ctrl-D)""")
+    String file = "-";
 
     @Override
-    public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("triage", args, Set.of("--json"), Set.of("--device"));
-        if (a.positional().size() > 1) {
-            throw new UsageException("triage", "expected at most one FILE (or -)");
-        }
-        String file = a.positional().isEmpty() ? "-" : a.positional().get(0);
+    public int run(Io io) throws IOException {
         byte[] bytes = read(file, io.in());
-        String dev = a.value("--device", null);
         Diagnosis d;
         if (SnapshotSource.looksLikeSnapshot(bytes)) {
-            long capacity = dev == null ? -1 : ReplayCommand.parseDevice(dev);
-            d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, capacity);
+            d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, device == null ? -1 : device);
         } else {
-            if (dev != null) {
+            if (device != null) {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");
             }
             d = Triage.of(new String(bytes, StandardCharsets.UTF_8));
         }
-        io.out().println(a.flag("--json") ? d.json() : d.text());
+        io.out().println(json ? d.json() : d.text());
         io.out().flush();
         return 0;
     }

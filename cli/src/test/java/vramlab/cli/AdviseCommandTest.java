@@ -45,7 +45,7 @@ class AdviseCommandTest {
         assertThat(missing.err()).isEqualTo("error: /no/such.pickle: no such file\n");
         CliRun device = CliRun.withInput(FRAGMENTING, "advise", "--device", "lots", "-");
         assertThat(device.status()).isEqualTo(2);
-        assertThat(device.err()).startsWith("error: replay: --device 'lots'");
+        assertThat(device.err()).startsWith("error: advise: --device 'lots'");
         CliRun trace = CliRun.withInput("alloc a 3MiB\nfree b\n", "advise", "-");
         assertThat(trace.status()).isEqualTo(2);
         assertThat(trace.err().lines()).singleElement().asString().startsWith("error: -:2:");

@@ -2,8 +2,12 @@ package vramlab.quiz;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+
+import org.apache.commons.csv.CSVFormat;
 
 /**
  * One grading model (rows of {@link ScoreRow}), written for people and tools: the console table
@@ -82,25 +86,25 @@ public final class Reports {
         if (!VISIBILITY.contains(visibility)) {
             throw new IllegalArgumentException("visibility '" + visibility + "': expected one of " + VISIBILITY);
         }
-        StringBuilder sb = new StringBuilder("{\n");
-        sb.append("  \"score\": ").append(earned(rows)).append(",\n");
-        sb.append("  \"output\": ").append(Json.string(output)).append(",\n");
-        sb.append("  \"visibility\": ").append(Json.string(visibility)).append(",\n");
-        sb.append("  \"stdout_visibility\": \"hidden\",\n");
-        sb.append("  \"tests\": [");
-        for (int i = 0; i < rows.size(); i++) {
-            ScoreRow r = rows.get(i);
-            sb.append(i == 0 ? "\n" : ",\n").append("    {");
-            sb.append("\"name\": ").append(Json.string(r.name())).append(", ");
-            sb.append("\"number\": ").append(Json.string(r.step())).append(", ");
-            sb.append("\"score\": ").append(r.earned()).append(", ");
-            sb.append("\"max_score\": ").append(r.points()).append(", ");
-            sb.append("\"status\": ").append(Json.string(r.passed() ? "passed" : "failed")).append(", ");
-            sb.append("\"output\": ").append(Json.string(r.passed() ? explained(r) : r.status() + ": " + explained(r)))
-              .append(", ");
-            sb.append("\"visibility\": ").append(Json.string(visibility)).append('}');
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("score", earned(rows));
+        top.put("output", output);
+        top.put("visibility", visibility);
+        top.put("stdout_visibility", "hidden");
+        List<Map<String, Object>> tests = new ArrayList<>();
+        for (ScoreRow r : rows) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("name", r.name());
+            t.put("number", r.step());
+            t.put("score", r.earned());
+            t.put("max_score", r.points());
+            t.put("status", r.passed() ? "passed" : "failed");
+            t.put("output", r.passed() ? explained(r) : r.status() + ": " + explained(r));
+            t.put("visibility", visibility);
+            tests.add(t);
         }
-        return sb.append(rows.isEmpty() ? "]\n}\n" : "\n  ]\n}\n").toString();
+        top.put("tests", tests);
+        return Json.write(top, 2) + "\n";
     }
 
     /**
@@ -109,27 +113,40 @@ public final class Reports {
      * name, status, score and message.
      */
     public static String classroomJson(List<ScoreRow> rows) {
-        StringBuilder sb = new StringBuilder("{\"version\": 1, \"status\": ")
-                .append(Json.string(earned(rows) == total(rows) ? "pass" : "fail"))
-                .append(", \"max_score\": ").append(total(rows)).append(", \"tests\": [");
-        for (int i = 0; i < rows.size(); i++) {
-            ScoreRow r = rows.get(i);
-            sb.append(i == 0 ? "" : ", ").append("{\"name\": ").append(Json.string(item(r)))
-              .append(", \"status\": ").append(Json.string(r.passed() ? "pass" : "fail"))
-              .append(", \"score\": ").append(r.earned())
-              .append(", \"message\": ").append(Json.string(explained(r)))
-              .append(", \"test_code\": \"\", \"filename\": \"\", \"line_no\": 0, \"duration\": 0}");
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("version", 1);
+        top.put("status", earned(rows) == total(rows) ? "pass" : "fail");
+        top.put("max_score", total(rows));
+        List<Map<String, Object>> tests = new ArrayList<>();
+        for (ScoreRow r : rows) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("name", item(r));
+            t.put("status", r.passed() ? "pass" : "fail");
+            t.put("score", r.earned());
+            t.put("message", explained(r));
+            t.put("test_code", "");
+            t.put("filename", "");
+            t.put("line_no", 0);
+            t.put("duration", 0);
+            tests.add(t);
         }
-        return sb.append("]}").toString();
+        top.put("tests", tests);
+        return Json.write(top, 0);
     }
 
-    /** RFC 4180 quoting, plus a leading quote for text a spreadsheet would run as a formula. */
-    public static String csv(String s) {
-        String t = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
-        if (t.contains(",") || t.contains("\"") || t.contains("\n") || t.contains("\r")) {
-            return "\"" + t.replace("\"", "\"\"") + "\"";
-        }
-        return t;
+    /**
+     * The gradebooks' CSV (Commons CSV): RFC 4180 quoting, {@code \n} between records, empty
+     * lines skipped on reading.
+     */
+    public static final CSVFormat CSV = CSVFormat.RFC4180.builder().setRecordSeparator('\n')
+            .setIgnoreEmptyLines(true).get();
+
+    /** One cell as {@link #CSV} writes it, made {@link #spreadsheetSafe} first. */
+    public static String csv(String s) { return CSV.format(spreadsheetSafe(s)); }
+
+    /** A leading quote for text a spreadsheet would run as a formula ({@code =+-@}). */
+    public static String spreadsheetSafe(String s) {
+        return !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
     }
 
     /** Orders step ids numerically part by part: 3.2 before 3.10, q-ids after steps. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import picocli.CommandLine;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 
@@ -95,6 +96,20 @@ public final class SiteBuilder {
         return this;
     }
 
+    /** The build-time main's options (the site and slides POMs pass them), parsed by picocli. */
+    @CommandLine.Command(name = "site")
+    static final class Options {
+        @CommandLine.Option(names = "--root", required = true) Path root;
+        @CommandLine.Option(names = "--target", required = true) Path target;
+        @CommandLine.Option(names = "--revealjs", required = true) Path revealjs;
+        @CommandLine.Option(names = "--font", required = true) Path font;
+        @CommandLine.Option(names = "--edition") String edition = "student";
+        @CommandLine.Option(names = "--what") String what = "site";
+        // Maven may pass an empty property as no argument at all: then the option has no value.
+        @CommandLine.Option(names = "--chapter", arity = "0..1", fallbackValue = "") String chapter = "";
+        @CommandLine.Option(names = "--stamp", arity = "0..1", fallbackValue = "") String stamp;
+    }
+
     /**
      * {@code --root R --target T --revealjs X --font F [--edition student|instructor|both]
      * [--what site|decks] [--chapter chNN-slug] [--stamp S]}: writes {@code T/site} (student) and
@@ -103,18 +118,23 @@ public final class SiteBuilder {
      * line: the index, or each deck.
      */
     public static void main(String[] args) {
-        Map<String, String> a = Args.parse(args, "--root", "--target", "--revealjs", "--font");
+        Options a = new Options();
         try {
-            String which = a.getOrDefault("--edition", "student");
-            List<Edition> editions = which.equals("both") ? List.of(Edition.values()) : List.of(Edition.parse(which));
-            boolean decks = a.getOrDefault("--what", "site").equals("decks");
+            new CommandLine(a).parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("error: site: " + e.getMessage());
+            System.exit(2);
+        }
+        try {
+            List<Edition> editions = a.edition.equals("both") ? List.of(Edition.values()) : List.of(Edition.parse(a.edition));
+            boolean decks = a.what.equals("decks");
             List<Path> made = new ArrayList<>();
             for (Edition e : editions) {
                 long start = System.nanoTime();
                 String folder = decks ? e.folder().replace("site", "slides") : e.folder();
-                SiteBuilder b = new SiteBuilder(Path.of(a.get("--root")), Path.of(a.get("--target")).resolve(folder),
-                        Path.of(a.get("--revealjs")), Path.of(a.get("--font")), e).stamp(a.get("--stamp"));
-                if (decks) b.decksOnly(a.getOrDefault("--chapter", ""));
+                SiteBuilder b = new SiteBuilder(a.root, a.target.resolve(folder), a.revealjs, a.font, e)
+                        .stamp(a.stamp);
+                if (decks) b.decksOnly(a.chapter);
                 Path result = b.build();
                 System.out.printf("site: %s edition: %d chapter pages, %d decks, %d figures in %.1f s%n", e.id(),
                         b.pages, b.decks, b.figures, (System.nanoTime() - start) / 1e9);

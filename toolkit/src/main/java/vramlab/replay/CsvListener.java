@@ -1,36 +1,44 @@
 package vramlab.replay;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.trace.TraceEvent;
 
 /**
  * {@code --csv}: one row per event and nothing else (CONTRACTS.md):
- * {@code step,op,handle,bytes,result,requested,allocated,reserved}.
+ * {@code step,op,handle,bytes,result,requested,allocated,reserved}. Written by Commons CSV as
+ * RFC 4180 has it (a handle with a comma or a quote is quoted), one record a line.
  */
 public final class CsvListener implements Replayer.Listener {
     public static final String HEADER = "step,op,handle,bytes,result,requested,allocated,reserved";
 
-    private final PrintStream out;
+    /** RFC 4180 with {@code \n} between records, as the rest of the output's lines end. */
+    static final CSVFormat FORMAT = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
+
+    private final CSVPrinter out;
 
     public CsvListener(PrintStream out) {
-        this.out = out;
-        out.println(HEADER);
+        try {
+            this.out = new CSVPrinter(out, FORMAT);
+            this.out.printRecord((Object[]) HEADER.split(","));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override
     public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
-        StringBuilder sb = new StringBuilder(96);
-        sb.append(step).append(',').append(e.op().word()).append(',').append(csv(e.handle())).append(',')
-          .append(bytes).append(',').append(result.word()).append(',').append(a.requested()).append(',')
-          .append(a.allocated()).append(',').append(a.reserved());
-        out.println(sb);
-    }
-
-    /** Quotes a handle that holds a comma or a quote, as RFC 4180 does. */
-    static String csv(String s) {
-        if (s.indexOf(',') < 0 && s.indexOf('"') < 0) return s;
-        return '"' + s.replace("\"", "\"\"") + '"';
+        try {
+            out.printRecord(step, e.op().word(), e.handle(), bytes, result.word(), a.requested(),
+                    a.allocated(), a.reserved());
+        } catch (IOException x) {
+            throw new UncheckedIOException(x);
+        }
     }
 }

@@ -2,7 +2,6 @@ package vramlab.snapshot;
 
 import java.io.IOException;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -41,15 +40,17 @@ public final class SnapshotReader {
 
     /** The file's top-level object, from pickle or JSON bytes: a dict, or a list of segments. */
     public static Object load(byte[] bytes, String file) {
+        int i = 0;
+        while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
         Object root;
         try {
-            int i = 0;
-            while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
             if (i < bytes.length && (bytes[i] == '{' || bytes[i] == '[')) {
-                root = Json.parse(new String(bytes, StandardCharsets.UTF_8));
+                root = Json.read(bytes, file);      // its errors name the line and column
             } else {
                 root = new Unpickler().loads(bytes);
             }
+        } catch (TraceException e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
         }

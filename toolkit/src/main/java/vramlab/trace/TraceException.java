@@ -15,6 +15,14 @@ public final class TraceException extends RuntimeException {
         this.what = what;
     }
 
+    /** Bad input at a column of a line too ({@code file:line:column: what}), as JSON errors are. */
+    public TraceException(String file, long line, long column, String what) {
+        super(file + ":" + line + ":" + column + ": " + what);
+        this.file = file;
+        this.line = line;
+        this.what = what;
+    }
+
     public String file() { return file; }
     public long line() { return line; }
     public String what() { return what; }

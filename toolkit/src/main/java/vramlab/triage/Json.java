@@ -1,86 +1,122 @@
 package vramlab.triage;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+
 /**
- * Just enough JSON writing for {@code triage --json}: objects, arrays, strings, longs and null.
- * Strings are escaped as RFC 8259 requires: the quote, the backslash and every control
- * character below U+0020; {@code \b \f \n \r \t} by name, the rest as {@code \}{@code u00XX}.
- * A lone UTF-16 surrogate is escaped the same way, since UTF-8 cannot carry it. Everything
- * else, non-ASCII included, is written as it is (the output is UTF-8).
+ * The JSON of {@code triage --json}, written with Jackson: objects (in the map's order, so the
+ * output is stable), arrays, strings, integers, booleans and null. Strings are escaped as
+ * RFC 8259 requires (Jackson's escapes: the quote, the backslash and every control character,
+ * {@code \b \f \n \r \t} by name, the rest as {@code \}{@code u00xx}); non-ASCII is written as
+ * it is (the output is UTF-8), except a lone UTF-16 surrogate, which UTF-8 cannot carry and
+ * JSON can escape.
  */
 public final class Json {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .disable(JsonWriteFeature.WRITE_HEX_UPPER_CASE)
+            .addModule(new SimpleModule("vramlab-triage").addSerializer(String.class, new Text()))
+            .build();
+
     private Json() {}
 
     /** A JSON string literal for {@code s}. */
-    public static String quote(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\b' -> sb.append("\\b");
-                case '\f' -> sb.append("\\f");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20 || isLoneSurrogate(s, i)) sb.append(String.format("\\u%04x", (int) c));
-                    else sb.append(c);
-                }
-            }
-        }
-        return sb.append('"').toString();
-    }
-
-    /** A UTF-16 half with no partner cannot be written as UTF-8; JSON can escape it. */
-    private static boolean isLoneSurrogate(String s, int i) {
-        char c = s.charAt(i);
-        if (Character.isHighSurrogate(c)) {
-            return i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1));
-        }
-        return Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(s.charAt(i - 1)));
-    }
+    public static String quote(String s) { return write(s); }
 
     /**
-     * Writes a value: {@code null}, a {@link String}, a {@link Number} (integral), a
-     * {@link Boolean}, a {@link List} or a {@link Map} with string keys, nested freely.
+     * Writes a value: {@code null}, a {@link String}, an {@link Integer} or {@link Long}, a
+     * {@link Boolean}, a {@link List} or a {@link Map} with string keys, nested freely. Anything
+     * else (a {@code double} above all: byte counts are exact) is refused by its type's name.
      */
     public static String write(Object value) {
-        StringBuilder sb = new StringBuilder();
-        write(value, sb);
-        return sb.toString();
+        check(value);
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("Json.write: " + e.getOriginalMessage(), e);
+        }
     }
 
-    private static void write(Object v, StringBuilder sb) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof String s) {
-            sb.append(quote(s));
-        } else if (v instanceof Long || v instanceof Integer || v instanceof Boolean) {
-            sb.append(v);
-        } else if (v instanceof List<?> list) {
-            sb.append('[');
-            for (int i = 0; i < list.size(); i++) {
-                if (i > 0) sb.append(',');
-                write(list.get(i), sb);
-            }
-            sb.append(']');
+    private static void check(Object v) {
+        if (v == null || v instanceof String || v instanceof Long || v instanceof Integer
+                || v instanceof Boolean) {
+            return;
+        }
+        if (v instanceof List<?> list) {
+            list.forEach(Json::check);
         } else if (v instanceof Map<?, ?> map) {
-            sb.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> e : map.entrySet()) {
-                if (!first) sb.append(',');
-                first = false;
-                sb.append(quote(String.valueOf(e.getKey()))).append(':');
-                write(e.getValue(), sb);
-            }
-            sb.append('}');
+            map.forEach((k, x) -> {
+                if (!(k instanceof String)) {
+                    throw new IllegalArgumentException("Json.write: a key must be a string, not " + k);
+                }
+                check(x);
+            });
         } else {
-            throw new IllegalArgumentException("Json.write: cannot write a "
-                    + v.getClass().getSimpleName());
+            throw new IllegalArgumentException("Json.write: cannot write a " + v.getClass().getSimpleName());
+        }
+    }
+
+    /** Jackson's string writing, with lone surrogates escaped for that one string. */
+    private static final class Text extends StdSerializer<String> {
+        private static final long serialVersionUID = 1L;
+
+        Text() { super(String.class); }
+
+        @Override
+        public void serialize(String s, JsonGenerator g, SerializerProvider p) throws IOException {
+            if (!hasLoneSurrogate(s)) {
+                g.writeString(s);
+                return;
+            }
+            CharacterEscapes before = g.getCharacterEscapes();
+            g.setCharacterEscapes(Surrogates.ESCAPES);
+            try {
+                g.writeString(s);
+            } finally {
+                g.setCharacterEscapes(before);
+            }
+        }
+
+        private static boolean hasLoneSurrogate(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                        && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** JSON's standard escapes, and every UTF-16 surrogate as {@code \}{@code udxxx}. */
+    private static final class Surrogates extends CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        static final Surrogates ESCAPES = new Surrogates();
+
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() { return ascii; }
+
+        @Override
+        public SerializableString getEscapeSequence(int ch) {
+            if (!Character.isSurrogate((char) ch)) return null;
+            return new SerializedString("\\u" + Integer.toHexString(ch));
         }
     }
 }

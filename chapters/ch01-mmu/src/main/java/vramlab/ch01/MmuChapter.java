@@ -3,7 +3,11 @@ package vramlab.ch01;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch01.exercises.CountTheTables;
+import vramlab.ch01.exercises.PredictTheTlb;
+import vramlab.ch01.exercises.SliceTheAddress;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
 
 /** Registers chapter 1 with the launcher. */
@@ -13,4 +17,7 @@ public final class MmuChapter implements ChapterLab {
     @Override public String title() { return "The GPU has an MMU"; }
     @Override public void run(PrintStream out) { MmuLab.run(out); }
     @Override public List<Scenario> scenarios() { return MmuLab.scenarios(); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new SliceTheAddress(), new CountTheTables(), new PredictTheTlb());
+    }
 }

@@ -3,7 +3,11 @@ package vramlab.ch02;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch02.exercises.PredictTheCodes;
+import vramlab.ch02.exercises.PriceTheLoop;
+import vramlab.ch02.exercises.ReadTheLedger;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
 
 /** Registers chapter 2 with the launcher. */
@@ -13,4 +17,7 @@ public final class CudaMallocChapter implements ChapterLab {
     @Override public String title() { return "cudaMalloc, page-granular and slow"; }
     @Override public void run(PrintStream out) { CudaMallocLab.run(out); }
     @Override public List<Scenario> scenarios() { return CudaMallocLab.scenarios(); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new PriceTheLoop(), new ReadTheLedger(), new PredictTheCodes());
+    }
 }

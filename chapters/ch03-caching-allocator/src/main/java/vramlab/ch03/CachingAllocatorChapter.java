@@ -3,7 +3,10 @@ package vramlab.ch03;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch03.exercises.BestFitAndSplit;
 import vramlab.ch03.exercises.PredictTheCounters;
+import vramlab.ch03.exercises.RoundAndPool;
+import vramlab.ch03.exercises.WhatEmptyCacheReleases;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
@@ -15,5 +18,8 @@ public final class CachingAllocatorChapter implements ChapterLab {
     @Override public String title() { return "The caching allocator: size classes, pools, split, merge"; }
     @Override public void run(PrintStream out) { CachingAllocatorLab.run(out); }
     @Override public List<Scenario> scenarios() { return CachingAllocatorLab.scenarios(); }
-    @Override public List<Exercise> exercises() { return List.of(new PredictTheCounters()); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new PredictTheCounters(), new RoundAndPool(), new BestFitAndSplit(),
+                new WhatEmptyCacheReleases());
+    }
 }

@@ -3,7 +3,11 @@ package vramlab.ch04;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch04.exercises.FreeVersusFit;
+import vramlab.ch04.exercises.PlanTheCapacity;
+import vramlab.ch04.exercises.ReadTheMessage;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
 
 /** Registers chapter 4 with the launcher. */
@@ -13,4 +17,7 @@ public final class RealOomChapter implements ChapterLab {
     @Override public String title() { return "Fragmentation and the real OOM"; }
     @Override public void run(PrintStream out) { RealOomLab.run(out); }
     @Override public List<Scenario> scenarios() { return RealOomLab.scenarios(); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new FreeVersusFit(), new ReadTheMessage(), new PlanTheCapacity());
+    }
 }

@@ -3,7 +3,11 @@ package vramlab.ch05;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch05.exercises.DefaultsOrExpandable;
+import vramlab.ch05.exercises.PredictThePages;
+import vramlab.ch05.exercises.WhatEmptyCacheGivesBack;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
 
 /** Registers chapter 5 with the launcher. */
@@ -13,4 +17,7 @@ public final class ExpandableSegmentsChapter implements ChapterLab {
     @Override public String title() { return "Expandable segments: contiguity chosen in VA space"; }
     @Override public void run(PrintStream out) { ExpandableLab.run(out); }
     @Override public List<Scenario> scenarios() { return ExpandableLab.scenarios(); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new PredictThePages(), new DefaultsOrExpandable(), new WhatEmptyCacheGivesBack());
+    }
 }

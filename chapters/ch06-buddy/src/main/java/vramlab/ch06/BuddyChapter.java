@@ -3,7 +3,11 @@ package vramlab.ch06;
 import java.io.PrintStream;
 import java.util.List;
 
+import vramlab.ch06.exercises.CountThePagedBlocks;
+import vramlab.ch06.exercises.HalfFreeYetRefused;
+import vramlab.ch06.exercises.PredictTheBuddyBlocks;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
 import vramlab.kit.Scenario;
 
 /** Registers chapter 6 with the launcher. */
@@ -13,4 +17,7 @@ public final class BuddyChapter implements ChapterLab {
     @Override public String title() { return "Inference memory: buddy allocator, paged KV blocks"; }
     @Override public void run(PrintStream out) { BuddyLab.run(out); }
     @Override public List<Scenario> scenarios() { return BuddyLab.scenarios(); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new PredictTheBuddyBlocks(), new HalfFreeYetRefused(), new CountThePagedBlocks());
+    }
 }

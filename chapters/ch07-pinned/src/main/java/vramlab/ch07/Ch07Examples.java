@@ -4,6 +4,7 @@ import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 import static vramlab.units.Bytes.readable;
 
+import vramlab.driver.DeviceBuffer;
 import vramlab.figures.ExampleTable;
 import vramlab.pinned.CachingHostAllocator;
 import vramlab.pinned.HostBlock;
@@ -34,11 +35,20 @@ public final class Ch07Examples {
         HostBlock plain = sim.pin(mib(1));
         sim.del(plain);
         t.row("=a 1 MiB block used outside any capture, freed", a.fateOf(plain));
-        HostBlock[] captured = new HostBlock[1];
-        sim.capture(() -> captured[0] = sim.pin(mib(1)));
-        t.row("=a 1 MiB block allocated during a CUDA graph capture", a.fateOf(captured[0]));
-        return t.then("A block touched by a graph capture is parked: the graph may replay a copy from its "
-                + "address at any time, so it is never recycled.").toString();
+        DeviceBuffer loss = sim.cuda(mib(1));
+        HostBlock[] captured = new HostBlock[2];
+        sim.capture(() -> {
+            captured[0] = sim.pin(mib(1));
+            sim.copyToHost(captured[0], loss);
+            captured[1] = sim.pin(mib(1));
+        });
+        sim.del(captured[0]);
+        sim.del(captured[1]);
+        t.row("=a 1 MiB block allocated during a capture, a copy captured into it, freed", a.fateOf(captured[0]));
+        t.row("=a 1 MiB block allocated during a capture, never used, freed", a.fateOf(captured[1]));
+        return t.then("A block a capture allocated and a copy used is parked: the graph may replay the copy into "
+                + "its address at any time, so it is never recycled. One nothing used is cached, in that "
+                + "graph's private pool.").toString();
     }
 
     /** Step 7.3: events retire oldest first, lazily. */
@@ -69,11 +79,14 @@ public final class Ch07Examples {
         HostBlock b = sim.pin(mib(2));
         sim.del(a);
         sim.del(b);
-        ExampleTable t = ExampleTable.of("7.4", "empty_host_cache with one block still in use", "before",
-                "emptyCache() returns", "after");
-        String before = sim.report("");
+        ExampleTable t = ExampleTable.of("7.4", "empty_host_cache with one block still in use", "moment",
+                "owned", "checked out", "cudaFreeHost calls");
+        t.row("=before: 8 MiB in use, 16 MiB and 2 MiB freed", readable(sim.hostMemoryStats().allocatedBytes()),
+                readable(sim.hostMemoryStats().activeBytes()), sim.hostMemoryStats().numHostFree());
         long freed = sim.emptyHostCache();
-        t.row(before.trim(), readable(freed), sim.report("").trim());
+        t.row("=after emptyCache(), which returned " + readable(freed),
+                readable(sim.hostMemoryStats().allocatedBytes()), readable(sim.hostMemoryStats().activeBytes()),
+                sim.hostMemoryStats().numHostFree());
         sim.del(keep);
         return t.then("Only blocks on a free list go back (cudaFreeHost); the 8 MiB block in use stays "
                 + "pinned.").toString();

@@ -96,7 +96,8 @@ public final class PinnedLab {
         sim.del(sim.pin(mib(256)));
         sim.device().free(sim.device().alloc(mib(64)));
         long released = sim.cudaEmptyCache();
-        out.println("torch.cuda.empty_cache() released " + formatSize(released) + " of device memory;");
+        out.println("torch.cuda.empty_cache() released " + formatSize(released)
+                + " of device memory;");
         out.println(sim.report("after cuda empty"));
         return new long[] {released, sim.hostMemoryStats().allocatedBytes()};
     }
@@ -188,6 +189,7 @@ public final class PinnedLab {
                   PinnedLab.useAfterFree(false)            the corruption, with events off
                   TrainingLoop.run(TrainingLoop.Strategy.FREE_EVERY_STEP, 10).line()
                   PinnedLab.run(System.out)                the whole lab, as ./vramlab lab pinned prints it
+                  Ch07Outputs.outputHeadOfLine()           one of the notes' misconceptions, refuted
                 Your steps (labs/src/main/java/vramlab/pinned/CachingHostAllocator.java):
                   7.1 Round to a power of two             roundSize
                   7.2 Never recycle a captured block      fateOf
@@ -195,6 +197,7 @@ public final class PinnedLab {
                   7.4 empty_host_cache                    emptyCache
                 Check one step: ./vramlab check 7.1   the chapter: ./vramlab check 7
                 Quiz (outside JShell): ./vramlab quiz 7 [--student <id>] [--sheet labs/answers/ch07.txt]
+                Homework (outside JShell): ./vramlab exercise pinned [N] [--seed S] [--answer]
                 """;
     }
 

@@ -42,14 +42,14 @@ public final class TrainingLoop {
     private TrainingLoop() {}
 
     // tag::loop[]
-    /** Runs {@code steps} steps on a fresh process; {@code sim} is returned for inspection. */
-    public static Result run(Strategy strategy, int steps, PinnedSim sim) {
-        DeviceBuffer input = sim.cuda(BATCH);
-        HostBlock batch = strategy == Strategy.HOLD ? sim.pin(BATCH) : null;
+    /** Runs {@code steps} steps of a {@code size} batch on {@code sim}, a fresh process. */
+    public static Result run(Strategy strategy, int steps, long size, PinnedSim sim) {
+        DeviceBuffer input = sim.cuda(size);
+        HostBlock batch = strategy == Strategy.HOLD ? sim.pin(size) : null;
         long peak = sim.host().pinnedBytes(), stepStart = 0;
         for (int step = 0; step < steps; step++) {
             stepStart = sim.clock().now();
-            if (strategy == Strategy.FREE_EVERY_STEP) batch = sim.pin(BATCH);   // re-pin
+            if (strategy == Strategy.FREE_EVERY_STEP) batch = sim.pin(size);    // re-pin
             long t = sim.clock().now();
             sim.clock().advanceBy(FILL_NANOS);
             batch.store(step);
@@ -69,6 +69,9 @@ public final class TrainingLoop {
                 sim.host().pinNanos() + sim.host().unpinNanos());
     }
     // end::loop[]
+
+    /** {@link #run(Strategy, int, long, PinnedSim)} of the 256 MiB batch. */
+    public static Result run(Strategy strategy, int steps, PinnedSim sim) { return run(strategy, steps, BATCH, sim); }
 
     public static Result run(Strategy strategy, int steps) { return run(strategy, steps, new PinnedSim()); }
 }

@@ -1,6 +1,7 @@
 package vramlab.quiz.grade;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
 import vramlab.quiz.Reports;
 import vramlab.quiz.ScoreRow;
@@ -150,57 +154,23 @@ public final class Gradebook {
                 .mapToInt(r -> earned ? r.earned() : r.points()).sum();
     }
 
-    /** RFC 4180 records: commas, quotes and line breaks inside quoted fields. */
+    /**
+     * RFC 4180 records through Commons CSV: commas, quotes and line breaks inside quoted fields;
+     * each cell made safe for a spreadsheet first ({@link Reports#spreadsheetSafe}).
+     */
     static final class Csv {
         private Csv() {}
 
         static String line(List<String> cells) {
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < cells.size(); i++) sb.append(i == 0 ? "" : ",").append(Reports.csv(cells.get(i)));
-            return sb.toString();
+            return Reports.CSV.format(cells.stream().map(Reports::spreadsheetSafe).toArray());
         }
 
         static List<List<String>> parse(String text, String where) {
             List<List<String>> out = new ArrayList<>();
-            List<String> record = new ArrayList<>();
-            StringBuilder cell = new StringBuilder();
-            boolean quoted = false, any = false;
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                if (quoted) {
-                    if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                        cell.append('"');
-                        i++;
-                    } else if (c == '"') {
-                        quoted = false;
-                    } else {
-                        cell.append(c);
-                    }
-                } else if (c == '"') {
-                    quoted = true;
-                    any = true;
-                } else if (c == ',') {
-                    record.add(cell.toString());
-                    cell.setLength(0);
-                    any = true;
-                } else if (c == '\n' || c == '\r') {
-                    if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') i++;
-                    if (any || cell.length() > 0) {
-                        record.add(cell.toString());
-                        out.add(record);
-                    }
-                    record = new ArrayList<>();
-                    cell.setLength(0);
-                    any = false;
-                } else {
-                    cell.append(c);
-                    any = true;
-                }
-            }
-            if (quoted) throw new IllegalStateException(where + ": a quoted field is not closed");
-            if (any || cell.length() > 0) {
-                record.add(cell.toString());
-                out.add(record);
+            try (CSVParser p = CSVParser.parse(text, Reports.CSV)) {
+                for (CSVRecord r : p) out.add(r.toList());
+            } catch (IOException | UncheckedIOException e) {
+                throw new IllegalStateException(where + ": not a CSV file: " + e.getMessage(), e);
             }
             return out;
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 
 import vramlab.alloc.Block;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.Sim;
 import vramlab.kit.Exercise;
 import vramlab.units.Bytes;
@@ -58,17 +59,30 @@ public final class PredictTheCounters implements Exercise {
             }
         }
         return sb.append("What are requested, allocated and reserved at the end, and how many segments\n")
-                 .append("does the allocator hold? Draw the segment map.").toString();
+                 .append("does the allocator hold? Draw the segment map. (If a call fails, say which one and\n")
+                 .append("why; the program stops there.)").toString();
     }
 
     @Override
     public String answer(long seed) {
         Sim sim = new Sim(DEVICE);
         List<Block> live = new ArrayList<>();
+        String failed = "";
+        int next = 0;
         for (Step s : steps(seed)) {
-            if (s.isAlloc()) live.add(sim.alloc(s.size()));
-            else sim.free(live.remove(s.victim()));
+            if (!s.isAlloc()) {
+                sim.free(live.remove(s.victim()));
+                continue;
+            }
+            try {
+                live.add(sim.alloc(s.size()));
+                next++;
+            } catch (CudaOutOfMemoryError e) {
+                failed = "t" + next + " = alloc(" + Bytes.readable(s.size()) + ") fails, and the program stops:\n  "
+                        + e.getMessage() + "\n";
+                break;
+            }
         }
-        return sim.counters() + "\nsegments: " + sim.allocator().segments().size() + "\n" + sim.map();
+        return failed + sim.counters() + "\nsegments: " + sim.allocator().segments().size() + "\n" + sim.map();
     }
 }
