@@ -595,7 +595,16 @@ public final class CachingAllocator {
         return releaseCachedBlocks();
     }
 
-    /** {@code release_cached_blocks} (CCA:2772-2797). */
+    /**
+     * {@code release_cached_blocks} (CCA:2772-2797): synchronise, then {@code release_blocks}
+     * on the large pool and the small one. Each {@code release_blocks} walks its pool's free
+     * set, not the segments, so {@code empty_cache} costs O(free blocks) (CCA release_blocks,
+     * pytorch/pytorch@001074d25084fdb87a799823e395a50f5ec044d3, c10/cuda/CUDACachingAllocator.cpp).
+     * Simplified: the source unmaps a pool's expandable blocks right after freeing that pool's
+     * whole segments; here every pool's whole segments go first, then every pool's free pages.
+     * The two orders differ only when one allocator holds both kinds of segment (a restored
+     * snapshot), and then only in the order of the trace's entries.
+     */
     private long releaseCachedBlocks() {
         synchronize();
         long before = reserved;
@@ -604,8 +613,14 @@ public final class CachingAllocator {
         return before - reserved;
     }
 
+    /** The order {@code release_cached_blocks} visits the pools in: large, then small. */
+    private static final List<PoolKind> RELEASE_ORDER = List.of(PoolKind.LARGE, PoolKind.SMALL);
+
     // tag::empty-cache[]
-    /** cudaFree every cudaMalloc segment that one free block covers whole (CCA:2916-2940). */
+    /**
+     * cudaFree every cudaMalloc segment that one free block covers whole: a free block with no
+     * neighbour ({@code release_blocks}: {@code !block->prev && !block->next}, CCA:2916-2940).
+     */
     long releaseWholeFreeSegments() {
         throw new vramlab.lab.Todo("3.5", "empty_cache", "ch03 \"empty_cache releases whole free segments only\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
     }
@@ -769,8 +784,8 @@ public final class CachingAllocator {
     /** Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940). */
     private void unmapFreePages() {
         List<Block> toUnmap = new ArrayList<>();
-        for (TreeSet<Block> pool : freeBlocks.values()) {
-            for (Block b : pool) if (b.segment.isExpandable()) toUnmap.add(b);
+        for (PoolKind kind : RELEASE_ORDER) {
+            for (Block b : freeBlocks.get(kind)) if (b.segment.isExpandable()) toUnmap.add(b);
         }
         for (Block b : toUnmap) {
             Block u = unmapBlock(b);
