@@ -19,6 +19,16 @@ public final class SummaryListener implements Replayer.Listener {
 
     @Override
     public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
+        count(result, a);
+    }
+
+    @Override
+    public void event(long step, TraceEvent.Op op, long line, String handle, long size, Replayer.Result result,
+                      long bytes, CachingAllocator a) {
+        count(result, a);
+    }
+
+    private void count(Replayer.Result result, CachingAllocator a) {
         events++;
         if (result == Replayer.Result.SKIPPED) skipped++;
         peakRequested = Math.max(peakRequested, a.requested());
