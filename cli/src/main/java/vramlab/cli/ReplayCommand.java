@@ -38,7 +38,7 @@ final class ReplayCommand implements Command {
     public String usage() {
         return """
                 usage: vramlab replay [--policy toy|pytorch] [--alloc-conf CONF] [--device SIZE]
-                                      [--device-index N] [--csv] [--export SNAPSHOT] FILE
+                                      [--device-index N] [--csv] [--map] [--export SNAPSHOT] FILE
 
                   --policy P         toy: the simplified policy chapter 3 starts from (the default for
                                      traces); pytorch: PyTorch's native caching allocator
@@ -51,6 +51,9 @@ final class ReplayCommand implements Command {
                   --device-index N   a snapshot's device to replay (default: every device, one
                                      summary each)
                   --csv              one row per event: step,op,handle,bytes,result,requested,allocated,reserved
+                  --map              the summary's segment map draws every segment (a trace's map is
+                                     compact beyond 40 segments: the largest, fill and free-size
+                                     histograms, fragmentation)
                   --export SNAPSHOT  write the final state and the whole history as a pickle that
                                      pytorch.org/memory_viz and torch.cuda._memory_viz open
                   FILE               a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot
@@ -74,7 +77,7 @@ final class ReplayCommand implements Command {
 
     @Override
     public int run(List<String> args, Io io) throws IOException {
-        Args a = Args.parse("replay", args, Set.of("--csv"),
+        Args a = Args.parse("replay", args, Set.of("--csv", "--map"),
                 Set.of("--policy", "--alloc-conf", "--device", "--device-index", "--export"));
         if (a.positional().size() != 1) throw new UsageException("replay", "expected one trace FILE (or -)");
         String file = a.positional().get(0);
@@ -132,7 +135,7 @@ final class ReplayCommand implements Command {
         if (a.flag("--csv")) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {
-            SummaryListener summary = new SummaryListener(io.out());
+            SummaryListener summary = new SummaryListener(io.out(), a.flag("--map"));
             new Replayer(allocator, summary, file, false).replay(events);
             summary.finish(allocator);
         }
