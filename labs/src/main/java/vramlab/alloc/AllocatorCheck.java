@@ -44,7 +44,17 @@ final class AllocatorCheck {
             if (expected != s.size) fail("blocks of segment " + s.id + " cover " + expected + " of " + s.size);
             if (s.isExpandable()) checkPages(s, mapped);
         }
+        int expandable = 0;
+        for (Segment s : a.segments()) if (s.isExpandable()) expandable++;
+        if (expandable != a.expandableSegmentCount()) {
+            fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
+        }
         for (PoolKind k : PoolKind.values()) {
+            if (!a.wholeBlockCached()) {      // empty_cache skips its walk on this flag
+                for (Block b : a.freeSet(k)) {
+                    if (!b.isSplit() && !b.segment.isExpandable()) fail("whole free block " + b + " cached, not flagged");
+                }
+            }
             if (a.freeSet(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");
             if (a.unmappedSet(k).size() != unmappedCount.getOrDefault(k, 0)) fail("stale entries in " + k + " unmapped set");
         }

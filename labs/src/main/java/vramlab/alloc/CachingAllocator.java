@@ -96,6 +96,8 @@ public final class CachingAllocator {
     private long reserved;
     private long liveBlocks;
     private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
+    private boolean wholeBlockCached;         // an unsplit block entered a free set since the last walk
+    private int expandableSegments;           // how many of the segments held are expandable
 
     /** {@link #expectSegmentAt}'s "no address expected". */
     public static final long NO_HINT = Long.MIN_VALUE;
@@ -432,6 +434,7 @@ public final class CachingAllocator {
     /** Puts a free block into its set, stamping its age for garbage collection. */
     private void cache(Block b, TreeSet<Block> pool) {
         b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
+        if (!b.isSplit()) wholeBlockCached = true;
         pool.add(b);
     }
 
@@ -449,12 +452,14 @@ public final class CachingAllocator {
 
     /** Segments record their allocator, so {@code free} checks ownership without a map lookup. */
     private void adopt(Segment s) {
+        if (s.isExpandable()) expandableSegments++;
         segments.put(s.id, s);
         byAddress.put(s.address, s);
         s.owner = this;
     }
 
     private void disown(Segment s) {
+        if (s.isExpandable()) expandableSegments--;
         segments.remove(s.id);
         byAddress.remove(s.address);
         s.owner = null;
@@ -604,12 +609,21 @@ public final class CachingAllocator {
      * whole segments; here every pool's whole segments go first, then every pool's free pages.
      * The two orders differ only when one allocator holds both kinds of segment (a restored
      * snapshot), and then only in the order of the trace's entries.
+     *
+     * <p>Two shortcuts skip walks that cannot release anything, so that a trace calling
+     * {@code empty_cache} every few events does not walk every free block each time: the walk
+     * for whole segments runs only if an unsplit block was cached since the last walk (a free
+     * block becomes whole only by a merge, and a merged block is cached anew), and the walk
+     * for free pages only while an expandable segment exists. What is released is the same.
      */
     private long releaseCachedBlocks() {
         synchronize();
         long before = reserved;
-        releaseWholeFreeSegments();
-        unmapFreePages();
+        if (wholeBlockCached) {
+            wholeBlockCached = false;
+            releaseWholeFreeSegments();
+        }
+        if (expandableSegments > 0) unmapFreePages();
         return before - reserved;
     }
 
@@ -847,6 +861,8 @@ public final class CachingAllocator {
     public void checkInvariants() { new AllocatorCheck(this).run(); }
 
     TreeSet<Block> freeSet(PoolKind pool) { return freeBlocks.get(pool); }
+    boolean wholeBlockCached() { return wholeBlockCached; }
+    int expandableSegmentCount() { return expandableSegments; }
     TreeSet<Block> unmappedSet(PoolKind pool) { return unmapped.get(pool); }
 
     @Override
