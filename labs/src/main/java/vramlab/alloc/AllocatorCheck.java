@@ -50,9 +50,11 @@ final class AllocatorCheck {
             fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
         }
         for (PoolKind k : PoolKind.values()) {
-            if (!a.wholeBlockCached()) {      // empty_cache skips its walk on this flag
-                for (Block b : a.freeSet(k)) {
-                    if (!b.isSplit() && !b.segment.isExpandable()) fail("whole free block " + b + " cached, not flagged");
+            java.util.Set<Block> noted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            noted.addAll(a.wholeCached());      // empty_cache looks for whole free blocks there
+            for (Block b : a.freeSet(k)) {
+                if (!b.isSplit() && !b.segment.isExpandable() && !noted.contains(b)) {
+                    fail("whole free block " + b + " cached, not noted");
                 }
             }
             if (a.freeSet(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");

@@ -104,4 +104,47 @@ class EmptyCacheTest {
             assertThat(freed).containsExactlyElementsOf(expected.stream().map(Segment::address).toList());
         }
     }
+
+    @Nested
+    @DisplayName("beyond a few hundred free blocks")
+    class Shortcut {
+        @ParameterizedTest(name = "policy [{0}] seed {1}")
+        @CsvSource({"toy, 1", "toy, 2", "'', 3", "max_split_size_mb:64, 4"})
+        @DisplayName("releases what the walk of every free block releases, in the same order")
+        void sameAsTheWalk(String conf, long seed) {
+            CachingAllocator fast = allocator(conf);
+            CachingAllocator walk = allocator(conf);
+            walk.fastRelease = false;
+            Random r = new Random(seed);
+            List<Block> liveFast = new ArrayList<>(), liveWalk = new ArrayList<>();
+            int maxFree = 0;
+            for (int step = 0; step < 20_000; step++) {
+                int op = r.nextInt(100);
+                if (op < 2) {
+                    assertThat(fast.emptyCache()).as("bytes released at step %d", step).isEqualTo(walk.emptyCache());
+                } else if (op < 54 || liveFast.isEmpty()) {
+                    long size = 1 + r.nextInt(r.nextInt(4) == 0 ? 24 << 20 : 1 << 20);
+                    liveFast.add(fast.alloc(size));
+                    liveWalk.add(walk.alloc(size));
+                } else {
+                    int i = r.nextInt(liveFast.size());
+                    fast.free(liveFast.remove(i));
+                    walk.free(liveWalk.remove(i));
+                }
+                maxFree = Math.max(maxFree, fast.freeBlocks(PoolKind.SMALL).size() + fast.freeBlocks(PoolKind.LARGE).size());
+                if (step % 1000 == 0) fast.checkInvariants();
+            }
+            assertThat(maxFree).as("the shortcut was taken").isGreaterThan(CachingAllocator.FULL_WALK_MAX);
+            assertThat(fast.trace().entries()).as("the same driver calls in the same order")
+                    .containsExactlyElementsOf(walk.trace().entries());
+            fast.checkInvariants();
+        }
+
+        private CachingAllocator allocator(String conf) {
+            CachingAllocator a = new CachingAllocator(new Gpu(mib(1 << 16)).openToyProcess(),
+                    conf.equals("toy") ? new ToyPolicy() : new PyTorchPolicy(conf));
+            a.trace().record(true, Long.MAX_VALUE);
+            return a;
+        }
+    }
 }
