@@ -7,6 +7,7 @@
 // peak and final requested/allocated/reserved and the segment count. Segment addresses come
 // from a bump pointer, not the kit's simulated driver, so best-fit ties between equal sizes may
 // break differently and the counters can differ slightly from the kit's; the work is the same.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +25,7 @@ constexpr int64_t kLargeStep = 2 * MiB, kLargeSegment = 20 * MiB;
 struct Block {
   int64_t address, size, requested = 0;
   bool allocated = false, small;
+  bool noted = false, dead = false;   // in the list of blocks cached whole; merged away
   Block *prev = nullptr, *next = nullptr;
 };
 
@@ -90,27 +92,33 @@ class ToyAllocator {
       pool.erase(b->next);
       absorbNext(b);
     }
-    if (!b->prev && !b->next) wholeCached_ = true;
+    if (!b->prev && !b->next && !b->noted) {
+      b->noted = true;
+      wholeCached_.push_back(b);
+    }
     pool.insert(b);
   }
 
-  // release_blocks: walk each pool's free set, release the blocks with no neighbour. The same
-  // shortcut as the kit's: no walk unless a whole block was cached since the last one.
+  // release_blocks: release the free blocks with no neighbour, large pool first, each pool in
+  // its free set's order. The same shortcut as the kit's: the candidates are the blocks cached
+  // whole since the last empty_cache (a free block becomes whole only when it is cached).
   void emptyCache() {
-    if (!wholeCached_) return;
-    wholeCached_ = false;
-    for (auto* pool : {&largePool_, &smallPool_}) {
-      for (auto it = pool->begin(); it != pool->end();) {
-        Block* b = *it;
-        if (!b->prev && !b->next) {
-          it = pool->erase(it);
-          reserved_ -= b->size;
-          segments_--;
-          delete b;
-        } else {
-          ++it;
-        }
-      }
+    std::vector<Block*> whole;
+    for (Block* b : wholeCached_) {
+      b->noted = false;
+      if (b->dead) delete b;
+      else if (!b->allocated && !b->prev && !b->next) whole.push_back(b);
+    }
+    wholeCached_.clear();
+    std::sort(whole.begin(), whole.end(), [](const Block* x, const Block* y) {
+      if (x->small != y->small) return !x->small;
+      return BySizeAddress()(x, y);
+    });
+    for (Block* b : whole) {
+      (b->small ? smallPool_ : largePool_).erase(b);
+      reserved_ -= b->size;
+      segments_--;
+      delete b;
     }
   }
 
@@ -122,11 +130,11 @@ class ToyAllocator {
     a->size += n->size;
     a->next = n->next;
     if (n->next) n->next->prev = a;
-    delete n;
+    if (n->noted) n->dead = true; else delete n;   // the list frees it at the next empty_cache
   }
 
   int64_t device_, nextAddress_ = 1LL << 40;
-  bool wholeCached_ = false;
+  std::vector<Block*> wholeCached_;
   std::set<Block*, BySizeAddress> smallPool_, largePool_;
 };
 
