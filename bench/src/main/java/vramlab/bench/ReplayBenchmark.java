@@ -25,14 +25,17 @@ import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
 
 /**
- * Events per second of a 1M-event replay at about 1k and about 100k live blocks: the whole
- * replay path (handle map, allocator, listener call), on one thread. The score is in
- * operations per second, one operation per event.
+ * Events per second of a 1M-event replay at about 1k, 10k and 100k live blocks (1M with
+ * {@code -p live=1000000}): the whole replay path (handle table, allocator, listener call), on
+ * one thread. The score is in operations per second, one operation per event.
  *
  * <pre>
  * mvn -q -pl bench -am package -DskipTests
  * java -jar bench/target/benchmarks.jar ReplayBenchmark
+ * java -jar bench/target/benchmarks.jar ReplayBenchmark -f 1 -wi 2 -i 3 -p live=1000,100000 -p policy=toy,pytorch
  * </pre>
+ * The end-to-end figure (text trace through the launcher, beside a C++ replay) is
+ * {@code bench/e2e.sh}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -43,7 +46,7 @@ import vramlab.units.Bytes;
 public class ReplayBenchmark {
     static final int EVENTS = 1_000_000;
 
-    @Param({"1000", "100000"})
+    @Param({"1000", "10000", "100000"})
     int live;
 
     @Param({"toy", "pytorch", "pytorch+expandable"})

@@ -15,20 +15,26 @@ import vramlab.trace.TraceEvent;
  * A seeded trace that fills to {@code live} blocks and then churns around that level: each
  * step frees a random live handle or allocates a new one, with sizes mixed across both pools
  * (mostly small, some large, a few very large). Used by the benchmarks and the streaming check.
+ * With {@code emptyCachePerMille} above 0, that many events in a thousand are {@code empty_cache}
+ * (the draw is skipped at 0, so such traces are the same as before the option existed).
  *
  * <p>As a program it writes the text trace to standard output:
- * {@code java -cp bench/target/benchmarks.jar vramlab.bench.SteadyTrace EVENTS LIVE SEED}.
+ * {@code java -cp bench/target/benchmarks.jar vramlab.bench.SteadyTrace EVENTS LIVE SEED [EMPTY_PER_MILLE]}.
  */
 public final class SteadyTrace {
     private final SplittableRandom random;
     private final int live;
+    private final int emptyCachePerMille;
     private final List<String> handles = new ArrayList<>();
     private long nextHandle;
     private long emitted;
 
-    public SteadyTrace(int live, long seed) {
+    public SteadyTrace(int live, long seed) { this(live, seed, 0); }
+
+    public SteadyTrace(int live, long seed, int emptyCachePerMille) {
         this.live = live;
         this.random = new SplittableRandom(seed);
+        this.emptyCachePerMille = emptyCachePerMille;
     }
 
     /** Sizes in the shape of a training step: many small tensors, some large, rare huge. */
@@ -41,6 +47,9 @@ public final class SteadyTrace {
 
     public TraceEvent next() {
         emitted++;
+        if (emptyCachePerMille > 0 && random.nextInt(1000) < emptyCachePerMille) {
+            return TraceEvent.emptyCache(emitted);
+        }
         boolean alloc = handles.size() < live ? random.nextInt(10) < 9 : random.nextBoolean();
         if (alloc || handles.isEmpty()) {
             String h = "t" + nextHandle++;
@@ -55,24 +64,32 @@ public final class SteadyTrace {
     }
 
     public static List<TraceEvent> events(int count, int live, long seed) {
-        SteadyTrace t = new SteadyTrace(live, seed);
+        return events(count, live, seed, 0);
+    }
+
+    public static List<TraceEvent> events(int count, int live, long seed, int emptyCachePerMille) {
+        SteadyTrace t = new SteadyTrace(live, seed, emptyCachePerMille);
         List<TraceEvent> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) out.add(t.next());
         return out;
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: SteadyTrace EVENTS LIVE SEED");
+        if (args.length != 3 && args.length != 4) {
+            System.err.println("usage: SteadyTrace EVENTS LIVE SEED [EMPTY_CACHE_PER_MILLE]");
             System.exit(2);
         }
         long events = Long.parseLong(args[0]);
-        SteadyTrace t = new SteadyTrace(Integer.parseInt(args[1]), Long.parseLong(args[2]));
+        SteadyTrace t = new SteadyTrace(Integer.parseInt(args[1]), Long.parseLong(args[2]),
+                args.length == 4 ? Integer.parseInt(args[3]) : 0);
         try (Writer w = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)) {
             for (long i = 0; i < events; i++) {
                 TraceEvent e = t.next();
-                w.write(e.op() == TraceEvent.Op.ALLOC ? "alloc " + e.handle() + " " + e.size() + "\n"
-                        : "free " + e.handle() + "\n");
+                w.write(switch (e.op()) {
+                    case ALLOC -> "alloc " + e.handle() + " " + e.size() + "\n";
+                    case FREE -> "free " + e.handle() + "\n";
+                    case EMPTY_CACHE -> "empty_cache\n";
+                });
             }
         }
     }

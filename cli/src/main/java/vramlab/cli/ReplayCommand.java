@@ -75,6 +75,11 @@ final class ReplayCommand implements Command {
     @Option(names = "--csv", description = "one row per event: " + CsvListener.HEADER)
     boolean csv;
 
+    @Option(names = "--map", description = """
+            the summary's segment map draws every segment (a trace's map is compact beyond 40 \
+            segments: the largest, fill and free-size histograms, fragmentation)""")
+    boolean map;
+
     @Option(names = "--export", paramLabel = "SNAPSHOT", description = """
             write the final state and the whole history as a pickle that pytorch.org/memory_viz \
             and torch.cuda._memory_viz open""")
@@ -142,7 +147,7 @@ final class ReplayCommand implements Command {
         if (csv) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {
-            SummaryListener summary = new SummaryListener(io.out());
+            SummaryListener summary = new SummaryListener(io.out(), map);
             new Replayer(allocator, summary, file, false).replay(events);
             summary.finish(allocator);
         }

@@ -96,6 +96,10 @@ public final class CachingAllocator {
     private long reserved;
     private long liveBlocks;
     private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
+    /** Blocks cached whole since the last release (some may since have been used or merged). */
+    private final List<Block> wholeCached = new ArrayList<>();
+    boolean fastRelease = true;               // tests turn the shortcut off to compare
+    private int expandableSegments;           // how many of the segments held are expandable
 
     /** {@link #expectSegmentAt}'s "no address expected". */
     public static final long NO_HINT = Long.MIN_VALUE;
@@ -432,6 +436,7 @@ public final class CachingAllocator {
     /** Puts a free block into its set, stamping its age for garbage collection. */
     private void cache(Block b, TreeSet<Block> pool) {
         b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
+        if (!b.isSplit()) noteCachedWhole(b);
         pool.add(b);
     }
 
@@ -449,12 +454,14 @@ public final class CachingAllocator {
 
     /** Segments record their allocator, so {@code free} checks ownership without a map lookup. */
     private void adopt(Segment s) {
+        if (s.isExpandable()) expandableSegments++;
         segments.put(s.id, s);
         byAddress.put(s.address, s);
         s.owner = this;
     }
 
     private void disown(Segment s) {
+        if (s.isExpandable()) expandableSegments--;
         segments.remove(s.id);
         byAddress.remove(s.address);
         s.owner = null;
@@ -595,17 +602,90 @@ public final class CachingAllocator {
         return releaseCachedBlocks();
     }
 
-    /** {@code release_cached_blocks} (CCA:2772-2797). */
+    /**
+     * {@code release_cached_blocks} (CCA:2772-2797): synchronise, then {@code release_blocks}
+     * on the large pool and the small one. Each {@code release_blocks} walks its pool's free
+     * set, not the segments, so {@code empty_cache} costs O(free blocks) (CCA release_blocks,
+     * pytorch/pytorch@001074d25084fdb87a799823e395a50f5ec044d3, c10/cuda/CUDACachingAllocator.cpp).
+     * Simplified: the source unmaps a pool's expandable blocks right after freeing that pool's
+     * whole segments; here every pool's whole segments go first, then every pool's free pages.
+     * The two orders differ only when one allocator holds both kinds of segment (a restored
+     * snapshot), and then only in the order of the trace's entries.
+     *
+     * <p>Shortcuts, so that a trace calling {@code empty_cache} every few events does not walk
+     * every free block each time (what is released, and in what order, is the same): a free
+     * block becomes whole only when it is cached (a merged block is cached anew), so the
+     * allocator notes the blocks cached whole, walks nothing when there are none, and beyond
+     * {@link #FULL_WALK_MAX} free blocks releases those of them still cached whole; the walk
+     * for free pages runs only while an expandable segment exists.
+     */
     private long releaseCachedBlocks() {
         synchronize();
         long before = reserved;
-        releaseWholeFreeSegments();
-        unmapFreePages();
+        if (!wholeCached.isEmpty()) {
+            if (fastRelease && freeBlockCount() > FULL_WALK_MAX) releaseCachedWholeBlocks();
+            else releaseWholeFreeSegments();
+            wholeCached.clear();
+        }
+        if (expandableSegments > 0) unmapFreePages();
         return before - reserved;
     }
 
+    /** Up to this many free blocks, empty_cache walks the free sets (step 3.5's body). */
+    static final int FULL_WALK_MAX = 256;
+
+    private int freeBlockCount() {
+        int n = 0;
+        for (TreeSet<Block> pool : freeBlocks.values()) n += pool.size();
+        return n;
+    }
+
+    /**
+     * What {@link #releaseWholeFreeSegments} releases, in its order, found among the blocks
+     * cached whole since the last release instead of by walking every free block: the ones
+     * still cached and still whole, large pool first, each pool in its free set's order.
+     */
+    private void releaseCachedWholeBlocks() {
+        List<Block> whole = new ArrayList<>();
+        for (Block b : wholeCached) if (isCachedWhole(b)) whole.add(b);
+        whole.sort(RELEASE_ORDER_THEN_FREE_SET);
+        Block last = null;
+        for (Block b : whole) {
+            if (b != last) releaseBlock(b);        // a block cached twice is there twice
+            last = b;
+        }
+    }
+
+    /**
+     * A cached free block with no neighbour in a cudaMalloc segment this allocator holds. A
+     * block merged into its neighbour keeps its old links, so it never passes.
+     */
+    private boolean isCachedWhole(Block b) {
+        return !b.allocated && !b.isSplit() && b.segment.owner == this && !b.segment.isExpandable()
+                && b.eventCount == 0 && !b.hasStreamUses();
+    }
+
+    private static final Comparator<Block> RELEASE_ORDER_THEN_FREE_SET =
+            Comparator.<Block>comparingInt(b -> b.segment.pool == PoolKind.LARGE ? 0 : 1)
+                    .thenComparing(BY_STREAM_SIZE_ADDRESS);
+
+    /** Keeps the list of blocks cached whole no longer than twice the blocks that still are. */
+    private void noteCachedWhole(Block b) {
+        wholeCached.add(b);
+        if (wholeCached.size() > 2 * Math.max(FULL_WALK_MAX, freeBlockCount())) {
+            java.util.Set<Block> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            wholeCached.removeIf(c -> !isCachedWhole(c) || !seen.add(c));
+        }
+    }
+
+    /** The order {@code release_cached_blocks} visits the pools in: large, then small. */
+    private static final List<PoolKind> RELEASE_ORDER = List.of(PoolKind.LARGE, PoolKind.SMALL);
+
     // tag::empty-cache[]
-    /** cudaFree every cudaMalloc segment that one free block covers whole (CCA:2916-2940). */
+    /**
+     * cudaFree every cudaMalloc segment that one free block covers whole: a free block with no
+     * neighbour ({@code release_blocks}: {@code !block->prev && !block->next}, CCA:2916-2940).
+     */
     long releaseWholeFreeSegments() {
         throw new vramlab.lab.Todo("3.5", "empty_cache", "ch03 \"empty_cache releases whole free segments only\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
     }
@@ -769,8 +849,8 @@ public final class CachingAllocator {
     /** Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940). */
     private void unmapFreePages() {
         List<Block> toUnmap = new ArrayList<>();
-        for (TreeSet<Block> pool : freeBlocks.values()) {
-            for (Block b : pool) if (b.segment.isExpandable()) toUnmap.add(b);
+        for (PoolKind kind : RELEASE_ORDER) {
+            for (Block b : freeBlocks.get(kind)) if (b.segment.isExpandable()) toUnmap.add(b);
         }
         for (Block b : toUnmap) {
             Block u = unmapBlock(b);
@@ -832,6 +912,8 @@ public final class CachingAllocator {
     public void checkInvariants() { new AllocatorCheck(this).run(); }
 
     TreeSet<Block> freeSet(PoolKind pool) { return freeBlocks.get(pool); }
+    List<Block> wholeCached() { return wholeCached; }
+    int expandableSegmentCount() { return expandableSegments; }
     TreeSet<Block> unmappedSet(PoolKind pool) { return unmapped.get(pool); }
 
     @Override

@@ -44,7 +44,19 @@ final class AllocatorCheck {
             if (expected != s.size) fail("blocks of segment " + s.id + " cover " + expected + " of " + s.size);
             if (s.isExpandable()) checkPages(s, mapped);
         }
+        int expandable = 0;
+        for (Segment s : a.segments()) if (s.isExpandable()) expandable++;
+        if (expandable != a.expandableSegmentCount()) {
+            fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
+        }
         for (PoolKind k : PoolKind.values()) {
+            java.util.Set<Block> noted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            noted.addAll(a.wholeCached());      // empty_cache looks for whole free blocks there
+            for (Block b : a.freeSet(k)) {
+                if (!b.isSplit() && !b.segment.isExpandable() && !noted.contains(b)) {
+                    fail("whole free block " + b + " cached, not noted");
+                }
+            }
             if (a.freeSet(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");
             if (a.unmappedSet(k).size() != unmappedCount.getOrDefault(k, 0)) fail("stale entries in " + k + " unmapped set");
         }

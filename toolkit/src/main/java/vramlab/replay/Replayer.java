@@ -1,21 +1,22 @@
 package vramlab.replay;
 
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.Set;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.trace.Handles;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
+import vramlab.trace.TraceReader;
 
 /**
  * Replays trace events through a caching allocator, one at a time, and tells a listener what
  * each did. Holds only the live handles (and the handles whose alloc ended in OOM until their
- * free arrives), so it streams traces of any length.
+ * free arrives), so it streams traces of any length. Handles are interned to dense ids
+ * ({@link Handles}) that index the live table; a text trace read through
+ * {@link #replay(TraceReader)} is looked up without a string per line.
  */
 public final class Replayer {
     /** What one event did: {@code ok}, {@code oom} or {@code skipped}. */
@@ -29,15 +30,31 @@ public final class Replayer {
     public interface Listener {
         void event(long step, TraceEvent e, Result result, long bytes, CachingAllocator a);
 
+        /**
+         * The same, for a text trace read on the fast path ({@link #replay(TraceReader)}): the
+         * event's parts, with no event object. By default it makes the object and calls
+         * {@link #event(long, TraceEvent, Result, long, CachingAllocator)}; a listener that
+         * keeps up with millions of events overrides this too.
+         */
+        default void event(long step, TraceEvent.Op op, long line, String handle, long size, Result result,
+                           long bytes, CachingAllocator a) {
+            event(step, new TraceEvent(line, op, handle, size, 0), result, bytes, a);
+        }
+
         default void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {}
     }
+
+    private static final byte UNTRACKED = 0, LIVE = 1, FAILED = 2;
 
     private final CachingAllocator allocator;
     private final Listener listener;
     private final String file;
     private final boolean checkInvariants;
-    private final Map<String, Block> live = new HashMap<>();
-    private final Set<String> failed = new HashSet<>();
+    /** The live handles, and those whose alloc ended in OOM until their free arrives, by id. */
+    private final Handles handles = new Handles();
+    private Block[] blocks = new Block[64];
+    private byte[] states = new byte[64];
+    private int liveCount;
     private long step;
 
     public Replayer(CachingAllocator allocator, Listener listener, String file, boolean checkInvariants) {
@@ -51,45 +68,110 @@ public final class Replayer {
         while (events.hasNext()) apply(events.next());
     }
 
+    /**
+     * A text trace on the fast path: handles are looked up straight from the reader's buffer,
+     * and no object is made per event unless the listener asks for one.
+     */
+    public void replay(TraceReader reader) {
+        while (reader.advance()) {
+            step++;
+            long line = reader.line();
+            switch (reader.op()) {
+                case ALLOC -> {
+                    int id = reader.findHandle(handles);
+                    alloc(id < 0 ? reader.addHandle(handles) : checkNotLive(id, line), null, line,
+                            reader.size(), 0);
+                }
+                case FREE -> {
+                    int id = reader.findHandle(handles);
+                    free(id, id < 0 ? reader.handle() : null, null, line);
+                }
+                case EMPTY_CACHE -> emptyCache(null, line);
+            }
+            if (checkInvariants) allocator.checkInvariants();
+        }
+    }
+
     public void apply(TraceEvent e) {
         step++;
         switch (e.op()) {
-            case ALLOC -> alloc(e);
-            case FREE -> free(e);
-            case EMPTY_CACHE -> listener.event(step, e, Result.OK, allocator.emptyCache(), allocator);
+            case ALLOC -> {
+                int id = handles.find(e.handle());
+                alloc(id < 0 ? handles.add(e.handle()) : checkNotLive(id, e.line()), e, e.line(), e.size(),
+                        e.stream());
+            }
+            case FREE -> free(handles.find(e.handle()), e.handle(), e, e.line());
+            case EMPTY_CACHE -> emptyCache(e, e.line());
         }
         if (checkInvariants) allocator.checkInvariants();
     }
 
-    private void alloc(TraceEvent e) {
-        if (live.containsKey(e.handle())) {
-            throw new TraceException(file, e.line(), "alloc of handle '" + e.handle() + "', which is still live");
+    /** A tracked handle may be allocated again only if its last alloc ended in OOM. */
+    private int checkNotLive(int id, long line) {
+        if (states[id] == LIVE) {
+            throw new TraceException(file, line, "alloc of handle '" + handles.name(id) + "', which is still live");
         }
-        failed.remove(e.handle());
+        return id;
+    }
+
+    private void alloc(int id, TraceEvent e, long line, long size, int stream) {
+        if (id >= states.length) {
+            int n = Math.max(id + 1, states.length * 2);
+            blocks = Arrays.copyOf(blocks, n);
+            states = Arrays.copyOf(states, n);
+        }
+        states[id] = UNTRACKED;
+        String handle = handles.name(id);
         try {
-            live.put(e.handle(), allocator.alloc(e.size(), e.stream()));
-            listener.event(step, e, Result.OK, e.size(), allocator);
+            blocks[id] = allocator.alloc(size, stream);
+            states[id] = LIVE;
+            liveCount++;
+            tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
-            failed.add(e.handle());
-            listener.oom(step, e, oom);
-            listener.event(step, e, Result.OOM, e.size(), allocator);
+            states[id] = FAILED;
+            TraceEvent event = e != null ? e : new TraceEvent(line, TraceEvent.Op.ALLOC, handle, size, stream);
+            listener.oom(step, event, oom);
+            listener.event(step, event, Result.OOM, size, allocator);
         }
     }
 
-    private void free(TraceEvent e) {
-        Block b = live.remove(e.handle());
+    private void free(int id, String handleIfUntracked, TraceEvent e, long line) {
+        byte state = id < 0 ? UNTRACKED : states[id];
+        String handle = id < 0 ? handleIfUntracked : handles.name(id);
+        Block b = state == LIVE ? blocks[id] : null;
+        if (id >= 0) untrack(id);
         if (b != null) {
             long bytes = b.requested();
             allocator.free(b);
-            listener.event(step, e, Result.OK, bytes, allocator);
-        } else if (failed.remove(e.handle())) {
-            listener.event(step, e, Result.SKIPPED, 0, allocator);   // its alloc died in OOM
+            tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.OK, bytes);
+        } else if (state == FAILED) {
+            tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.SKIPPED, 0);   // its alloc died in OOM
         } else {
-            throw new TraceException(file, e.line(), "free of unknown handle '" + e.handle()
+            throw new TraceException(file, line, "free of unknown handle '" + handle
                     + "' (never allocated, or already freed)");
         }
     }
 
+    private void untrack(int id) {
+        if (states[id] == LIVE) liveCount--;
+        states[id] = UNTRACKED;
+        blocks[id] = null;
+        handles.remove(id);
+    }
+
+    private void emptyCache(TraceEvent e, long line) {
+        tell(e, TraceEvent.Op.EMPTY_CACHE, line, "", 0, Result.OK, allocator.emptyCache());
+    }
+
+    private void tell(TraceEvent e, TraceEvent.Op op, long line, String handle, long size, Result result,
+                      long bytes) {
+        if (e != null) {
+            listener.event(step, e, result, bytes, allocator);
+        } else {
+            listener.event(step, op, line, handle, size, result, bytes, allocator);
+        }
+    }
+
     public long steps() { return step; }
-    public int liveHandles() { return live.size(); }
+    public int liveHandles() { return liveCount; }
 }

@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.MemorySummary;
-import vramlab.alloc.SegmentMap;
 import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
 
@@ -15,10 +14,29 @@ public final class SummaryListener implements Replayer.Listener {
     private long events, ooms, skipped;
     private long peakRequested, peakAllocated, peakReserved;
 
-    public SummaryListener(PrintStream out) { this.out = out; }
+    private final boolean fullMap;
+
+    /** A summary whose segment map is compact beyond {@link MapSummary#FULL_MAP_LIMIT} segments. */
+    public SummaryListener(PrintStream out) { this(out, false); }
+
+    /** With {@code fullMap}, the map draws every segment however many there are. */
+    public SummaryListener(PrintStream out, boolean fullMap) {
+        this.out = out;
+        this.fullMap = fullMap;
+    }
 
     @Override
     public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
+        count(result, a);
+    }
+
+    @Override
+    public void event(long step, TraceEvent.Op op, long line, String handle, long size, Replayer.Result result,
+                      long bytes, CachingAllocator a) {
+        count(result, a);
+    }
+
+    private void count(Replayer.Result result, CachingAllocator a) {
         events++;
         if (result == Replayer.Result.SKIPPED) skipped++;
         peakRequested = Math.max(peakRequested, a.requested());
@@ -33,7 +51,10 @@ public final class SummaryListener implements Replayer.Listener {
                 + Bytes.formatSize(e.size()) + "): " + error.getMessage());
     }
 
-    /** Prints the totals, the final {@code memory_summary()} and the segment map. */
+    /**
+     * Prints the totals, the final {@code memory_summary()} and the segment map: every segment
+     * when there are few or the map was asked for in full, else {@link MapSummary#compact}.
+     */
     public void finish(CachingAllocator a) {
         out.println("events: " + events + ", OOMs: " + ooms + ", skipped frees: " + skipped
                 + " (policy " + a.policy().name() + ")");
@@ -41,6 +62,6 @@ public final class SummaryListener implements Replayer.Listener {
         out.println(String.format("%-10s %14d %14d %14d", "peak", peakRequested, peakAllocated, peakReserved));
         out.println(String.format("%-10s %14d %14d %14d", "final", a.requested(), a.allocated(), a.reserved()));
         out.print(MemorySummary.format(a.memoryStats(), a.process().gpu().id()));
-        out.print(SegmentMap.text(a));
+        MapSummary.print(a, fullMap, out);
     }
 }

@@ -2,7 +2,9 @@ package vramlab.trace;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -19,78 +21,279 @@ import vramlab.units.Bytes;
  * </pre>
  * Syntax errors are reported here; errors about handles (a double alloc, a free of an unknown
  * handle) need the replay's state and are reported by the replay.
+ *
+ * <p>Two ways to read: as an {@code Iterator} of {@link TraceEvent}s, or, for a replay that
+ * must keep up with millions of events, as a cursor ({@link #advance()}, then {@link #op()},
+ * {@link #size()}, {@link #line()}, and the handle looked up in a {@link Handles} table straight
+ * from the buffer), which makes no object per line. Use one or the other on one reader.
+ *
+ * <p>The tokenizer is written out by hand over a character buffer, and says exactly what
+ * {@code BufferedReader.readLine}, {@code String.trim} and {@code split("\\s+")} said before
+ * it: lines end at {@code \n}, {@code \r} or {@code \r\n}; a {@code #} starts a comment; the
+ * rest is trimmed of characters up to the space and split at runs of
+ * {@code [ \t\n\x0B\f\r]}. A size of plain digits, or digits and a unit, is parsed here;
+ * any other spelling goes to {@link Bytes#parse}, so both accept and refuse the same text.
  */
 public final class TraceReader implements Iterator<TraceEvent> {
-    private final BufferedReader in;
-    private final String file;
-    private long lineNo;
-    private TraceEvent next;
+    private static final int MAX_WORDS = 3;
 
-    public TraceReader(BufferedReader in, String file) {
+    private final Reader in;
+    private final String file;
+    private char[] buf = new char[1 << 16];
+    private int pos;                 // next unread char in buf
+    private int limit;               // end of the chars read into buf
+    private boolean eof;
+    private boolean skipLf;          // the last line ended at \r: a \n right after it is part of it
+    private long lineNo;
+
+    private int lineFrom, lineTo;    // the current line, trimmed and without its comment
+    private final int[] wordFrom = new int[MAX_WORDS];
+    private final int[] wordTo = new int[MAX_WORDS];
+    private int words;
+    private TraceEvent.Op op;
+    private long size;
+    private boolean ready;           // the iterator's lookahead: the cursor holds an unread event
+
+    public TraceReader(BufferedReader in, String file) { this((Reader) in, file); }
+
+    public TraceReader(Reader in, String file) {
         this.in = in;
         this.file = file;
     }
 
     public String file() { return file; }
 
+    // ---- the cursor ------------------------------------------------------------------------
+
+    /** Reads the next event into the cursor; false at the end of the trace. */
+    public boolean advance() {
+        while (nextLine()) {
+            lineNo++;
+            if (lineFrom < lineTo) {
+                parse();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The current event's line. */
+    public long line() { return lineNo; }
+
+    /** The current event's op. */
+    public TraceEvent.Op op() { return op; }
+
+    /** The bytes the current {@code alloc} asks for; 0 for the other ops. */
+    public long size() { return size; }
+
+    /** The current event's handle as a string ("" for {@code empty_cache}). */
+    public String handle() { return words < 2 ? "" : word(1); }
+
+    /** The current event's handle's id in {@code handles}, or -1 when it is not tracked there. */
+    public int findHandle(Handles handles) { return handles.find(buf, wordFrom[1], wordTo[1]); }
+
+    /** Tracks the current event's handle in {@code handles} (it must not be there yet). */
+    public int addHandle(Handles handles) { return handles.add(word(1)); }
+
+    // ---- the iterator ----------------------------------------------------------------------
+
     @Override
     public boolean hasNext() {
-        if (next == null) next = readEvent();
-        return next != null;
+        if (!ready) ready = advance();
+        return ready;
     }
 
     @Override
     public TraceEvent next() {
         if (!hasNext()) throw new NoSuchElementException();
-        TraceEvent e = next;
-        next = null;
-        return e;
+        ready = false;
+        return switch (op) {
+            case ALLOC -> TraceEvent.alloc(lineNo, handle(), size);
+            case FREE -> TraceEvent.free(lineNo, handle());
+            case EMPTY_CACHE -> TraceEvent.emptyCache(lineNo);
+        };
     }
 
-    private TraceEvent readEvent() {
-        String raw;
-        try {
-            while ((raw = in.readLine()) != null) {
-                lineNo++;
-                int hash = raw.indexOf('#');
-                String text = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
-                if (!text.isEmpty()) return parse(text.split("\\s+"));
+    // ---- lines and words ---------------------------------------------------------------------
+
+    /** Frames the next physical line as [lineFrom, lineTo), trimmed; false at the end. */
+    private boolean nextLine() {
+        if (skipLf) {
+            if (pos == limit) fill();
+            if (pos < limit && buf[pos] == '\n') pos++;
+            skipLf = false;
+        }
+        int scan = pos;
+        while (true) {
+            while (scan < limit && buf[scan] != '\n' && buf[scan] != '\r') scan++;
+            if (scan < limit || eof) break;
+            int consumed = pos;
+            fill();                                   // moves the line to the front
+            scan -= consumed - pos;
+        }
+        if (scan == pos && eof && scan == limit) return false;
+        int from = pos, to = scan;
+        if (scan < limit) {
+            skipLf = buf[scan] == '\r';
+            pos = scan + 1;
+        } else {
+            pos = scan;
+        }
+        for (int i = from; i < to; i++) {
+            if (buf[i] == '#') {
+                to = i;
+                break;
             }
+        }
+        while (from < to && buf[from] <= ' ') from++;
+        while (to > from && buf[to - 1] <= ' ') to--;
+        lineFrom = from;
+        lineTo = to;
+        return true;
+    }
+
+    /** Reads more: keeps [pos, limit) at the front, grows the buffer when a line fills it. */
+    private void fill() {
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, limit - pos);
+            limit -= pos;
+            pos = 0;
+        }
+        if (limit == buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
+        try {
+            int n = in.read(buf, limit, buf.length - limit);
+            if (n < 0) eof = true; else limit += n;
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         }
-        return null;
     }
 
-    private TraceEvent parse(String[] w) {
-        switch (w[0]) {
-            case "alloc":
-                expectWords(w, 3, "alloc <handle> <size>");
-                return TraceEvent.alloc(lineNo, w[1], size(w[2]));
-            case "free":
-                expectWords(w, 2, "free <handle>");
-                return TraceEvent.free(lineNo, w[1]);
-            case "empty_cache":
-                expectWords(w, 1, "empty_cache");
-                return TraceEvent.emptyCache(lineNo);
-            default:
-                throw error("unknown command '" + w[0] + "' (expected alloc, free or empty_cache)");
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    /** Splits the line at runs of white space, keeping the first words and counting all. */
+    private void split() {
+        words = 0;
+        int i = lineFrom;
+        while (i < lineTo) {
+            while (i < lineTo && isSpace(buf[i])) i++;
+            if (i == lineTo) break;
+            int from = i;
+            while (i < lineTo && !isSpace(buf[i])) i++;
+            if (words < MAX_WORDS) {
+                wordFrom[words] = from;
+                wordTo[words] = i;
+            }
+            words++;
         }
     }
 
-    private long size(String text) {
-        long n;
-        try {
-            n = Bytes.parse(text);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw error("bad size '" + text + "': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
+    private String word(int i) { return new String(buf, wordFrom[i], wordTo[i] - wordFrom[i]); }
+
+    private boolean wordIs(int i, String text) {
+        int n = wordTo[i] - wordFrom[i];
+        if (n != text.length()) return false;
+        for (int k = 0; k < n; k++) if (buf[wordFrom[i] + k] != text.charAt(k)) return false;
+        return true;
+    }
+
+    // ---- events --------------------------------------------------------------------------------
+
+    private void parse() {
+        split();
+        size = 0;
+        if (wordIs(0, "alloc")) {
+            expectWords(3, "alloc <handle> <size>");
+            op = TraceEvent.Op.ALLOC;
+            size = size(wordFrom[2], wordTo[2]);
+        } else if (wordIs(0, "free")) {
+            expectWords(2, "free <handle>");
+            op = TraceEvent.Op.FREE;
+        } else if (wordIs(0, "empty_cache")) {
+            expectWords(1, "empty_cache");
+            op = TraceEvent.Op.EMPTY_CACHE;
+        } else {
+            throw error("unknown command '" + word(0) + "' (expected alloc, free or empty_cache)");
         }
-        if (n <= 0) throw error("bad size '" + text + "': an allocation must be at least 1 byte");
+    }
+
+    private void expectWords(int n, String form) {
+        if (words != n) {
+            String joined = String.join(" ", new String(buf, lineFrom, lineTo - lineFrom).split("\\s+"));
+            throw error("'" + joined + "': expected " + form);
+        }
+    }
+
+    /** A size: digits, or digits and a unit, here; any other spelling through Bytes.parse. */
+    private long size(int from, int to) {
+        long n = digitsWithUnit(from, to);
+        if (n == NOT_SIMPLE) {
+            String text = new String(buf, from, to - from);
+            try {
+                n = Bytes.parse(text);
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw badSize(from, to, "expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
+            }
+        }
+        if (n == TOO_LARGE) throw badSize(from, to, "expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
+        if (n <= 0) throw badSize(from, to, "an allocation must be at least 1 byte");
         return n;
     }
 
-    private void expectWords(String[] w, int n, String form) {
-        if (w.length != n) throw error("'" + String.join(" ", w) + "': expected " + form);
+    private static final long NOT_SIMPLE = Long.MIN_VALUE;
+    private static final long TOO_LARGE = Long.MIN_VALUE + 1;
+
+    /**
+     * 1 to 18 ASCII digits, then nothing or one of Bytes.parse's units in ASCII letters of any
+     * case ({@code B bytes K KB KiB M MB MiB G GB GiB T TB TiB}); {@link #NOT_SIMPLE} for any
+     * other text, {@link #TOO_LARGE} when the product overflows, as Bytes.parse refuses it.
+     */
+    private long digitsWithUnit(int from, int to) {
+        int i = from;
+        long n = 0;
+        while (i < to && i - from < 19 && buf[i] >= '0' && buf[i] <= '9') n = 10 * n + (buf[i++] - '0');
+        int digits = i - from;
+        if (digits == 0 || digits > 18) return NOT_SIMPLE;
+        long scale = unitScale(i, to);
+        if (scale < 0) return NOT_SIMPLE;
+        if (n > Long.MAX_VALUE / scale) return TOO_LARGE;
+        return n * scale;
+    }
+
+    /** The scale of the unit spelled by [from, to), or -1 when it is not a plain ASCII unit. */
+    private long unitScale(int from, int to) {
+        int n = to - from;
+        if (n == 0) return 1;
+        if (n > 5) return -1;
+        char c0 = lower(buf[from]);
+        long scale = switch (c0) {
+            case 'k' -> Bytes.KiB;
+            case 'm' -> Bytes.MiB;
+            case 'g' -> Bytes.GiB;
+            case 't' -> Bytes.TiB;
+            case 'b' -> 1;
+            default -> -1;
+        };
+        if (scale < 0) return -1;
+        if (scale == 1) {                               // "b" or "bytes"
+            return n == 1 || (n == 5 && lower(buf[from + 1]) == 'y' && lower(buf[from + 2]) == 't'
+                    && lower(buf[from + 3]) == 'e' && lower(buf[from + 4]) == 's') ? 1 : -1;
+        }
+        if (n == 1) return scale;                       // "k"
+        if (n == 2) return lower(buf[from + 1]) == 'b' ? scale : -1;                       // "kb"
+        if (n == 3) return lower(buf[from + 1]) == 'i' && lower(buf[from + 2]) == 'b' ? scale : -1;  // "kib"
+        return -1;
+    }
+
+    /** ASCII letters to lower case; any other char to one no unit has. */
+    private static char lower(char c) {
+        if (c >= 'A' && c <= 'Z') return (char) (c + 32);
+        return c >= 'a' && c <= 'z' ? c : '\0';
+    }
+
+    private TraceException badSize(int from, int to, String why) {
+        return error("bad size '" + new String(buf, from, to - from) + "': " + why);
     }
 
     private TraceException error(String what) { return new TraceException(file, lineNo, what); }

@@ -1,0 +1,124 @@
+package vramlab.trace;
+
+import java.util.Arrays;
+
+/**
+ * The handles a replay is tracking, interned to dense ints: each handle gets the smallest free
+ * id while it is tracked, and gives it back when {@link #remove removed}, so ids (and the
+ * arrays a replay indexes by them) stay as few as the handles tracked at once, however long
+ * the trace. Looked up by a {@code String} or straight from a reader's character buffer, with
+ * no string made for the lookup. Open addressing with linear probing and backward-shift
+ * deletion (no tombstones).
+ */
+public final class Handles {
+    private static final int EMPTY = -1;
+
+    private int[] slots = new int[64];          // slot -> id, EMPTY when unused
+    private String[] names = new String[32];    // id -> handle; null when the id is free
+    private int[] hashes = new int[32];         // id -> its spread hash
+    private int[] freeIds = new int[32];        // a stack of returned ids
+    private int freeCount;
+    private int nextId;
+    private int size;
+
+    public Handles() { Arrays.fill(slots, EMPTY); }
+
+    /** How many handles are tracked. */
+    public int size() { return size; }
+
+    /** One more than the largest id handed out so far: the length arrays indexed by id need. */
+    public int idLimit() { return nextId; }
+
+    /** The handle that has this id. */
+    public String name(int id) { return names[id]; }
+
+    /** The id of {@code handle}, or -1 when it is not tracked. */
+    public int find(String handle) {
+        int h = spread(handle.hashCode());
+        int mask = slots.length - 1;
+        for (int i = h & mask; ; i = (i + 1) & mask) {
+            int id = slots[i];
+            if (id == EMPTY) return -1;
+            if (hashes[id] == h && names[id].equals(handle)) return id;
+        }
+    }
+
+    /** The id of the handle spelled by {@code chars[from, to)}, or -1 when it is not tracked. */
+    public int find(char[] chars, int from, int to) {
+        int h = spread(hash(chars, from, to));
+        int mask = slots.length - 1;
+        for (int i = h & mask; ; i = (i + 1) & mask) {
+            int id = slots[i];
+            if (id == EMPTY) return -1;
+            if (hashes[id] == h && sameChars(names[id], chars, from, to)) return id;
+        }
+    }
+
+    /** Starts tracking {@code handle}, which must not be tracked; returns its new id. */
+    public int add(String handle) {
+        if (2 * (size + 1) > slots.length) rehash(slots.length * 2);
+        int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
+        if (id >= names.length) {
+            names = Arrays.copyOf(names, names.length * 2);
+            hashes = Arrays.copyOf(hashes, hashes.length * 2);
+        }
+        int h = spread(handle.hashCode());
+        names[id] = handle;
+        hashes[id] = h;
+        insert(id, h);
+        size++;
+        return id;
+    }
+
+    /** Stops tracking the handle with this id; the id is handed out again later. */
+    public void remove(int id) {
+        int mask = slots.length - 1;
+        int i = hashes[id] & mask;
+        while (slots[i] != id) i = (i + 1) & mask;
+        // backward-shift deletion: pull later entries of the probe run into the hole
+        for (int j = (i + 1) & mask; slots[j] != EMPTY; j = (j + 1) & mask) {
+            int home = hashes[slots[j]] & mask;
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                slots[i] = slots[j];
+                i = j;
+            }
+        }
+        slots[i] = EMPTY;
+        names[id] = null;
+        if (freeCount == freeIds.length) freeIds = Arrays.copyOf(freeIds, freeIds.length * 2);
+        freeIds[freeCount++] = id;
+        size--;
+    }
+
+    /** String's own hash of these characters, so both lookups agree. */
+    static int hash(char[] chars, int from, int to) {
+        int h = 0;
+        for (int i = from; i < to; i++) h = 31 * h + chars[i];
+        return h;
+    }
+
+    private static int spread(int h) {
+        h *= 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    private static boolean sameChars(String s, char[] chars, int from, int to) {
+        int n = to - from;
+        if (s.length() != n) return false;
+        for (int i = 0; i < n; i++) if (s.charAt(i) != chars[from + i]) return false;
+        return true;
+    }
+
+    private void insert(int id, int h) {
+        int mask = slots.length - 1;
+        int i = h & mask;
+        while (slots[i] != EMPTY) i = (i + 1) & mask;
+        slots[i] = id;
+    }
+
+    private void rehash(int capacity) {
+        slots = new int[capacity];
+        Arrays.fill(slots, EMPTY);
+        for (int id = 0; id < nextId; id++) if (names[id] != null) insert(id, hashes[id]);
+    }
+}

@@ -1,0 +1,103 @@
+package vramlab.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.mib;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.PoolKind;
+import vramlab.alloc.Segment;
+import vramlab.alloc.SegmentMap;
+import vramlab.driver.Gpu;
+
+@DisplayName("the replay summary's segment map")
+class MapSummaryTest {
+
+    static CachingAllocator withSegments(int live, long seed) {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64 * 1024)).openToyProcess(), Policies.create("toy", ""));
+        Random r = new Random(seed);
+        List<Block> blocks = new ArrayList<>();
+        for (int i = 0; i < live; i++) blocks.add(a.alloc(1 + r.nextInt(r.nextBoolean() ? 1 << 20 : 30 << 20)));
+        for (int i = 0; i < live / 2; i++) a.free(blocks.remove(r.nextInt(blocks.size())));
+        return a;
+    }
+
+    static String print(CachingAllocator a, boolean full) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        MapSummary.print(a, full, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    @DisplayName("draws every segment while there are few")
+    void fewSegmentsInFull() {
+        CachingAllocator a = withSegments(12, 1);
+        assertThat(a.segments().size()).isLessThanOrEqualTo(MapSummary.FULL_MAP_LIMIT);
+        assertThat(print(a, false)).isEqualTo(SegmentMap.text(a));
+    }
+
+    @Test
+    @DisplayName("beyond the limit, fits a screen and its counts add up to the allocator's")
+    void manySegmentsCompact() {
+        CachingAllocator a = withSegments(3000, 2);
+        int segments = a.segments().size();
+        assertThat(segments).isGreaterThan(10 * MapSummary.FULL_MAP_LIMIT);
+        String text = print(a, false);
+        assertThat(text.lines()).hasSizeLessThan(20);
+        assertThat(text).startsWith("segment map: " + segments + " segments (");
+
+        List<Segment> bySize = new ArrayList<>(a.segments());
+        bySize.sort((x, y) -> x.reservedBytes() != y.reservedBytes()
+                ? Long.compare(y.reservedBytes(), x.reservedBytes()) : Integer.compare(x.id(), y.id()));
+        List<String> drawn = text.lines().filter(l -> l.startsWith("  segment ")).toList();
+        assertThat(drawn).hasSize(MapSummary.LARGEST);
+        for (int i = 0; i < drawn.size(); i++) {
+            assertThat(drawn.get(i)).startsWith("  segment " + bySize.get(i).id() + " (");
+        }
+
+        String fill = text.lines().filter(l -> l.startsWith("segments by fill:")).findFirst().orElseThrow();
+        assertThat(sumOfCounts(fill, "(empty|under 25%|25-50%|50-75%|75-99%|full) (\\d+)")).isEqualTo(segments);
+
+        long freeBlocks = 0, freeBytes = 0;
+        for (PoolKind k : PoolKind.values()) {
+            for (Block b : a.freeBlocks(k)) {
+                freeBlocks++;
+                freeBytes += b.size();
+            }
+        }
+        String sizes = text.lines().filter(l -> l.startsWith("free blocks by size:")).findFirst().orElseThrow();
+        assertThat(sumOfCounts(sizes, "(M|G|\\+) (\\d+)")).isEqualTo(freeBlocks);
+        assertThat(text).contains("fragmentation: " + freeBlocks + " free blocks hold "
+                + vramlab.units.Bytes.formatSize(freeBytes));
+    }
+
+    @Test
+    @DisplayName("with the full map asked for, draws every segment however many")
+    void fullOnRequest() {
+        CachingAllocator a = withSegments(600, 3);
+        String text = print(a, true);
+        assertThat(text).isEqualTo(SegmentMap.text(a));
+        assertThat(Arrays.stream(text.split("\n")).filter(l -> l.startsWith("segment ")).count())
+                .isEqualTo(a.segments().size());
+    }
+
+    private static long sumOfCounts(String line, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(line);
+        long sum = 0;
+        while (m.find()) sum += Long.parseLong(m.group(2));
+        return sum;
+    }
+}

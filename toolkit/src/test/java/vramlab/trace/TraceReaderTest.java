@@ -1,0 +1,225 @@
+package vramlab.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import vramlab.units.Bytes;
+
+/**
+ * The hand-written tokenizer against the reader it replaced, kept here as the reference
+ * model: {@code readLine}, cut at {@code #}, {@code trim}, {@code split("\\s+")},
+ * {@code Bytes.parse}. Both must give the same events, or the same error at the same line.
+ */
+@DisplayName("the trace reader")
+class TraceReaderTest {
+
+    /** The reader as it was written with regular expressions: the specification. */
+    static List<String> reference(String text) throws IOException {
+        List<String> out = new ArrayList<>();
+        BufferedReader in = new BufferedReader(new StringReader(text));
+        String raw;
+        long line = 0;
+        try {
+            while ((raw = in.readLine()) != null) {
+                line++;
+                int hash = raw.indexOf('#');
+                String t = (hash >= 0 ? raw.substring(0, hash) : raw).trim();
+                if (t.isEmpty()) continue;
+                String[] w = t.split("\\s+");
+                switch (w[0]) {
+                    case "alloc" -> {
+                        expect(w, 3, "alloc <handle> <size>", line);
+                        out.add(line + " alloc " + w[1] + " " + referenceSize(w[2], line));
+                    }
+                    case "free" -> {
+                        expect(w, 2, "free <handle>", line);
+                        out.add(line + " free " + w[1] + " 0");
+                    }
+                    case "empty_cache" -> {
+                        expect(w, 1, "empty_cache", line);
+                        out.add(line + " empty_cache  0");
+                    }
+                    default -> throw new TraceException("f", line,
+                            "unknown command '" + w[0] + "' (expected alloc, free or empty_cache)");
+                }
+            }
+        } catch (TraceException e) {
+            out.add("error " + e.getMessage());
+        }
+        return out;
+    }
+
+    private static void expect(String[] w, int n, String form, long line) {
+        if (w.length != n) throw new TraceException("f", line, "'" + String.join(" ", w) + "': expected " + form);
+    }
+
+    private static long referenceSize(String text, long line) {
+        long n;
+        try {
+            n = Bytes.parse(text);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new TraceException("f", line, "bad size '" + text
+                    + "': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
+        }
+        if (n <= 0) throw new TraceException("f", line, "bad size '" + text + "': an allocation must be at least 1 byte");
+        return n;
+    }
+
+    /** What the new reader says, through its iterator or its cursor. */
+    static List<String> actual(Reader text, boolean cursor) {
+        List<String> out = new ArrayList<>();
+        TraceReader r = new TraceReader(text, "f");
+        try {
+            if (cursor) {
+                while (r.advance()) out.add(r.line() + " " + r.op().word() + " " + r.handle() + " " + r.size());
+            } else {
+                while (r.hasNext()) {
+                    TraceEvent e = r.next();
+                    out.add(e.line() + " " + e.op().word() + " " + e.handle() + " " + e.size());
+                }
+            }
+        } catch (TraceException e) {
+            out.add("error " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** A reader that hands out at most {@code chunk} chars per read, to cut lines anywhere. */
+    static Reader trickle(String text, int chunk) {
+        return new StringReader(text) {
+            @Override
+            public int read(char[] cbuf, int off, int len) throws IOException {
+                return super.read(cbuf, off, Math.min(len, chunk));
+            }
+        };
+    }
+
+    private static void sameAsReference(String text) throws IOException {
+        List<String> expected = reference(text);
+        assertThat(actual(new StringReader(text), false)).as("iterator on %s", show(text)).isEqualTo(expected);
+        assertThat(actual(new StringReader(text), true)).as("cursor on %s", show(text)).isEqualTo(expected);
+        assertThat(actual(trickle(text, 1), true)).as("one char per read on %s", show(text)).isEqualTo(expected);
+        assertThat(actual(trickle(text, 7), false)).as("seven chars per read on %s", show(text)).isEqualTo(expected);
+    }
+
+    private static String show(String text) {
+        return "'" + text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t") + "'";
+    }
+
+    @Nested
+    @DisplayName("says what the regular-expression reader said")
+    class AsBefore {
+        @ParameterizedTest(name = "case {index}")
+        @ValueSource(strings = {
+            "alloc a 1\nfree a\nempty_cache\n",
+            "alloc a 1", "\n\n\nalloc a 1\n\n", "  alloc\t a \t 4KiB  # comment\n# only\n",
+            "alloc a 1\r\nfree a\r\n", "alloc a 1\rfree a\r", "alloc a 1\r\rfree a", "\r\n\r\n",
+            "alloc a 1.5GiB", "alloc a 3mib", "alloc a 3MB", "alloc a 2 bytes", "alloc a 2Bytes",
+            "alloc a 0", "alloc a 0KiB", "alloc a -5", "alloc a +5", "alloc a 12XB", "alloc a 1..5M",
+            "alloc a .5KiB", "alloc a 5.", "alloc a 1KiBB", "alloc a KiB", "alloc a 9223372036854775807",
+            "alloc a 9223372036854775808", "alloc a 999999999999999999", "alloc a 9999999999999999999",
+            "alloc a 9007199254740993KiB", "alloc a 8388608TiB", "alloc a 8388607TiB", "alloc a 0000000000000000000001",
+            "alloc a\u000B b 1", "alloc a\fb", "alloc a b\u0001 5", "alloc a \u00015", "\u0001alloc a 5\u0002",
+            "alloc a 5\u212AiB", "alloc a \u0665", "alloc a 5 k", "malloc b 2", "alloc", "free", "free a b",
+            "empty_cache now", "Alloc a 1", "alloc a 1#free a", "#\n#\n   #x\nempty_cache", "alloc\u00a0a 1",
+        })
+        @DisplayName("on hand-picked lines")
+        void handPicked(String text) throws IOException {
+            sameAsReference(text);
+        }
+
+        @Test
+        @DisplayName("on a line longer than the read buffer")
+        void longLine() throws IOException {
+            sameAsReference("alloc " + "h".repeat(200_000) + " 4KiB\nfree " + "h".repeat(200_000) + "\n");
+            sameAsReference("# " + "x".repeat(150_000) + "\r\nalloc a 1\r\n");
+        }
+
+        @Test
+        @DisplayName("on seeded random traces of legal and broken lines")
+        void seededRandom() throws IOException {
+            String[] pieces = {"alloc", "free", "empty_cache", "a", "b7", "x", "1", "512", "4KiB", "3mib", "1.5GiB",
+                "0", "12XB", "2 bytes", "#", "# c", " ", "  ", "\t", "\u000B", "\f", "\u0001", "\r", "\n", "\r\n",
+                "9223372036854775807", "5T", ".", "k", "alloc q 7"};
+            for (long seed = 1; seed <= 400; seed++) {
+                Random r = new Random(seed);
+                StringBuilder sb = new StringBuilder();
+                int n = 1 + r.nextInt(40);
+                for (int i = 0; i < n; i++) {
+                    sb.append(pieces[r.nextInt(pieces.length)]);
+                    if (r.nextInt(3) == 0) sb.append(' ');
+                    if (r.nextInt(4) == 0) sb.append('\n');
+                }
+                sameAsReference(sb.toString());
+            }
+        }
+    }
+
+    @Nested
+    @DisplayName("looks handles up in a table")
+    class HandleLookups {
+        @Test
+        @DisplayName("finds from its buffer the handles added as strings, and forgets removed ones")
+        void findsFromTheBuffer() {
+            Handles h = new Handles();
+            int a = h.add("alpha");
+            TraceReader r = new TraceReader(new StringReader("free alpha\nfree beta\n"), "f");
+            assertThat(r.advance()).isTrue();
+            assertThat(r.findHandle(h)).isEqualTo(a);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.findHandle(h)).isEqualTo(-1);
+            int b = r.addHandle(h);
+            assertThat(h.find("beta")).isEqualTo(b);
+            h.remove(a);
+            assertThat(h.find("alpha")).isEqualTo(-1);
+            assertThat(r.findHandle(h)).isEqualTo(b);
+        }
+    }
+
+    @Nested
+    @DisplayName("the handle table")
+    class HandleTable {
+        @ParameterizedTest(name = "seed {0}")
+        @CsvSource({"1", "2", "3", "4"})
+        @DisplayName("agrees with a HashMap under seeded random adds and removes, and reuses ids")
+        void againstAHashMap(long seed) {
+            Random r = new Random(seed);
+            Handles h = new Handles();
+            Map<String, Integer> model = new HashMap<>();
+            int most = 0;
+            for (int step = 0; step < 50_000; step++) {
+                String name = "h" + r.nextInt(3000);
+                Integer id = model.get(name);
+                assertThat(h.find(name)).as("find %s at step %d", name, step).isEqualTo(id == null ? -1 : id);
+                if (id == null) {
+                    int got = h.add(name);
+                    assertThat(model).doesNotContainValue(got);
+                    model.put(name, got);
+                } else if (r.nextBoolean()) {
+                    h.remove(id);
+                    model.remove(name);
+                }
+                assertThat(h.size()).isEqualTo(model.size());
+                most = Math.max(most, model.size());
+            }
+            for (Map.Entry<String, Integer> e : model.entrySet()) assertThat(h.name(e.getValue())).isEqualTo(e.getKey());
+            assertThat(h.idLimit()).as("ids are reused: no more than the most tracked at once").isEqualTo(most);
+        }
+    }
+}
