@@ -79,10 +79,20 @@ class AllocatorCheckTest {
         b.freeSet(PoolKind.LARGE).add(cached);
         broken(b, "block in free set");
         CachingAllocator c = twoSegments();
-        Segment stray = new Segment(99, 1L << 40, mib(2), PoolKind.LARGE, 0);
-        stray.first = new Block(stray, 0, mib(2));
-        c.freeSet(PoolKind.LARGE).add(stray.first);
+        Segment stray = new Segment(99, 1L << 40, mib(4), PoolKind.LARGE, 0);
+        Block strayFree = new Block(stray, 0, mib(2));
+        Block strayLive = new Block(stray, mib(2), mib(2));
+        strayLive.allocated = true;
+        strayFree.next = strayLive;
+        strayLive.prev = strayFree;
+        stray.first = strayFree;
+        c.freeSet(PoolKind.LARGE).add(strayFree);
         broken(c, "stale entries in LARGE free set");
+        CachingAllocator d = twoSegments();
+        Segment whole = new Segment(98, 1L << 40, mib(2), PoolKind.LARGE, 0);
+        whole.first = new Block(whole, 0, mib(2));
+        d.freeSet(PoolKind.LARGE).add(whole.first);
+        broken(d, "cached, not noted");           // a whole free block empty_cache would not find
     }
 
     @Test
