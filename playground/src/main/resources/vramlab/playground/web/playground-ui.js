@@ -63,6 +63,10 @@
       return;
     }
     var start = root.hasAttribute("data-standalone") ? fragment() : {};
+    if (!p.trace) {
+      labOnly(root, p, chapter, start);
+      return;
+    }
     var step = 0;
 
     var controls = el("div", "pg-controls");
@@ -168,6 +172,30 @@
     [trace, policy, card].forEach(function (c) { c.addEventListener("change", function () { show(0); }); });
     show(start.run !== undefined ? -1 : 0);
     if (start.lab !== undefined) runLab();
+    root.setAttribute("data-ready-ms", String(Math.round(window.performance.now())));
+    root.setAttribute("data-ready", "true");
+  }
+
+  /** A chapter whose mechanism is no device trace: its lab, run here by the kit's own code. */
+  function labOnly(root, p, chapter, start) {
+    var lab = el("pre", "pg-lab");
+    var status = el("span", "pg-status", "");
+    var controls = el("div", "pg-controls");
+    controls.appendChild(button("Run the lab", run));
+    controls.appendChild(status);
+    root.appendChild(el("div", "pg-title", p.title));
+    root.appendChild(el("div", "pg-said", "What ./vramlab lab " + chapter.substring(0, 4)
+        + " prints, computed on this page by the chapter's own Java code:"));
+    root.appendChild(controls);
+    root.appendChild(lab);
+    function run() {
+      var t0 = window.performance.now();
+      var r = JSON.parse(vramlabLab(chapter));
+      lab.textContent = r.error || r.output;
+      status.textContent = "ran in " + Math.round(window.performance.now() - t0) + " ms";
+      root.setAttribute("data-lab", "done");
+    }
+    if (start.lab !== undefined) run();
     root.setAttribute("data-ready-ms", String(Math.round(window.performance.now())));
     root.setAttribute("data-ready", "true");
   }
