@@ -42,6 +42,17 @@ public final class BrowserMain {
         }
     }
 
+    /**
+     * A snapshot's replay, as {@code ./vramlab replay} prints it. {@code latin1} holds one byte
+     * per character (what the page makes of the dropped file, unzipped).
+     */
+    @JSExport
+    public static String vramlabSnapshot(String latin1, String file, String policy, String card) {
+        byte[] bytes = new byte[latin1.length()];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) latin1.charAt(i);
+        return new JsonText().put("output", SnapshotRun.run(bytes, file, policy, card)).toString();
+    }
+
     /** The three counters as the page shows them: as {@code Bytes.readable} writes them. */
     static java.util.List<String> counters(TraceRun.Result r) {
         return java.util.List.of(

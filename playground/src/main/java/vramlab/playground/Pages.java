@@ -51,7 +51,21 @@ public final class Pages {
                 + "<link rel=\"stylesheet\" href=\"playground.css\">\n</head>\n<body class=\"pg-page\">\n"
                 + "<main style=\"max-width: 72rem; margin: 1em auto; padding: 0 1em;\">\n"
                 + "<div class=\"vramlab-playground\" data-standalone data-chapter=\"" + p.id() + "\"></div>\n"
-                + "<p><a href=\"../" + p.id() + "/notes.html\">The chapter's notes</a></p>\n</main>\n"
+                + "<p><a href=\"../" + p.id() + "/notes.html\">The chapter's notes</a> · "
+                + "<a href=\"snapshot.html\">Replay a PyTorch snapshot</a></p>\n</main>\n"
+                + scripts("") + "</body>\n</html>\n";
+    }
+
+    /** {@code playground/snapshot.html}: a dropped snapshot replayed on the page. */
+    public static String snapshot(String bookCss) {
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                + "<title>Replay a PyTorch memory snapshot</title>\n"
+                + (bookCss.isEmpty() ? "" : "<link rel=\"stylesheet\" href=\"" + bookCss + "\">\n")
+                + "<link rel=\"stylesheet\" href=\"playground.css\">\n</head>\n<body class=\"pg-page\">\n"
+                + "<main style=\"max-width: 72rem; margin: 1em auto; padding: 0 1em;\">\n"
+                + "<div class=\"vramlab-playground vramlab-snapshot\"></div>\n"
+                + "<p><a href=\"../index.html\">The course</a></p>\n</main>\n"
                 + scripts("") + "</body>\n</html>\n";
     }
 

@@ -287,6 +287,7 @@ public final class SiteBuilder {
             throw new SiteException("the playgrounds' script is missing", List.of(e.getMessage()));
         }
         for (Playground p : here) write(dir.resolve(p.id() + ".html"), Pages.standalone(p, "../book.css"));
+        write(dir.resolve("snapshot.html"), Pages.snapshot("../book.css"));
     }
 
     private static void write(Path file, String text) {

@@ -98,6 +98,29 @@ class PlaygroundBrowserTest {
         }));
     }
 
+    @Test
+    @DisplayName("a real snapshot dropped on the snapshot page, gzipped, shows what ./vramlab replay prints for it")
+    void snapshot() throws Exception {
+        Path site = BrowserCheckTest.site();
+        Path gz = Repo.root().resolve("../shared/real-snapshots/snapshots/yiyi.oom_snapshot.legacy.pickle.gz")
+                .normalize();
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(gz), "skipped: no real snapshot at " + gz);
+        String page = Files.readString(site.resolve("playground/snapshot.html")).replace("</body>",
+                "<script>var b = atob('" + java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(gz))
+                + "'), u = new Uint8Array(b.length); for (var i = 0; i < b.length; i++) u[i] = b.charCodeAt(i);"
+                + " document.querySelector('.vramlab-snapshot').vramlabReplayBytes(u, '" + gz + "');</script></body>");
+        Path test = site.resolve("playground/snapshot-test.html");
+        Files.writeString(test, page);
+        try {
+            String dom = dom(site, "playground/snapshot-test.html");
+            assertThat(attribute(dom, "data-replayed")).isEqualTo(gz.toString());
+            assertThat(text(dom, "pre", "pg-snapshot-output")).isEqualTo(launcher("replay", gz.toString()))
+                    .contains("peak reserved");
+        } finally {
+            Files.deleteIfExists(test);
+        }
+    }
+
     private String trace(String text) throws Exception {
         return Files.writeString(dir.resolve("trace.txt"), text).toString();
     }
@@ -154,7 +177,8 @@ class PlaygroundBrowserTest {
     }
 
     private static String attribute(String dom, String name) {
-        Matcher m = Pattern.compile("class=\"vramlab-playground\"[^>]*?\\b" + name + "=\"([^\"]*)\"").matcher(dom);
+        Matcher m = Pattern.compile("class=\"vramlab-playground[^\"]*\"[^>]*?\\b" + name + "=\"([^\"]*)\"")
+                .matcher(dom);
         return m.find() ? m.group(1) : "(no " + name + ")";
     }
 

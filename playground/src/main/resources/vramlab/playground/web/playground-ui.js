@@ -200,7 +200,95 @@
     root.setAttribute("data-ready", "true");
   }
 
+  /** Bytes as one character per byte, the form vramlabSnapshot reads. */
+  function latin1(bytes) {
+    var parts = [];
+    for (var i = 0; i < bytes.length; i += 8192) {
+      parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 8192)));
+    }
+    return parts.join("");
+  }
+
+  /** The file's bytes, unzipped by the browser itself when they start with gzip's magic bytes. */
+  function unzipped(bytes) {
+    if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return Promise.resolve(bytes);
+    if (typeof DecompressionStream !== "function") {
+      return Promise.reject(new Error("this browser cannot unzip .gz files: unzip it first"));
+    }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+  }
+
+  /** The paste-a-snapshot page: a file replayed under another policy, all on this machine. */
+  function initSnapshot(root) {
+    if (root.hasAttribute("data-init")) return;
+    root.setAttribute("data-init", "");
+    var input = el("input", "pg-file");
+    input.type = "file";
+    var policy = el("select", "pg-policy");
+    [["", "the settings that recorded it"]].concat(POLICIES).forEach(function (o) {
+      var opt = el("option", "", o[1]);
+      opt.value = o[0];
+      policy.appendChild(opt);
+    });
+    var card = el("input", "pg-card");
+    card.placeholder = "from the snapshot";
+    card.size = 14;
+    var out = el("pre", "pg-snapshot-output");
+    var status = el("span", "pg-status", "");
+    var controls = el("div", "pg-controls");
+    var policyLabel = el("label", "", "policy ");
+    policyLabel.appendChild(policy);
+    var cardLabel = el("label", "", "card ");
+    cardLabel.appendChild(card);
+    controls.appendChild(input);
+    controls.appendChild(policyLabel);
+    controls.appendChild(cardLabel);
+    controls.appendChild(status);
+    root.appendChild(el("div", "pg-title", "Replay a PyTorch memory snapshot under another policy"));
+    root.appendChild(el("p", "", "Choose or drop a file from torch.cuda.memory._dump_snapshot (a pickle, "
+        + "gzipped or not). It is read and replayed on this page by the kit's Java, compiled to "
+        + "JavaScript: the file never leaves this machine. The output is what ./vramlab replay prints "
+        + "for it, the peak reserved recorded beside replayed."));
+    root.appendChild(controls);
+    root.appendChild(out);
+    var last = null;
+
+    function replay(bytes, name) {
+      last = {bytes: bytes, name: name};
+      status.textContent = "replaying " + name + " ...";
+      return unzipped(bytes).then(function (raw) {
+        var t0 = window.performance.now();
+        var r = JSON.parse(vramlabSnapshot(latin1(raw), name, policy.value, card.value.trim()));
+        out.textContent = r.output;
+        status.textContent = name + ": replayed in " + Math.round(window.performance.now() - t0) + " ms";
+        root.setAttribute("data-replayed", name);
+      }, function (e) {
+        out.textContent = "error: " + name + ": " + e.message + "\n";
+        root.setAttribute("data-replayed", name);
+      });
+    }
+    function read(file) {
+      var reader = new FileReader();
+      reader.onload = function () { replay(new Uint8Array(reader.result), file.name); };
+      reader.readAsArrayBuffer(file);
+    }
+    input.addEventListener("change", function () { if (input.files.length) read(input.files[0]); });
+    root.addEventListener("dragover", function (e) { e.preventDefault(); });
+    root.addEventListener("drop", function (e) {
+      e.preventDefault();
+      if (e.dataTransfer.files.length) read(e.dataTransfer.files[0]);
+    });
+    [policy, card].forEach(function (c) {
+      c.addEventListener("change", function () { if (last) replay(last.bytes, last.name); });
+    });
+    root.vramlabReplayBytes = replay;   // what a test page calls with bytes it holds
+    root.setAttribute("data-ready", "true");
+  }
+
   function all() {
+    var snapshots = document.querySelectorAll(".vramlab-snapshot");
+    for (var j = 0; j < snapshots.length; j++) initSnapshot(snapshots[j]);
     var roots = document.querySelectorAll(".vramlab-playground");
     for (var i = 0; i < roots.length; i++) {
       try {
