@@ -36,6 +36,7 @@ import vramlab.playground.Playground;
  * out/chNN-slug/slides.html       the deck
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter (also as chNN-NAME.svg)
  * out/playground/chNN-slug.html  a chapter's live lab on its own page, beside the browser bundle
+ *                                 (instructor edition only: the bundle holds the reference cores)
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/.vramlab-site               the marker: edition and build stamp (tests read only their own build)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
@@ -149,7 +150,7 @@ public final class SiteBuilder {
             decks = (int) chapters.stream().filter(c -> c.slides().isPresent()).count();
             copyRevealJs();
             copyBook();
-            if (!decksOnly) copyPlaygrounds(chapters);
+            if (!decksOnly && edition == Edition.INSTRUCTOR) copyPlaygrounds(chapters);
             Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n"
                     + "edition=" + edition.id() + "\nstamp=" + stamp + "\n");
         } catch (IOException e) {
@@ -263,8 +264,21 @@ public final class SiteBuilder {
         // Two names for one output: {generated}/lab-output.txt and {labout}/chNN-slug.txt.
         Files.writeString(g.resolve("lab-output.txt"), buf.toString(StandardCharsets.UTF_8));
         Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
-        playground(c.id()).ifPresent(p -> write(g.resolve("playground.adoc"),
-                "++++\n" + Pages.embed(p, "../playground/") + "++++\n"));
+        playground(c.id()).ifPresent(p -> write(g.resolve("playground.adoc"), playgroundBlock(p)));
+    }
+
+    /**
+     * The instructor edition embeds the playground. The student edition says where it is instead:
+     * its bundle is the reference cores compiled to JavaScript, every graded step's body in it.
+     */
+    private String playgroundBlock(Playground p) {
+        if (edition == Edition.INSTRUCTOR) return "++++\n" + Pages.embed(p, "../playground/") + "++++\n";
+        String ch = p.id().substring(2, 4);
+        return "[NOTE]\n====\nThis chapter's live playground (" + (p.hasTrace()
+                ? "a trace editor, the segment map and the OOM message, computed in the browser"
+                : "the lab, run in the browser") + ") is in the instructor's edition of the site: it runs the "
+                + "reference cores, whose steps you write. On your own cores, `./vramlab lab " + ch + "`"
+                + (p.hasTrace() ? " and `./vramlab replay` on a trace file" : "") + " print the same.\n====\n";
     }
 
     /** The chapter's live lab, for {@code include::{generated}/playground.adoc[]}, if it has one. */

@@ -33,7 +33,7 @@ import vramlab.units.Bytes;
  * the page runs its trace to the end and its lab, and shows exactly what the launcher prints for
  * them on the JVM ({@code ./vramlab replay}, {@code ./vramlab lab}); a bad trace line shows
  * {@code error: line N: ...} on the page. Runs under {@code -Psite}, against this build's pages
- * (see {@link Rendered}); without Chromium it fails or, with {@code -Dvramlab.chromium=skip},
+ * (see {@link Rendered}), in the instructor edition; without Chromium it fails or, with {@code -Dvramlab.chromium=skip},
  * is skipped saying so (as {@link BrowserCheckTest}).
  */
 @DisplayName("The playgrounds in a real browser")
@@ -44,7 +44,7 @@ class PlaygroundBrowserTest {
     @DisplayName("each shows its lab's output as ./vramlab lab prints it and, run to the end, what ./vramlab replay prints")
     Stream<DynamicTest> sameAsTheJvm() {
         return Playground.all().stream().map(p -> DynamicTest.dynamicTest(p.id(), () -> {
-            Path site = BrowserCheckTest.site();
+            Path site = site();
             String dom = dom(site, "playground/" + p.id() + ".html#run&lab");
             assertThat(attribute(dom, "data-ready")).as("the page started:%n%s", dom).isEqualTo("true");
             assertThat(text(dom, "pre", "pg-lab")).isEqualTo(p.labOutput());
@@ -67,7 +67,7 @@ class PlaygroundBrowserTest {
     @Test
     @DisplayName("chapter 4's shows the nine lines of the lab's fragmentation scenario and its expandable twin")
     void nineLines() throws Exception {
-        String dom = dom(BrowserCheckTest.site(), "playground/ch04-real-oom.html#lab");
+        String dom = dom(site(), "playground/ch04-real-oom.html#lab");
         List<String> lines = text(dom, "pre", "pg-lab").lines().filter(l -> !l.isBlank() && !l.startsWith("== "))
                 .toList();
         assertThat(lines).hasSize(9).anyMatch(l -> l.startsWith("OOM: CUDA out of memory. Tried to allocate 20 MiB"));
@@ -77,7 +77,7 @@ class PlaygroundBrowserTest {
     @DisplayName("a bad trace line shows error: line N: and what the launcher says is wrong with it")
     void badLine() throws Exception {
         String trace = "alloc a 3MiB\nalloc b 3 parsecs\nfree a\n";
-        String dom = dom(BrowserCheckTest.site(), "playground/ch04-real-oom.html#run&trace="
+        String dom = dom(site(), "playground/ch04-real-oom.html#run&trace="
                 + URLEncoder.encode(trace, StandardCharsets.UTF_8).replace("+", "%20"));
         String file = trace(trace);
         String cli = launcherErr("replay", "--policy", "toy", "--device", "40MiB", file);
@@ -90,7 +90,7 @@ class PlaygroundBrowserTest {
     @DisplayName("every chapter's notes page carries its playground, started, with no error")
     Stream<DynamicTest> inTheNotes() {
         return Playground.all().stream().map(p -> DynamicTest.dynamicTest(p.id(), () -> {
-            String dom = dom(BrowserCheckTest.site(), p.id() + "/notes.html");
+            String dom = dom(site(), p.id() + "/notes.html");
             assertThat(dom).contains("class=\"vramlab-playground\"", "data-chapter=\"" + p.id() + "\"");
             assertThat(attribute(dom, "data-ready")).as("the playground started").isEqualTo("true");
             assertThat(dom).doesNotContain("class=\"pg-error\">error");
@@ -101,14 +101,16 @@ class PlaygroundBrowserTest {
     @Test
     @DisplayName("a real snapshot dropped on the snapshot page, gzipped, shows what ./vramlab replay prints for it")
     void snapshot() throws Exception {
-        Path site = BrowserCheckTest.site();
+        Path site = site();
         Path gz = Repo.root().resolve("../shared/real-snapshots/snapshots/yiyi.oom_snapshot.legacy.pickle.gz")
                 .normalize();
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(gz), "skipped: no real snapshot at " + gz);
         String page = Files.readString(site.resolve("playground/snapshot.html")).replace("</body>",
                 "<script>var b = atob('" + java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(gz))
                 + "'), u = new Uint8Array(b.length); for (var i = 0; i < b.length; i++) u[i] = b.charCodeAt(i);"
-                + " document.querySelector('.vramlab-snapshot').vramlabReplayBytes(u, '" + gz + "');</script></body>");
+                + " document.addEventListener('DOMContentLoaded', function () {"
+                + " document.querySelector('.vramlab-snapshot').vramlabReplayBytes(u, '" + gz + "'); });"
+                + "</script></body>");
         Path test = site.resolve("playground/snapshot-test.html");
         Files.writeString(test, page);
         try {
@@ -118,6 +120,31 @@ class PlaygroundBrowserTest {
                     .contains("peak reserved");
         } finally {
             Files.deleteIfExists(test);
+        }
+    }
+
+    /**
+     * The instructor edition, where the playgrounds are: their bundle is the reference cores
+     * compiled, so the student edition carries none (see {@link #notInTheStudentEdition}).
+     */
+    static Path site() {
+        Path site = Rendered.site(Edition.INSTRUCTOR);
+        BrowserCheckTest.chrome();
+        return site;
+    }
+
+    @Test
+    @DisplayName("the student edition carries no playground: its bundle would hold every graded step's body")
+    void notInTheStudentEdition() throws Exception {
+        Path student = Rendered.site(Edition.STUDENT);
+        assertThat(student.resolve("playground")).doesNotExist();
+        for (Path page : Rendered.pages(student)) {
+            assertThat(Files.readString(page)).as("%s", page).doesNotContain("vramlab-playground.js",
+                    "class=\"vramlab-playground");
+        }
+        for (Playground p : Playground.all()) {
+            assertThat(Files.readString(student.resolve(p.id()).resolve("notes.html")))
+                    .as(p.id()).contains("edition of the site: it runs the reference cores");
         }
     }
 
