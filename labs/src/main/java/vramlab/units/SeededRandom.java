@@ -3,8 +3,9 @@ package vramlab.units;
 /**
  * {@code java.util.Random}'s generator, written out: the same numbers for the same seed as the
  * JDK gives, on the JVM and in the browser. The kit's seeded scenarios use it because TeaVM's
- * class library (0.16.0, {@code TRandom}) ignores the seed and draws from {@code Math.random()},
- * so a seeded scenario compiled to JavaScript would print different numbers on every run.
+ * class library (0.16.0, {@code TRandom}) ignores its seed argument and draws from
+ * {@code Math.random()}, so a seeded scenario compiled to JavaScript would print different
+ * numbers on every run.
  *
  * <p>The algorithm is the one {@code java.util.Random}'s Javadoc specifies: a 48-bit linear
  * congruential generator (multiplier {@code 0x5DEECE66D}, addend {@code 0xB}, Knuth vol. 2,
