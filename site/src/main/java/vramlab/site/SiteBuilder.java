@@ -15,6 +15,8 @@ import java.util.stream.Stream;
 import picocli.CommandLine;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
+import vramlab.playground.Pages;
+import vramlab.playground.Playground;
 
 /**
  * Renders the course site in one edition (student or instructor, see {@link Edition}): for
@@ -34,11 +36,14 @@ import vramlab.kit.Chapters;
  * out/chNN-slug/notes.html        the notes
  * out/chNN-slug/slides.html       the deck
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter (also as chNN-NAME.svg)
+ * out/playground/chNN-slug.html  a chapter's live lab on its own page, beside the browser bundle
+ *                                 (instructor edition only: the bundle holds the reference cores)
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/.vramlab-site               the marker: edition and build stamp (tests read only their own build)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
  * out/../generated/chNN-slug/chNN-slug.txt    the same, as include::{labout}/chNN-slug.txt[]
  * out/../generated/chNN-slug/step-N.M.adoc    step N.M's worked example (include it by that name)
+ * out/../generated/chNN-slug/playground.adoc  the live lab, for include::{generated}/playground.adoc[]
  * out/../generated/chNN-slug/output-xxx.txt   what outputXxx() prints (include it in a literal block)
  * </pre>
  */
@@ -165,6 +170,7 @@ public final class SiteBuilder {
             decks = (int) chapters.stream().filter(c -> c.slides().isPresent()).count();
             copyRevealJs();
             copyBook();
+            if (!decksOnly && edition == Edition.INSTRUCTOR) copyPlaygrounds(chapters);
             Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n"
                     + "edition=" + edition.id() + "\nstamp=" + stamp + "\n");
         } catch (IOException e) {
@@ -278,6 +284,52 @@ public final class SiteBuilder {
         // Two names for one output: {generated}/lab-output.txt and {labout}/chNN-slug.txt.
         Files.writeString(g.resolve("lab-output.txt"), buf.toString(StandardCharsets.UTF_8));
         Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
+        playground(c.id()).ifPresent(p -> write(g.resolve("playground.adoc"), playgroundBlock(p)));
+    }
+
+    /**
+     * The instructor edition embeds the playground. The student edition says where it is instead:
+     * its bundle is the reference cores compiled to JavaScript, every graded step's body in it.
+     */
+    private String playgroundBlock(Playground p) {
+        if (edition == Edition.INSTRUCTOR) return "++++\n" + Pages.embed(p, "../playground/") + "++++\n";
+        String ch = p.id().substring(2, 4);
+        return "[NOTE]\n====\nThis chapter's live playground (" + (p.hasTrace()
+                ? "a trace editor, the segment map and the OOM message, computed in the browser"
+                : "the lab, run in the browser") + ") is in the instructor's edition of the site: it runs the "
+                + "reference cores, whose steps you write. On your own cores, `./vramlab lab " + ch + "`"
+                + (p.hasTrace() ? " and `./vramlab replay` on a trace file" : "") + " print the same.\n====\n";
+    }
+
+    /** The chapter's live lab, for {@code include::{generated}/playground.adoc[]}, if it has one. */
+    static java.util.Optional<Playground> playground(String id) {
+        return Playground.all().stream().filter(p -> p.id().equals(id)).findFirst();
+    }
+
+    /**
+     * {@code playground/}: the browser bundle (the kit's cores compiled by TeaVM), the page's
+     * script and stylesheet, and each chapter's playground on its own page.
+     */
+    private void copyPlaygrounds(List<Course.ChapterDir> chapters) throws IOException {
+        List<Playground> here = chapters.stream().map(c -> playground(c.id())).flatMap(java.util.Optional::stream)
+                .toList();
+        if (here.isEmpty()) return;
+        Path dir = Files.createDirectories(out.resolve("playground"));
+        try {
+            for (String a : Pages.ASSETS) Files.write(dir.resolve(a), Pages.asset(a));
+        } catch (IllegalStateException e) {
+            throw new SiteException("the playgrounds' script is missing", List.of(e.getMessage()));
+        }
+        for (Playground p : here) write(dir.resolve(p.id() + ".html"), Pages.standalone(p, "../book.css"));
+        write(dir.resolve("snapshot.html"), Pages.snapshot("../book.css"));
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** reveal.js's own files, the part a deck loads: its dist folder and the plugins we enable. */

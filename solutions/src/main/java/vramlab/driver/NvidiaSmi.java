@@ -46,10 +46,10 @@ public final class NvidiaSmi {
         StringBuilder b = new StringBuilder();
         for (Gpu g : gpus) {
             long used = g.capacity() - g.free();
-            b.append(String.format("GPU %d: %5d MiB / %5d MiB used (driver reserve %d MiB)%n",
+            b.append(String.format("GPU %d: %5d MiB / %5d MiB used (driver reserve %d MiB)\n",
                     g.id(), used / Bytes.MiB, g.capacity() / Bytes.MiB, g.driverReserve() / Bytes.MiB));
             for (GpuProcess p : g.processes()) {
-                b.append(String.format("  pid %6d  %-12s %6d MiB  (mapped %d MiB + context %d MiB)%n",
+                b.append(String.format("  pid %6d  %-12s %6d MiB  (mapped %d MiB + context %d MiB)\n",
                         p.pid(), p.name(), p.physicalBytes() / Bytes.MiB,
                         p.mappedBytes() / Bytes.MiB, p.contextBytes() / Bytes.MiB));
             }

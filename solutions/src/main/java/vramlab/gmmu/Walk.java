@@ -44,7 +44,7 @@ public record Walk(long va, MmuFormat format, List<Step> steps, Pte pte, PageFau
         StringBuilder b = new StringBuilder("walk(0x" + Long.toHexString(va) + ") on " + format + "\n");
         for (Step s : steps) b.append(s).append('\n');
         if (pte != null) {
-            b.append(String.format("  => %s + offset 0x%x = physical 0x%x%n",
+            b.append(String.format("  => %s + offset 0x%x = physical 0x%x\n",
                     pte, va & (pte.size().bytes() - 1), physical()));
         } else {
             b.append("  => ").append(fault.getMessage()).append('\n');

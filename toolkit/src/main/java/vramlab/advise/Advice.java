@@ -59,7 +59,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         }
         int w = "setting".length();
         for (Outcome o : outcomes) w = Math.max(w, o.setting().name().length());
-        String format = "%-" + w + "s %14s %22s %5s  %s%n";
+        String format = "%-" + w + "s %14s %22s %5s  %s\n";
         sb.append('\n').append(String.format(format, "setting", "peak reserved", "holes at the peak",
                 "OOMs", "first OOM"));
         for (Outcome o : outcomes) sb.append(row(o, format));

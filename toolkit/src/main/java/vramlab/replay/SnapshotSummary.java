@@ -84,7 +84,19 @@ public final class SnapshotSummary {
                 + positions.stream().map(String::valueOf).collect(Collectors.joining(", "));
     }
 
+    /**
+     * Each line of {@code text} (lines end in {@code \n}) two spaces in, and a final newline.
+     * A loop, not {@code String.lines()}: TeaVM's class library (0.16.0), which the playgrounds
+     * compile this with, has no {@code lines()}.
+     */
     private static String indent(String text) {
-        return text.lines().map(l -> "  " + l).collect(Collectors.joining("\n", "", "\n"));
+        StringBuilder sb = new StringBuilder();
+        for (int start = 0; start < text.length(); ) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) end = text.length();
+            sb.append("  ").append(text, start, end).append('\n');
+            start = end + 1;
+        }
+        return sb.length() == 0 ? "\n" : sb.toString();
     }
 }

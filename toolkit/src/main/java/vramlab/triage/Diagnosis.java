@@ -76,9 +76,9 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             any = true;
             long v = reading.get(f);
             String shown = f.isBytes() ? formatSize(v) + " (" + v + " bytes)" : String.valueOf(v);
-            sb.append(String.format("  %-45s %s%n", f.label(), shown));
+            sb.append(String.format("  %-45s %s\n", f.label(), shown));
         }
-        reading.processes().forEach((pid, bytes) -> sb.append(String.format("  %-45s %s%n",
+        reading.processes().forEach((pid, bytes) -> sb.append(String.format("  %-45s %s\n",
                 "  process " + pid + (pid == selfSeenAs ? " (this process)" : ""),
                 formatSize(bytes))));
         if (!any) sb.append("  none\n");
@@ -98,7 +98,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             String verdict = c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
                     : "too small to count";
             String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
-            sb.append(String.format("  %-22s %4s  %-20s %s%n", c.cause().name(), share, bytes,
+            sb.append(String.format("  %-22s %4s  %-20s %s\n", c.cause().name(), share, bytes,
                     verdict));
         }
     }

@@ -59,10 +59,10 @@ public final class MmuLab {
     public static GpuProcess vaVersusPhysical(PrintStream out) {
         Gpu gpu = new Gpu(0, CARD, RESERVE);
         GpuProcess p = gpu.open(1000, "python", CONTEXT);
-        out.printf("the GMMU decodes %d TiB; this process's VA ends at 0x%x (128 TiB, x86-64 user space)%n",
+        out.printf("the GMMU decodes %d TiB; this process's VA ends at 0x%x (128 TiB, x86-64 user space)\n",
                 gpu.format().vaLimit() / Bytes.TiB, p.vaEnd());
         long va = p.cuMemAddressReserve(gib(512));
-        out.printf("cuMemAddressReserve(512 GiB) -> 0x%x, page tables: %d (the root)%n",
+        out.printf("cuMemAddressReserve(512 GiB) -> 0x%x, page tables: %d (the root)\n",
                 va, p.addressSpace().tableCount());
         try {
             p.cuMemAddressReserve(100 * Bytes.TiB);
@@ -94,7 +94,7 @@ public final class MmuLab {
             for (int sweep = 0; sweep < 2; sweep++) {
                 for (long off = 0; off < mib(2); off += 4096) s.translate(base + off);
             }
-            out.printf("2 MiB as %3s pages: %3d PTEs, %d tables (%5d B), TLB hits %4d misses %4d%n",
+            out.printf("2 MiB as %3s pages: %3d PTEs, %d tables (%5d B), TLB hits %4d misses %4d\n",
                     size, mib(2) / size.bytes(), s.tableCount(), s.pageTableBytes(),
                     s.tlb().hits(), s.tlb().misses());
         }
@@ -121,7 +121,7 @@ public final class MmuLab {
         GpuProcess notebook = gpu.open(5151, "notebook", CONTEXT);
         long t = train.cudaMalloc(gib(20));
         long n = notebook.cudaMalloc(gib(6));
-        out.printf("train.py 0x%x -> physical 0x%x; notebook 0x%x -> physical 0x%x%n",
+        out.printf("train.py 0x%x -> physical 0x%x; notebook 0x%x -> physical 0x%x\n",
                 t, train.translate(t).physical(), n, notebook.translate(n).physical());
         out.print(NvidiaSmi.listing(List.of(gpu)));
         out.println("both see cudaMemGetInfo free = " + Bytes.formatSize(train.cudaMemGetInfo().free()));

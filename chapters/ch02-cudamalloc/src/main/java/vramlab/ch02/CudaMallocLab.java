@@ -7,7 +7,6 @@ import static vramlab.units.Bytes.mib;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
@@ -21,6 +20,7 @@ import vramlab.driver.NvidiaSmi;
 import vramlab.gmmu.Access;
 import vramlab.kit.Scenario;
 import vramlab.units.Bytes;
+import vramlab.units.SeededRandom;
 
 /**
  * The cudaMalloc lab: small requests packed into shared pages and the rounding tax of large ones,
@@ -61,7 +61,7 @@ public final class CudaMallocLab {
             long ptr = p.cudaMalloc(size);
             long took = p.allocationSize(ptr);
             long mapped = (p.driverPages(DriverCall.CUDA_MALLOC) - pages) * Gpu.PAGE;
-            out.printf("cudaMalloc(%12s) %-17s takes %10s, maps %10s, tax %10s%n", size + " B",
+            out.printf("cudaMalloc(%12s) %-17s takes %10s, maps %10s, tax %10s\n", size + " B",
                     p.isPacked(ptr) ? "in a shared page:" : "in its own pages:", Bytes.formatSize(took),
                     Bytes.formatSize(mapped), Bytes.formatSize(took - size));
         }
@@ -78,7 +78,7 @@ public final class CudaMallocLab {
      * a caching allocator on the same kind of GPU.
      */
     public static long[] perTensor(PrintStream out, int steps, int tensors, long seed) {
-        long[] sizes = new Random(seed).longs(tensors, kib(4), mib(8)).toArray();
+        long[] sizes = new SeededRandom(seed).longs(tensors, kib(4), mib(8));
         GpuProcess direct = new Gpu(gib(80)).openToyProcess();
         GpuProcess cached = new Gpu(gib(80)).openToyProcess();
         CachingAllocator allocator = new CachingAllocator(cached, new ToyPolicy());
@@ -98,7 +98,7 @@ public final class CudaMallocLab {
     // end::perTensor[]
 
     private static void report(PrintStream out, String label, GpuProcess p, CostModel m) {
-        out.printf("%s: %5d cudaMalloc + %5d cudaFree, modelled driver time %s%n", label,
+        out.printf("%s: %5d cudaMalloc + %5d cudaFree, modelled driver time %s\n", label,
                 p.driverCalls(DriverCall.CUDA_MALLOC), p.driverCalls(DriverCall.CUDA_FREE),
                 CostModel.format(m.totalMicros(p)));
     }
@@ -151,7 +151,7 @@ public final class CudaMallocLab {
             p.cudaMalloc(size);
             tensors += size;
         }
-        out.printf("tensors %.2f MiB, mapped %s, context %s%n", tensors / (double) Bytes.MiB,
+        out.printf("tensors %.2f MiB, mapped %s, context %s\n", tensors / (double) Bytes.MiB,
                 Bytes.toyMiB(p.mappedBytes()), Bytes.toyMiB(p.contextBytes()));
         out.println(NvidiaSmi.HEADER);
         out.println(NvidiaSmi.row(p));

@@ -36,11 +36,11 @@ public final class CachingAllocatorLab {
 
     /** One row per request: rounded block, pool, and the segment a cold cache would cudaMalloc. */
     public static String ladder(Policy p) {
-        StringBuilder sb = new StringBuilder(String.format("%14s  %14s  %-5s  %14s%n",
+        StringBuilder sb = new StringBuilder(String.format("%14s  %14s  %-5s  %14s\n",
                 "request (B)", "block (B)", "pool", "new segment"));
         for (long n : LADDER) {
             long r = p.roundSize(n);
-            sb.append(String.format("%14d  %14d  %-5s  %14s%n", n, r, p.poolFor(r).name().toLowerCase(),
+            sb.append(String.format("%14d  %14d  %-5s  %14s\n", n, r, p.poolFor(r).name().toLowerCase(),
                     Bytes.formatSize(p.segmentSize(r))));
         }
         return sb.toString();

@@ -125,11 +125,11 @@ public final class ExpandableLab {
     private static String pad(String s, int width) { return String.format("%-" + width + "s", s); }
 
     static String table(List<Outcome> outcomes) {
-        StringBuilder sb = new StringBuilder(String.format("%-20s %10s %10s  %s%n", "allocator", "reserved", "allocated",
+        StringBuilder sb = new StringBuilder(String.format("%-20s %10s %10s  %s\n", "allocator", "reserved", "allocated",
                 "alloc(46 MiB)"));
         for (Outcome o : outcomes) {
             String r = o.result().startsWith("OOM") ? "OOM" : o.result();
-            sb.append(String.format("%-20s %10s %10s  %s%n", o.allocator(), Bytes.toyM(o.reserved()),
+            sb.append(String.format("%-20s %10s %10s  %s\n", o.allocator(), Bytes.toyM(o.reserved()),
                     Bytes.toyM(o.allocated()), r));
         }
         return sb.toString();

@@ -69,12 +69,12 @@ public final class Comparison {
         StringBuilder sb = new StringBuilder();
         sb.append(model).append(", KV budget ").append(Bytes.formatSize(budget)).append('\n');
         sb.append(workload.describe()).append('\n');
-        sb.append(String.format(Locale.ROOT, "%-14s %5s %5s %6s %6s %6s %6s %11s %8s %5s %8s %8s%n",
+        sb.append(String.format(Locale.ROOT, "%-14s %5s %5s %6s %6s %6s %6s %11s %8s %5s %8s %8s\n",
                 "contender", "done", "rej", "blockd", "w/free", "preemp", "steps", "peak rsrvd",
                 "int.wst", "a/r", "ext.frg", "min srv"));
         for (Result r : results) {
             sb.append(String.format(Locale.ROOT,
-                    "%-14s %5d %5d %6d %6d %6d %6d %11s %7.1f%% %5.2f %7.1f%% %8d%s%n",
+                    "%-14s %5d %5d %6d %6d %6d %6d %11s %7.1f%% %5.2f %7.1f%% %8d%s\n",
                     r.name(), r.completed(), r.rejected(), r.admissionFailures(),
                     r.failuresWithEnoughFree(), r.preemptions(), r.steps(),
                     Bytes.formatSize(r.peakReserved()), 100 * r.internalWaste(), r.overallocation(),

@@ -144,7 +144,7 @@ public final class PinnedLab {
             sim.replay(g);
             HostBlock other = sim.pin(kib(4));             // must never get the staging block
             sim.synchronize();
-            out.printf("replay %d: wrote loss %d at 0x%x; a new 4 KiB request got 0x%x%n",
+            out.printf("replay %d: wrote loss %d at 0x%x; a new 4 KiB request got 0x%x\n",
                     step, staging[0].contents(), staging[0].address(), other.address());
             addresses.add(staging[0].address());
             sim.del(other);

@@ -1,0 +1,54 @@
+package vramlab.playground;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import vramlab.alloc.Policy;
+import vramlab.replay.Policies;
+import vramlab.replay.SnapshotReplay;
+import vramlab.replay.SnapshotSummary;
+import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotReader;
+import vramlab.trace.TraceException;
+
+/**
+ * A PyTorch memory snapshot, read and replayed on the page as {@code ./vramlab replay FILE}
+ * replays it (every device, one summary each, with the peak reserved recorded beside
+ * replayed): the same reader, replay and summary. The page hands it the file's bytes,
+ * already unzipped by the browser; the file never leaves the machine.
+ */
+public final class SnapshotRun {
+    private SnapshotRun() {}
+
+    /**
+     * @param policy a {@link TraceRun.Choice} id, or empty for the settings that recorded it
+     * @param card   the card's size, or empty for the one the snapshot implies
+     */
+    public static String run(byte[] bytes, String file, String policy, String card) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        try {
+            Policy p = null;
+            if (!policy.isEmpty()) {
+                TraceRun.Choice c = TraceRun.Choice.of(policy);
+                p = Policies.create(c.policy, c.allocConf);
+            }
+            long size = card.isEmpty() ? -1 : TraceRun.card(card);
+            if (!SnapshotReader.isSnapshot(bytes)) {
+                return "error: " + file + ": not a PyTorch memory snapshot (a pickle, or its dict as JSON)\n";
+            }
+            Snapshot s = SnapshotReader.read(bytes, file);
+            SnapshotReplay.Options options = new SnapshotReplay.Options(p, size);
+            out.println("snapshot: " + s.file());
+            out.println("layout:   " + s.layout());
+            if (s.devices().isEmpty()) out.println("no device has segments or a history: nothing to replay");
+            for (Snapshot.Device d : s.devices()) {
+                SnapshotSummary.print(SnapshotReplay.run(s, d, options, (step, e, result, b, a) -> { }, false), out);
+            }
+        } catch (TraceException | IllegalArgumentException e) {
+            return "error: " + e.getMessage() + "\n";
+        }
+        return new String(buf.toByteArray(), StandardCharsets.UTF_8);
+    }
+}
