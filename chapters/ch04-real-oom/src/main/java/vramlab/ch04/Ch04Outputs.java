@@ -148,16 +148,16 @@ public final class Ch04Outputs {
     /** {@code text} cut at spaces into lines of at most {@code width} characters. */
     static String wrap(String text, int width) {
         StringBuilder sb = new StringBuilder();
-        StringBuilder line = new StringBuilder();
+        StringBuilder current = new StringBuilder();
         for (String word : text.split(" ")) {
-            if (line.length() > 0 && line.length() + 1 + word.length() > width) {
-                sb.append(line).append('\n');
-                line.setLength(0);
-                line.append("  ");
+            if (current.length() > 0 && current.length() + 1 + word.length() > width) {
+                sb.append(current).append('\n');
+                current.setLength(0);
+                current.append("  ");
             }
-            if (line.length() > 0 && !line.toString().isBlank()) line.append(' ');
-            line.append(word);
+            if (current.length() > 0 && !current.toString().isBlank()) current.append(' ');
+            current.append(word);
         }
-        return sb.append(line).append('\n').toString();
+        return sb.append(current).append('\n').toString();
     }
 }
