@@ -32,6 +32,10 @@ class NoHandWrittenCodecsTest {
                .filter(p -> p.toString().contains("/src/main/java/"))
                .filter(p -> !ROOT.relativize(p).startsWith("labs"))
                .filter(p -> !p.toString().contains("/target/"))
+               // The one exception: the browser bundle cannot carry Jackson (databind needs
+               // reflection TeaVM does not give), so the playground writes its page messages by
+               // hand; JsonTextTest reads them back with Jackson.
+               .filter(p -> !ROOT.relativize(p).equals(Path.of("playground/src/main/java/vramlab/playground/JsonText.java")))
                .forEach(out::add);
         }
         return out;
