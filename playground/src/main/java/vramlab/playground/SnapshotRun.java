@@ -38,7 +38,13 @@ public final class SnapshotRun {
             if (!SnapshotReader.isSnapshot(bytes)) {
                 return "error: " + file + ": not a PyTorch memory snapshot (a pickle, or its dict as JSON)\n";
             }
-            Snapshot s = SnapshotReader.read(bytes, file);
+            int first = 0;
+            while (first < bytes.length && Character.isWhitespace(bytes[first])) first++;
+            if (bytes[first] != (byte) 0x80) {
+                return "error: " + file + ": this page reads pickled snapshots (torch.cuda.memory._dump_snapshot);"
+                        + " for a snapshot saved as JSON, run ./vramlab replay " + file + "\n";
+            }
+            Snapshot s = SnapshotReader.readPickle(bytes, file);
             SnapshotReplay.Options options = new SnapshotReplay.Options(p, size);
             out.println("snapshot: " + s.file());
             out.println("layout:   " + s.layout());

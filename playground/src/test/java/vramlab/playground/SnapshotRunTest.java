@@ -59,6 +59,14 @@ class SnapshotRunTest {
     }
 
     @Test
+    @DisplayName("a snapshot saved as JSON is sent to ./vramlab replay (the bundle carries no JSON library)")
+    void jsonGoesToTheLauncher() {
+        assertThat(SnapshotRun.run("  {\"device_traces\": []}".getBytes(), "run.json", "", ""))
+                .isEqualTo("error: run.json: this page reads pickled snapshots (torch.cuda.memory._dump_snapshot);"
+                        + " for a snapshot saved as JSON, run ./vramlab replay run.json\n");
+    }
+
+    @Test
     @DisplayName("a broken pickle gives an error, not a stack trace")
     void broken() throws Exception {
         byte[] whole = gunzip(folder().resolve("yiyi.oom_snapshot.legacy.pickle.gz"));

@@ -42,18 +42,37 @@ public final class SnapshotReader {
     public static Object load(byte[] bytes, String file) {
         int i = 0;
         while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
+        if (i < bytes.length && (bytes[i] == '{' || bytes[i] == '[')) {
+            Object root;
+            try {
+                root = Json.read(bytes, file);      // its errors name the line and column
+            } catch (TraceException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
+            }
+            return checked(root, file);
+        }
+        return loadPickle(bytes, file);
+    }
+
+    /**
+     * The file's top-level object from pickle bytes only. The browser bundle reads snapshots
+     * through this, so it never reaches the JSON library (which TeaVM cannot compile).
+     */
+    public static Object loadPickle(byte[] bytes, String file) {
         Object root;
         try {
-            if (i < bytes.length && (bytes[i] == '{' || bytes[i] == '[')) {
-                root = Json.read(bytes, file);      // its errors name the line and column
-            } else {
-                root = new Unpickler().loads(bytes);
-            }
+            root = new Unpickler().loads(bytes);
         } catch (TraceException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
             throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
         }
+        return checked(root, file);
+    }
+
+    private static Object checked(Object root, String file) {
         boolean dict = root instanceof Map<?, ?> m && m.containsKey("device_traces");
         boolean list = root instanceof List<?> l && l.stream().allMatch(o -> o instanceof Map<?, ?> s
                 && s.containsKey("total_size") && s.containsKey("blocks"));
@@ -67,7 +86,15 @@ public final class SnapshotReader {
 
     /** Reads the whole snapshot: every device's segments and history, and the settings. */
     public static Snapshot read(byte[] bytes, String file) {
-        Object root = load(bytes, file);
+        return of(load(bytes, file), file);
+    }
+
+    /** {@link #read} for pickle bytes only (see {@link #loadPickle}). */
+    public static Snapshot readPickle(byte[] bytes, String file) {
+        return of(loadPickle(bytes, file), file);
+    }
+
+    private static Snapshot of(Object root, String file) {
         return root instanceof List<?> segments ? fromSegmentList(segments, file)
                 : fromDict((Map<?, ?>) root, file);
     }
