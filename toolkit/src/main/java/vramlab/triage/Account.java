@@ -66,11 +66,12 @@ final class Account {
         return best;
     }
 
-    boolean knows(long figure) { return figure >= 0; }
-
-    /** Total minus free minus what PyTorch reserved: contexts, libraries, other processes. */
+    /**
+     * Total minus free minus what PyTorch reserved: contexts, libraries, other processes. A
+     * capacity of 0 is no card: unknown, as every rung reads it.
+     */
     long unattributed() {
-        return capacity >= 0 && free >= 0 && reserved >= 0 ? capacity - free - reserved : -1;
+        return capacity > 0 && free >= 0 && reserved >= 0 ? capacity - free - reserved : -1;
     }
 
     /** Total minus free minus every listed process: a desktop, or processes the message cannot see. */

@@ -190,7 +190,7 @@ public final class Ladder {
         }
         boolean fits = u + free >= tried;
         long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
-        boolean roomOnCard = a.capacity < 0 || live + tried <= a.capacity;
+        boolean roomOnCard = a.capacity <= 0 || live + tried <= a.capacity;   // <= 0: unknown
         boolean large = u * 100 >= (long) FRAGMENTATION_PERCENT_OF_RESERVED * a.reserved;
         String u1 = formatSize(u) + " is reserved by PyTorch but unallocated ("
                 + percent(u, a.reserved) + " of the " + formatSize(a.reserved) + " it reserved)";
@@ -437,10 +437,8 @@ public final class Ladder {
     /** The decided cause first, then the rest: qualifying first, larger share, ladder order. */
     private List<Candidate> rank(Cause decided) {
         if (decided == Cause.NOT_PYTORCH_OOM) return List.of();
-        if (candidates.stream().noneMatch(c -> c.cause() == decided)) {
-            candidates.add(0, decided == Cause.FULL_OR_DRIVER_RESERVE ? tensors()
-                    : Candidate.named(decided, evidence.get(evidence.size() - 1)));
-        }
+        // Only a request no card can serve is decided before any cause is weighed: it is FULL.
+        if (candidates.isEmpty()) candidates.add(tensors());
         List<Candidate> rest = new ArrayList<>();
         Candidate first = picked != null && picked.cause() == decided ? picked : null;
         for (Candidate c : candidates) {
@@ -464,8 +462,8 @@ public final class Ladder {
         return "To tell " + c.name() + " from " + runnerUp.name() + ": " + check.check();
     }
 
+    /** {@code part} as a share of {@code whole}; every caller has checked that whole > 0. */
     private static String percent(long part, long whole) {
-        if (whole <= 0) return "?";
         long tenths = Math.round(part * 1000.0 / whole);
         return (tenths / 10) + "." + (tenths % 10) + "%";
     }
