@@ -70,6 +70,41 @@ class LadderEdgesTest {
     }
 
     @Nested
+    @DisplayName("a twentieth of the card is the line on every card; 1 GiB when the card is unknown")
+    class Twentieth {
+        // On an 80 GiB card a twentieth is 4 GiB, not the 1 GiB of an unknown card. The free
+        // bytes let the figure cover the request without being as large as the request.
+        @ParameterizedTest(name = "card {0}, free {1}, tried {2}, {3} {4} MiB + {5} bytes -> named {6}")
+        @CsvSource(delimiter = '|', textBlock = """
+                81920 | 4200 | 8192 | pools  | 4096 | 0  | true
+                81920 | 4200 | 8192 | pools  | 4095 | 0  | false
+                81920 | 7200 | 8192 | pools  | 1024 | 0  | false
+                      | 1100 | 2048 | pools  | 1024 | 0  | true
+                      | 1100 | 2048 | pools  | 1024 | -1 | false
+                81920 | 4200 | 8192 | others | 4096 | 0  | true
+                81920 | 4200 | 8192 | others | 4095 | 0  | false
+                81920 | 7200 | 8192 | others | 1024 | 0  | false
+                """)
+        @DisplayName("other processes and graph pools count from 5% of the card, exactly")
+        void line(Long cap, long free, long tried, String which, long mib, long extra, boolean named) {
+            R r = card(cap, free, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, 1000L)
+                    .put(Figure.THIS_PROCESS, 1500L);
+            Cause cause;
+            if (which.equals("pools")) {
+                r.put(Figure.OTHER_PROCESSES, 0L);
+                r.f.put(Figure.PRIVATE_POOLS, mib * MiB + extra);
+                cause = Cause.CUDA_GRAPH_POOLS;
+            } else {
+                r.procs.put(4242, mib * MiB + extra);
+                r.f.put(Figure.OTHER_PROCESSES, mib * MiB + extra);
+                cause = Cause.OTHER_PROCESSES;
+            }
+            Diagnosis d = r.climb();
+            assertThat(d.cause() == cause).as(all(d)).isEqualTo(named);
+        }
+    }
+
+    @Nested
     @DisplayName("the middle rungs: other processes (2), NCCL (3), graph pools (4), in that order")
     class MiddleRungs {
         // 20 GiB card, 1 MiB free, 512 MiB asked. This process holds 1 GiB outside PyTorch: NCCL
@@ -318,6 +353,18 @@ class LadderEdgesTest {
             assertThat(rung(r.climb(), 2)).isEqualTo("2. Other processes: 0 bytes of the card is neither free nor "
                     + "PyTorch's; a context, the libraries and a desktop take up to 2.30 GiB on this card: nothing "
                     + "points at another holder.");
+        }
+
+        @ParameterizedTest(name = "free {0} MiB, reserved {1} MiB -> {2}")
+        @CsvSource(delimiter = '|', textBlock = """
+                0   | 19000 | 2. Other processes: 1.45 GiB of the card is neither free nor PyTorch's;
+                100 | 0     | 2. Other processes: 19.90 GiB of the card is neither free nor PyTorch's;
+                """)
+        @DisplayName("0 bytes free or 0 bytes reserved are figures: the gap is weighed")
+        void zeroFreeOrReserved(long free, long reserved, String start) {
+            R r = card(20480L, free, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, reserved);
+            r.family = Family.RESERVED_IN_TOTAL;
+            assertThat(rung(r.climb(), 2)).startsWith(start);
         }
 
         @ParameterizedTest(name = "reserved {0} MiB, distributed {1} -> NCCL named as likely: {2}")
