@@ -18,6 +18,15 @@ class MainTest {
         return commands.stream().map(c -> new CommandLine(c).getCommandName()).toList();
     }
 
+    /** The commands' classes: cheaper than their picocli names, and as exact once those agree. */
+    private static List<Class<?>> classes(List<Command> commands) {
+        return commands.stream().<Class<?>>map(Object::getClass).toList();
+    }
+
+    private static List<Class<?>> everyCommand() {
+        return classes(Main.NAMES.stream().map(Main::create).toList());
+    }
+
     @Test
     @DisplayName("each name makes the command that declares that name, in the help's order")
     void namesAgreeWithDeclarations() {
@@ -35,14 +44,14 @@ class MainTest {
         @CsvSource({"replay x.trace, replay", "check 3.1, check", "triage -, triage", "replay --help, replay"})
         @DisplayName("a command line that starts with a command builds that one alone")
         void one(String args, String command) {
-            assertThat(declared(Main.needed(args.split(" ")))).containsExactly(command);
+            assertThat(classes(Main.needed(args.split(" ")))).containsExactly(Main.create(command).getClass());
         }
 
         @ParameterizedTest(name = "{0}")
         @CsvSource({"--help", "help replay", "nosuch", "completion", "--version replay", "relpay x"})
         @DisplayName("the root's help, help COMMAND, a mistyped command and completion build them all")
         void all(String args) {
-            assertThat(declared(Main.needed(args.split(" ")))).isEqualTo(Main.NAMES);
+            assertThat(classes(Main.needed(args.split(" ")))).isEqualTo(everyCommand());
         }
 
         @Test

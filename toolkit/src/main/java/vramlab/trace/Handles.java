@@ -15,10 +15,15 @@ import java.util.Arrays;
  * touches the handle itself only when the hash matches (at 100k live handles each extra array
  * read per probe is a cache miss). The hash is {@code String.hashCode} of the handle, which for
  * an ASCII handle is the same sum over its bytes; a handle with other bytes is decoded first.
+ * An ASCII handle of up to 7 bytes (most traces' handles) is also packed into a {@code long},
+ * so a lookup from the buffer compares one number rather than two arrays.
  */
 public final class Handles {
     private long[] slots = new long[64];        // hash << 32 | (id + 1); 0 when unused
+    private static final long LONG = -1, NOT_ASCII = -2;
+
     private byte[][] keys = new byte[32][];     // id -> an ASCII handle's bytes, or null
+    private long[] packed = new long[32];       // id -> a short ASCII handle packed, LONG or NOT_ASCII
     private String[] names = new String[32];    // id -> the handle: always for one not ASCII, else once asked
     private int[] hashes = new int[32];         // id -> its spread hash
     private boolean[] used = new boolean[32];   // id -> tracked now
@@ -57,11 +62,14 @@ public final class Handles {
     /** The id of the handle spelled by the UTF-8 {@code bytes[from, to)}, or -1 when it is not tracked. */
     public int find(byte[] bytes, int from, int to) {
         int hash = 0;
+        long p = 0;
         for (int i = from; i < to; i++) {
             byte b = bytes[i];
             if (b < 0) return find(new String(bytes, from, to - from, StandardCharsets.UTF_8));  // not ASCII
             hash = 31 * hash + b;
+            p |= (long) b << (i - from << 3);
         }
+        p = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
         int h = spread(hash);
         int mask = slots.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
@@ -69,15 +77,25 @@ public final class Handles {
             if (slot == 0) return -1;
             if ((int) (slot >>> 32) == h) {
                 int id = (int) slot - 1;
-                byte[] key = keys[id];
-                if (key != null ? same(key, bytes, from, to) : sameAscii(bytes, from, to, names[id])) return id;
+                long k = packed[id];
+                if (p != LONG ? k == p : k == LONG && same(keys[id], bytes, from, to)) return id;
             }
         }
     }
 
     /** Starts tracking {@code handle}, which must not be tracked; returns its new id. */
     public int add(String handle) {
-        int id = newId(spread(handle.hashCode()));
+        int n = handle.length();
+        for (int i = 0; i < n; i++) {
+            if (handle.charAt(i) >= 0x80) {
+                int id = newId(spread(handle.hashCode()));
+                names[id] = handle;
+                packed[id] = NOT_ASCII;
+                return id;
+            }
+        }
+        byte[] key = handle.getBytes(StandardCharsets.ISO_8859_1);
+        int id = add(key, 0, key.length);
         names[id] = handle;
         return id;
     }
@@ -85,13 +103,16 @@ public final class Handles {
     /** Starts tracking the handle spelled by the UTF-8 {@code bytes[from, to)}, which must not be tracked. */
     public int add(byte[] bytes, int from, int to) {
         int hash = 0;
+        long p = 0;
         for (int i = from; i < to; i++) {
             byte b = bytes[i];
             if (b < 0) return add(new String(bytes, from, to - from, StandardCharsets.UTF_8));   // not ASCII
             hash = 31 * hash + b;
+            p |= (long) b << (i - from << 3);
         }
         int id = newId(spread(hash));
         keys[id] = Arrays.copyOfRange(bytes, from, to);
+        packed[id] = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
         return id;
     }
 
@@ -101,6 +122,7 @@ public final class Handles {
         if (id >= keys.length) {
             int n = keys.length * 2;
             keys = Arrays.copyOf(keys, n);
+            packed = Arrays.copyOf(packed, n);
             names = Arrays.copyOf(names, n);
             hashes = Arrays.copyOf(hashes, n);
             used = Arrays.copyOf(used, n);
@@ -151,12 +173,6 @@ public final class Handles {
     private static boolean sameAscii(byte[] key, String s) {
         if (key.length != s.length()) return false;
         for (int i = 0; i < key.length; i++) if (key[i] != s.charAt(i)) return false;
-        return true;
-    }
-
-    private static boolean sameAscii(byte[] bytes, int from, int to, String s) {
-        if (to - from != s.length()) return false;
-        for (int i = from; i < to; i++) if (bytes[i] != s.charAt(i - from)) return false;
         return true;
     }
 

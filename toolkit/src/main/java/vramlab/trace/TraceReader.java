@@ -79,7 +79,7 @@ public final class TraceReader implements Iterator<TraceEvent> {
     public boolean advance() {
         while (nextLine()) {
             lineNo++;
-            if (lineFrom < lineTo) {
+            if (words > 0) {
                 parse();
                 return true;
             }
@@ -126,40 +126,105 @@ public final class TraceReader implements Iterator<TraceEvent> {
 
     // ---- lines and words ---------------------------------------------------------------------
 
-    /** Frames the next physical line as [lineFrom, lineTo), trimmed; false at the end. */
+    // What each byte is to the tokenizer: part of a word, \\s but a line's end, a line's end, a
+    // comment's start, or another character up to the space (trimmed at a line's ends only).
+    private static final byte WORD = 0, SPACE = 1, END = 2, HASH = 3, CONTROL = 4;
+    private static final byte[] CLASS = new byte[256];
+
+    static {
+        for (int c = 0; c <= ' '; c++) CLASS[c] = CONTROL;
+        CLASS[' '] = SPACE;
+        CLASS['\t'] = SPACE;
+        CLASS[0x0B] = SPACE;
+        CLASS['\f'] = SPACE;
+        CLASS['\n'] = END;
+        CLASS['\r'] = END;
+        CLASS['#'] = HASH;
+    }
+
+    /**
+     * Frames the next physical line and splits it into words in one pass over its bytes; false
+     * at the end. A line with another control character takes the long way
+     * ({@link #trimAndSplit}), where trimming and splitting differ.
+     */
     private boolean nextLine() {
         if (skipLf) {
             if (pos == limit) fill();
             if (pos < limit && buf[pos] == '\n') pos++;
             skipLf = false;
         }
-        int scan = pos;
+        if (pos == limit && !eof) fill();
+        if (pos == limit && eof) return false;
+        int start = pos, i = pos, end = -1, cut = -1, from = -1;
+        boolean control = false;
+        words = 0;
         while (true) {
-            while (scan < limit && buf[scan] != '\n' && buf[scan] != '\r') scan++;
-            if (scan < limit || eof) break;
-            int consumed = pos;
-            fill();                                   // moves the line to the front
-            scan -= consumed - pos;
-        }
-        if (scan == pos && eof && scan == limit) return false;
-        int from = pos, to = scan;
-        if (scan < limit) {
-            skipLf = buf[scan] == '\r';
-            pos = scan + 1;
-        } else {
-            pos = scan;
-        }
-        for (int i = from; i < to; i++) {
-            if (buf[i] == '#') {
-                to = i;
-                break;
+            for (; i < limit; i++) {
+                byte kind = CLASS[buf[i] & 0xFF];
+                if (kind == WORD || kind == CONTROL) {
+                    control |= kind == CONTROL;
+                    if (from < 0 && cut < 0) from = i;
+                } else {
+                    if (from >= 0) word(from, i);
+                    from = -1;
+                    if (kind == END) {
+                        end = i;
+                        break;
+                    }
+                    if (kind == HASH && cut < 0) cut = i;
+                }
             }
+            if (end >= 0 || eof) break;
+            int shift = pos;                          // the line goes on past the buffer:
+            fill();                                   // fill moves it to the front and reads more
+            shift -= pos;
+            start -= shift;
+            i -= shift;
+            if (from >= 0) from -= shift;
+            if (cut >= 0) cut -= shift;
+            for (int w = 0; w < Math.min(words, MAX_WORDS); w++) {
+                wordFrom[w] -= shift;
+                wordTo[w] -= shift;
+            }
+            lastWordTo -= shift;
         }
+        if (end < 0) end = limit;
+        if (from >= 0) word(from, end);
+        int lineEnd = cut >= 0 ? cut : end;
+        if (end < limit) {
+            skipLf = buf[end] == '\r';
+            pos = end + 1;
+        } else {
+            pos = end;
+        }
+        if (control) {
+            trimAndSplit(start, lineEnd);
+        } else if (words > 0) {
+            lineFrom = wordFrom[0];
+            lineTo = lastWordTo;
+        }
+        return true;
+    }
+
+    private int lastWordTo;
+
+    /** Notes the word [from, to): the first {@link #MAX_WORDS} are kept, all are counted. */
+    private void word(int from, int to) {
+        if (words < MAX_WORDS) {
+            wordFrom[words] = from;
+            wordTo[words] = to;
+        }
+        words++;
+        lastWordTo = to;
+    }
+
+    /** The long way: trim [from, to) of characters up to the space, then split at \\s runs. */
+    private void trimAndSplit(int from, int to) {
         while (from < to && buf[from] <= ' ' && buf[from] >= 0) from++;      // bytes >= 0x80 are < 0
         while (to > from && buf[to - 1] <= ' ' && buf[to - 1] >= 0) to--;
         lineFrom = from;
         lineTo = to;
-        return true;
+        split();
     }
 
     /** Reads more: keeps [pos, limit) at the front, grows the buffer when a line fills it. */
@@ -219,7 +284,6 @@ public final class TraceReader implements Iterator<TraceEvent> {
     // ---- events --------------------------------------------------------------------------------
 
     private void parse() {
-        split();
         size = 0;
         if (wordIs(0, ALLOC)) {
             expectWords(3, "alloc <handle> <size>");

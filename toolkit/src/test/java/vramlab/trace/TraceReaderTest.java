@@ -172,7 +172,7 @@ class TraceReaderTest {
         void multiByteCharacters() throws IOException {
             StringBuilder sb = new StringBuilder();
             String[] handles = {"\u00e9t\u00e9", "\u4e2d", "\ud83d\ude00x", "a\u00df"};
-            for (int i = 0; i < 4000; i++) {
+            for (int i = 0; i < 1000; i++) {
                 String h = handles[i % handles.length] + (i / 8);
                 sb.append(i % 2 == 0 ? "alloc " + h + " " + (1 + i) + "\n" : "free " + handles[(i - 1) % 4] + ((i - 1) / 8) + "\n");
             }
@@ -259,23 +259,32 @@ class TraceReaderTest {
             Random r = new Random(seed);
             Handles h = new Handles();
             Map<String, Integer> model = new HashMap<>();
+            Map<Integer, String> byId = new HashMap<>();
+            String[] stems = {"h", "\u00e9", "handle-", "a\u0000"};     // short, not ASCII, past 7 bytes, a NUL
             int most = 0;
             for (int step = 0; step < 50_000; step++) {
-                String name = (r.nextInt(4) == 0 ? "\u00e9" : "h") + r.nextInt(3000);
+                String name = stems[r.nextInt(stems.length)] + r.nextInt(750);
                 Integer id = model.get(name);
                 assertThat(h.find(name)).as("find %s at step %d", name, step).isEqualTo(id == null ? -1 : id);
                 if (id == null) {
-                    int got = h.add(name);
-                    assertThat(model).doesNotContainValue(got);
+                    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+                    int got = r.nextBoolean() ? h.add(name) : h.add(utf8, 0, utf8.length);
+                    assertThat(byId).doesNotContainKey(got);
                     model.put(name, got);
+                    byId.put(got, name);
                 } else if (r.nextBoolean()) {
                     h.remove(id);
                     model.remove(name);
+                    byId.remove(id);
                 }
                 assertThat(h.size()).isEqualTo(model.size());
                 most = Math.max(most, model.size());
             }
-            for (Map.Entry<String, Integer> e : model.entrySet()) assertThat(h.name(e.getValue())).isEqualTo(e.getKey());
+            for (Map.Entry<String, Integer> e : model.entrySet()) {
+                assertThat(h.name(e.getValue())).isEqualTo(e.getKey());
+                byte[] utf8 = ("x" + e.getKey() + "y").getBytes(StandardCharsets.UTF_8);
+                assertThat(h.find(utf8, 1, utf8.length - 1)).as("from bytes: %s", e.getKey()).isEqualTo(e.getValue());
+            }
             assertThat(h.idLimit()).as("ids are reused: no more than the most tracked at once").isEqualTo(most);
         }
     }
