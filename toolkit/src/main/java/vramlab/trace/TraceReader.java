@@ -159,8 +159,10 @@ public final class TraceReader implements Iterator<TraceEvent> {
         boolean control = false;
         words = 0;
         while (true) {
-            for (; i < limit; i++) {
-                byte kind = CLASS[buf[i] & 0xFF];
+            byte[] b = buf;                           // locals: C1 reloads fields on every pass
+            int n = limit;
+            for (; i < n; i++) {
+                byte kind = CLASS[b[i] & 0xFF];
                 if (kind == WORD || kind == CONTROL) {
                     control |= kind == CONTROL;
                     if (from < 0 && cut < 0) from = i;
