@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# End-to-end replay speed, in one sitting: a generated 1M-event trace (2% empty_cache) at about
-# 2k and about 100k live blocks, through the launcher (`./vramlab replay`, process start
+# End-to-end replay speed, in one sitting (issue 16): a generated 1M-event trace (2% empty_cache)
+# at about 2k and about 100k live blocks, through the launcher (`./vramlab replay`, process start
 # included) and through the C++ std::set replay of the same toy policy (bench/cpp, when g++ is
-# installed). Prints wall and CPU seconds and events per second for each.
+# installed), then the launcher's start: `./vramlab replay` of a 10-line trace and
+# `./vramlab --version`. Prints wall and CPU seconds and events per second for each, and the
+# ratios the issue sets goals for.
 #
 # Usage: bench/e2e.sh [EVENTS]            (default 1000000)
 #   BEFORE_CP=<classpath>  also times `java -cp $BEFORE_CP vramlab.cli.Main replay` (an older
-#                          build of the kit), for before/after figures from the same sitting
+#                          build of the kit, with the JVM's defaults) beside each, for
+#                          before/after figures from the same sitting
+#   STARTS=<n>             runs of each start-up measurement (default 5; the median is shown)
 # On a shared machine compare the ratios within one run, and the CPU seconds.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 EVENTS=${1:-1000000}
+STARTS=${STARTS:-5}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
 [ -f "$ROOT/bench/target/benchmarks.jar" ] || (cd "$ROOT" && mvn -q -B -pl bench -am package -DskipTests)
-"$ROOT/vramlab" --help >/dev/null 2>&1 || true    # builds the launcher if needed
+"$ROOT/vramlab" --version >/dev/null    # builds the launcher (and its class-data archive) if needed
 CXX=""
 if command -v g++ >/dev/null 2>&1; then
   g++ -O2 -std=c++17 -o "$OUT/toy_replay" "$ROOT/bench/cpp/toy_replay.cpp" && CXX="$OUT/toy_replay"
@@ -22,30 +27,74 @@ else
   echo "(g++ not found: no C++ baseline)" >&2
 fi
 
+cpu_now() { awk '{print $14+$15+$16+$17}' /proc/$$/stat 2>/dev/null || echo 0; }
+
+# time_once CMD...: runs it (output to $OUT/last.out) and sets WALL and CPU (seconds)
+time_once() {
+  local t0 t1 c0 c1
+  t0=$(date +%s.%N); c0=$(cpu_now)
+  "$@" >"$OUT/last.out" 2>"$OUT/last.err" || { echo "failed: $*"; cat "$OUT/last.err"; return 1; }
+  t1=$(date +%s.%N); c1=$(cpu_now)
+  read -r WALL CPU < <(awk -v a="$t0" -v b="$t1" -v c0="$c0" -v c1="$c1" -v hz="$(getconf CLK_TCK)" \
+      'BEGIN { printf "%.3f %.3f\n", b - a, (c1 - c0) / hz }')
+}
+
 # run LABEL EVENTS CMD...: times one replay, prints one row
 run() {
   local label=$1 n=$2; shift 2
-  local t0 t1 cpu0 cpu1
-  t0=$(date +%s.%N)
-  cpu0=$(awk '{print $14+$15+$16+$17}' /proc/$$/stat 2>/dev/null || echo 0)
-  "$@" >"$OUT/last.out" 2>"$OUT/last.err" || { echo "$label failed:"; cat "$OUT/last.err"; return 1; }
-  t1=$(date +%s.%N)
-  cpu1=$(awk '{print $14+$15+$16+$17}' /proc/$$/stat 2>/dev/null || echo 0)
-  awk -v l="$label" -v n="$n" -v a="$t0" -v b="$t1" -v c0="$cpu0" -v c1="$cpu1" \
-      -v hz="$(getconf CLK_TCK)" -v lines="$(wc -l <"$OUT/last.out")" 'BEGIN {
-        w = b - a; c = (c1 - c0) / hz;
-        printf "%-34s %8.2f s wall %8.2f s cpu %12.0f events/s (wall) %12.0f events/s (cpu) %6d lines out\n",
+  time_once "$@"
+  awk -v l="$label" -v n="$n" -v w="$WALL" -v c="$CPU" -v lines="$(wc -l <"$OUT/last.out")" 'BEGIN {
+        printf "%-30s %7.2f s wall %7.2f s cpu %10.0f events/s (wall) %10.0f events/s (cpu) %5d lines out\n",
                l, w, c, n / w, (c > 0 ? n / c : 0), lines }'
 }
 
+# median_run LABEL CMD...: STARTS runs, prints the median wall and CPU seconds
+median_run() {
+  local label=$1 walls="" cpus="" i; shift
+  for i in $(seq "$STARTS"); do
+    time_once "$@"
+    walls="$walls $WALL"; cpus="$cpus $CPU"
+  done
+  local mw mc
+  mw=$(echo $walls | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  mc=$(echo $cpus | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  printf "%-30s %7.2f s wall %7.2f s cpu   (median of %d)\n" "$label" "$mw" "$mc" "$STARTS"
+  MEDIAN_WALL=$mw
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+echo "bench/e2e.sh at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+declare -A KIT CPP
 for LIVE in 2000 100000; do
   TRACE="$OUT/trace-$EVENTS-$LIVE.txt"
   [ -f "$TRACE" ] || java -cp "$ROOT/bench/target/benchmarks.jar" vramlab.bench.SteadyTrace \
       "$EVENTS" "$LIVE" 42 20 >"$TRACE"
   echo "== $EVENTS events, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB"
-  [ -n "$CXX" ] && run "C++ std::set (g++ -O2)" "$EVENTS" "$CXX" "$TRACE" 1TiB
+  if [ -n "$CXX" ]; then
+    run "C++ std::set (g++ -O2)" "$EVENTS" "$CXX" "$TRACE" 1TiB
+    CPP[$LIVE]=$WALL
+  fi
   run "./vramlab replay" "$EVENTS" "$ROOT/vramlab" replay --device 1TiB "$TRACE"
+  KIT[$LIVE]=$WALL
   if [ -n "${BEFORE_CP:-}" ]; then
     run "before (BEFORE_CP)" "$EVENTS" java -cp "$BEFORE_CP" vramlab.cli.Main replay --device 1TiB "$TRACE"
   fi
 done
+
+echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
+head -n 10 "$OUT/trace-$EVENTS-2000.txt" >"$OUT/trace-10.txt"
+median_run "./vramlab replay (10 lines)" "$ROOT/vramlab" replay "$OUT/trace-10.txt"
+START=$MEDIAN_WALL
+median_run "./vramlab --version" "$ROOT/vramlab" --version
+if [ -n "${BEFORE_CP:-}" ]; then
+  median_run "before: replay (10 lines)" java -cp "$BEFORE_CP" vramlab.cli.Main replay "$OUT/trace-10.txt"
+fi
+
+echo "== the issue's goals (wall-clock ratios from this run)"
+if [ -n "$CXX" ]; then
+  echo "./vramlab / C++ at ~2k live:    $(ratio "${KIT[2000]}" "${CPP[2000]}")   (goal: 1.00 or less)"
+  echo "./vramlab / C++ at ~100k live:  $(ratio "${KIT[100000]}" "${CPP[100000]}")"
+fi
+echo "./vramlab ~100k live / ~2k live: $(ratio "${KIT[100000]}" "${KIT[2000]}")   (goal: 1.50 or less)"
+echo "./vramlab replay of 10 lines:    ${START} s wall   (goal: well under a second)"

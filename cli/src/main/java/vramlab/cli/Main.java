@@ -1,5 +1,6 @@
 package vramlab.cli;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,25 +25,51 @@ public final class Main {
         return m;
     }
 
+    /**
+     * The commands' names in CONTRACTS.md's order (check, the student's loop, beside lab and
+     * jshell); labgen and release are for the kit's maintainers and instructors. They are the
+     * names the commands declare ({@code MainTest} checks that they agree).
+     */
+    static final List<String> NAMES = List.of("lab", "jshell", "check", "exercise", "replay", "triage",
+            "advise", "quiz", "grade", "site", "slides", "labgen", "release", "completion");
+
+    /** A new command by its name, or null. One command a line, so additions merge cleanly. */
+    static Command create(String name) {
+        return switch (name) {
+            case "lab" -> new LabCommand();
+            case "jshell" -> new JshellCommand();
+            case "check" -> new CheckCommand();
+            case "exercise" -> new ExerciseCommand();
+            case "replay" -> new ReplayCommand();
+            case "triage" -> new TriageCommand();
+            case "advise" -> new AdviseCommand();
+            case "quiz" -> new QuizCommand();
+            case "grade" -> new GradeCommand();
+            case "site" -> new SiteCommand();
+            case "slides" -> new SlidesCommand();
+            case "labgen" -> new LabgenCommand();
+            case "release" -> new ReleaseCommand();
+            case "completion" -> new CompletionCommand();
+            default -> null;
+        };
+    }
+
     private static List<Command> list() {
-        // In CONTRACTS.md's order (check, the student's loop, beside lab and jshell); labgen and
-        // release are for the kit's maintainers and instructors. One command a line, so additions
-        // merge cleanly.
-        return List.of(
-                new LabCommand(),
-                new JshellCommand(),
-                new CheckCommand(),
-                new ExerciseCommand(),
-                new ReplayCommand(),
-                new TriageCommand(),
-                new AdviseCommand(),
-                new QuizCommand(),
-                new GradeCommand(),
-                new SiteCommand(),
-                new SlidesCommand(),
-                new LabgenCommand(),
-                new ReleaseCommand(),
-                new CompletionCommand());
+        List<Command> all = new ArrayList<>();
+        for (String name : NAMES) all.add(create(name));
+        return all;
+    }
+
+    /**
+     * The commands a command line needs: the one it starts with alone (so {@code ./vramlab
+     * replay} never pays for the other commands' option models, which picocli reads by
+     * reflection), none for {@code --version}, or all of them for the root's help, {@code help <command>}, a
+     * mistyped command (its suggestion) and {@code completion} (a script for every command).
+     */
+    static List<Command> needed(String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) return List.of();
+        Command one = args.length == 0 || args[0].equals("completion") ? null : create(args[0]);
+        return one != null ? List.of(one) : list();
     }
 
     public static void main(String[] args) {
@@ -53,7 +80,7 @@ public final class Main {
     }
 
     public static int run(String[] args, Io io) {
-        CommandLine cl = Launcher.of(list(), io);
+        CommandLine cl = Launcher.of(needed(args), io);
         if (args.length == 0) {
             cl.usage(cl.getOut());
             cl.getOut().flush();

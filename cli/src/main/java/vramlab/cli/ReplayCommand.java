@@ -1,11 +1,8 @@
 package vramlab.cli;
 
-import java.io.BufferedReader;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -142,8 +139,7 @@ final class ReplayCommand implements Command {
 
     /** A text trace streams line by line: memory grows with the live blocks, not the trace. */
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
-        TraceReader events = new TraceReader(
-                new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), file);
+        TraceReader events = new TraceReader(in, file);
         if (csv) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,5 +87,86 @@ class LauncherScriptTest {
         String out = launch("check", "3.1");
         assertThat(out).contains("mvn ran: -q -B -DskipTests package -pl cli -am").contains("java ran:")
                 .contains("-XX:TieredStopAtLevel=1");
+    }
+
+    @Nested
+    @DisplayName("a class-data-sharing archive, written once after a build")
+    class Archive {
+        Path log;
+
+        @BeforeEach
+        void builtJar() throws IOException {
+            Files.writeString(kit.resolve("cli/target/vramlab-cli.jar"), "a jar");
+            Files.setLastModifiedTime(kit.resolve("cli/target/vramlab-cli.jar"),
+                    FileTime.from(Instant.now().minusSeconds(3600)));
+            log = tmp.resolve("java.log");
+            // a JVM that writes the archive it is asked for, and says how it was started
+            script(tmp.resolve("jdk/bin/java"), "echo \"java ran: $*\" >> " + log + "\n"
+                    + "for a in \"$@\"; do case $a in -XX:ArchiveClassesAtExit=*) echo jsa > \"${a#*=}\";; esac; done\n"
+                    + "echo \"java ran: $*\"");
+        }
+
+        List<String> runs() throws IOException {
+            return Files.exists(log) ? Files.readAllLines(log) : List.of();
+        }
+
+        @Test
+        @DisplayName("the first run writes it with a short replay, then every run maps it from the jar")
+        void writtenOnceThenMapped() throws Exception {
+            String out = launch("replay", "x.trace");
+            List<String> first = runs();
+            assertThat(first).hasSize(2);
+            assertThat(first.get(0)).contains("-XX:ArchiveClassesAtExit=", "vramlab.cli.Main replay -");
+            assertThat(first.get(1)).contains("-XX:SharedArchiveFile=" + kit.resolve("cli/target/vramlab.jsa"),
+                    "-Xlog:cds=off", "-cp " + kit.resolve("cli/target/vramlab-cli.jar") + ":",
+                    "vramlab.cli.Main replay x.trace");
+            assertThat(out).containsOnlyOnce("java ran:");           // the archive's run says nothing
+            assertThat(kit.resolve("cli/target/vramlab.jsa")).exists();
+
+            launch("--help");
+            assertThat(runs()).hasSize(3);
+            assertThat(runs().get(2)).contains("-XX:SharedArchiveFile=").doesNotContain("ArchiveClassesAtExit");
+        }
+
+        @Test
+        @DisplayName("a rebuilt class path writes it again")
+        void rewrittenAfterABuild() throws Exception {
+            launch("--help");
+            Files.setLastModifiedTime(kit.resolve("cli/target/vramlab.jsa.stamp"),
+                    FileTime.from(Instant.now().minusSeconds(60)));
+            Files.setLastModifiedTime(kit.resolve("cli/target/vramlab-cli.jar"), FileTime.from(Instant.now()));
+            launch("--help");
+            assertThat(runs()).filteredOn(r -> r.contains("ArchiveClassesAtExit")).hasSize(2);
+        }
+
+        @Test
+        @DisplayName("a JVM that cannot write it runs the command without one, and is not asked again")
+        void refused() throws Exception {
+            script(tmp.resolve("jdk/bin/java"), "echo \"java ran: $*\" >> " + log + "\n"
+                    + "case \"$*\" in *ArchiveClassesAtExit*) echo refused >&2; exit 1;; esac\n"
+                    + "echo \"java ran: $*\"");
+            String out = launch("replay", "x.trace");
+            assertThat(out).contains("vramlab.cli.Main replay x.trace").doesNotContain("refused");
+            launch("replay", "x.trace");
+            assertThat(runs()).hasSize(3);
+            assertThat(runs().get(1)).doesNotContain("SharedArchiveFile");
+            assertThat(runs().get(2)).doesNotContain("SharedArchiveFile").doesNotContain("ArchiveClassesAtExit");
+        }
+
+        @Test
+        @DisplayName("without the launcher's jar (an older build) it runs from the classes folder, no archive")
+        void olderBuild() throws Exception {
+            Files.delete(kit.resolve("cli/target/vramlab-cli.jar"));
+            launch("--help");
+            assertThat(runs()).singleElement().asString()
+                    .contains("-cp " + kit.resolve("cli/target/classes") + ":").doesNotContain("Archive");
+        }
+    }
+
+    @Test
+    @DisplayName("replay and the other short commands start on the JIT's first tier; site does not")
+    void jitChoices() throws Exception {
+        assertThat(launch("replay", "x.trace")).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+        assertThat(launch("site")).doesNotContain("TieredStopAtLevel");
     }
 }

@@ -42,6 +42,13 @@ public final class Replayer {
         }
 
         default void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {}
+
+        /**
+         * Whether the fast path's {@code event} reads its {@code handle}; one that does not is
+         * passed null there, and the replay makes no string per event for it (an OOM's event
+         * always names its handle).
+         */
+        default boolean readsHandles() { return true; }
     }
 
     private static final byte UNTRACKED = 0, LIVE = 1, FAILED = 2;
@@ -50,6 +57,7 @@ public final class Replayer {
     private final Listener listener;
     private final String file;
     private final boolean checkInvariants;
+    private final boolean names;              // the listener reads the fast path's handles
     /** The live handles, and those whose alloc ended in OOM until their free arrives, by id. */
     private final Handles handles = new Handles();
     private Block[] blocks = new Block[64];
@@ -62,6 +70,7 @@ public final class Replayer {
         this.listener = listener;
         this.file = file;
         this.checkInvariants = checkInvariants;
+        this.names = listener.readsHandles();
     }
 
     public void replay(Iterator<TraceEvent> events) {
@@ -121,15 +130,16 @@ public final class Replayer {
             states = Arrays.copyOf(states, n);
         }
         states[id] = UNTRACKED;
-        String handle = handles.name(id);
         try {
             blocks[id] = allocator.alloc(size, stream);
             states[id] = LIVE;
             liveCount++;
+            String handle = e == null && names ? handles.name(id) : null;
             tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
             states[id] = FAILED;
-            TraceEvent event = e != null ? e : new TraceEvent(line, TraceEvent.Op.ALLOC, handle, size, stream);
+            TraceEvent event = e != null ? e
+                    : new TraceEvent(line, TraceEvent.Op.ALLOC, handles.name(id), size, stream);
             listener.oom(step, event, oom);
             listener.event(step, event, Result.OOM, size, allocator);
         }
@@ -137,7 +147,7 @@ public final class Replayer {
 
     private void free(int id, String handleIfUntracked, TraceEvent e, long line) {
         byte state = id < 0 ? UNTRACKED : states[id];
-        String handle = id < 0 ? handleIfUntracked : handles.name(id);
+        String handle = id < 0 ? handleIfUntracked : e == null && names ? handles.name(id) : null;
         Block b = state == LIVE ? blocks[id] : null;
         if (id >= 0) untrack(id);
         if (b != null) {

@@ -36,6 +36,9 @@ public final class SummaryListener implements Replayer.Listener {
         count(result, a);
     }
 
+    @Override
+    public boolean readsHandles() { return false; }
+
     private void count(Replayer.Result result, CachingAllocator a) {
         events++;
         if (result == Replayer.Result.SKIPPED) skipped++;

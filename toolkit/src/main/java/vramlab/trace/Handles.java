@@ -1,27 +1,36 @@
 package vramlab.trace;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * The handles a replay is tracking, interned to dense ints: each handle gets the smallest free
  * id while it is tracked, and gives it back when {@link #remove removed}, so ids (and the
  * arrays a replay indexes by them) stay as few as the handles tracked at once, however long
- * the trace. Looked up by a {@code String} or straight from a reader's character buffer, with
- * no string made for the lookup. Open addressing with linear probing and backward-shift
- * deletion (no tombstones).
+ * the trace. Looked up by a {@code String} or straight from a reader's buffer of UTF-8 bytes,
+ * with no string made for the lookup.
+ *
+ * <p>Open addressing with linear probing and backward-shift deletion (no tombstones). A slot
+ * packs the handle's hash beside its id in one {@code long}, so a probe reads one array and
+ * touches the handle itself only when the hash matches (at 100k live handles each extra array
+ * read per probe is a cache miss). The hash is {@code String.hashCode} of the handle, which for
+ * an ASCII handle is the same sum over its bytes; a handle with other bytes is decoded first.
+ * An ASCII handle of up to 7 bytes (most traces' handles) is also packed into a {@code long},
+ * so a lookup from the buffer compares one number rather than two arrays.
  */
 public final class Handles {
-    private static final int EMPTY = -1;
+    private long[] slots = new long[64];        // hash << 32 | (id + 1); 0 when unused
+    private static final long LONG = -1, NOT_ASCII = -2;
 
-    private int[] slots = new int[64];          // slot -> id, EMPTY when unused
-    private String[] names = new String[32];    // id -> handle; null when the id is free
+    private byte[][] keys = new byte[32][];     // id -> an ASCII handle's bytes, or null
+    private long[] packed = new long[32];       // id -> a short ASCII handle packed, LONG or NOT_ASCII
+    private String[] names = new String[32];    // id -> the handle: always for one not ASCII, else once asked
     private int[] hashes = new int[32];         // id -> its spread hash
+    private boolean[] used = new boolean[32];   // id -> tracked now
     private int[] freeIds = new int[32];        // a stack of returned ids
     private int freeCount;
     private int nextId;
     private int size;
-
-    public Handles() { Arrays.fill(slots, EMPTY); }
 
     /** How many handles are tracked. */
     public int size() { return size; }
@@ -30,41 +39,96 @@ public final class Handles {
     public int idLimit() { return nextId; }
 
     /** The handle that has this id. */
-    public String name(int id) { return names[id]; }
+    public String name(int id) {
+        String n = names[id];
+        if (n == null) names[id] = n = new String(keys[id], StandardCharsets.ISO_8859_1);   // ASCII
+        return n;
+    }
 
     /** The id of {@code handle}, or -1 when it is not tracked. */
     public int find(String handle) {
         int h = spread(handle.hashCode());
         int mask = slots.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
-            int id = slots[i];
-            if (id == EMPTY) return -1;
-            if (hashes[id] == h && names[id].equals(handle)) return id;
+            long slot = slots[i];
+            if (slot == 0) return -1;
+            if ((int) (slot >>> 32) == h) {
+                int id = (int) slot - 1;
+                if (names[id] != null ? names[id].equals(handle) : sameAscii(keys[id], handle)) return id;
+            }
         }
     }
 
-    /** The id of the handle spelled by {@code chars[from, to)}, or -1 when it is not tracked. */
-    public int find(char[] chars, int from, int to) {
-        int h = spread(hash(chars, from, to));
+    /** The id of the handle spelled by the UTF-8 {@code bytes[from, to)}, or -1 when it is not tracked. */
+    public int find(byte[] bytes, int from, int to) {
+        int hash = 0;
+        long p = 0;
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b < 0) return find(new String(bytes, from, to - from, StandardCharsets.UTF_8));  // not ASCII
+            hash = 31 * hash + b;
+            p |= (long) b << (i - from << 3);
+        }
+        p = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
+        int h = spread(hash);
         int mask = slots.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
-            int id = slots[i];
-            if (id == EMPTY) return -1;
-            if (hashes[id] == h && sameChars(names[id], chars, from, to)) return id;
+            long slot = slots[i];
+            if (slot == 0) return -1;
+            if ((int) (slot >>> 32) == h) {
+                int id = (int) slot - 1;
+                long k = packed[id];
+                if (p != LONG ? k == p : k == LONG && same(keys[id], bytes, from, to)) return id;
+            }
         }
     }
 
     /** Starts tracking {@code handle}, which must not be tracked; returns its new id. */
     public int add(String handle) {
+        int n = handle.length();
+        for (int i = 0; i < n; i++) {
+            if (handle.charAt(i) >= 0x80) {
+                int id = newId(spread(handle.hashCode()));
+                names[id] = handle;
+                packed[id] = NOT_ASCII;
+                return id;
+            }
+        }
+        byte[] key = handle.getBytes(StandardCharsets.ISO_8859_1);
+        int id = add(key, 0, key.length);
+        names[id] = handle;
+        return id;
+    }
+
+    /** Starts tracking the handle spelled by the UTF-8 {@code bytes[from, to)}, which must not be tracked. */
+    public int add(byte[] bytes, int from, int to) {
+        int hash = 0;
+        long p = 0;
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b < 0) return add(new String(bytes, from, to - from, StandardCharsets.UTF_8));   // not ASCII
+            hash = 31 * hash + b;
+            p |= (long) b << (i - from << 3);
+        }
+        int id = newId(spread(hash));
+        keys[id] = Arrays.copyOfRange(bytes, from, to);
+        packed[id] = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
+        return id;
+    }
+
+    private int newId(int h) {
         if (2 * (size + 1) > slots.length) rehash(slots.length * 2);
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
-        if (id >= names.length) {
-            names = Arrays.copyOf(names, names.length * 2);
-            hashes = Arrays.copyOf(hashes, hashes.length * 2);
+        if (id >= keys.length) {
+            int n = keys.length * 2;
+            keys = Arrays.copyOf(keys, n);
+            packed = Arrays.copyOf(packed, n);
+            names = Arrays.copyOf(names, n);
+            hashes = Arrays.copyOf(hashes, n);
+            used = Arrays.copyOf(used, n);
         }
-        int h = spread(handle.hashCode());
-        names[id] = handle;
         hashes[id] = h;
+        used[id] = true;
         insert(id, h);
         size++;
         return id;
@@ -73,52 +137,54 @@ public final class Handles {
     /** Stops tracking the handle with this id; the id is handed out again later. */
     public void remove(int id) {
         int mask = slots.length - 1;
+        long mine = slot(id, hashes[id]);
         int i = hashes[id] & mask;
-        while (slots[i] != id) i = (i + 1) & mask;
+        while (slots[i] != mine) i = (i + 1) & mask;
         // backward-shift deletion: pull later entries of the probe run into the hole
-        for (int j = (i + 1) & mask; slots[j] != EMPTY; j = (j + 1) & mask) {
-            int home = hashes[slots[j]] & mask;
+        for (int j = (i + 1) & mask; slots[j] != 0; j = (j + 1) & mask) {
+            int home = (int) (slots[j] >>> 32) & mask;
             if (((j - home) & mask) >= ((j - i) & mask)) {
                 slots[i] = slots[j];
                 i = j;
             }
         }
-        slots[i] = EMPTY;
+        slots[i] = 0;
+        keys[id] = null;
         names[id] = null;
+        used[id] = false;
         if (freeCount == freeIds.length) freeIds = Arrays.copyOf(freeIds, freeIds.length * 2);
         freeIds[freeCount++] = id;
         size--;
     }
 
-    /** String's own hash of these characters, so both lookups agree. */
-    static int hash(char[] chars, int from, int to) {
-        int h = 0;
-        for (int i = from; i < to; i++) h = 31 * h + chars[i];
-        return h;
-    }
+    private static long slot(int id, int h) { return (long) h << 32 | (id + 1); }
 
     private static int spread(int h) {
         h *= 0x9E3779B9;
         return h ^ (h >>> 16);
     }
 
-    private static boolean sameChars(String s, char[] chars, int from, int to) {
-        int n = to - from;
-        if (s.length() != n) return false;
-        for (int i = 0; i < n; i++) if (s.charAt(i) != chars[from + i]) return false;
+    private static boolean same(byte[] key, byte[] bytes, int from, int to) {
+        if (key.length != to - from) return false;
+        for (int i = 0; i < key.length; i++) if (key[i] != bytes[from + i]) return false;
+        return true;
+    }
+
+    private static boolean sameAscii(byte[] key, String s) {
+        if (key.length != s.length()) return false;
+        for (int i = 0; i < key.length; i++) if (key[i] != s.charAt(i)) return false;
         return true;
     }
 
     private void insert(int id, int h) {
         int mask = slots.length - 1;
         int i = h & mask;
-        while (slots[i] != EMPTY) i = (i + 1) & mask;
-        slots[i] = id;
+        while (slots[i] != 0) i = (i + 1) & mask;
+        slots[i] = slot(id, h);
     }
 
     private void rehash(int capacity) {
-        slots = new int[capacity];
-        Arrays.fill(slots, EMPTY);
-        for (int id = 0; id < nextId; id++) if (names[id] != null) insert(id, hashes[id]);
+        slots = new long[capacity];
+        for (int id = 0; id < nextId; id++) if (used[id]) insert(id, hashes[id]);
     }
 }

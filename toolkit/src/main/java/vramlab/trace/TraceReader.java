@@ -2,8 +2,10 @@ package vramlab.trace;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -27,21 +29,25 @@ import vramlab.units.Bytes;
  * {@link #size()}, {@link #line()}, and the handle looked up in a {@link Handles} table straight
  * from the buffer), which makes no object per line. Use one or the other on one reader.
  *
- * <p>The tokenizer is written out by hand over a character buffer, and says exactly what
+ * <p>The tokenizer is written out by hand over a buffer of the file's bytes (UTF-8, never
+ * decoded but for a handle, an error or an unusual size), and says exactly what
  * {@code BufferedReader.readLine}, {@code String.trim} and {@code split("\\s+")} said before
  * it: lines end at {@code \n}, {@code \r} or {@code \r\n}; a {@code #} starts a comment; the
  * rest is trimmed of characters up to the space and split at runs of
- * {@code [ \t\n\x0B\f\r]}. A size of plain digits, or digits and a unit, is parsed here;
- * any other spelling goes to {@link Bytes#parse}, so both accept and refuse the same text.
+ * {@code [ \t\n\x0B\f\r]}. All of those are ASCII, and no byte of a UTF-8 multi-byte
+ * character is, so the bytes split where the characters did. A size of plain digits, or digits
+ * and a unit, is parsed here; any other spelling goes to {@link Bytes#parse}, so both accept
+ * and refuse the same text. A {@code Reader} (text already decoded) is read through the same
+ * tokenizer, encoded back to UTF-8 as it is read.
  */
 public final class TraceReader implements Iterator<TraceEvent> {
     private static final int MAX_WORDS = 3;
 
-    private final Reader in;
+    private final InputStream in;
     private final String file;
-    private char[] buf = new char[1 << 16];
-    private int pos;                 // next unread char in buf
-    private int limit;               // end of the chars read into buf
+    private byte[] buf = new byte[1 << 16];
+    private int pos;                 // next unread byte in buf
+    private int limit;               // end of the bytes read into buf
     private boolean eof;
     private boolean skipLf;          // the last line ended at \r: a \n right after it is part of it
     private long lineNo;
@@ -54,12 +60,16 @@ public final class TraceReader implements Iterator<TraceEvent> {
     private long size;
     private boolean ready;           // the iterator's lookahead: the cursor holds an unread event
 
-    public TraceReader(BufferedReader in, String file) { this((Reader) in, file); }
-
-    public TraceReader(Reader in, String file) {
+    /** A trace's bytes, UTF-8 (the fast way: nothing is decoded). */
+    public TraceReader(InputStream in, String file) {
         this.in = in;
         this.file = file;
     }
+
+    public TraceReader(BufferedReader in, String file) { this((Reader) in, file); }
+
+    /** A trace already decoded to characters. */
+    public TraceReader(Reader in, String file) { this(new Utf8Encoding(in), file); }
 
     public String file() { return file; }
 
@@ -69,7 +79,7 @@ public final class TraceReader implements Iterator<TraceEvent> {
     public boolean advance() {
         while (nextLine()) {
             lineNo++;
-            if (lineFrom < lineTo) {
+            if (words > 0) {
                 parse();
                 return true;
             }
@@ -93,7 +103,7 @@ public final class TraceReader implements Iterator<TraceEvent> {
     public int findHandle(Handles handles) { return handles.find(buf, wordFrom[1], wordTo[1]); }
 
     /** Tracks the current event's handle in {@code handles} (it must not be there yet). */
-    public int addHandle(Handles handles) { return handles.add(word(1)); }
+    public int addHandle(Handles handles) { return handles.add(buf, wordFrom[1], wordTo[1]); }
 
     // ---- the iterator ----------------------------------------------------------------------
 
@@ -116,40 +126,107 @@ public final class TraceReader implements Iterator<TraceEvent> {
 
     // ---- lines and words ---------------------------------------------------------------------
 
-    /** Frames the next physical line as [lineFrom, lineTo), trimmed; false at the end. */
+    // What each byte is to the tokenizer: part of a word, \\s but a line's end, a line's end, a
+    // comment's start, or another character up to the space (trimmed at a line's ends only).
+    private static final byte WORD = 0, SPACE = 1, END = 2, HASH = 3, CONTROL = 4;
+    private static final byte[] CLASS = new byte[256];
+
+    static {
+        for (int c = 0; c <= ' '; c++) CLASS[c] = CONTROL;
+        CLASS[' '] = SPACE;
+        CLASS['\t'] = SPACE;
+        CLASS[0x0B] = SPACE;
+        CLASS['\f'] = SPACE;
+        CLASS['\n'] = END;
+        CLASS['\r'] = END;
+        CLASS['#'] = HASH;
+    }
+
+    /**
+     * Frames the next physical line and splits it into words in one pass over its bytes; false
+     * at the end. A line with another control character takes the long way
+     * ({@link #trimAndSplit}), where trimming and splitting differ.
+     */
     private boolean nextLine() {
         if (skipLf) {
             if (pos == limit) fill();
             if (pos < limit && buf[pos] == '\n') pos++;
             skipLf = false;
         }
-        int scan = pos;
+        if (pos == limit && !eof) fill();
+        if (pos == limit && eof) return false;
+        int start = pos, i = pos, end = -1, cut = -1, from = -1;
+        boolean control = false;
+        words = 0;
         while (true) {
-            while (scan < limit && buf[scan] != '\n' && buf[scan] != '\r') scan++;
-            if (scan < limit || eof) break;
-            int consumed = pos;
-            fill();                                   // moves the line to the front
-            scan -= consumed - pos;
-        }
-        if (scan == pos && eof && scan == limit) return false;
-        int from = pos, to = scan;
-        if (scan < limit) {
-            skipLf = buf[scan] == '\r';
-            pos = scan + 1;
-        } else {
-            pos = scan;
-        }
-        for (int i = from; i < to; i++) {
-            if (buf[i] == '#') {
-                to = i;
-                break;
+            byte[] b = buf;                           // locals: C1 reloads fields on every pass
+            int n = limit;
+            for (; i < n; i++) {
+                byte kind = CLASS[b[i] & 0xFF];
+                if (kind == WORD || kind == CONTROL) {
+                    control |= kind == CONTROL;
+                    if (from < 0 && cut < 0) from = i;
+                } else {
+                    if (from >= 0) word(from, i);
+                    from = -1;
+                    if (kind == END) {
+                        end = i;
+                        break;
+                    }
+                    if (kind == HASH && cut < 0) cut = i;
+                }
             }
+            if (end >= 0 || eof) break;
+            int shift = pos;                          // the line goes on past the buffer:
+            fill();                                   // fill moves it to the front and reads more
+            shift -= pos;
+            start -= shift;
+            i -= shift;
+            if (from >= 0) from -= shift;
+            if (cut >= 0) cut -= shift;
+            for (int w = 0; w < Math.min(words, MAX_WORDS); w++) {
+                wordFrom[w] -= shift;
+                wordTo[w] -= shift;
+            }
+            lastWordTo -= shift;
         }
-        while (from < to && buf[from] <= ' ') from++;
-        while (to > from && buf[to - 1] <= ' ') to--;
+        if (end < 0) end = limit;
+        if (from >= 0) word(from, end);
+        int lineEnd = cut >= 0 ? cut : end;
+        if (end < limit) {
+            skipLf = buf[end] == '\r';
+            pos = end + 1;
+        } else {
+            pos = end;
+        }
+        if (control) {
+            trimAndSplit(start, lineEnd);
+        } else if (words > 0) {
+            lineFrom = wordFrom[0];
+            lineTo = lastWordTo;
+        }
+        return true;
+    }
+
+    private int lastWordTo;
+
+    /** Notes the word [from, to): the first {@link #MAX_WORDS} are kept, all are counted. */
+    private void word(int from, int to) {
+        if (words < MAX_WORDS) {
+            wordFrom[words] = from;
+            wordTo[words] = to;
+        }
+        words++;
+        lastWordTo = to;
+    }
+
+    /** The long way: trim [from, to) of characters up to the space, then split at \\s runs. */
+    private void trimAndSplit(int from, int to) {
+        while (from < to && buf[from] <= ' ' && buf[from] >= 0) from++;      // bytes >= 0x80 are < 0
+        while (to > from && buf[to - 1] <= ' ' && buf[to - 1] >= 0) to--;
         lineFrom = from;
         lineTo = to;
-        return true;
+        split();
     }
 
     /** Reads more: keeps [pos, limit) at the front, grows the buffer when a line fills it. */
@@ -168,8 +245,9 @@ public final class TraceReader implements Iterator<TraceEvent> {
         }
     }
 
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    /** {@code \\s}: space, tab, newline, vertical tab, form feed, carriage return. */
+    private static boolean isSpace(byte c) {
+        return c == ' ' || (c >= '\t' && c <= '\r');
     }
 
     /** Splits the line at runs of white space, keeping the first words and counting all. */
@@ -189,28 +267,34 @@ public final class TraceReader implements Iterator<TraceEvent> {
         }
     }
 
-    private String word(int i) { return new String(buf, wordFrom[i], wordTo[i] - wordFrom[i]); }
+    private String word(int i) { return text(wordFrom[i], wordTo[i]); }
 
-    private boolean wordIs(int i, String text) {
-        int n = wordTo[i] - wordFrom[i];
-        if (n != text.length()) return false;
-        for (int k = 0; k < n; k++) if (buf[wordFrom[i] + k] != text.charAt(k)) return false;
+    private String text(int from, int to) { return new String(buf, from, to - from, StandardCharsets.UTF_8); }
+
+    private boolean wordIs(int i, byte[] text) {
+        int from = wordFrom[i];
+        int n = wordTo[i] - from;
+        if (n != text.length) return false;
+        for (int k = 0; k < n; k++) if (buf[from + k] != text[k]) return false;
         return true;
     }
+
+    private static final byte[] ALLOC = {'a', 'l', 'l', 'o', 'c'};
+    private static final byte[] FREE = {'f', 'r', 'e', 'e'};
+    private static final byte[] EMPTY_CACHE = "empty_cache".getBytes(StandardCharsets.US_ASCII);
 
     // ---- events --------------------------------------------------------------------------------
 
     private void parse() {
-        split();
         size = 0;
-        if (wordIs(0, "alloc")) {
+        if (wordIs(0, ALLOC)) {
             expectWords(3, "alloc <handle> <size>");
             op = TraceEvent.Op.ALLOC;
             size = size(wordFrom[2], wordTo[2]);
-        } else if (wordIs(0, "free")) {
+        } else if (wordIs(0, FREE)) {
             expectWords(2, "free <handle>");
             op = TraceEvent.Op.FREE;
-        } else if (wordIs(0, "empty_cache")) {
+        } else if (wordIs(0, EMPTY_CACHE)) {
             expectWords(1, "empty_cache");
             op = TraceEvent.Op.EMPTY_CACHE;
         } else {
@@ -220,7 +304,7 @@ public final class TraceReader implements Iterator<TraceEvent> {
 
     private void expectWords(int n, String form) {
         if (words != n) {
-            String joined = String.join(" ", new String(buf, lineFrom, lineTo - lineFrom).split("\\s+"));
+            String joined = String.join(" ", text(lineFrom, lineTo).split("\\s+"));
             throw error("'" + joined + "': expected " + form);
         }
     }
@@ -229,9 +313,8 @@ public final class TraceReader implements Iterator<TraceEvent> {
     private long size(int from, int to) {
         long n = digitsWithUnit(from, to);
         if (n == NOT_SIMPLE) {
-            String text = new String(buf, from, to - from);
             try {
-                n = Bytes.parse(text);
+                n = Bytes.parse(text(from, to));
             } catch (IllegalArgumentException | ArithmeticException e) {
                 throw badSize(from, to, "expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
             }
@@ -286,15 +369,104 @@ public final class TraceReader implements Iterator<TraceEvent> {
         return -1;
     }
 
-    /** ASCII letters to lower case; any other char to one no unit has. */
-    private static char lower(char c) {
+    /** ASCII letters to lower case; any other byte to a char no unit has. */
+    private static char lower(byte c) {
         if (c >= 'A' && c <= 'Z') return (char) (c + 32);
-        return c >= 'a' && c <= 'z' ? c : '\0';
+        return c >= 'a' && c <= 'z' ? (char) c : '\0';
     }
 
     private TraceException badSize(int from, int to, String why) {
-        return error("bad size '" + new String(buf, from, to - from) + "': " + why);
+        return error("bad size '" + text(from, to) + "': " + why);
     }
 
     private TraceException error(String what) { return new TraceException(file, lineNo, what); }
+
+    /**
+     * Characters back to UTF-8 bytes as they are read, as {@code String.getBytes(UTF_8)} writes
+     * them (a lone surrogate becomes {@code ?}); written out rather than through a
+     * {@code CharsetEncoder} so the playground's TeaVM build carries it too.
+     */
+    private static final class Utf8Encoding extends InputStream {
+        private final Reader in;
+        private final char[] chars = new char[1 << 13];
+        private final byte[] bytes = new byte[3 * chars.length + 4];
+        private int from, to;                // the encoded bytes not handed out yet
+        private int pending = -1;            // a high surrogate that ended the last chunk
+        private boolean eof;
+
+        Utf8Encoding(Reader in) { this.in = in; }
+
+        @Override
+        public int read() throws IOException {
+            if (from == to && !encodeMore()) return -1;
+            return bytes[from++] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] out, int off, int len) throws IOException {
+            if (len == 0) return 0;
+            if (from == to && !encodeMore()) return -1;
+            int n = Math.min(len, to - from);
+            System.arraycopy(bytes, from, out, off, n);
+            from += n;
+            return n;
+        }
+
+        /** Encodes the next chunk of characters; false at the end of the text. */
+        private boolean encodeMore() throws IOException {
+            from = 0;
+            to = 0;
+            while (to == 0 && !eof) {
+                int n = in.read(chars, 0, chars.length);
+                if (n < 0) {
+                    eof = true;
+                    if (pending >= 0) bytes[to++] = '?';
+                    pending = -1;
+                    break;
+                }
+                for (int i = 0; i < n; i++) {
+                    char c = chars[i];
+                    if (pending >= 0) {
+                        char high = (char) pending;
+                        pending = -1;
+                        if (Character.isLowSurrogate(c)) {
+                            to = encode(Character.toCodePoint(high, c), bytes, to);
+                            continue;
+                        }
+                        bytes[to++] = '?';
+                    }
+                    if (Character.isHighSurrogate(c)) {
+                        pending = c;
+                    } else if (Character.isLowSurrogate(c)) {
+                        bytes[to++] = '?';
+                    } else {
+                        to = encode(c, bytes, to);
+                    }
+                }
+            }
+            return to > 0;
+        }
+
+        private static int encode(int cp, byte[] out, int o) {
+            if (cp < 0x80) {
+                out[o++] = (byte) cp;
+            } else if (cp < 0x800) {
+                out[o++] = (byte) (0xC0 | cp >> 6);
+                out[o++] = (byte) (0x80 | cp & 0x3F);
+            } else if (cp < 0x10000) {
+                out[o++] = (byte) (0xE0 | cp >> 12);
+                out[o++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                out[o++] = (byte) (0x80 | cp & 0x3F);
+            } else {
+                out[o++] = (byte) (0xF0 | cp >> 18);
+                out[o++] = (byte) (0x80 | cp >> 12 & 0x3F);
+                out[o++] = (byte) (0x80 | cp >> 6 & 0x3F);
+                out[o++] = (byte) (0x80 | cp & 0x3F);
+            }
+            return o;
+        }
+
+        @Override
+        public void close() throws IOException { in.close(); }
+    }
 }

@@ -129,4 +129,41 @@ class ReplayerTest {
         assertThat(replayed(text, policy, true)).as("fast path").isEqualTo(expected);
         assertThat(replayed(text, policy, false)).as("iterator path").isEqualTo(expected);
     }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("a listener that reads no handles hears the same events, and each OOM still names its handle")
+    void listenerWithoutHandles() {
+        String text = "alloc a 1MiB\nalloc b 80MiB\nfree b\nalloc c 2MiB\nfree a\nempty_cache\nfree c\n";
+        List<String> heard = new ArrayList<>();
+        List<String> ooms = new ArrayList<>();
+        Replayer.Listener quiet = new Replayer.Listener() {
+            @Override
+            public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator al) {
+                heard.add(step + " " + e.op().word() + " " + e.handle() + " " + result.word() + " " + bytes);
+            }
+
+            @Override
+            public void event(long step, TraceEvent.Op op, long line, String handle, long size,
+                              Replayer.Result result, long bytes, CachingAllocator al) {
+                if (op != TraceEvent.Op.EMPTY_CACHE) assertThat(handle).as("step %d", step).isNull();
+                heard.add(step + " " + op.word() + " ? " + result.word() + " " + bytes);
+            }
+
+            @Override
+            public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) { ooms.add(step + " " + e.handle()); }
+
+            @Override
+            public boolean readsHandles() { return false; }
+        };
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), Policies.create("toy", ""));
+        new Replayer(a, quiet, "t", true).replay(new TraceReader(new StringReader(text), "t"));
+        List<String> named = replayed(text, "toy", true);
+        assertThat(ooms).containsExactly("2 b");
+        assertThat(heard).hasSize(named.size() - 1);
+        for (int i = 0; i < heard.size(); i++) {
+            String[] w = named.get(i).split(" ", -1);             // step op handle result bytes
+            String unnamed = w[0] + " " + w[1] + " ? " + w[3] + " " + w[4];
+            assertThat(heard.get(i)).as("event %d", i + 1).isEqualTo(w[3].equals("oom") ? named.get(i) : unnamed);
+        }
+    }
 }

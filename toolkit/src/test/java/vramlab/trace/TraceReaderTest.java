@@ -3,9 +3,12 @@ package vramlab.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -82,9 +85,13 @@ class TraceReaderTest {
     }
 
     /** What the new reader says, through its iterator or its cursor. */
-    static List<String> actual(Reader text, boolean cursor) {
+    static List<String> actual(Reader text, boolean cursor) { return actual(new TraceReader(text, "f"), cursor); }
+
+    /** The same, reading the text's UTF-8 bytes. */
+    static List<String> actual(InputStream bytes, boolean cursor) { return actual(new TraceReader(bytes, "f"), cursor); }
+
+    static List<String> actual(TraceReader r, boolean cursor) {
         List<String> out = new ArrayList<>();
-        TraceReader r = new TraceReader(text, "f");
         try {
             if (cursor) {
                 while (r.advance()) out.add(r.line() + " " + r.op().word() + " " + r.handle() + " " + r.size());
@@ -110,8 +117,22 @@ class TraceReaderTest {
         };
     }
 
+    /** A stream that hands out at most {@code chunk} bytes per read, to cut characters anywhere. */
+    static InputStream trickle(byte[] bytes, int chunk) {
+        return new ByteArrayInputStream(bytes) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, chunk));
+            }
+        };
+    }
+
     private static void sameAsReference(String text) throws IOException {
         List<String> expected = reference(text);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        assertThat(actual(new ByteArrayInputStream(utf8), true)).as("bytes on %s", show(text)).isEqualTo(expected);
+        assertThat(actual(trickle(utf8, 1), false)).as("one byte per read on %s", show(text)).isEqualTo(expected);
+        assertThat(actual(trickle(utf8, 3), true)).as("three bytes per read on %s", show(text)).isEqualTo(expected);
         assertThat(actual(new StringReader(text), false)).as("iterator on %s", show(text)).isEqualTo(expected);
         assertThat(actual(new StringReader(text), true)).as("cursor on %s", show(text)).isEqualTo(expected);
         assertThat(actual(trickle(text, 1), true)).as("one char per read on %s", show(text)).isEqualTo(expected);
@@ -138,10 +159,28 @@ class TraceReaderTest {
             "alloc a\u000B b 1", "alloc a\fb", "alloc a b\u0001 5", "alloc a \u00015", "\u0001alloc a 5\u0002",
             "alloc a 5\u212AiB", "alloc a \u0665", "alloc a 5 k", "malloc b 2", "alloc", "free", "free a b",
             "empty_cache now", "Alloc a 1", "alloc a 1#free a", "#\n#\n   #x\nempty_cache", "alloc\u00a0a 1",
+            "alloc h\u00e9 1\nfree h\u00e9", "alloc \u4e2d\u6587 2KiB", "alloc \ud83d\ude00 1", "\u00e9alloc a 1",
+            "alloc a 1\u00e9", "alloc a \u00851", "\u2028alloc a 1", "alloc a 1\u3000", "f\u00e9e a",
         })
         @DisplayName("on hand-picked lines")
         void handPicked(String text) throws IOException {
             sameAsReference(text);
+        }
+
+        @Test
+        @DisplayName("on characters of two, three and four bytes cut at every read boundary")
+        void multiByteCharacters() throws IOException {
+            StringBuilder sb = new StringBuilder();
+            String[] handles = {"\u00e9t\u00e9", "\u4e2d", "\ud83d\ude00x", "a\u00df"};
+            for (int i = 0; i < 1000; i++) {
+                String h = handles[i % handles.length] + (i / 8);
+                sb.append(i % 2 == 0 ? "alloc " + h + " " + (1 + i) + "\n" : "free " + handles[(i - 1) % 4] + ((i - 1) / 8) + "\n");
+            }
+            sb.append("alloc ").append("\u00e9".repeat(9000)).append("\ud83d\ude00 1\n");     // past a chunk of chars
+            sameAsReference(sb.toString());
+            // a lone surrogate (a broken Java string; never from a decoded file) reads as '?'
+            assertThat(actual(trickle("alloc a\ud800 1\nalloc b\udc00 2\nfree \ud800", 1), true))
+                    .isEqualTo(reference("alloc a? 1\nalloc b? 2\nfree ?"));
         }
 
         @Test
@@ -190,6 +229,24 @@ class TraceReaderTest {
             assertThat(h.find("alpha")).isEqualTo(-1);
             assertThat(r.findHandle(h)).isEqualTo(b);
         }
+
+        @Test
+        @DisplayName("finds a handle of any characters both ways: by its string and from the bytes read")
+        void anyCharacters() {
+            Handles h = new Handles();
+            int e = h.add("\u00e9t\u00e9");
+            String text = "free \u00e9t\u00e9\nfree \ud83d\ude00\n";
+            TraceReader r = new TraceReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f");
+            assertThat(r.advance()).isTrue();
+            assertThat(r.findHandle(h)).isEqualTo(e);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.findHandle(h)).isEqualTo(-1);
+            int smile = r.addHandle(h);
+            assertThat(h.name(smile)).isEqualTo("\ud83d\ude00");
+            assertThat(h.find("\ud83d\ude00")).isEqualTo(smile);
+            assertThat(h.find("\u00e9t\u00e9")).isEqualTo(e);
+            assertThat(h.find("\u00e9t")).isEqualTo(-1);
+        }
     }
 
     @Nested
@@ -202,23 +259,32 @@ class TraceReaderTest {
             Random r = new Random(seed);
             Handles h = new Handles();
             Map<String, Integer> model = new HashMap<>();
+            Map<Integer, String> byId = new HashMap<>();
+            String[] stems = {"h", "\u00e9", "handle-", "a\u0000"};     // short, not ASCII, past 7 bytes, a NUL
             int most = 0;
             for (int step = 0; step < 50_000; step++) {
-                String name = "h" + r.nextInt(3000);
+                String name = stems[r.nextInt(stems.length)] + r.nextInt(750);
                 Integer id = model.get(name);
                 assertThat(h.find(name)).as("find %s at step %d", name, step).isEqualTo(id == null ? -1 : id);
                 if (id == null) {
-                    int got = h.add(name);
-                    assertThat(model).doesNotContainValue(got);
+                    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+                    int got = r.nextBoolean() ? h.add(name) : h.add(utf8, 0, utf8.length);
+                    assertThat(byId).doesNotContainKey(got);
                     model.put(name, got);
+                    byId.put(got, name);
                 } else if (r.nextBoolean()) {
                     h.remove(id);
                     model.remove(name);
+                    byId.remove(id);
                 }
                 assertThat(h.size()).isEqualTo(model.size());
                 most = Math.max(most, model.size());
             }
-            for (Map.Entry<String, Integer> e : model.entrySet()) assertThat(h.name(e.getValue())).isEqualTo(e.getKey());
+            for (Map.Entry<String, Integer> e : model.entrySet()) {
+                assertThat(h.name(e.getValue())).isEqualTo(e.getKey());
+                byte[] utf8 = ("x" + e.getKey() + "y").getBytes(StandardCharsets.UTF_8);
+                assertThat(h.find(utf8, 1, utf8.length - 1)).as("from bytes: %s", e.getKey()).isEqualTo(e.getValue());
+            }
             assertThat(h.idLimit()).as("ids are reused: no more than the most tracked at once").isEqualTo(most);
         }
     }
