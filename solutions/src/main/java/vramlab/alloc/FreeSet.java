@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
  *
  * <p>The kit's own structure, for speed at 100k blocks and more: a sorted list of chunks,
  * each a sorted run of at most {@link #CHUNK} blocks whose keys (stream, size, address) sit
- * in primitive arrays beside them, plus the last key of every chunk. A search is a binary
+ * side by side in one array of longs, plus the last key of every chunk. A search is a binary
  * search over those last keys and then one inside a chunk: contiguous arrays instead of one
  * tree node and one block per level, which is where a {@code TreeSet} spends its time. A
  * full chunk splits in half; a chunk that falls under a quarter merges with a neighbour when
@@ -39,39 +39,39 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         STREAM_ADDRESS
     }
 
-    /** A sorted run of blocks and their keys. */
+    /** A sorted run of blocks and their keys, each key (stream, k1, k2) in three adjacent longs. */
     static final class Chunk {
         int n;
-        final int[] stream;
-        final long[] k1;
-        final long[] k2;
+        final long[] keys;
         final Block[] blocks;
 
         Chunk(int capacity) {
-            stream = new int[capacity];
-            k1 = new long[capacity];
-            k2 = new long[capacity];
+            keys = new long[3 * capacity];
             blocks = new Block[capacity];
         }
 
+        int stream(int i) { return (int) keys[3 * i]; }
+        long k1(int i) { return keys[3 * i + 1]; }
+        long k2(int i) { return keys[3 * i + 2]; }
+
+        int compareAt(int i, int s, long a, long b) {
+            int j = 3 * i;
+            return compare((int) keys[j], keys[j + 1], keys[j + 2], s, a, b);
+        }
+
         void insert(int i, int s, long a, long b, Block block) {
-            int tail = n - i;
-            System.arraycopy(stream, i, stream, i + 1, tail);
-            System.arraycopy(k1, i, k1, i + 1, tail);
-            System.arraycopy(k2, i, k2, i + 1, tail);
-            System.arraycopy(blocks, i, blocks, i + 1, tail);
-            stream[i] = s;
-            k1[i] = a;
-            k2[i] = b;
+            System.arraycopy(keys, 3 * i, keys, 3 * i + 3, 3 * (n - i));
+            System.arraycopy(blocks, i, blocks, i + 1, n - i);
+            keys[3 * i] = s;
+            keys[3 * i + 1] = a;
+            keys[3 * i + 2] = b;
             blocks[i] = block;
             n++;
         }
 
         void delete(int i) {
             int tail = n - i - 1;
-            System.arraycopy(stream, i + 1, stream, i, tail);
-            System.arraycopy(k1, i + 1, k1, i, tail);
-            System.arraycopy(k2, i + 1, k2, i, tail);
+            System.arraycopy(keys, 3 * i + 3, keys, 3 * i, 3 * tail);
             System.arraycopy(blocks, i + 1, blocks, i, tail);
             n--;
             blocks[n] = null;
@@ -80,9 +80,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         /** Appends {@code from}'s entries {@code [start, from.n)} to this chunk. */
         void append(Chunk from, int start) {
             int len = from.n - start;
-            System.arraycopy(from.stream, start, stream, n, len);
-            System.arraycopy(from.k1, start, k1, n, len);
-            System.arraycopy(from.k2, start, k2, n, len);
+            System.arraycopy(from.keys, 3 * start, keys, 3 * n, 3 * len);
             System.arraycopy(from.blocks, start, blocks, n, len);
             n += len;
         }
@@ -101,9 +99,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     private final boolean bySize;
     private final int max;                       // blocks per chunk at most
     private Chunk[] chunks = new Chunk[4];
-    private int[] lastStream = new int[4];       // the last key of each chunk
-    private long[] lastK1 = new long[4];
-    private long[] lastK2 = new long[4];
+    private long[] last = new long[3 * 4];       // the last key of each chunk, three longs each
     private int count;                           // chunks in use
     private int size;
     private int modCount;
@@ -133,7 +129,8 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int lo = 0, hi = count;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            int cmp = compare(lastStream[mid], lastK1[mid], lastK2[mid], s, a, b);
+            int j = 3 * mid;
+            int cmp = compare((int) last[j], last[j + 1], last[j + 2], s, a, b);
             if (cmp < 0 || strict && cmp == 0) lo = mid + 1;
             else hi = mid;
         }
@@ -145,7 +142,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int lo = 0, hi = ch.n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            int cmp = compare(ch.stream[mid], ch.k1[mid], ch.k2[mid], s, a, b);
+            int cmp = ch.compareAt(mid, s, a, b);
             if (cmp < 0 || strict && cmp == 0) lo = mid + 1;
             else hi = mid;
         }
@@ -154,25 +151,18 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
 
     private void setLast(int c) {
         Chunk ch = chunks[c];
-        int i = ch.n - 1;
-        lastStream[c] = ch.stream[i];
-        lastK1[c] = ch.k1[i];
-        lastK2[c] = ch.k2[i];
+        System.arraycopy(ch.keys, 3 * (ch.n - 1), last, 3 * c, 3);
     }
 
     private void insertChunk(int c, Chunk ch) {
         if (count == chunks.length) {
             int cap = 2 * count;
             chunks = java.util.Arrays.copyOf(chunks, cap);
-            lastStream = java.util.Arrays.copyOf(lastStream, cap);
-            lastK1 = java.util.Arrays.copyOf(lastK1, cap);
-            lastK2 = java.util.Arrays.copyOf(lastK2, cap);
+            last = java.util.Arrays.copyOf(last, 3 * cap);
         }
         int tail = count - c;
         System.arraycopy(chunks, c, chunks, c + 1, tail);
-        System.arraycopy(lastStream, c, lastStream, c + 1, tail);
-        System.arraycopy(lastK1, c, lastK1, c + 1, tail);
-        System.arraycopy(lastK2, c, lastK2, c + 1, tail);
+        System.arraycopy(last, 3 * c, last, 3 * c + 3, 3 * tail);
         chunks[c] = ch;
         count++;
         setLast(c);
@@ -181,9 +171,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     private void deleteChunk(int c) {
         int tail = count - c - 1;
         System.arraycopy(chunks, c + 1, chunks, c, tail);
-        System.arraycopy(lastStream, c + 1, lastStream, c, tail);
-        System.arraycopy(lastK1, c + 1, lastK1, c, tail);
-        System.arraycopy(lastK2, c + 1, lastK2, c, tail);
+        System.arraycopy(last, 3 * c + 3, last, 3 * c, 3 * tail);
         count--;
         chunks[count] = null;
     }
@@ -282,7 +270,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int c = Math.min(chunkFor(s, a, b, false), count - 1);   // past every key: the last chunk
         Chunk ch = chunks[c];
         int i = indexIn(ch, s, a, b, false);
-        if (i < ch.n && compare(ch.stream[i], ch.k1[i], ch.k2[i], s, a, b) == 0) return false;
+        if (i < ch.n && ch.compareAt(i, s, a, b) == 0) return false;
         if (ch.n == max) {                                   // full: split in half first
             Chunk right = ch.splitOff(max / 2);
             setLast(c);
@@ -314,7 +302,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         if (c == count) return false;
         Chunk ch = chunks[c];
         int i = indexIn(ch, s, a, b, false);
-        if (compare(ch.stream[i], ch.k1[i], ch.k2[i], s, a, b) != 0) return false;
+        if (ch.compareAt(i, s, a, b) != 0) return false;
         ch.delete(i);
         size--;
         modCount++;
@@ -443,18 +431,18 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
             if (ch.n <= 0 || ch.n > max) fail("chunk " + c + " holds " + ch.n + " blocks");
             for (int i = 0; i < ch.n; i++) {
                 Block blk = ch.blocks[i];
-                if (ch.stream[i] != blk.stream || ch.k1[i] != key1(blk) || ch.k2[i] != key2(blk)) {
+                if (ch.stream(i) != blk.stream || ch.k1(i) != key1(blk) || ch.k2(i) != key2(blk)) {
                     fail("block " + blk + " changed its key while in the set");
                 }
-                if (any && compare(ps, pa, pb, ch.stream[i], ch.k1[i], ch.k2[i]) >= 0) {
+                if (any && ch.compareAt(i, ps, pa, pb) <= 0) {
                     fail("blocks out of order at " + blk);
                 }
                 any = true;
-                ps = ch.stream[i];
-                pa = ch.k1[i];
-                pb = ch.k2[i];
+                ps = ch.stream(i);
+                pa = ch.k1(i);
+                pb = ch.k2(i);
             }
-            if (lastStream[c] != ps || lastK1[c] != pa || lastK2[c] != pb) fail("chunk " + c + ": stale last key");
+            if ((int) last[3 * c] != ps || last[3 * c + 1] != pa || last[3 * c + 2] != pb) fail("chunk " + c + ": stale last key");
             total += ch.n;
         }
         if (total != size) fail("size " + size + " but " + total + " blocks held");
