@@ -98,16 +98,19 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     private final Order order;
     private final boolean bySize;
     private final int max;                       // blocks per chunk at most
-    private Chunk[] chunks = new Chunk[4];
-    private long[] last = new long[3 * 4];       // the last key of each chunk, three longs each
-    private int count;                           // chunks in use
-    private int size;
+    // package-private so that tests can break the books on purpose, as a bug would
+    Chunk[] chunks = new Chunk[4];
+    long[] last = new long[3 * 4];               // the last key of each chunk, three longs each
+    int count;                                   // chunks in use
+    int size;
     private int modCount;
 
     public FreeSet(Order order) { this(order, CHUNK); }
 
     FreeSet(Order order, int chunkCapacity) {
-        if (chunkCapacity < 4) throw new IllegalArgumentException("chunks of " + chunkCapacity + " blocks: at least 4");
+        if (chunkCapacity < 4) {
+            throw new IllegalArgumentException("chunks of " + chunkCapacity + " blocks: at least 4");
+        }
         this.order = order;
         this.bySize = order == Order.STREAM_SIZE_ADDRESS;
         this.max = chunkCapacity;
@@ -119,8 +122,8 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     private long key2(Block b) { return bySize ? b.address : 0; }
 
     static int compare(int s1, long a1, long b1, int s2, long a2, long b2) {
-        if (s1 != s2) return s1 < s2 ? -1 : 1;
-        if (a1 != a2) return a1 < a2 ? -1 : 1;
+        if (s1 != s2) return Integer.compare(s1, s2);
+        if (a1 != a2) return Long.compare(a1, a2);
         return Long.compare(b1, b2);
     }
 
@@ -265,7 +268,9 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
             Chunk ch = new Chunk(max);
             ch.insert(0, s, a, b, e);
             insertChunk(0, ch);
-            return added();
+            size++;
+            modCount++;
+            return true;
         }
         int c = Math.min(chunkFor(s, a, b, false), count - 1);   // past every key: the last chunk
         Chunk ch = chunks[c];
@@ -283,10 +288,6 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         }
         ch.insert(i, s, a, b, e);
         if (i == ch.n - 1) setLast(c);
-        return added();
-    }
-
-    private boolean added() {
         size++;
         modCount++;
         return true;
@@ -419,7 +420,8 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
 
     /**
      * Keys strictly increasing within and across chunks, each equal to its block's current key,
-     * no chunk empty or over {@link #CHUNK}, the last keys and the size right.
+     * no chunk empty or over its capacity, the last keys and the size right, and no reference
+     * left to a removed block or chunk (it would keep a freed block alive).
      */
     public void checkInvariants() {
         int total = 0;
@@ -442,10 +444,18 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
                 pa = ch.k1(i);
                 pb = ch.k2(i);
             }
-            if ((int) last[3 * c] != ps || last[3 * c + 1] != pa || last[3 * c + 2] != pb) fail("chunk " + c + ": stale last key");
+            if ((int) last[3 * c] != ps || last[3 * c + 1] != pa || last[3 * c + 2] != pb) {
+                fail("chunk " + c + ": stale last key");
+            }
+            for (int i = ch.n; i < ch.blocks.length; i++) {
+                if (ch.blocks[i] != null) fail("chunk " + c + " still holds a removed block at " + i);
+            }
             total += ch.n;
         }
         if (total != size) fail("size " + size + " but " + total + " blocks held");
+        for (int c = count; c < chunks.length; c++) {
+            if (chunks[c] != null) fail("a removed chunk is still held at " + c);
+        }
     }
 
     private static void fail(String what) { throw new IllegalStateException("free set: " + what); }

@@ -19,7 +19,8 @@ final class FreeSetView extends AbstractSet<Block> implements NavigableSet<Block
     private final boolean loInclusive, hiInclusive;
     private final boolean descending;
 
-    FreeSetView(FreeSet set, Block lo, boolean loInclusive, Block hi, boolean hiInclusive, boolean descending) {
+    FreeSetView(FreeSet set, Block lo, boolean loInclusive, Block hi, boolean hiInclusive,
+                boolean descending) {
         this.set = set;
         this.lo = lo;
         this.loInclusive = loInclusive;
@@ -107,7 +108,9 @@ final class FreeSetView extends AbstractSet<Block> implements NavigableSet<Block
     }
 
     @Override
-    public boolean contains(Object o) { return o instanceof Block && inRange((Block) o) && set.contains(o); }
+    public boolean contains(Object o) {
+        return o instanceof Block && inRange((Block) o) && set.contains(o);
+    }
 
     @Override
     public boolean add(Block e) {
