@@ -25,6 +25,7 @@ public final class SteadyTrace {
     private final SplittableRandom random;
     private final int live;
     private final int emptyCachePerMille;
+    private int sizeShift;
     private final List<String> handles = new ArrayList<>();
     private long nextHandle;
     private long emitted;
@@ -37,12 +38,23 @@ public final class SteadyTrace {
         this.emptyCachePerMille = emptyCachePerMille;
     }
 
+    /**
+     * Every size divided by {@code 2^shift} (at least 1 B), so that a million live blocks fit one
+     * card; 0, the default, leaves the trace as it always was.
+     */
+    public SteadyTrace scaledDown(int shift) {
+        sizeShift = shift;
+        return this;
+    }
+
     /** Sizes in the shape of a training step: many small tensors, some large, rare huge. */
     long size() {
         int kind = random.nextInt(100);
-        if (kind < 70) return 1 + random.nextLong(1 << 20);              // small pool
-        if (kind < 98) return (1 << 20) + random.nextLong(8L << 20);     // up to 9 MiB
-        return (16L << 20) + random.nextLong(48L << 20);                 // 16-64 MiB
+        long size;
+        if (kind < 70) size = 1 + random.nextLong(1 << 20);              // small pool
+        else if (kind < 98) size = (1 << 20) + random.nextLong(8L << 20); // up to 9 MiB
+        else size = (16L << 20) + random.nextLong(48L << 20);            // 16-64 MiB
+        return Math.max(1, size >> sizeShift);
     }
 
     public TraceEvent next() {
@@ -62,6 +74,9 @@ public final class SteadyTrace {
         handles.remove(handles.size() - 1);
         return TraceEvent.free(emitted, h);
     }
+
+    /** Handles allocated and not yet freed by the events so far. */
+    public int liveHandles() { return handles.size(); }
 
     public static List<TraceEvent> events(int count, int live, long seed) {
         return events(count, live, seed, 0);

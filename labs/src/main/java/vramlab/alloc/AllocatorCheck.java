@@ -50,6 +50,8 @@ final class AllocatorCheck {
             fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
         }
         for (PoolKind k : PoolKind.values()) {
+            a.freeSet(k).checkInvariants();      // ordered, keys unchanged since cached
+            a.unmappedSet(k).checkInvariants();
             java.util.Set<Block> noted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
             noted.addAll(a.wholeCached());      // empty_cache looks for whole free blocks there
             for (Block b : a.freeSet(k)) {

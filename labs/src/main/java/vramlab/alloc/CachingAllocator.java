@@ -9,8 +9,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
 import vramlab.alloc.DeviceTrace.Action;
@@ -49,7 +49,9 @@ import vramlab.driver.GpuProcess;
  * </ul>
  *
  * <p>Cost: {@code alloc} and {@code free} are O(log n) in the number of free blocks (expandable
- * segments add a walk over the few unmapped ranges of the pool).
+ * segments add a walk over the few unmapped ranges of the pool). The free sets are
+ * {@link FreeSet}s: {@code NavigableSet}s in exactly a {@code TreeSet}'s order, stored as
+ * sorted arrays so that a search at 100k free blocks stays in cache.
  */
 public final class CachingAllocator {
     /** Free blocks ordered as PyTorch orders its pools: (stream, size, address) (CCA:746-754). */
@@ -80,8 +82,8 @@ public final class CachingAllocator {
 
     private final GpuProcess process;
     private final Policy policy;
-    private final Map<PoolKind, TreeSet<Block>> freeBlocks = new EnumMap<>(PoolKind.class);
-    private final Map<PoolKind, TreeSet<Block>> unmapped = new EnumMap<>(PoolKind.class);
+    private final Map<PoolKind, FreeSet> freeBlocks = new EnumMap<>(PoolKind.class);
+    private final Map<PoolKind, FreeSet> unmapped = new EnumMap<>(PoolKind.class);
     private final Map<Integer, Segment> segments = new LinkedHashMap<>();
     private final MemoryStats stats = new MemoryStats();
     private final DeviceTrace trace = new DeviceTrace();
@@ -114,8 +116,8 @@ public final class CachingAllocator {
         this.process = process;
         this.policy = policy;
         for (PoolKind k : PoolKind.values()) {
-            freeBlocks.put(k, new TreeSet<>(BY_STREAM_SIZE_ADDRESS));
-            unmapped.put(k, new TreeSet<>(BY_STREAM_ADDRESS));
+            freeBlocks.put(k, new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS));
+            unmapped.put(k, new FreeSet(FreeSet.Order.STREAM_ADDRESS));
         }
         if (policy.maxSplitSize() != Long.MAX_VALUE) stats.maxSplitSize = policy.maxSplitSize();
         if (policy.memoryFraction() >= 0) setMemoryFraction(policy.memoryFraction());
@@ -148,8 +150,8 @@ public final class CachingAllocator {
     /** The largest cached free block in either pool, 0 when there is none. */
     public long largestFreeBlock() {
         long max = 0;
-        for (TreeSet<Block> set : freeBlocks.values()) {
-            for (Block b : set.descendingSet()) { max = Math.max(max, b.size); break; }
+        for (FreeSet set : freeBlocks.values()) {
+            if (!set.isEmpty()) max = Math.max(max, set.last().size);
         }
         return max;
     }
@@ -224,15 +226,15 @@ public final class CachingAllocator {
         return freed;
     }
 
-    /** Best fit on the default stream: {@link #findFreeBlock(TreeSet, int, long)} with stream 0. */
-    Block findFreeBlock(TreeSet<Block> pool, long rounded) { return findFreeBlock(pool, 0, rounded); }
+    /** Best fit on the default stream: {@link #findFreeBlock(NavigableSet, int, long)} with stream 0. */
+    Block findFreeBlock(NavigableSet<Block> pool, long rounded) { return findFreeBlock(pool, 0, rounded); }
 
     // tag::find[]
     /**
      * Best fit: the smallest free block of this stream of at least {@code rounded} bytes, lowest
      * address first ({@code lower_bound} in CCA get_free_block, 2507-2509).
      */
-    Block findFreeBlock(TreeSet<Block> pool, int stream, long rounded) {
+    Block findFreeBlock(NavigableSet<Block> pool, int stream, long rounded) {
         throw new vramlab.lab.Todo("3.2", "Find a block", "ch03 \"Rule 3: best fit from the pool's free set\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
     }
     // end::find[]
@@ -253,7 +255,7 @@ public final class CachingAllocator {
      */
     private Block getFreeBlock(PoolKind kind, int stream, long rounded) {
         if (gcEnabled()) getFreeBlockCalls[kind.ordinal()]++;
-        TreeSet<Block> pool = freeBlocks.get(kind);
+        FreeSet pool = freeBlocks.get(kind);
         Block b = findFreeBlock(pool, stream, rounded);
         if (b == null) return null;
         if (b.segment.isExpandable() && policy.expandableSegments()) {
@@ -415,13 +417,13 @@ public final class CachingAllocator {
      * [block .................] -> [block rounded][remainder FREE], if the policy allows. The
      * new block is carved from the front (CCA:1401-1417). Returns the remainder, or null.
      */
-    private Block splitIfAllowed(Block block, long rounded, TreeSet<Block> pool) {
+    private Block splitIfAllowed(Block block, long rounded, NavigableSet<Block> pool) {
         if (!policy.shouldSplit(block.segment.pool, block.size, rounded)) return null;
         return splitFront(block, rounded, pool);
     }
 
     /** [block .........] -> [block rounded][remainder FREE], the remainder cached. */
-    Block splitFront(Block block, long rounded, TreeSet<Block> pool) {
+    Block splitFront(Block block, long rounded, NavigableSet<Block> pool) {
         Block remainder = new Block(block.segment, block.stream, block.offset + rounded, block.size - rounded);
         remainder.prev = block;
         remainder.next = block.next;
@@ -434,7 +436,7 @@ public final class CachingAllocator {
     // end::split[]
 
     /** Puts a free block into its set, stamping its age for garbage collection. */
-    private void cache(Block b, TreeSet<Block> pool) {
+    private void cache(Block b, NavigableSet<Block> pool) {
         b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
         if (!b.isSplit()) noteCachedWhole(b);
         pool.add(b);
@@ -510,7 +512,7 @@ public final class CachingAllocator {
                 netSplitBytes -= n.size;
             }
         }
-        TreeSet<Block> pool = freeBlocks.get(kind);
+        FreeSet pool = freeBlocks.get(kind);
         Block merged = mergeWithNeighbours(block, pool);
         cache(merged, pool);
         if (merged.isSplit()) {
@@ -537,7 +539,7 @@ public final class CachingAllocator {
      * construction, so a merge never crosses segments. Returns the merged block, which is not
      * yet in the free set. {@code pool} is the set the neighbours that may merge live in.
      */
-    Block mergeWithNeighbours(Block block, TreeSet<Block> pool) {
+    Block mergeWithNeighbours(Block block, NavigableSet<Block> pool) {
         throw new vramlab.lab.Todo("3.4", "Merge on free", "ch03 \"Rule 5: merge with free neighbours\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
     }
     // end::merge[]
@@ -636,7 +638,7 @@ public final class CachingAllocator {
 
     private int freeBlockCount() {
         int n = 0;
-        for (TreeSet<Block> pool : freeBlocks.values()) n += pool.size();
+        for (FreeSet pool : freeBlocks.values()) n += pool.size();
         return n;
     }
 
@@ -717,7 +719,7 @@ public final class CachingAllocator {
     private boolean releaseAvailableCachedBlocks(PoolKind kind, int stream, long rounded) {
         long maxSplit = policy.maxSplitSize();
         if (maxSplit == Long.MAX_VALUE) return false;
-        TreeSet<Block> pool = freeBlocks.get(kind);
+        FreeSet pool = freeBlocks.get(kind);
         long key = Math.max(rounded, maxSplit);
         Block it = pool.ceiling(probe(stream, key));
         if (it != null && it.stream == stream) {
@@ -753,7 +755,7 @@ public final class CachingAllocator {
         long threshold = (long) (policy.garbageCollectionThreshold() * allowedMemoryMaximum);
         if (reserved <= threshold) return;
         long target = reserved - threshold;
-        TreeSet<Block> large = freeBlocks.get(PoolKind.LARGE);
+        FreeSet large = freeBlocks.get(PoolKind.LARGE);
         long now = getFreeBlockCalls[PoolKind.LARGE.ordinal()];
         long totalAge = 0;
         int count = 0;
@@ -810,8 +812,8 @@ public final class CachingAllocator {
      * the free block just before it) that has room, else a new segment for this (pool, stream).
      */
     private Block findExpandableBlock(PoolKind kind, int stream, long size) {
-        for (Block c : unmapped.get(kind).tailSet(probe(stream, 0), true)) {
-            if (c.stream != stream) break;
+        FreeSet ranges = unmapped.get(kind);
+        for (Block c = ranges.ceiling(probe(stream, 0)); c != null && c.stream == stream; c = ranges.higher(c)) {
             Block start = allocatable(c.prev) ? c.prev : c;
             long bytes = 0;
             for (Block b = start; b != null && bytes < size && allocatable(b); b = b.next) bytes += b.size;
@@ -868,7 +870,7 @@ public final class CachingAllocator {
         ExpandableSegment.Range r = s.pages.unmap(block.offset, block.size);
         if (r.size() == 0) return null;
         PoolKind kind = s.pool;
-        TreeSet<Block> pool = freeBlocks.get(kind);
+        FreeSet pool = freeBlocks.get(kind);
         pool.remove(block);
         long before = r.offset() - block.offset;
         if (before > 0) {                           // [before FREE][block]
@@ -891,7 +893,7 @@ public final class CachingAllocator {
         block.moveTo(r.offset());
         block.size = r.size();
         block.mapped = false;
-        TreeSet<Block> unmappedSet = unmapped.get(kind);
+        FreeSet unmappedSet = unmapped.get(kind);
         Block merged = mergeWithNeighbours(block, unmappedSet);
         unmappedSet.add(merged);
         reserved -= r.size();
@@ -911,10 +913,10 @@ public final class CachingAllocator {
     /** Checks every invariant in the class comment; throws with the segment map if one fails. */
     public void checkInvariants() { new AllocatorCheck(this).run(); }
 
-    TreeSet<Block> freeSet(PoolKind pool) { return freeBlocks.get(pool); }
+    FreeSet freeSet(PoolKind pool) { return freeBlocks.get(pool); }
     List<Block> wholeCached() { return wholeCached; }
     int expandableSegmentCount() { return expandableSegments; }
-    TreeSet<Block> unmappedSet(PoolKind pool) { return unmapped.get(pool); }
+    FreeSet unmappedSet(PoolKind pool) { return unmapped.get(pool); }
 
     @Override
     public String toString() { return SegmentMap.text(this); }

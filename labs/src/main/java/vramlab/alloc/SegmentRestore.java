@@ -3,7 +3,6 @@ package vramlab.alloc;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Puts a segment the allocator held before a recorded history began back into an allocator:
@@ -93,7 +92,7 @@ public final class SegmentRestore {
         for (Block b = s.first; b != null; b = b.next) {
             if (b.mapped || offset < b.offset || offset >= b.offset + b.size) continue;
             if (b.offset == offset) return b;
-            TreeSet<Block> unmapped = a.unmappedSet(s.pool);
+            FreeSet unmapped = a.unmappedSet(s.pool);
             unmapped.remove(b);                              // [b unmapped][rest unmapped]
             Block rest = new Block(s, b.stream, offset, b.offset + b.size - offset);
             rest.mapped = false;
@@ -117,7 +116,7 @@ public final class SegmentRestore {
     private static List<Block> carve(CachingAllocator a, Block free, List<Live> live) {
         List<Live> sorted = new ArrayList<>(live);
         sorted.sort(Comparator.comparingLong(Live::address));
-        TreeSet<Block> pool = a.freeSet(free.segment.pool);
+        FreeSet pool = a.freeSet(free.segment.pool);
         long end = free.address + free.size;
         List<Block> lives = new ArrayList<>(), gaps = new ArrayList<>();
         Block cur = free;
@@ -144,7 +143,7 @@ public final class SegmentRestore {
     }
 
     /** Hands out the front {@code size} bytes of {@code b}; returns the rest, or null. */
-    private static Block take(CachingAllocator a, TreeSet<Block> pool, Block b, long size, long requested) {
+    private static Block take(CachingAllocator a, FreeSet pool, Block b, long size, long requested) {
         boolean alreadySplit = b.isSplit();
         Block rest = b.size > size ? a.splitFront(b, size, pool) : null;
         a.markAllocated(b, requested, alreadySplit, rest);

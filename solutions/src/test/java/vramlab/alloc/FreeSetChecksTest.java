@@ -1,0 +1,220 @@
+package vramlab.alloc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The free index's own rules, case by case: when chunks merge (a table of small cases with
+ * chunks of 8 blocks), what checkInvariants notices when its books are broken on purpose, and
+ * the corners of iterators and views the random comparison reaches rarely.
+ */
+@DisplayName("FreeSet, case by case")
+class FreeSetChecksTest {
+    /** Blocks of one stream with sizes 512 B, 1 KiB, ... (index i has size (i + 1) * 512). */
+    private static final List<Block> KEYS = new FreeSetAgainstTreeSetTest.Keys(1, 40, 1).blocks;
+
+    private static FreeSet of(int capacity, String indices) {
+        FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
+        for (String i : indices.split(" ")) set.add(KEYS.get(Integer.parseInt(i)));
+        return set;
+    }
+
+    @Nested
+    @DisplayName("chunks of 8: a chunk under 2 blocks joins a neighbour when the two hold at most 6")
+    class Merging {
+        @ParameterizedTest(name = "add [{0}], remove [{1}]: {2} chunks")
+        @CsvSource(delimiter = '|', textBlock = """
+                0 1 2 3 4 5 6 7                 | 7 6 5 4 3 2 1 0     | 0
+                0 1 2 3 4 5 6 7 8               | 0                   | 2
+                0 1 2 3 4 5 6 7 8               | 1 2 3               | 1
+                0 1 2 3 4 5 6 7 8 9             | 1 2 3               | 2
+                0 1 2 3 4 5 6 7 8               | 6 7 8               | 2
+                0 2 4 6 8 10 12 14 16 1         | 10 12 14 16         | 1
+                0 2 4 6 8 10 12 14 16 1 3       | 10 12 14 16         | 2
+                0 2 4 6 8 10 12 14 16 18 20 22 24 | 8 10 12 14 16     | 2
+                """)
+        void mergeTable(String add, String remove, int chunks) {
+            FreeSet set = of(8, add.trim());
+            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            for (String i : add.trim().split(" ")) ref.add(KEYS.get(Integer.parseInt(i)));
+            for (String i : remove.trim().split(" ")) {
+                assertThat(set.remove(KEYS.get(Integer.parseInt(i)))).isTrue();
+                ref.remove(KEYS.get(Integer.parseInt(i)));
+                set.checkInvariants();
+            }
+            assertThat(set.chunkCount()).isEqualTo(chunks);
+            assertThat(set).containsExactlyElementsOf(ref);
+            assertThat(set.size()).isEqualTo(ref.size());
+        }
+
+        @Test
+        @DisplayName("nine blocks added in order split the full chunk into 4 and 5")
+        void split() {
+            FreeSet set = of(8, "0 1 2 3 4 5 6 7");
+            assertThat(set.chunkCount()).isEqualTo(1);
+            set.add(KEYS.get(8));
+            assertThat(set.chunkCount()).isEqualTo(2);
+            set.checkInvariants();
+            assertThat(set.chunks[0].n).isEqualTo(4);
+            assertThat(set.chunks[1].n).isEqualTo(5);
+        }
+    }
+
+    @Nested
+    @DisplayName("checkInvariants notices each way the books can go wrong")
+    class Checks {
+        private void broken(FreeSet set, String message) {
+            assertThatThrownBy(set::checkInvariants).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("free set: ").hasMessageContaining(message);
+        }
+
+        @Test
+        @DisplayName("full chunks pass; an empty chunk, or one over its capacity, does not")
+        void chunkSizes() {
+            FreeSet full = of(4, "0 1 2 3");
+            full.checkInvariants();
+            full.chunks[0].n = 0;
+            broken(full, "chunk 0 holds 0 blocks");
+            FreeSet over = of(4, "0 1 2 3");
+            over.chunks[0].n = 5;
+            broken(over, "chunk 0 holds 5 blocks");
+        }
+
+        @Test
+        @DisplayName("two blocks out of order, or one key twice")
+        void order() {
+            FreeSet swapped = of(8, "0 1 2 3");
+            FreeSet.Chunk ch = swapped.chunks[0];
+            Block b1 = ch.blocks[1];
+            ch.blocks[1] = ch.blocks[2];
+            ch.blocks[2] = b1;
+            long k = ch.keys[4];
+            ch.keys[4] = ch.keys[7];
+            ch.keys[7] = k;
+            broken(swapped, "out of order");
+            FreeSet twice = of(8, "0 1 2 3");
+            FreeSet.Chunk t = twice.chunks[0];
+            t.blocks[2] = t.blocks[1];
+            System.arraycopy(t.keys, 3, t.keys, 6, 3);
+            broken(twice, "out of order");
+        }
+
+        @Test
+        @DisplayName("a stale last key, in each of its three parts")
+        void lastKey() {
+            for (int part = 0; part < 3; part++) {
+                FreeSet set = of(8, "0 1 2 3");
+                set.checkInvariants();
+                set.last[part] += 1;
+                broken(set, "stale last key");
+            }
+        }
+
+        @Test
+        @DisplayName("a size that is not the blocks held")
+        void size() {
+            FreeSet set = of(8, "0 1 2");
+            set.size++;
+            broken(set, "size 4 but 3 blocks held");
+        }
+
+        @Test
+        @DisplayName("a reference left to a removed block or chunk")
+        void staleReferences() {
+            FreeSet set = of(8, "0 1 2");
+            set.chunks[0].blocks[5] = KEYS.get(9);
+            broken(set, "still holds a removed block at 5");
+            FreeSet chunks = of(8, "0 1 2");
+            chunks.chunks[2] = new FreeSet.Chunk(8);
+            broken(chunks, "a removed chunk is still held at 2");
+            FreeSet cleared = of(4, "0 1 2 3 4 5 6 7 8 9");
+            cleared.clear();
+            cleared.checkInvariants();
+            FreeSet emptied = of(4, "0 1 2 3 4 5 6 7 8 9");
+            for (int i = 9; i >= 0; i--) emptied.remove(KEYS.get(i));
+            emptied.checkInvariants();
+        }
+    }
+
+    @Nested
+    @DisplayName("iterators and views")
+    class Corners {
+        @Test
+        @DisplayName("removing every third block through the iterator, across chunks, leaves TreeSet's")
+        void iteratorRemove() {
+            for (int capacity : new int[] {4, 8}) {
+                FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
+                TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+                set.addAll(KEYS);
+                ref.addAll(KEYS);
+                Iterator<Block> a = set.iterator(), b = ref.iterator();
+                for (int i = 0; b.hasNext(); i++) {
+                    assertThat(a.next()).isSameAs(b.next());
+                    if (i % 3 != 1) continue;
+                    a.remove();
+                    b.remove();
+                    set.checkInvariants();
+                }
+                assertThat(a.hasNext()).isFalse();
+                assertThat(set).containsExactlyElementsOf(ref);
+                Iterator<Block> all = set.iterator();
+                while (all.hasNext()) {
+                    all.next();
+                    all.remove();
+                }
+                assertThat(set).isEmpty();
+                set.checkInvariants();
+            }
+        }
+
+        @Test
+        @DisplayName("a view's add says whether the block was new, as TreeSet's does")
+        void viewAdd() {
+            FreeSet set = of(4, "1 3 5");
+            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            ref.addAll(set);
+            NavigableSet<Block> mv = set.subSet(KEYS.get(0), true, KEYS.get(9), true);
+            NavigableSet<Block> rv = ref.subSet(KEYS.get(0), true, KEYS.get(9), true);
+            for (int i : new int[] {2, 3, 4, 5}) {
+                assertThat(mv.add(KEYS.get(i))).as("add %d", i).isEqualTo(rv.add(KEYS.get(i)));
+            }
+            assertThat(mv.add(KEYS.get(2))).isFalse();
+            assertThat(set).containsExactlyElementsOf(ref);
+        }
+
+        @Test
+        @DisplayName("views of views: bounds outside are refused, the one-argument forms are half-open")
+        void viewBounds() {
+            FreeSet set = of(4, "0 1 2 3 4 5 6 7 8 9");
+            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            ref.addAll(set);
+            Block b2 = KEYS.get(2), b4 = KEYS.get(4), b6 = KEYS.get(6), b8 = KEYS.get(8);
+            NavigableSet<Block> mv = set.subSet(b2, true, b8, true), rv = ref.subSet(b2, true, b8, true);
+            assertThatThrownBy(() -> mv.subSet(KEYS.get(1), true, b4, true))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> mv.subSet(b4, true, KEYS.get(9), true))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(mv.subSet(b4, b6)).containsExactlyElementsOf(rv.subSet(b4, b6));
+            assertThat(mv.headSet(b6)).containsExactlyElementsOf(rv.headSet(b6));
+            assertThat(mv.tailSet(b4)).containsExactlyElementsOf(rv.tailSet(b4));
+            NavigableSet<Block> md = mv.descendingSet(), rd = rv.descendingSet();
+            assertThat(md.subSet(b6, b4)).containsExactlyElementsOf(rd.subSet(b6, b4));
+            assertThat(md.headSet(b4)).containsExactlyElementsOf(rd.headSet(b4));
+            assertThat(md.tailSet(b4)).containsExactlyElementsOf(rd.tailSet(b4));
+            assertThat(set.subSet(b4, true, b4, true)).containsExactly(b4);
+            assertThat(new ArrayList<>(md.descendingSet())).containsExactlyElementsOf(rv);
+        }
+    }
+}
