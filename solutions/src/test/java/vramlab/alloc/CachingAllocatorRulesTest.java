@@ -14,7 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import vramlab.alloc.SegmentRestore.Live;
+import vramlab.driver.DriverCall;
 import vramlab.driver.Gpu;
+import vramlab.driver.GpuProcess;
 
 /**
  * Rules of c10/cuda/CUDACachingAllocator.cpp @001074d that the model tests do not reach, each
@@ -148,6 +150,25 @@ class CachingAllocatorRulesTest {
             assertThat(a.freeBlocks(PoolKind.LARGE)).extracting(Block::size).containsExactly(mib(64));
             assertThat(a.memoryStats().numAllocRetries()).as("no release_cached_blocks").isZero();
             assertThat(a.reserved()).isEqualTo(mib(64) + mib(136));
+        }
+    }
+
+    @Nested
+    @DisplayName("without max_split_size, malloc asks the driver twice: at once, and after release_cached_blocks")
+    class TwoAttempts {
+        @Test
+        @DisplayName("a request of two pages with room for one: two attempts, each creating one page and giving it back")
+        void twoAttempts() {
+            Gpu gpu = new Gpu(gib(1));
+            GpuProcess other = gpu.open(2, "other", 0);
+            GpuProcess mine = gpu.openToyProcess();
+            other.cudaMalloc(mine.cudaMemGetInfo().free() - mib(30));     // 30 MiB left: one 20 MiB page
+            CachingAllocator a = new CachingAllocator(mine, new PyTorchPolicy("expandable_segments:True"));
+            assertThatThrownBy(() -> a.alloc(mib(40))).isInstanceOf(CudaOutOfMemoryError.class);
+            a.checkInvariants();
+            assertThat(mine.driverCalls(DriverCall.CU_MEM_CREATE)).as("release_available_cached_blocks "
+                    + "returns false at once, so no attempt between").isEqualTo(2);
+            assertThat(a.memoryStats().numAllocRetries()).isEqualTo(1);
         }
     }
 
