@@ -74,4 +74,23 @@ class AllocatorBrokenBooksTest {
         pages.map(y.offset + mib(20), mib(20));
         broken(a, "page 1 of segment " + y.segment.id + " disagrees with " + y);
     }
+
+    @Test
+    @DisplayName("an unmapped run that no longer ends on a page boundary, the mapped bytes still right")
+    void unmappedOffPage() {
+        CachingAllocator a = allocator("expandable_segments:True");
+        a.alloc(mib(20));
+        Block y = a.alloc(mib(20));
+        Block z = a.alloc(mib(20));
+        a.free(y);
+        a.emptyCache();                                  // [x live][y unmapped][z live][unmapped ...]
+        a.checkInvariants();
+        Block u1 = z.prev, u2 = z.next;
+        long h = mib(1);                                 // a bug slides z 1 MiB down between the two
+        u1.size -= h;
+        z.moveTo(z.offset - h);
+        u2.moveTo(u2.offset - h);
+        u2.size += h;
+        broken(a, "unmapped block not on page boundaries: " + u1);
+    }
 }
