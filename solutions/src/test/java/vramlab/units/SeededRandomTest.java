@@ -73,4 +73,41 @@ class SeededRandomTest {
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }
+
+    @Nested
+    @DisplayName("a range wider than 2^63, where every draw out of range is drawn again")
+    class WideRanges {
+        /** Five seeds, spread over the longs, whose first nextLong() has the sign asked for (and is not -1 or 0). */
+        static java.util.stream.LongStream firstDraws(boolean negative) {
+            long[] seeds = java.util.stream.LongStream.range(1, 200).map(i -> i * 0x9E3779B97F4A7C15L)
+                    .filter(seed -> {
+                        long x = new Random(seed).nextLong();
+                        return negative ? x < -1 : x > 0;
+                    }).limit(5).toArray();
+            assertThat(seeds).hasSize(5);
+            return java.util.Arrays.stream(seeds);
+        }
+
+        @Test
+        @DisplayName("a first draw exactly at the origin is kept, as Random.longs keeps it")
+        void drawAtTheOrigin() {
+            firstDraws(true).forEach(seed -> {
+                long x = new Random(seed).nextLong();               // origin = x, bound = MAX: 2^63 - x > 2^63 - 1
+                long ours = new SeededRandom(seed).nextLong(x, Long.MAX_VALUE);
+                assertThat(ours).as("seed %d", seed).isEqualTo(x)
+                        .isEqualTo(new Random(seed).longs(1, x, Long.MAX_VALUE).toArray()[0]);
+            });
+        }
+
+        @Test
+        @DisplayName("a first draw exactly at the bound is drawn again, as Random.longs draws it again")
+        void drawAtTheBound() {
+            firstDraws(false).forEach(seed -> {
+                long x = new Random(seed).nextLong();               // origin = MIN, bound = x: x + 2^63 > 2^63 - 1
+                long ours = new SeededRandom(seed).nextLong(Long.MIN_VALUE, x);
+                assertThat(ours).as("seed %d", seed).isLessThan(x)
+                        .isEqualTo(new Random(seed).longs(1, Long.MIN_VALUE, x).toArray()[0]);
+            });
+        }
+    }
 }
