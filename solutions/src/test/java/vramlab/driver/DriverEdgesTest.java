@@ -1,0 +1,192 @@
+package vramlab.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.mib;
+
+import java.util.List;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import vramlab.gmmu.Access;
+import vramlab.gmmu.Aperture;
+import vramlab.gmmu.PageFault;
+import vramlab.gmmu.PageSize;
+
+/** The driver's rules at their edges: the last GPU id, empty ranges, peer slots, teardown. */
+@DisplayName("The driver at its edges")
+class DriverEdgesTest {
+    static final long PAGE = Gpu.PAGE;
+
+    static CudaError errorOf(Runnable call) {
+        try {
+            call.run();
+        } catch (CudaException e) {
+            return e.error();
+        }
+        throw new AssertionError("no CudaException");
+    }
+
+    @Nested
+    @DisplayName("the VA windows: one per GPU id 0..15, 7 TiB each, all below x86-64's 128 TiB")
+    class Windows {
+        @ParameterizedTest(name = "GPU {0} opens")
+        @CsvSource({"0", "14", "15"})
+        @DisplayName("the ids the layout has a window for, up to 15")
+        void laidOut(int id) {
+            GpuProcess p = new Gpu(id, gib(1), 0).openToyProcess();
+            assertThat(p.vaEnd()).isEqualTo(GpuProcess.UVA_END - id * GpuProcess.WINDOW);
+            assertThat(p.vaFloor()).isPositive();
+        }
+
+        @ParameterizedTest(name = "GPU {0} is refused")
+        @CsvSource({"16", "17", "-1"})
+        @DisplayName("one more than 15 (or a negative id) has no window")
+        void beyond(int id) {
+            Gpu gpu = new Gpu(id, gib(1), 0);
+            assertThatThrownBy(gpu::openToyProcess).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("GPU id " + id + ": the kit lays out windows for ids 0..15");
+        }
+    }
+
+    @Nested
+    @DisplayName("ranges must not be empty, and errors name the address in hex")
+    class Ranges {
+        @Test
+        @DisplayName("cuMemSetAccess of 0 bytes at a mapped address is CUDA_ERROR_INVALID_VALUE")
+        void setAccessNothing() {
+            GpuProcess p = new Gpu(gib(1)).openToyProcess();
+            long va = p.cuMemAddressReserve(PAGE);
+            p.cuMemMap(va, PAGE, p.cuMemCreate(PAGE));
+            assertThat(errorOf(() -> p.cuMemSetAccess(va, 0, Access.READWRITE)))
+                    .isEqualTo(CudaError.CUDA_ERROR_INVALID_VALUE);
+            assertThat(p.driverCalls(DriverCall.CU_MEM_SET_ACCESS)).as("nothing booked").isZero();
+            p.cuMemSetAccess(va, PAGE, Access.READWRITE);
+            assertThat(p.driverCalls(DriverCall.CU_MEM_SET_ACCESS)).isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("cuMemAddressFree of no reservation names its address")
+        void addressInHex() {
+            GpuProcess p = new Gpu(gib(1)).openToyProcess();
+            long va = p.cuMemAddressReserve(mib(4));
+            assertThatThrownBy(() -> p.cuMemAddressFree(va + PAGE, PAGE)).isInstanceOf(CudaException.class)
+                    .hasMessage("CUDA_ERROR_INVALID_VALUE: cuMemAddressFree(0x" + Long.toHexString(va + PAGE)
+                            + ", " + PAGE + "): not a reservation");
+        }
+    }
+
+    @Nested
+    @DisplayName("peers")
+    class Peers {
+        final List<Gpu> gpus = Gpu.machine(3, gib(1), 0);
+        final GpuProcess on0 = gpus.get(0).open(7, "ddp", 0);
+        final GpuProcess on1 = gpus.get(1).open(7, "ddp", 0);
+        final GpuProcess on2 = gpus.get(2).open(7, "ddp", 0);
+
+        @Test
+        @DisplayName("a peer through BAR1 takes no peer slot: the next PEER-aperture peer gets slot 0")
+        void bar1TakesNoSlot() {
+            Gpu.link(gpus.get(0), gpus.get(1), PeerLink.PCIE_BAR1);
+            on0.cudaDeviceEnablePeerAccess(on1);
+            on0.cudaDeviceEnablePeerAccess(on2);
+            long ptr = on2.cudaMalloc(PAGE);
+            assertThat(on0.addressSpace().find(ptr, PageSize.SIZE_2M).peer()).isZero();
+            assertThat(gpus.get(0).peerSlot(gpus.get(2))).isZero();
+            gpus.forEach(Gpu::checkInvariants);
+        }
+
+        @Test
+        @DisplayName("a PEER-aperture peer takes its slot when access is enabled, before it has memory")
+        void slotAtEnable() {
+            on0.cudaDeviceEnablePeerAccess(on2);
+            on0.cudaDeviceEnablePeerAccess(on1);
+            long ptr = on1.cudaMalloc(PAGE);
+            assertThat(on0.addressSpace().find(ptr, PageSize.SIZE_2M).peer()).as("GPU 2 took slot 0").isEqualTo(1);
+        }
+
+        @Test
+        @DisplayName("a small allocation made before access is enabled is mapped too, and goes when its owner closes")
+        void sharedPageBeforeEnable() {
+            long ptr = on1.cudaMalloc(512);
+            on0.cudaDeviceEnablePeerAccess(on1);
+            assertThat(on0.translate(ptr).aperture()).isEqualTo(Aperture.PEER_MEMORY);
+            assertThat(on0.translate(ptr + 100).physical()).isEqualTo(on1.translate(ptr + 100).physical());
+            gpus.forEach(Gpu::checkInvariants);
+            gpus.get(1).close(on1);
+            assertThatThrownBy(() -> on0.translate(ptr)).isInstanceOf(PageFault.class);
+            assertThat(on0.addressSpace().mappedBytes()).isZero();
+            gpus.forEach(Gpu::checkInvariants);
+        }
+
+        @Test
+        @DisplayName("when the owner closes, access ends: a new context on its GPU can be enabled again")
+        void ownerCloses() {
+            on0.cudaDeviceEnablePeerAccess(on1);
+            gpus.get(1).close(on1);
+            GpuProcess again = gpus.get(1).open(7, "ddp", 0);
+            on0.cudaDeviceEnablePeerAccess(again);
+            long ptr = again.cudaMalloc(PAGE);
+            assertThat(on0.translate(ptr).device()).isEqualTo(1);
+            gpus.forEach(Gpu::checkInvariants);
+        }
+
+        @Test
+        @DisplayName("when the process that enabled access closes, its tables are empty and stay so")
+        void mirrorCloses() {
+            long before = on1.cudaMalloc(PAGE);
+            on0.cudaDeviceEnablePeerAccess(on1);
+            assertThat(on0.isMapped(before)).isTrue();
+            gpus.get(0).close(on0);
+            assertThat(on0.addressSpace().mappedBytes()).isZero();
+            on1.cudaMalloc(PAGE);                               // no longer mirrored anywhere
+            assertThat(on0.addressSpace().mappedBytes()).isZero();
+            assertThat(on0.addressSpace().tableCount()).as("only the root").isEqualTo(1);
+            gpus.forEach(Gpu::checkInvariants);
+        }
+    }
+
+    @Nested
+    @DisplayName("the GPU")
+    class Device {
+        @ParameterizedTest(name = "capacity {0}")
+        @CsvSource({"0", "-1"})
+        @DisplayName("a capacity of 0 or less is refused by the GPU itself, naming it")
+        void noCapacity(long capacity) {
+            assertThatThrownBy(() -> new Gpu(0, capacity, 0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Gpu: capacity must be positive, was " + capacity);
+        }
+
+        @Test
+        @DisplayName("a context the budget allows but no free run holds is refused, and the budget is kept")
+        void contextWithoutARun() {
+            Gpu g = new Gpu(0, mib(16), 0);
+            GpuProcess p = g.openToyProcess();
+            long[] run = new long[8];
+            for (int i = 0; i < 8; i++) run[i] = p.cudaMalloc(PAGE);
+            for (int i = 0; i < 8; i += 2) p.cudaFree(run[i]);          // 8 MiB free, in 2 MiB runs
+            assertThatThrownBy(() -> g.open(2, "ctx", mib(3))).isInstanceOf(CudaException.class)
+                    .hasMessage("cudaErrorMemoryAllocation: context of process 2: no run of " + mib(3)
+                            + " bytes is free on GPU 0");
+            assertThat(g.free()).isEqualTo(mib(8));
+            assertThat(g.processes()).containsExactly(p);
+            g.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("peer slots: 0 to 7 in the order peers are first named, the same slot again, no ninth")
+        void peerSlots() {
+            List<Gpu> gpus = Gpu.machine(10, gib(1), 0);
+            Gpu g = gpus.get(0);
+            for (int i = 1; i <= 8; i++) assertThat(g.peerSlot(gpus.get(i))).as("GPU %d", i).isEqualTo(i - 1);
+            assertThat(g.peerSlot(gpus.get(3))).isEqualTo(2);
+            assertThat(errorOf(() -> g.peerSlot(gpus.get(9)))).isEqualTo(CudaError.cudaErrorTooManyPeers);
+            assertThat(gpus.get(9).peerSlot(gpus.get(3))).as("each GPU numbers its own peers").isZero();
+        }
+    }
+}
