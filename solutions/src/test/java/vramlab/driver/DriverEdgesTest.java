@@ -189,4 +189,44 @@ class DriverEdgesTest {
             assertThat(gpus.get(9).peerSlot(gpus.get(3))).as("each GPU numbers its own peers").isZero();
         }
     }
+
+    @Nested
+    @DisplayName("host memory and streams on the clock")
+    class HostAndStreams {
+        final Clock clock = new Clock();
+        final HostMemory host = new HostMemory(clock, HostCostModel.DEFAULT);
+
+        @Test
+        @DisplayName("each pin and unpin blocks the host for its cost and leaves a span on the host lane")
+        void hostSpans() {
+            HostBuffer b = host.cudaHostAlloc(mib(2));
+            long pin = HostCostModel.DEFAULT.pinNanos(mib(2)), unpin = HostCostModel.DEFAULT.unpinNanos(mib(2));
+            host.cudaFreeHost(b);
+            assertThat(clock.now()).isEqualTo(pin + unpin);
+            assertThat(clock.spans()).containsExactly(new Clock.Span("host", "cudaHostAlloc 2.00 MiB", 0, pin),
+                    new Clock.Span("host", "cudaFreeHost 2.00 MiB", pin, pin + unpin));
+            assertThat(host.unpinNanos()).isEqualTo(unpin);
+        }
+
+        @Test
+        @DisplayName("the live buffers are listed by address until they are freed")
+        void liveBuffers() {
+            HostBuffer a = host.cudaHostAlloc(mib(1)), b = host.malloc(100);
+            assertThat(host.liveBuffers()).containsExactly(java.util.Map.entry(a.address(), a),
+                    java.util.Map.entry(b.address(), b));
+            host.cudaFreeHost(a);
+            assertThat(host.liveBuffers()).containsOnlyKeys(b.address());
+        }
+
+        @Test
+        @DisplayName("a kernel returns when it ends; captured, it runs nothing and returns the stream's tail")
+        void kernelEnds() {
+            Stream s = new Stream(1, "s1", clock, CopyEngine.PCIE4);
+            assertThat(s.kernel("a", 500)).isEqualTo(500);
+            s.beginCapture();
+            assertThat(s.kernel("b", 700)).isEqualTo(500);
+            assertThat(s.endCapture().nodes()).hasSize(1);
+            assertThat(s.tail()).isEqualTo(500);
+        }
+    }
 }
