@@ -228,5 +228,25 @@ class DriverEdgesTest {
             assertThat(s.endCapture().nodes()).hasSize(1);
             assertThat(s.tail()).isEqualTo(500);
         }
+
+        @Test
+        @DisplayName("a captured copy runs nothing either and returns the stream's tail")
+        void capturedCopy() {
+            Stream s = new Stream(1, "s1", clock, new CopyEngine(1_000_000_000L, 0));   // 1 B/ns
+            DeviceBuffer a = new DeviceBuffer("a", 0x1000, 64), b = new DeviceBuffer("b", 0x2000, 64);
+            assertThat(s.memcpyAsync(a, b)).isEqualTo(64);
+            s.beginCapture();
+            assertThat(s.memcpyAsync(b, a)).isEqualTo(64);
+            assertThat(s.endCapture().nodes()).extracting(CudaGraph.Node::bytes).containsExactly(64L);
+        }
+
+        @Test
+        @DisplayName("a kernel of no time is a span that ends where it starts, which the clock's checker accepts")
+        void zeroLengthSpan() {
+            Stream s = new Stream(1, "s1", clock, CopyEngine.PCIE4);
+            s.kernel("empty", 0);
+            assertThat(clock.spans()).containsExactly(new Clock.Span("s1", "empty", 0, 0));
+            clock.checkInvariants();
+        }
     }
 }
