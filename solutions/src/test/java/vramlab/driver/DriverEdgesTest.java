@@ -249,4 +249,46 @@ class DriverEdgesTest {
             clock.checkInvariants();
         }
     }
+
+    @Nested
+    @DisplayName("peer links and captured graphs")
+    class LinksAndGraphs {
+        @ParameterizedTest(name = "{0} to GPU {1}: +{2}")
+        @CsvSource({
+            "PCIE,              0, 0",
+            "PCIE,              3, 0",
+            "NVLINK,            0, 274877906944",         // 256 GiB
+            "NVLINK,            1, 549755813888",         // the GPA windows 256 GiB apart
+            "NVSWITCH,          0, 1099511627776",        // 1 TiB
+            "NVSWITCH,          2, 3298534883328",        // the fabric windows 1 TiB apart
+            "PCIE_BAR1,         0, 1125899906842624",     // 1 PiB
+            "PCIE_BAR1,         1, 1125968626319360",     // + 64 GiB
+            "PCIE_BAR1_ATOMICS, 3, 1126106065272832"})    // + 3 x 64 GiB
+        @DisplayName("the window a link moves an owner's address into: GPA 256 GiB, fabric 1 TiB, BAR1 1 PiB + 64 GiB apart")
+        void offsets(PeerLink link, int owner, long offset) {
+            assertThat(link.offset(new Gpu(owner, gib(1), 0))).isEqualTo(offset);
+        }
+
+        @Test
+        @DisplayName("a graph prints its nodes, its copies and its replays, in the singular for one")
+        void graphText() {
+            Clock clock = new Clock();
+            Stream s = new Stream(1, "s1", clock, CopyEngine.PCIE4);
+            DeviceBuffer a = new DeviceBuffer("a", 0x1000, 64), b = new DeviceBuffer("b", 0x2000, 64);
+            s.beginCapture();
+            s.memcpyAsync(a, b);
+            s.kernel("k", 10);
+            CudaGraph one = s.endCapture();
+            assertThat(one).hasToString("CUDA graph: 2 nodes (1 copy), replayed 0 times");
+            one.replay(s);
+            assertThat(one).hasToString("CUDA graph: 2 nodes (1 copy), replayed 1 time");
+            s.beginCapture();
+            s.memcpyAsync(a, b);
+            s.memcpyAsync(b, a);
+            CudaGraph two = s.endCapture();
+            two.replay(s);
+            two.replay(s);
+            assertThat(two).hasToString("CUDA graph: 2 nodes (2 copies), replayed 2 times");
+        }
+    }
 }
