@@ -101,4 +101,15 @@ class BuddyCheckTest {
         assertThat(b.liveBlocks()).isEqualTo(1);
         broken(b, "counters allocated=2 requested=2 but blocks sum to 1 and 1");
     }
+
+    @Test
+    @DisplayName("a compaction says how many blocks moved and the bytes a real copy would move")
+    void compactionText() {
+        BuddyAllocator b = BuddyAllocator.onDemand(new Gpu(gib(1)).openToyProcess(), 32L << 20, 21, 25);
+        b.alloc(2L << 20);
+        long gap = b.alloc(2L << 20);
+        b.alloc(8L << 20);
+        b.free(gap);                                      // [A 1][F 1][F 2][A 4][F 8]: both live blocks move
+        assertThat(b.compact()).hasToString("compaction: 2 blocks moved, 10.00 MiB copied");
+    }
 }

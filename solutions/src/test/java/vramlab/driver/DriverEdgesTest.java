@@ -163,6 +163,15 @@ class DriverEdgesTest {
         }
 
         @Test
+        @DisplayName("cudaMemGetInfo prints free of total, the total less the driver reserve")
+        void memInfoText() {
+            GpuProcess p = new Gpu(0, gib(1), mib(64)).openToyProcess();
+            assertThat(p.cudaMemGetInfo()).hasToString("free 960.00 MiB of 960.00 MiB");
+            p.cudaMalloc(mib(64));
+            assertThat(p.cudaMemGetInfo()).hasToString("free 896.00 MiB of 960.00 MiB");
+        }
+
+        @Test
         @DisplayName("a context the budget allows but no free run holds is refused, and the budget is kept")
         void contextWithoutARun() {
             Gpu g = new Gpu(0, mib(16), 0);
