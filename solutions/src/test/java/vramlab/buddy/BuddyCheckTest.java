@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.gib;
 
+import java.util.Collection;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +56,60 @@ class BuddyCheckTest {
         b.alloc(1);                                       // [A 1][F 1]
         assertThat(b.fits(1)).isTrue();
         assertThat(b.fits(2)).isFalse();
+    }
+
+    @Test
+    @DisplayName("a block that tiles the pool but sits off its own alignment: [F 1] at 0, [F 2] at 1, [F 1] at 3")
+    void misaligned() {
+        BuddyAllocator b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), 4, 0, 2);
+        b.checkInvariants();
+        b.freeArea(2).remove(0L);
+        b.freeArea(0).add(0L);
+        b.freeArea(1).add(1L);                            // no gap, no overlap, but 1 % 2 != 0
+        b.freeArea(0).add(3L);
+        broken(b, "block not aligned to its size");
+    }
+
+    /**
+     * A backing whose commit allocates from its own pool once (a bug a backing could have):
+     * the outer alloc then books a second block on the offset the inner one already took.
+     */
+    static final class Reentrant extends Backing {
+        BuddyAllocator pool;
+        boolean armed = true;
+
+        @Override public long base() { return 0; }
+        @Override public long reserved() { return 0; }
+        @Override void commit(long offset, long size) {
+            if (armed) {
+                armed = false;
+                pool.alloc(size);
+            }
+        }
+        @Override void release(long offset, long size) { }
+        @Override void check(Collection<long[]> liveBlocks) { }
+        @Override public String name() { return "re-entrant"; }
+    }
+
+    @Test
+    @DisplayName("a block booked twice: the counters say two blocks, the blocks sum to one")
+    void countersDisagree() {
+        Reentrant backing = new Reentrant();
+        BuddyAllocator b = new BuddyAllocator(16, 0, 4, backing);
+        backing.pool = b;
+        b.alloc(1);
+        assertThat(b.liveBlocks()).isEqualTo(1);
+        broken(b, "counters allocated=2 requested=2 but blocks sum to 1 and 1");
+    }
+
+    @Test
+    @DisplayName("a compaction says how many blocks moved and the bytes a real copy would move")
+    void compactionText() {
+        BuddyAllocator b = BuddyAllocator.onDemand(new Gpu(gib(1)).openToyProcess(), 32L << 20, 21, 25);
+        b.alloc(2L << 20);
+        long gap = b.alloc(2L << 20);
+        b.alloc(8L << 20);
+        b.free(gap);                                      // [A 1][F 1][F 2][A 4][F 8]: both live blocks move
+        assertThat(b.compact()).hasToString("compaction: 2 blocks moved, 10.00 MiB copied");
     }
 }

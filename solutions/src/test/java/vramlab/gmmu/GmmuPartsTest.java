@@ -175,4 +175,17 @@ class GmmuPartsTest {
                 .contains("+ offset 0x12345 = physical 0x40012345");
         assertThat(s.walk(0x400000).toString()).contains("=> ");
     }
+
+    @ParameterizedTest(name = "peer slot {0}: accepted {1}")
+    @CsvSource({"0, true", "7, true", "8, false", "-1, false"})
+    @DisplayName("a peer PTE names one of UVM's 8 peer apertures, UVM_APERTURE_PEER_0..7 (uvm_hal_types.h)")
+    void peerSlots(int slot, boolean accepted) {
+        if (accepted) {
+            assertThat(Pte.peer(PageSize.SIZE_2M, slot, 0x200000, Access.READ, 1).peer()).isEqualTo(slot);
+        } else {
+            assertThatThrownBy(() -> Pte.peer(PageSize.SIZE_2M, slot, 0x200000, Access.READ, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Pte: peer slot " + slot + " with aperture PEER_MEMORY");
+        }
+    }
 }

@@ -10,6 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import vramlab.units.Bytes;
@@ -67,5 +68,16 @@ class PhysicalPoolTest {
         p.checkInvariants();
         assertThat(p.usedBytes()).isZero();
         assertThat(p.freeBytes()).isEqualTo(64 * Bytes.MiB);
+    }
+
+    @ParameterizedTest(name = "{0} B aligned to {1} B")
+    @CsvSource({"0, 65536", "-65536, 65536", "32768, 65536", "65536, 32768", "65536, 196608"})
+    @DisplayName("a size of no whole frame, or an alignment not a power-of-two number of frames, is refused")
+    void refusedRequests(long bytes, long alignment) {
+        PhysicalPool p = new PhysicalPool(0, 8 * Bytes.MiB);
+        assertThatThrownBy(() -> p.allocate(bytes, alignment, "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("allocate(" + bytes + ", align " + alignment
+                        + "): sizes and alignments are whole 64 KiB frames, alignment a power of two");
+        assertThat(p.chunks()).isEmpty();
     }
 }

@@ -153,4 +153,11 @@ class BytesTest {
     void readableEdges(long bytes, String text) {
         assertThat(Bytes.readable(bytes)).isEqualTo(text);
     }
+
+    @ParameterizedTest(name = "{0} prints as {1}")
+    @CsvSource({"0, 0x0", "4096, 0x1000", "139680928497664, 0x7f0a00200000", "140737488351232, 0x7ffffffff000"})
+    @DisplayName("an address prints as lower-case hex with 0x and no leading zeros, as the notes print it")
+    void hex(long address, String text) {
+        assertThat(Bytes.hex(address)).isEqualTo(text);
+    }
 }

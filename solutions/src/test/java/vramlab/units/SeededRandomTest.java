@@ -54,7 +54,7 @@ class SeededRandomTest {
         }
 
         @ParameterizedTest(name = "longs(500, {0}, {1})")
-        @CsvSource({"4096, 8388608", "0, 1", "0, 1024", "-5, 5", "0, 4611686018427387905",
+        @CsvSource({"4096, 8388608", "0, 1", "0, 1024", "-5, 5", "0, 4611686018427387905", "-4096, 4096", "1000, 1064",
                     "-9223372036854775808, 9223372036854775807", "-4611686018427387904, 4611686018427387905"})
         void longs(long origin, long bound) {
             for (long seed : SEEDS) {
@@ -71,6 +71,43 @@ class SeededRandomTest {
                     .isInstanceOf(IllegalArgumentException.class);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SeededRandom(1).nextInt(0))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Nested
+    @DisplayName("a range wider than 2^63, where every draw out of range is drawn again")
+    class WideRanges {
+        /** Five seeds, spread over the longs, whose first nextLong() has the sign asked for (and is not -1 or 0). */
+        static java.util.stream.LongStream firstDraws(boolean negative) {
+            long[] seeds = java.util.stream.LongStream.range(1, 200).map(i -> i * 0x9E3779B97F4A7C15L)
+                    .filter(seed -> {
+                        long x = new Random(seed).nextLong();
+                        return negative ? x < -1 : x > 0;
+                    }).limit(5).toArray();
+            assertThat(seeds).hasSize(5);
+            return java.util.Arrays.stream(seeds);
+        }
+
+        @Test
+        @DisplayName("a first draw exactly at the origin is kept, as Random.longs keeps it")
+        void drawAtTheOrigin() {
+            firstDraws(true).forEach(seed -> {
+                long x = new Random(seed).nextLong();               // origin = x, bound = MAX: 2^63 - x > 2^63 - 1
+                long ours = new SeededRandom(seed).nextLong(x, Long.MAX_VALUE);
+                assertThat(ours).as("seed %d", seed).isEqualTo(x)
+                        .isEqualTo(new Random(seed).longs(1, x, Long.MAX_VALUE).toArray()[0]);
+            });
+        }
+
+        @Test
+        @DisplayName("a first draw exactly at the bound is drawn again, as Random.longs draws it again")
+        void drawAtTheBound() {
+            firstDraws(false).forEach(seed -> {
+                long x = new Random(seed).nextLong();               // origin = MIN, bound = x: x + 2^63 > 2^63 - 1
+                long ours = new SeededRandom(seed).nextLong(Long.MIN_VALUE, x);
+                assertThat(ours).as("seed %d", seed).isLessThan(x)
+                        .isEqualTo(new Random(seed).longs(1, Long.MIN_VALUE, x).toArray()[0]);
+            });
         }
     }
 }
