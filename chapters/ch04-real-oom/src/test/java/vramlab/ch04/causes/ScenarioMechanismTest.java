@@ -95,10 +95,13 @@ class ScenarioMechanismTest {
     @DisplayName("given variable batch lengths")
     class Ratchet {
         @Test
-        @DisplayName("padding the lengths to 128 tokens keeps the run free of OOMs (seeds 1-3, both policies)")
+        @DisplayName("padding the lengths to 128 tokens keeps the run free of OOMs (both policies; seed 1, "
+                + "seeds 1-3 under -Pall-seeds)")
         void paddingFixesIt() {
+            // a run without an OOM goes all MAX_STEPS steps, checking every invariant after each call
+            int seeds = Boolean.getBoolean("vramlab.allSeeds") ? 3 : 1;
             for (var policy : java.util.List.of(new ToyPolicy(), new RealRulesPolicy())) {
-                for (long seed = 1; seed <= 3; seed++) {
+                for (long seed = 1; seed <= seeds; seed++) {
                     long s = seed;
                     org.assertj.core.api.Assertions.assertThatThrownBy(
                                     () -> new VariableBatchRatchet(128).run(policy, s))
