@@ -241,9 +241,17 @@ public final class CachingAllocator {
 
     private static final Segment PROBE_SEGMENT = new Segment(-1, Long.MIN_VALUE, 0, PoolKind.LARGE, 0);
 
-    /** A stand-in block that sorts before every real block of this stream and size. */
-    private static Block probe(int stream, long size) {
-        return new Block(PROBE_SEGMENT, stream, 0, size);
+    private final Block streamZeroProbe = new Block(PROBE_SEGMENT, 0, 0, 0);
+
+    /**
+     * A stand-in block that sorts before every real block of this stream and size. A search
+     * only reads it, so stream 0's (nearly every search) is one block reused: no garbage per
+     * search, which matters where the JIT does not remove the allocation (the launcher's C1).
+     */
+    private Block probe(int stream, long size) {
+        Block p = stream == 0 ? streamZeroProbe : new Block(PROBE_SEGMENT, stream, 0, size);
+        p.size = size;
+        return p;
     }
 
     // tag::get-free-block[]
@@ -506,11 +514,13 @@ public final class CachingAllocator {
         long req = block.requested;
         block.requested = 0;
         long netSplitBlocks = 0, netSplitBytes = 0;
-        for (Block n : new Block[] {block.prev, block.next}) {
-            if (canMerge(n, block)) {
-                netSplitBlocks--;
-                netSplitBytes -= n.size;
-            }
+        if (canMerge(block.prev, block)) {
+            netSplitBlocks--;
+            netSplitBytes -= block.prev.size;
+        }
+        if (canMerge(block.next, block)) {
+            netSplitBlocks--;
+            netSplitBytes -= block.next.size;
         }
         FreeSet pool = freeBlocks.get(kind);
         Block merged = mergeWithNeighbours(block, pool);
@@ -627,6 +637,7 @@ public final class CachingAllocator {
         if (!wholeCached.isEmpty()) {
             if (fastRelease && freeBlockCount() > FULL_WALK_MAX) releaseCachedWholeBlocks();
             else releaseWholeFreeSegments();
+            for (Block b : wholeCached) b.noted = false;
             wholeCached.clear();
         }
         if (expandableSegments > 0) unmapFreePages();
@@ -651,11 +662,7 @@ public final class CachingAllocator {
         List<Block> whole = new ArrayList<>();
         for (Block b : wholeCached) if (isCachedWhole(b)) whole.add(b);
         whole.sort(RELEASE_ORDER_THEN_FREE_SET);
-        Block last = null;
-        for (Block b : whole) {
-            if (b != last) releaseBlock(b);        // a block cached twice is there twice
-            last = b;
-        }
+        for (Block b : whole) releaseBlock(b);     // the list holds a block once (Block.noted)
     }
 
     /**
@@ -671,12 +678,21 @@ public final class CachingAllocator {
             Comparator.<Block>comparingInt(b -> b.segment.pool == PoolKind.LARGE ? 0 : 1)
                     .thenComparing(BY_STREAM_SIZE_ADDRESS);
 
-    /** Keeps the list of blocks cached whole no longer than twice the blocks that still are. */
+    /**
+     * Notes a block cached whole, once: a block still in the list (cached whole before, then
+     * taken and cached whole again) is not added twice. The list is kept no longer than twice
+     * the free blocks: past that, the entries no longer cached whole are dropped.
+     */
     private void noteCachedWhole(Block b) {
+        if (b.noted) return;
+        b.noted = true;
         wholeCached.add(b);
-        if (wholeCached.size() > 2 * Math.max(FULL_WALK_MAX, freeBlockCount())) {
-            java.util.Set<Block> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            wholeCached.removeIf(c -> !isCachedWhole(c) || !seen.add(c));
+        if (wholeCached.size() > 2 * FULL_WALK_MAX && wholeCached.size() > 2 * freeBlockCount()) {
+            wholeCached.removeIf(c -> {
+                if (isCachedWhole(c)) return false;
+                c.noted = false;
+                return true;
+            });
         }
     }
 

@@ -49,6 +49,11 @@ final class AllocatorCheck {
         if (expandable != a.expandableSegmentCount()) {
             fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
         }
+        java.util.Set<Block> once = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Block b : a.wholeCached()) {
+            if (!b.noted) fail("block " + b + " in the list of blocks cached whole, its noted flag unset");
+            if (!once.add(b)) fail("block " + b + " twice in the list of blocks cached whole");
+        }
         for (PoolKind k : PoolKind.values()) {
             a.freeSet(k).checkInvariants();      // ordered, keys unchanged since cached
             a.unmappedSet(k).checkInvariants();
@@ -58,6 +63,7 @@ final class AllocatorCheck {
                 if (!b.isSplit() && !b.segment.isExpandable() && !noted.contains(b)) {
                     fail("whole free block " + b + " cached, not noted");
                 }
+                if (b.noted != noted.contains(b)) fail("free block " + b + ": its noted flag disagrees with the list");
             }
             if (a.freeSet(k).size() != freeCount.getOrDefault(k, 0)) fail("stale entries in " + k + " free set");
             if (a.unmappedSet(k).size() != unmappedCount.getOrDefault(k, 0)) fail("stale entries in " + k + " unmapped set");

@@ -29,6 +29,7 @@ public final class Block {
     int eventCount;
     Set<Integer> streamUses;               // null when empty: most blocks never see another stream
     long gcStamp;                          // the pool's get_free_block count when it was cached
+    boolean noted;                         // in its allocator's list of blocks cached whole
     Block prev;
     Block next;
 

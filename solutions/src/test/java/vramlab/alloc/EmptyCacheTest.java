@@ -140,6 +140,57 @@ class EmptyCacheTest {
             fast.checkInvariants();
         }
 
+        @ParameterizedTest(name = "policy [{0}] seed {1}")
+        @CsvSource({"toy, 5", "'', 6"})
+        @DisplayName("lists each block cached whole once: with nothing released, at most one entry per segment")
+        void eachBlockOnce(String conf, long seed) {
+            CachingAllocator fast = allocator(conf);
+            CachingAllocator walk = allocator(conf);
+            walk.fastRelease = false;
+            Random r = new Random(seed);
+            List<Block> liveFast = new ArrayList<>(), liveWalk = new ArrayList<>();
+            for (int step = 0; step < 12_000; step++) {
+                if (r.nextInt(100) < 52 || liveFast.isEmpty()) {
+                    long size = 1 + r.nextInt(r.nextInt(4) == 0 ? 24 << 20 : 1 << 20);
+                    liveFast.add(fast.alloc(size));
+                    liveWalk.add(walk.alloc(size));
+                } else {
+                    int i = r.nextInt(liveFast.size());
+                    fast.free(liveFast.remove(i));
+                    walk.free(liveWalk.remove(i));
+                }
+                assertThat(fast.wholeCached().size()).as("entries at step %d", step)
+                        .isLessThanOrEqualTo(fast.segments().size());
+                if (step % 500 == 0) fast.checkInvariants();   // includes: no block listed twice
+            }
+            assertThat(fast.emptyCache()).isEqualTo(walk.emptyCache());
+            assertThat(fast.trace().entries()).as("the same driver calls in the same order")
+                    .containsExactlyElementsOf(walk.trace().entries());
+            assertThat(fast.wholeCached()).as("emptied by the release").isEmpty();
+            fast.checkInvariants();
+        }
+
+        @Test
+        @DisplayName("drops the entries no longer cached whole once the list outgrows twice the free blocks")
+        void prunes() {
+            CachingAllocator a = allocator("toy");
+            int n = 2 * CachingAllocator.FULL_WALK_MAX + 40;
+            List<Block> live = new ArrayList<>();
+            for (int i = 0; i < n; i++) live.add(a.alloc(mib(20)));      // a 20 MiB segment each, unsplit
+            live.forEach(a::free);                                           // n blocks cached whole
+            assertThat(a.wholeCached()).hasSize(n);
+            live.clear();
+            for (int i = 0; i < n; i++) live.add(a.alloc(mib(20)));      // taken again: listed, not whole
+            assertThat(a.wholeCached()).as("nothing is added while nothing is cached").hasSize(n);
+            Block fresh = a.alloc(mib(20));                                  // a new segment
+            a.free(fresh);                                                   // n + 1 entries, 1 free block
+            assertThat(a.wholeCached()).as("only the block still cached whole is left").containsExactly(fresh);
+            a.checkInvariants();
+            live.forEach(a::free);
+            assertThat(a.emptyCache()).isEqualTo((n + 1) * mib(20));
+            a.checkInvariants();
+        }
+
         private CachingAllocator allocator(String conf) {
             CachingAllocator a = new CachingAllocator(new Gpu(mib(1 << 16)).openToyProcess(),
                     conf.equals("toy") ? new ToyPolicy() : new PyTorchPolicy(conf));
