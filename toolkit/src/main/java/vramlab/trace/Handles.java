@@ -22,7 +22,7 @@ public final class Handles {
     private long[] slots = new long[64];        // hash << 32 | (id + 1); 0 when unused
     private static final long LONG = -1, NOT_ASCII = -2;
 
-    private byte[][] keys = new byte[32][];     // id -> an ASCII handle's bytes, or null
+    private byte[][] keys = new byte[32][];     // id -> the bytes of an ASCII handle: always when long, else when read from bytes
     private long[] packed = new long[32];       // id -> a short ASCII handle packed, LONG or NOT_ASCII
     private String[] names = new String[32];    // id -> the handle: always for one not ASCII, else once asked
     private int[] hashes = new int[32];         // id -> its spread hash
@@ -54,7 +54,8 @@ public final class Handles {
             if (slot == 0) return -1;
             if ((int) (slot >>> 32) == h) {
                 int id = (int) slot - 1;
-                if (names[id] != null ? names[id].equals(handle) : sameAscii(keys[id], handle)) return id;
+                String name = names[id];                 // often the very string that was added
+                if (name == handle || (name != null ? name.equals(handle) : sameAscii(keys[id], handle))) return id;
             }
         }
     }
@@ -86,17 +87,23 @@ public final class Handles {
     /** Starts tracking {@code handle}, which must not be tracked; returns its new id. */
     public int add(String handle) {
         int n = handle.length();
-        for (int i = 0; i < n; i++) {
-            if (handle.charAt(i) >= 0x80) {
-                int id = newId(spread(handle.hashCode()));
-                names[id] = handle;
-                packed[id] = NOT_ASCII;
-                return id;
-            }
+        long p = 0;
+        boolean ascii = true;
+        for (int i = 0; i < n && ascii; i++) {
+            char c = handle.charAt(i);
+            ascii = c < 0x80;
+            if (i < 7) p |= (long) c << (i << 3);
         }
-        byte[] key = handle.getBytes(StandardCharsets.ISO_8859_1);
-        int id = add(key, 0, key.length);
+        int id = newId(spread(handle.hashCode()));   // an ASCII handle's hash is its bytes' sum
         names[id] = handle;
+        if (!ascii) {
+            packed[id] = NOT_ASCII;
+        } else if (n <= 7) {
+            packed[id] = p | (long) n << 56;             // the name and the packed bytes say it all
+        } else {
+            keys[id] = handle.getBytes(StandardCharsets.ISO_8859_1);
+            packed[id] = LONG;
+        }
         return id;
     }
 

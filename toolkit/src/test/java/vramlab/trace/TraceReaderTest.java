@@ -266,8 +266,13 @@ class TraceReaderTest {
                 String name = stems[r.nextInt(stems.length)] + r.nextInt(750);
                 Integer id = model.get(name);
                 assertThat(h.find(name)).as("find %s at step %d", name, step).isEqualTo(id == null ? -1 : id);
+                byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+                assertThat(h.find(utf8, 0, utf8.length)).as("find %s from bytes at step %d", name, step)
+                        .isEqualTo(id == null ? -1 : id);
+                if (id != null) {
+                    assertThat(h.find(byId.get(id))).as("find %s by the string added", name).isEqualTo(id);
+                }
                 if (id == null) {
-                    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
                     int got = r.nextBoolean() ? h.add(name) : h.add(utf8, 0, utf8.length);
                     assertThat(byId).doesNotContainKey(got);
                     model.put(name, got);
