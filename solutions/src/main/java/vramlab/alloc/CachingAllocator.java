@@ -221,6 +221,7 @@ public final class CachingAllocator {
     public void addFreeMemoryCallback(BooleanSupplier callback) { freeMemoryCallbacks.add(callback); }
 
     private boolean triggerFreeMemoryCallbacks() {
+        if (freeMemoryCallbacks.isEmpty()) return false;     // no iterator per cache miss
         boolean freed = false;
         for (BooleanSupplier c : freeMemoryCallbacks) freed |= c.getAsBoolean();
         return freed;

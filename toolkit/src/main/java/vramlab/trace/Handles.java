@@ -15,14 +15,15 @@ import java.util.Arrays;
  * touches the handle itself only when the hash matches (at 100k live handles each extra array
  * read per probe is a cache miss). The hash is {@code String.hashCode} of the handle, which for
  * an ASCII handle is the same sum over its bytes; a handle with other bytes is decoded first.
- * An ASCII handle of up to 7 bytes (most traces' handles) is also packed into a {@code long},
- * so a lookup from the buffer compares one number rather than two arrays.
+ * An ASCII handle of up to 7 bytes (most traces' handles) is packed into a {@code long}
+ * instead of copied, so a lookup from the buffer compares one number rather than two arrays
+ * and tracking it makes no garbage; its string is made only when asked for.
  */
 public final class Handles {
     private long[] slots = new long[64];        // hash << 32 | (id + 1); 0 when unused
     private static final long LONG = -1, NOT_ASCII = -2;
 
-    private byte[][] keys = new byte[32][];     // id -> the bytes of an ASCII handle: always when long, else when read from bytes
+    private byte[][] keys = new byte[32][];     // id -> the bytes of an ASCII handle longer than 7, else null
     private long[] packed = new long[32];       // id -> a short ASCII handle packed, LONG or NOT_ASCII
     private String[] names = new String[32];    // id -> the handle: always for one not ASCII, else once asked
     private int[] hashes = new int[32];         // id -> its spread hash
@@ -41,8 +42,17 @@ public final class Handles {
     /** The handle that has this id. */
     public String name(int id) {
         String n = names[id];
-        if (n == null) names[id] = n = new String(keys[id], StandardCharsets.ISO_8859_1);   // ASCII
+        if (n == null) names[id] = n = new String(asciiBytes(id), StandardCharsets.ISO_8859_1);
         return n;
+    }
+
+    /** An ASCII handle's bytes: kept when long, else unpacked from its {@code long}. */
+    private byte[] asciiBytes(int id) {
+        if (keys[id] != null) return keys[id];
+        long p = packed[id];
+        byte[] b = new byte[(int) (p >>> 56)];
+        for (int i = 0; i < b.length; i++) b[i] = (byte) (p >>> (i << 3));
+        return b;
     }
 
     /** The id of {@code handle}, or -1 when it is not tracked. */
@@ -55,7 +65,7 @@ public final class Handles {
             if ((int) (slot >>> 32) == h) {
                 int id = (int) slot - 1;
                 String name = names[id];                 // often the very string that was added
-                if (name == handle || (name != null ? name.equals(handle) : sameAscii(keys[id], handle))) return id;
+                if (name == handle || (name != null ? name.equals(handle) : sameAscii(asciiBytes(id), handle))) return id;
             }
         }
     }
@@ -118,8 +128,12 @@ public final class Handles {
             p |= (long) b << (i - from << 3);
         }
         int id = newId(spread(hash));
-        keys[id] = Arrays.copyOfRange(bytes, from, to);
-        packed[id] = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
+        if (to - from <= 7) {
+            packed[id] = p | (long) (to - from) << 56;   // no copy: the long holds every byte
+        } else {
+            keys[id] = Arrays.copyOfRange(bytes, from, to);
+            packed[id] = LONG;
+        }
         return id;
     }
 
