@@ -25,6 +25,8 @@ import vramlab.replay.SummaryListener;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
+import vramlab.trace.ReadAhead;
+import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -137,9 +139,22 @@ final class ReplayCommand implements Command {
         if (!csv) io.out().println("snapshot written to " + export);
     }
 
-    /** A text trace streams line by line: memory grows with the live blocks, not the trace. */
+    /**
+     * A text trace streams line by line: memory grows with the live blocks, not the trace. With
+     * a second core it is read a few batches ahead on another thread ({@link ReadAhead}: the
+     * same events and errors, in the same order), so reading overlaps the replay.
+     */
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
-        TraceReader events = new TraceReader(in, file);
+        if (Runtime.getRuntime().availableProcessors() > 1) {
+            try (ReadAhead events = new ReadAhead(in, file)) {
+                replayTrace(allocator, events, io);
+            }
+        } else {
+            replayTrace(allocator, new TraceReader(in, file), io);
+        }
+    }
+
+    private void replayTrace(CachingAllocator allocator, TraceCursor events, Io io) {
         if (csv) {
             new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
         } else {

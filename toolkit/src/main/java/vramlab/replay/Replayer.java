@@ -7,6 +7,7 @@ import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.trace.Handles;
+import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
 import vramlab.trace.TraceReader;
@@ -16,7 +17,7 @@ import vramlab.trace.TraceReader;
  * each did. Holds only the live handles (and the handles whose alloc ended in OOM until their
  * free arrives), so it streams traces of any length. Handles are interned to dense ids
  * ({@link Handles}) that index the live table; a text trace read through
- * {@link #replay(TraceReader)} is looked up without a string per line.
+ * {@link #replay(TraceCursor)} is looked up without a string per line.
  */
 public final class Replayer {
     /** What one event did: {@code ok}, {@code oom} or {@code skipped}. */
@@ -31,7 +32,7 @@ public final class Replayer {
         void event(long step, TraceEvent e, Result result, long bytes, CachingAllocator a);
 
         /**
-         * The same, for a text trace read on the fast path ({@link #replay(TraceReader)}): the
+         * The same, for a text trace read on the fast path ({@link #replay(TraceCursor)}): the
          * event's parts, with no event object. By default it makes the object and calls
          * {@link #event(long, TraceEvent, Result, long, CachingAllocator)}; a listener that
          * keeps up with millions of events overrides this too.
@@ -81,7 +82,10 @@ public final class Replayer {
      * A text trace on the fast path: handles are looked up straight from the reader's buffer,
      * and no object is made per event unless the listener asks for one.
      */
-    public void replay(TraceReader reader) {
+    public void replay(TraceReader reader) { replay((TraceCursor) reader); }   // the cursor, not the iterator
+
+    /** The same, from any cursor: a {@link TraceReader} or a {@link vramlab.trace.ReadAhead}. */
+    public void replay(TraceCursor reader) {
         while (reader.advance()) {
             step++;
             long line = reader.line();

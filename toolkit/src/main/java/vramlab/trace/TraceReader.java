@@ -40,7 +40,7 @@ import vramlab.units.Bytes;
  * and refuse the same text. A {@code Reader} (text already decoded) is read through the same
  * tokenizer, encoded back to UTF-8 as it is read.
  */
-public final class TraceReader implements Iterator<TraceEvent> {
+public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     private static final int MAX_WORDS = 3;
 
     private final InputStream in;
@@ -76,6 +76,7 @@ public final class TraceReader implements Iterator<TraceEvent> {
     // ---- the cursor ------------------------------------------------------------------------
 
     /** Reads the next event into the cursor; false at the end of the trace. */
+    @Override
     public boolean advance() {
         while (nextLine()) {
             lineNo++;
@@ -88,22 +89,39 @@ public final class TraceReader implements Iterator<TraceEvent> {
     }
 
     /** The current event's line. */
+    @Override
     public long line() { return lineNo; }
 
     /** The current event's op. */
+    @Override
     public TraceEvent.Op op() { return op; }
 
     /** The bytes the current {@code alloc} asks for; 0 for the other ops. */
+    @Override
     public long size() { return size; }
 
     /** The current event's handle as a string ("" for {@code empty_cache}). */
+    @Override
     public String handle() { return words < 2 ? "" : word(1); }
 
     /** The current event's handle's id in {@code handles}, or -1 when it is not tracked there. */
+    @Override
     public int findHandle(Handles handles) { return handles.find(buf, wordFrom[1], wordTo[1]); }
 
     /** Tracks the current event's handle in {@code handles} (it must not be there yet). */
+    @Override
     public int addHandle(Handles handles) { return handles.add(buf, wordFrom[1], wordTo[1]); }
+
+    /** Appends the current event's handle's bytes to {@code out} at {@code at}; returns their count ({@link ReadAhead}). */
+    int copyHandle(byte[] out, int at) {
+        if (words < 2) return 0;
+        int n = wordTo[1] - wordFrom[1];
+        System.arraycopy(buf, wordFrom[1], out, at, n);
+        return n;
+    }
+
+    /** The length of the current event's handle in bytes (0 for {@code empty_cache}). */
+    int handleLength() { return words < 2 ? 0 : wordTo[1] - wordFrom[1]; }
 
     // ---- the iterator ----------------------------------------------------------------------
 

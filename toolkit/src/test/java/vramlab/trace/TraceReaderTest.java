@@ -90,11 +90,28 @@ class TraceReaderTest {
     /** The same, reading the text's UTF-8 bytes. */
     static List<String> actual(InputStream bytes, boolean cursor) { return actual(new TraceReader(bytes, "f"), cursor); }
 
+    /** The same, read ahead on a second thread in batches of {@code batch} events. */
+    static List<String> readAhead(byte[] utf8, int batch) {
+        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "f", batch)) {
+            return cursor(r);
+        }
+    }
+
+    static List<String> cursor(TraceCursor r) {
+        List<String> out = new ArrayList<>();
+        try {
+            while (r.advance()) out.add(r.line() + " " + r.op().word() + " " + r.handle() + " " + r.size());
+        } catch (TraceException e) {
+            out.add("error " + e.getMessage());
+        }
+        return out;
+    }
+
     static List<String> actual(TraceReader r, boolean cursor) {
         List<String> out = new ArrayList<>();
         try {
             if (cursor) {
-                while (r.advance()) out.add(r.line() + " " + r.op().word() + " " + r.handle() + " " + r.size());
+                return cursor(r);
             } else {
                 while (r.hasNext()) {
                     TraceEvent e = r.next();
@@ -137,6 +154,8 @@ class TraceReaderTest {
         assertThat(actual(new StringReader(text), true)).as("cursor on %s", show(text)).isEqualTo(expected);
         assertThat(actual(trickle(text, 1), true)).as("one char per read on %s", show(text)).isEqualTo(expected);
         assertThat(actual(trickle(text, 7), false)).as("seven chars per read on %s", show(text)).isEqualTo(expected);
+        assertThat(readAhead(utf8, 1)).as("read ahead, batches of one, on %s", show(text)).isEqualTo(expected);
+        assertThat(readAhead(utf8, 3)).as("read ahead, batches of three, on %s", show(text)).isEqualTo(expected);
     }
 
     private static String show(String text) {
