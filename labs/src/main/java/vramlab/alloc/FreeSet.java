@@ -129,24 +129,34 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
 
     /** The first chunk whose last key is at or after (or, when {@code strict}, after) the key. */
     private int chunkFor(int s, long a, long b, boolean strict) {
-        int lo = 0, hi = count;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            int j = 3 * mid;
-            int cmp = compare((int) last[j], last[j + 1], last[j + 2], s, a, b);
-            if (cmp < 0 || strict && cmp == 0) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
+        return search(last, count, s, a, b, strict);
     }
 
     /** The first index in {@code ch} whose key is at or after (when {@code strict}: after) the key. */
     private static int indexIn(Chunk ch, int s, long a, long b, boolean strict) {
-        int lo = 0, hi = ch.n;
+        return search(ch.keys, ch.n, s, a, b, strict);
+    }
+
+    /**
+     * Binary search over {@code n} keys of three longs each: the first at or after (when
+     * {@code strict}: after) (s, a, b). Written out, with the keys' array in a local, so that
+     * the launcher's C1 compiles it without a call or a field load per step.
+     */
+    private static int search(long[] k, int n, int s, long a, long b, boolean strict) {
+        int lo = 0, hi = n;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            int cmp = ch.compareAt(mid, s, a, b);
-            if (cmp < 0 || strict && cmp == 0) lo = mid + 1;
+            int j = 3 * mid;
+            int ks = (int) k[j];
+            boolean before;
+            if (ks != s) {
+                before = ks < s;
+            } else {
+                long ka = k[j + 1];
+                if (ka != a) before = ka < a;
+                else before = strict ? k[j + 2] <= b : k[j + 2] < b;
+            }
+            if (before) lo = mid + 1;
             else hi = mid;
         }
         return lo;
