@@ -11,8 +11,9 @@ import java.util.Arrays;
  * with no string made for the lookup.
  *
  * <p>Open addressing with linear probing and backward-shift deletion (no tombstones). A slot
- * packs the handle's hash beside its id in one {@code long}, so a probe reads one array and
- * touches the handle itself only when the hash matches (at 100k live handles each extra array
+ * packs the handle's hash beside its id in one {@code long}, with the handle's packed form
+ * (below) in the next, so a probe reads one place and touches the handle itself only when
+ * the hash matches (at 100k live handles each extra array
  * read per probe is a cache miss). The hash is {@code String.hashCode} of the handle, which for
  * an ASCII handle is the same sum over its bytes; a handle with other bytes is decoded first.
  * An ASCII handle of up to 7 bytes (most traces' handles) is packed into a {@code long}
@@ -20,7 +21,9 @@ import java.util.Arrays;
  * and tracking it makes no garbage; its string is made only when asked for.
  */
 public final class Handles {
-    private long[] slots = new long[64];        // hash << 32 | (id + 1); 0 when unused
+    // Slot i is table[2i] = hash << 32 | (id + 1) (0 when unused) and table[2i + 1] = the handle's
+    // packed form: side by side, so a lookup from a buffer reads one cache line per probe.
+    private long[] table = new long[2 * 64];
     private static final long LONG = -1, NOT_ASCII = -2;
 
     private byte[][] keys = new byte[32][];     // id -> the bytes of an ASCII handle longer than 7, else null
@@ -58,9 +61,9 @@ public final class Handles {
     /** The id of {@code handle}, or -1 when it is not tracked. */
     public int find(String handle) {
         int h = spread(handle.hashCode());
-        int mask = slots.length - 1;
+        int mask = slotCount() - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
-            long slot = slots[i];
+            long slot = table[2 * i];
             if (slot == 0) return -1;
             if ((int) (slot >>> 32) == h) {
                 int id = (int) slot - 1;
@@ -82,13 +85,13 @@ public final class Handles {
         }
         p = to - from <= 7 ? p | (long) (to - from) << 56 : LONG;
         int h = spread(hash);
-        int mask = slots.length - 1;
+        int mask = slotCount() - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
-            long slot = slots[i];
+            long slot = table[2 * i];
             if (slot == 0) return -1;
             if ((int) (slot >>> 32) == h) {
                 int id = (int) slot - 1;
-                long k = packed[id];
+                long k = table[2 * i + 1];
                 if (p != LONG ? k == p : k == LONG && same(keys[id], bytes, from, to)) return id;
             }
         }
@@ -104,16 +107,11 @@ public final class Handles {
             ascii = c < 0x80;
             if (i < 7) p |= (long) c << (i << 3);
         }
-        int id = newId(spread(handle.hashCode()));   // an ASCII handle's hash is its bytes' sum
+        // an ASCII handle's hash is its bytes' sum; a short one's name and packed bytes say it all
+        long form = !ascii ? NOT_ASCII : n <= 7 ? p | (long) n << 56 : LONG;
+        int id = newId(spread(handle.hashCode()), form);
         names[id] = handle;
-        if (!ascii) {
-            packed[id] = NOT_ASCII;
-        } else if (n <= 7) {
-            packed[id] = p | (long) n << 56;             // the name and the packed bytes say it all
-        } else {
-            keys[id] = handle.getBytes(StandardCharsets.ISO_8859_1);
-            packed[id] = LONG;
-        }
+        if (form == LONG) keys[id] = handle.getBytes(StandardCharsets.ISO_8859_1);
         return id;
     }
 
@@ -127,18 +125,16 @@ public final class Handles {
             hash = 31 * hash + b;
             p |= (long) b << (i - from << 3);
         }
-        int id = newId(spread(hash));
-        if (to - from <= 7) {
-            packed[id] = p | (long) (to - from) << 56;   // no copy: the long holds every byte
-        } else {
-            keys[id] = Arrays.copyOfRange(bytes, from, to);
-            packed[id] = LONG;
-        }
+        boolean small = to - from <= 7;                  // no copy: the long holds every byte
+        int id = newId(spread(hash), small ? p | (long) (to - from) << 56 : LONG);
+        if (!small) keys[id] = Arrays.copyOfRange(bytes, from, to);
         return id;
     }
 
-    private int newId(int h) {
-        if (2 * (size + 1) > slots.length) rehash(slots.length * 2);
+    private int slotCount() { return table.length / 2; }
+
+    private int newId(int h, long form) {
+        if (2 * (size + 1) > slotCount()) rehash(slotCount() * 2);
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
         if (id >= keys.length) {
             int n = keys.length * 2;
@@ -149,6 +145,7 @@ public final class Handles {
             used = Arrays.copyOf(used, n);
         }
         hashes[id] = h;
+        packed[id] = form;
         used[id] = true;
         insert(id, h);
         size++;
@@ -157,19 +154,21 @@ public final class Handles {
 
     /** Stops tracking the handle with this id; the id is handed out again later. */
     public void remove(int id) {
-        int mask = slots.length - 1;
+        int mask = slotCount() - 1;
         long mine = slot(id, hashes[id]);
         int i = hashes[id] & mask;
-        while (slots[i] != mine) i = (i + 1) & mask;
+        while (table[2 * i] != mine) i = (i + 1) & mask;
         // backward-shift deletion: pull later entries of the probe run into the hole
-        for (int j = (i + 1) & mask; slots[j] != 0; j = (j + 1) & mask) {
-            int home = (int) (slots[j] >>> 32) & mask;
+        for (int j = (i + 1) & mask; table[2 * j] != 0; j = (j + 1) & mask) {
+            int home = (int) (table[2 * j] >>> 32) & mask;
             if (((j - home) & mask) >= ((j - i) & mask)) {
-                slots[i] = slots[j];
+                table[2 * i] = table[2 * j];
+                table[2 * i + 1] = table[2 * j + 1];
                 i = j;
             }
         }
-        slots[i] = 0;
+        table[2 * i] = 0;
+        table[2 * i + 1] = 0;
         keys[id] = null;
         names[id] = null;
         used[id] = false;
@@ -198,14 +197,15 @@ public final class Handles {
     }
 
     private void insert(int id, int h) {
-        int mask = slots.length - 1;
+        int mask = slotCount() - 1;
         int i = h & mask;
-        while (slots[i] != 0) i = (i + 1) & mask;
-        slots[i] = slot(id, h);
+        while (table[2 * i] != 0) i = (i + 1) & mask;
+        table[2 * i] = slot(id, h);
+        table[2 * i + 1] = packed[id];
     }
 
     private void rehash(int capacity) {
-        slots = new long[capacity];
+        table = new long[2 * capacity];
         for (int id = 0; id < nextId; id++) if (used[id]) insert(id, hashes[id]);
     }
 }
