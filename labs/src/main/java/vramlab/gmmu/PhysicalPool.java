@@ -17,11 +17,24 @@ import vramlab.units.Bytes;
  * root chunks. Simplification: first fit from the lowest address, no per-type free lists and no
  * buddy splitting (chapter 6 builds the buddy).
  *
+ * <p>Finding that first fit fast. Every cudaMalloc asks for 2 MiB pages, so the pool also keeps
+ * a coarser map: one bit per 2 MiB granule of 32 frames, set when the granule holds a used frame.
+ * A run of whole granules starting on a granule boundary is free exactly when none of its
+ * granules is busy, so a request whose size and alignment are whole granules searches that map,
+ * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
+ * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
+ * where its search starts, moved up lazily by the search itself.
+ *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
- * {@code usedBytes} is the sum of the chunk sizes.
+ * {@code usedBytes} is the sum of the chunk sizes; a granule is marked busy exactly when one of
+ * its frames is used; no frame below {@code lowestFree} is free, no granule below
+ * {@code lowestFreeGranule} is free.
  */
 public final class PhysicalPool {
     public static final long FRAME = 64 * Bytes.KiB;
+
+    /** Frames in a 2 MiB granule, the unit of the coarse map. */
+    static final int GRANULE = 32;
 
     /** A run of frames and whom it belongs to. */
     public record Chunk(long address, long size, Object owner) {
@@ -32,8 +45,10 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
+    final BitSet busyGranules;               // granule g holds a used frame (package-private: tests)
     private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
-    private int lowestFree;                  // no frame below this is free: where a search starts
+    int lowestFree;                          // no frame below this is free: where a search starts
+    int lowestFreeGranule;                   // no granule below this is free
     private long usedBytes;
 
     public PhysicalPool(int device, long capacity) {
@@ -44,6 +59,7 @@ public final class PhysicalPool {
         this.capacity = capacity;
         this.frames = (int) n;
         this.used = new BitSet(frames);
+        this.busyGranules = new BitSet(granules(frames));
     }
 
     public int device() { return device; }
@@ -68,11 +84,29 @@ public final class PhysicalPool {
         }
         int n = (int) (bytes / FRAME);
         int step = (int) (alignment / FRAME);
-        int start = alignUp(used.nextClearBit(lowestFree), step);
-        while (start + n <= frames) {
-            int clash = used.nextSetBit(start);
-            if (clash < 0 || clash >= start + n) return take(start, n, owner);
-            start = alignUp(used.nextClearBit(clash), step);
+        int start;
+        if (n % GRANULE == 0 && step % GRANULE == 0) {   // whole granules: the coarse map
+            lowestFreeGranule = busyGranules.nextClearBit(lowestFreeGranule);
+            int g = firstFit(busyGranules, lowestFreeGranule, n / GRANULE, step / GRANULE,
+                    frames / GRANULE);
+            start = g < 0 ? -1 : g * GRANULE;
+        } else {
+            lowestFree = used.nextClearBit(lowestFree);
+            start = firstFit(used, lowestFree, n, step, frames);
+        }
+        return start < 0 ? -1 : take(start, n, owner);
+    }
+
+    /**
+     * The lowest {@code start >= from}, a multiple of {@code step}, with bits
+     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 when there is none.
+     */
+    private static int firstFit(BitSet busy, int from, int n, int step, int limit) {
+        int start = alignUp(from, step);
+        while (start + n <= limit) {
+            int clash = busy.nextSetBit(start);
+            if (clash < 0 || clash >= start + n) return start;
+            start = alignUp(busy.nextClearBit(clash), step);
         }
         return -1;
     }
@@ -80,11 +114,11 @@ public final class PhysicalPool {
 
     private long take(int start, int n, Object owner) {
         used.set(start, start + n);
+        busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
         chunks.put(addr, new Chunk(addr, n * FRAME, owner));
         usedBytes += n * FRAME;
-        lowestFree = used.nextClearBit(lowestFree);
-        return addr;
+        return addr;                         // both hints stay lower bounds: nothing was freed
     }
 
     /** Gives back the whole chunk that starts at {@code address}. */
@@ -94,9 +128,28 @@ public final class PhysicalPool {
             throw new IllegalStateException("release(0x" + Long.toHexString(address) + "): no chunk starts there on GPU " + device);
         }
         int start = (int) (address / FRAME);
-        used.clear(start, start + (int) (c.size() / FRAME));
+        int end = start + (int) (c.size() / FRAME);
+        used.clear(start, end);
+        freeGranules(start, end);
         usedBytes -= c.size();
         lowestFree = Math.min(lowestFree, start);
+    }
+
+    /** Clears the granules that frames {@code [start, end)} touched, unless another chunk shares one. */
+    private void freeGranules(int start, int end) {
+        int first = start / GRANULE;
+        int last = granules(end) - 1;
+        busyGranules.clear(first, last + 1);
+        if (start % GRANULE != 0 || end % GRANULE != 0) {   // an end granule may be shared
+            if (holdsUsedFrame(first)) busyGranules.set(first);
+            if (holdsUsedFrame(last)) busyGranules.set(last);
+        }
+        lowestFreeGranule = Math.min(lowestFreeGranule, first);
+    }
+
+    private boolean holdsUsedFrame(int granule) {
+        int frame = used.nextSetBit(granule * GRANULE);
+        return frame >= 0 && frame < (granule + 1) * GRANULE;
     }
 
     /** The chunk that holds {@code address}, or null. */
@@ -119,11 +172,24 @@ public final class PhysicalPool {
         }
         if (!expect.equals(used) || sum != usedBytes || used.nextClearBit(0) < lowestFree) {
             throw new IllegalStateException("PhysicalPool: frames used " + used.cardinality()
-                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum);
+                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum
+                    + ", first free frame " + used.nextClearBit(0) + " vs hint " + lowestFree);
+        }
+        BitSet busy = new BitSet(granules(frames));
+        for (int f = used.nextSetBit(0); f >= 0; f = used.nextSetBit((f / GRANULE + 1) * GRANULE)) {
+            busy.set(f / GRANULE);
+        }
+        if (!busy.equals(busyGranules) || busyGranules.nextClearBit(0) < lowestFreeGranule) {
+            throw new IllegalStateException("PhysicalPool: granules busy " + busyGranules.cardinality()
+                    + " vs frames' " + busy.cardinality() + ", first free granule "
+                    + busyGranules.nextClearBit(0) + " vs hint " + lowestFreeGranule);
         }
     }
 
     private static int alignUp(int n, int step) { return (n + step - 1) / step * step; }
+
+    /** Granules that frames {@code [0, frames)} touch. */
+    private static int granules(int frames) { return (frames + GRANULE - 1) / GRANULE; }
 
     @Override public String toString() {
         return "GPU " + device + " pool: " + Bytes.formatSize(usedBytes) + " used of "
