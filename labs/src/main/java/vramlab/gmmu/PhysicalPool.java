@@ -1,9 +1,9 @@
 package vramlab.gmmu;
 
 import java.util.BitSet;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.TreeMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import vramlab.units.Bytes;
 
@@ -23,12 +23,13 @@ import vramlab.units.Bytes;
  * granules is busy, so a request whose size and alignment are whole granules searches that map,
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
  * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
- * where its search starts, moved up lazily by the search itself.
+ * where its search starts, moved up lazily by the search itself. The chunks sit in a hash map by
+ * address, with a bitmap of their first frames for {@link #chunkAt} and address order.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
- * {@code usedBytes} is the sum of the chunk sizes; a granule is marked busy exactly when one of
- * its frames is used; no frame below {@code lowestFree} is free, no granule below
- * {@code lowestFreeGranule} is free.
+ * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
+ * marked a start; a granule is marked busy exactly when one of its frames is used; no frame below
+ * {@code lowestFree} is free, no granule below {@code lowestFreeGranule} is free.
  */
 public final class PhysicalPool {
     public static final long FRAME = 64 * Bytes.KiB;
@@ -45,8 +46,9 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
-    final BitSet busyGranules;               // granule g holds a used frame (package-private: tests)
-    private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
+    private final Map<Long, Chunk> chunks = new HashMap<>();   // by address
+    final BitSet starts;                     // each chunk's first frame: floor lookups, order
+    final BitSet busyGranules;               // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts
     int lowestFreeGranule;                   // no granule below this is free
     private long usedBytes;
@@ -60,6 +62,7 @@ public final class PhysicalPool {
         this.frames = (int) n;
         this.used = new BitSet(frames);
         this.busyGranules = new BitSet(granules(frames));
+        this.starts = new BitSet(frames);
     }
 
     public int device() { return device; }
@@ -117,6 +120,7 @@ public final class PhysicalPool {
         busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
         chunks.put(addr, new Chunk(addr, n * FRAME, owner));
+        starts.set(start);
         usedBytes += n * FRAME;
         return addr;                         // both hints stay lower bounds: nothing was freed
     }
@@ -129,13 +133,14 @@ public final class PhysicalPool {
         }
         int start = (int) (address / FRAME);
         int end = start + (int) (c.size() / FRAME);
+        starts.clear(start);
         used.clear(start, end);
         freeGranules(start, end);
         usedBytes -= c.size();
         lowestFree = Math.min(lowestFree, start);
     }
 
-    /** Clears the granules that frames {@code [start, end)} touched, unless another chunk shares one. */
+    /** Clears the granules frames {@code [start, end)} touched, unless another chunk shares one. */
     private void freeGranules(int start, int end) {
         int first = start / GRANULE;
         int last = granules(end) - 1;
@@ -154,17 +159,32 @@ public final class PhysicalPool {
 
     /** The chunk that holds {@code address}, or null. */
     public Chunk chunkAt(long address) {
-        var e = chunks.floorEntry(address);
-        return e != null && address < e.getValue().end() ? e.getValue() : null;
+        if (address < 0 || address >= capacity) return null;
+        int start = starts.previousSetBit((int) (address / FRAME));
+        Chunk c = start < 0 ? null : chunks.get(start * FRAME);
+        return c != null && address < c.end() ? c : null;
     }
 
-    public Collection<Chunk> chunks() { return Collections.unmodifiableCollection(chunks.values()); }
+    /** Every chunk, in address order (a copy). */
+    public List<Chunk> chunks() {
+        return starts.stream().mapToObj(f -> chunks.get(f * FRAME)).toList();
+    }
 
     public void checkInvariants() {
+        checkChunks();
+        checkGranules();
+    }
+
+    private void checkChunks() {
         long end = 0;
         long sum = 0;
         BitSet expect = new BitSet(frames);
-        for (Chunk c : chunks.values()) {
+        List<Chunk> inOrder = chunks();
+        if (inOrder.size() != chunks.size() || inOrder.contains(null)) {
+            throw new IllegalStateException("PhysicalPool: " + chunks.size() + " chunks but "
+                    + starts.cardinality() + " marked starts");
+        }
+        for (Chunk c : inOrder) {
             if (c.address() < end) throw new IllegalStateException("PhysicalPool: chunks overlap at " + c);
             end = c.end();
             sum += c.size();
@@ -172,17 +192,22 @@ public final class PhysicalPool {
         }
         if (!expect.equals(used) || sum != usedBytes || used.nextClearBit(0) < lowestFree) {
             throw new IllegalStateException("PhysicalPool: frames used " + used.cardinality()
-                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum
-                    + ", first free frame " + used.nextClearBit(0) + " vs hint " + lowestFree);
+                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs "
+                    + sum + ", first free frame " + used.nextClearBit(0)
+                    + " vs hint " + lowestFree);
         }
+    }
+
+    private void checkGranules() {
         BitSet busy = new BitSet(granules(frames));
         for (int f = used.nextSetBit(0); f >= 0; f = used.nextSetBit((f / GRANULE + 1) * GRANULE)) {
             busy.set(f / GRANULE);
         }
-        if (!busy.equals(busyGranules) || busyGranules.nextClearBit(0) < lowestFreeGranule) {
-            throw new IllegalStateException("PhysicalPool: granules busy " + busyGranules.cardinality()
-                    + " vs frames' " + busy.cardinality() + ", first free granule "
-                    + busyGranules.nextClearBit(0) + " vs hint " + lowestFreeGranule);
+        int firstFree = busyGranules.nextClearBit(0);
+        if (!busy.equals(busyGranules) || firstFree < lowestFreeGranule) {
+            throw new IllegalStateException("PhysicalPool: granules busy "
+                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality()
+                    + ", first free granule " + firstFree + " vs hint " + lowestFreeGranule);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeMap;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -107,12 +108,13 @@ class PhysicalPoolFirstFitTest {
         static final int[] ONE_FRAME_AT = {-1, 0, 1, G / 2, G - 1};
 
         @ParameterizedTest(name = "{0} frames")
-        @ValueSource(ints = {3 * G, 3 * G + 5, 4 * G})
-        @DisplayName("every mix of empty, full and one-frame granules, whole pages and odd runs")
+        @ValueSource(ints = {2 * G, 3 * G, 3 * G + 5})
+        @DisplayName("every mix of empty, full and one-frame granules, asked for pages, odd runs")
         void everyGranulePattern(int frames) {
             int granules = (frames + G - 1) / G;
             int kinds = ONE_FRAME_AT.length + 1;                 // the last kind: a full granule
-            int[] sizes = {1, 2, G - 1, G, G + 1, 2 * G, 3 * G, frames, frames + 1};
+            int[] sizes = {1, G - 1, G, G + 1, 2 * G, 3 * G, frames, frames + 1};
+            int[] steps = {1, 2, G, 2 * G, 4 * G};
             for (int code = 0; code < Math.pow(kinds, granules); code++) {
                 boolean[] used = new boolean[frames];
                 int c = code;
@@ -120,7 +122,7 @@ class PhysicalPoolFirstFitTest {
                 Model m = new Model(frames);
                 PhysicalPool p = poolWith(frames, used, m);
                 for (int n : sizes) {
-                    for (int step = 1; step <= 8 * G; step *= 2) sameAnswer(p, m, n, step, show(used));
+                    for (int step : steps) sameAnswer(p, m, n, step, show(used));
                 }
             }
         }
@@ -141,23 +143,25 @@ class PhysicalPoolFirstFitTest {
     class Random_ {
         @ParameterizedTest(name = "seed {0}")
         @ValueSource(longs = {1, 2, 3})
-        @DisplayName("64 KiB-aligned runs and 2 MiB pages, mixed, land where the model says "
-                + "(seeds 1-3, 1-60 under -Pall-seeds)")
+        @DisplayName("64 KiB-aligned runs and 2 MiB pages, mixed, land where the model says, and "
+                + "chunks() and chunkAt agree with a TreeMap (seeds 1-3, 1-60 under -Pall-seeds)")
         void mixedTraffic(long seed) {
             long last = ALL_SEEDS && seed == 3 ? 60 : seed;
             for (long s = seed; s <= last; s++) run(new Random(s), s);
         }
 
         private void run(Random rnd, long seed) {
-            int frames = 8 * G + rnd.nextInt(2 * G);              // 16-20 MiB, often not whole pages
+            int frames = 8 * G + rnd.nextInt(2 * G);   // 16-20 MiB, often not whole pages
             PhysicalPool p = new PhysicalPool(0, frames * F);
             Model m = new Model(frames);
             List<int[]> live = new ArrayList<>();                // {start frame, frames}
-            for (int i = 0; i < 1500; i++) {
+            TreeMap<Long, Long> ends = new TreeMap<>();          // live chunks: address -> end
+            for (int i = 0; i < 1000; i++) {
                 if (!live.isEmpty() && rnd.nextInt(10) < 4) {
                     int[] c = live.remove(rnd.nextInt(live.size()));
                     p.release(c[0] * F);
                     m.release(c[0], c[1]);
+                    ends.remove(c[0] * F);
                 } else {
                     boolean page = rnd.nextBoolean();
                     int n = page ? G * (1 + rnd.nextInt(3)) : 1 + rnd.nextInt(2 * G);
@@ -166,10 +170,28 @@ class PhysicalPoolFirstFitTest {
                     long got = p.allocate(n * F, step * F, i);
                     assertThat(got).as("seed %d step %d: %d frames aligned to %d", seed, i, n, step)
                             .isEqualTo(expected < 0 ? -1 : expected * F);
-                    if (expected >= 0) live.add(new int[] {expected, n});
+                    if (expected >= 0) {
+                        live.add(new int[] {expected, n});
+                        ends.put(expected * F, (expected + n) * F);
+                    }
                 }
                 p.checkInvariants();
+                assertThat(p.chunks()).extracting(PhysicalPool.Chunk::address)
+                        .containsExactlyElementsOf(ends.keySet());
+                long probe = rnd.nextInt(frames) * F + rnd.nextInt(3) - 1;
+                long far = 1L << 47;                             // past any int frame number
+                for (long at : new long[] {-1, 0, probe, frames * F - 1, frames * F, far}) {
+                    sameHolder(p, ends, at);
+                }
             }
+        }
+
+        /** chunkAt, against a floor lookup in a TreeMap of the live chunks. */
+        private void sameHolder(PhysicalPool p, TreeMap<Long, Long> ends, long probe) {
+            var floor = ends.floorEntry(probe);
+            Long holder = floor != null && probe < floor.getValue() ? floor.getKey() : null;
+            PhysicalPool.Chunk c = p.chunkAt(probe);
+            assertThat(c == null ? null : c.address()).as("chunkAt(%d)", probe).isEqualTo(holder);
         }
     }
 
@@ -196,11 +218,12 @@ class PhysicalPoolFirstFitTest {
             p.release(ctx);
             p.checkInvariants();
             p.busyGranules.set(3);
-            assertThatThrownBy(p::checkInvariants).hasMessageContaining("granules busy 1 vs frames' 0");
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("granules busy 1 vs frames' 0");
         }
 
         @Test
-        @DisplayName("catches a granule hint above a free granule, and a frame hint above a free frame")
+        @DisplayName("catches a granule hint above a free granule, a frame hint above a free frame")
         void hintsAboveAFreeOne() {
             PhysicalPool p = new PhysicalPool(0, 4 * G * F);
             p.allocate(G * F, G * F, "page");
@@ -210,7 +233,21 @@ class PhysicalPoolFirstFitTest {
             p.lowestFreeGranule = 1;
             p.checkInvariants();
             p.lowestFree = G + 1;
-            assertThatThrownBy(p::checkInvariants).hasMessageContaining("first free frame 32 vs hint 33");
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("first free frame 32 vs hint 33");
+        }
+
+        @Test
+        @DisplayName("catches a start marked where no chunk starts, or missing where one does")
+        void staleStart() {
+            PhysicalPool p = new PhysicalPool(0, 4 * G * F);
+            p.allocate(2 * F, F, "a");
+            p.starts.set(1);
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("1 chunks but 2 marked starts");
+            p.starts.clear(0, 2);
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("1 chunks but 0 marked starts");
         }
     }
 }
