@@ -72,7 +72,7 @@ public final class PhysicalPool {
     public long usedBytes() { return usedBytes; }
 
     /** Bytes in whole free frames. */
-    public long freeBytes() { return (long) (frames - used.cardinality()) * FRAME; }
+    public long freeBytes() { return frames * FRAME - usedBytes; }
 
     // tag::allocate[]
     /**
