@@ -102,7 +102,7 @@ public final class PhysicalPool {
 
     /**
      * The lowest {@code start >= from}, a multiple of {@code step}, with bits
-     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 when there is none.
+     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 if none.
      */
     private static int firstFit(BitSet busy, int from, int n, int step, int limit) {
         int start = alignUp(from, step);
