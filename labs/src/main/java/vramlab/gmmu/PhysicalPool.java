@@ -1,9 +1,9 @@
 package vramlab.gmmu;
 
 import java.util.BitSet;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.TreeMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import vramlab.units.Bytes;
 
@@ -17,11 +17,25 @@ import vramlab.units.Bytes;
  * root chunks. Simplification: first fit from the lowest address, no per-type free lists and no
  * buddy splitting (chapter 6 builds the buddy).
  *
+ * <p>Finding that first fit fast. Every cudaMalloc asks for 2 MiB pages, so the pool also keeps
+ * a coarser map: one bit per 2 MiB granule of 32 frames, set when the granule holds a used frame.
+ * A run of whole granules starting on a granule boundary is free exactly when none of its
+ * granules is busy, so a request whose size and alignment are whole granules searches that map,
+ * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
+ * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
+ * where its search starts, moved up lazily by the search itself. The chunks sit in a hash map by
+ * address, with a bitmap of their first frames for {@link #chunkAt} and address order.
+ *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
- * {@code usedBytes} is the sum of the chunk sizes.
+ * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
+ * marked a start; a granule is marked busy exactly when one of its frames is used; no frame below
+ * {@code lowestFree} is free, no granule below {@code lowestFreeGranule} is free.
  */
 public final class PhysicalPool {
     public static final long FRAME = 64 * Bytes.KiB;
+
+    /** Frames in a 2 MiB granule, the unit of the coarse map. */
+    static final int GRANULE = 32;
 
     /** A run of frames and whom it belongs to. */
     public record Chunk(long address, long size, Object owner) {
@@ -32,8 +46,11 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
-    private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
-    private int lowestFree;                  // no frame below this is free: where a search starts
+    private final Map<Long, Chunk> chunks = new HashMap<>();   // by address
+    final BitSet starts;                     // each chunk's first frame: floor lookups, order
+    final BitSet busyGranules;               // granule g holds a used frame
+    int lowestFree;                          // no frame below this is free: where a search starts
+    int lowestFreeGranule;                   // no granule below this is free
     private long usedBytes;
 
     public PhysicalPool(int device, long capacity) {
@@ -44,6 +61,8 @@ public final class PhysicalPool {
         this.capacity = capacity;
         this.frames = (int) n;
         this.used = new BitSet(frames);
+        this.busyGranules = new BitSet(granules(frames));
+        this.starts = new BitSet(frames);
     }
 
     public int device() { return device; }
@@ -53,7 +72,7 @@ public final class PhysicalPool {
     public long usedBytes() { return usedBytes; }
 
     /** Bytes in whole free frames. */
-    public long freeBytes() { return (long) (frames - used.cardinality()) * FRAME; }
+    public long freeBytes() { return frames * FRAME - usedBytes; }
 
     // tag::allocate[]
     /**
@@ -68,11 +87,29 @@ public final class PhysicalPool {
         }
         int n = (int) (bytes / FRAME);
         int step = (int) (alignment / FRAME);
-        int start = alignUp(used.nextClearBit(lowestFree), step);
-        while (start + n <= frames) {
-            int clash = used.nextSetBit(start);
-            if (clash < 0 || clash >= start + n) return take(start, n, owner);
-            start = alignUp(used.nextClearBit(clash), step);
+        int start;
+        if (n % GRANULE == 0 && step % GRANULE == 0) {   // whole granules: the coarse map
+            lowestFreeGranule = busyGranules.nextClearBit(lowestFreeGranule);
+            int g = firstFit(busyGranules, lowestFreeGranule, n / GRANULE, step / GRANULE,
+                    frames / GRANULE);
+            start = g < 0 ? -1 : g * GRANULE;
+        } else {
+            lowestFree = used.nextClearBit(lowestFree);
+            start = firstFit(used, lowestFree, n, step, frames);
+        }
+        return start < 0 ? -1 : take(start, n, owner);
+    }
+
+    /**
+     * The lowest {@code start >= from}, a multiple of {@code step}, with bits
+     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 if none.
+     */
+    private static int firstFit(BitSet busy, int from, int n, int step, int limit) {
+        int start = alignUp(from, step);
+        while (start + n <= limit) {
+            int clash = busy.nextSetBit(start);
+            if (clash < 0 || clash >= start + n) return start;
+            start = alignUp(busy.nextClearBit(clash), step);
         }
         return -1;
     }
@@ -80,11 +117,12 @@ public final class PhysicalPool {
 
     private long take(int start, int n, Object owner) {
         used.set(start, start + n);
+        busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
         chunks.put(addr, new Chunk(addr, n * FRAME, owner));
+        starts.set(start);
         usedBytes += n * FRAME;
-        lowestFree = used.nextClearBit(lowestFree);
-        return addr;
+        return addr;                         // both hints stay lower bounds: nothing was freed
     }
 
     /** Gives back the whole chunk that starts at {@code address}. */
@@ -94,24 +132,59 @@ public final class PhysicalPool {
             throw new IllegalStateException("release(0x" + Long.toHexString(address) + "): no chunk starts there on GPU " + device);
         }
         int start = (int) (address / FRAME);
-        used.clear(start, start + (int) (c.size() / FRAME));
+        int end = start + (int) (c.size() / FRAME);
+        starts.clear(start);
+        used.clear(start, end);
+        freeGranules(start, end);
         usedBytes -= c.size();
         lowestFree = Math.min(lowestFree, start);
     }
 
-    /** The chunk that holds {@code address}, or null. */
-    public Chunk chunkAt(long address) {
-        var e = chunks.floorEntry(address);
-        return e != null && address < e.getValue().end() ? e.getValue() : null;
+    /** Clears the granules frames {@code [start, end)} touched, unless another chunk shares one. */
+    private void freeGranules(int start, int end) {
+        int first = start / GRANULE;
+        int last = granules(end) - 1;
+        busyGranules.clear(first, last + 1);
+        if (start % GRANULE != 0 || end % GRANULE != 0) {   // an end granule may be shared
+            if (holdsUsedFrame(first)) busyGranules.set(first);
+            if (holdsUsedFrame(last)) busyGranules.set(last);
+        }
+        lowestFreeGranule = Math.min(lowestFreeGranule, first);
     }
 
-    public Collection<Chunk> chunks() { return Collections.unmodifiableCollection(chunks.values()); }
+    private boolean holdsUsedFrame(int granule) {
+        int frame = used.nextSetBit(granule * GRANULE);
+        return frame >= 0 && frame < (granule + 1) * GRANULE;
+    }
+
+    /** The chunk that holds {@code address}, or null. */
+    public Chunk chunkAt(long address) {
+        if (address < 0 || address >= capacity) return null;
+        int start = starts.previousSetBit((int) (address / FRAME));
+        Chunk c = start < 0 ? null : chunks.get(start * FRAME);
+        return c != null && address < c.end() ? c : null;
+    }
+
+    /** Every chunk, in address order (a copy). */
+    public List<Chunk> chunks() {
+        return starts.stream().mapToObj(f -> chunks.get(f * FRAME)).toList();
+    }
 
     public void checkInvariants() {
+        checkChunks();
+        checkGranules();
+    }
+
+    private void checkChunks() {
         long end = 0;
         long sum = 0;
         BitSet expect = new BitSet(frames);
-        for (Chunk c : chunks.values()) {
+        List<Chunk> inOrder = chunks();
+        if (inOrder.size() != chunks.size() || inOrder.contains(null)) {
+            throw new IllegalStateException("PhysicalPool: " + chunks.size() + " chunks but "
+                    + starts.cardinality() + " marked starts");
+        }
+        for (Chunk c : inOrder) {
             if (c.address() < end) throw new IllegalStateException("PhysicalPool: chunks overlap at " + c);
             end = c.end();
             sum += c.size();
@@ -119,11 +192,29 @@ public final class PhysicalPool {
         }
         if (!expect.equals(used) || sum != usedBytes || used.nextClearBit(0) < lowestFree) {
             throw new IllegalStateException("PhysicalPool: frames used " + used.cardinality()
-                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum);
+                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs "
+                    + sum + ", first free frame " + used.nextClearBit(0)
+                    + " vs hint " + lowestFree);
+        }
+    }
+
+    private void checkGranules() {
+        BitSet busy = new BitSet(granules(frames));
+        for (int f = used.nextSetBit(0); f >= 0; f = used.nextSetBit((f / GRANULE + 1) * GRANULE)) {
+            busy.set(f / GRANULE);
+        }
+        int firstFree = busyGranules.nextClearBit(0);
+        if (!busy.equals(busyGranules) || firstFree < lowestFreeGranule) {
+            throw new IllegalStateException("PhysicalPool: granules busy "
+                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality()
+                    + ", first free granule " + firstFree + " vs hint " + lowestFreeGranule);
         }
     }
 
     private static int alignUp(int n, int step) { return (n + step - 1) / step * step; }
+
+    /** Granules that frames {@code [0, frames)} touch. */
+    private static int granules(int frames) { return (frames + GRANULE - 1) / GRANULE; }
 
     @Override public String toString() {
         return "GPU " + device + " pool: " + Bytes.formatSize(usedBytes) + " used of "
