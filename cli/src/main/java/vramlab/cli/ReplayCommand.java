@@ -145,12 +145,21 @@ final class ReplayCommand implements Command {
      * same events and errors, in the same order), so reading overlaps the replay.
      */
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
-        if (Runtime.getRuntime().availableProcessors() > 1) {
+        if (Runtime.getRuntime().availableProcessors() > 1 && !isSmallFile(file)) {
             try (ReadAhead events = new ReadAhead(in, file)) {
                 replayTrace(allocator, events, io);
             }
         } else {
             replayTrace(allocator, new TraceReader(in, file), io);
+        }
+    }
+
+    /** A file of under a megabyte (some ten thousand lines) replays sooner than a thread starts and warms up. */
+    private static boolean isSmallFile(String file) {
+        try {
+            return !file.equals("-") && Files.size(Path.of(file)) < (1 << 20);
+        } catch (IOException e) {
+            return false;
         }
     }
 

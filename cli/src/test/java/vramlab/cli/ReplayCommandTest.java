@@ -89,6 +89,18 @@ class ReplayCommandTest {
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).startsWith("error: " + p.getParent() + "/" + message).doesNotContain("\tat ");
         assertThat(r.err().lines()).hasSize(1);
+
+        // over a megabyte, the trace is read ahead on a second thread: the same error, in its place
+        int pad = 30_000;
+        Path big = dir.resolve("big.trace");
+        Files.writeString(big, "# padding, so that the trace is over a megabyte\n".repeat(pad) + text.replace("\\n", "\n"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^t\\.trace:(\\d+):").matcher(message);
+        assertThat(m.find()).isTrue();
+        String shifted = "big.trace:" + (Long.parseLong(m.group(1)) + pad) + ":" + message.substring(m.end());
+        CliRun ahead = CliRun.of("replay", big.toString());
+        assertThat(ahead.status()).isEqualTo(2);
+        assertThat(ahead.err()).startsWith("error: " + big.getParent() + "/" + shifted).doesNotContain("\tat ");
+        assertThat(ahead.err().lines()).hasSize(1);
     }
 
     @ParameterizedTest(name = "{0}")
