@@ -1,5 +1,7 @@
 package vramlab.bench;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,7 @@ import vramlab.driver.Gpu;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
 import vramlab.trace.TraceEvent;
+import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
 /**
@@ -38,8 +41,11 @@ import vramlab.units.Bytes;
  * java -jar bench/target/benchmarks.jar ReplayBenchmark
  * java -jar bench/target/benchmarks.jar ReplayBenchmark -f 1 -wi 2 -i 3 -p live=1000,100000 -p policy=toy,pytorch
  * </pre>
- * The end-to-end figure (text trace through the launcher, beside a C++ replay) is
- * {@code bench/e2e.sh}.
+ * {@code replay} hands the replay prebuilt {@link TraceEvent}s (the iterator path, as the
+ * advisor and the tests use it); {@code replayText} times the same churn read from its text in
+ * memory through {@link TraceReader}'s cursor, the path {@code ./vramlab replay} takes for a
+ * trace file (less the process start and the file). The end-to-end figure (text trace through
+ * the launcher, beside a C++ replay) is {@code bench/e2e.sh}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -64,6 +70,7 @@ public class ReplayBenchmark {
 
     List<TraceEvent> fill;
     List<TraceEvent> churn;
+    byte[] churnText;
     Replayer replayer;
     CachingAllocator allocator;
     final long[] sink = {0};
@@ -75,6 +82,15 @@ public class ReplayBenchmark {
         while (t.liveHandles() < live) fill.add(t.next());
         churn = new ArrayList<>(EVENTS);
         for (int i = 0; i < EVENTS; i++) churn.add(t.next());
+        StringBuilder text = new StringBuilder(EVENTS * 16);
+        for (TraceEvent e : churn) {
+            switch (e.op()) {
+                case ALLOC -> text.append("alloc ").append(e.handle()).append(' ').append(e.size()).append('\n');
+                case FREE -> text.append("free ").append(e.handle()).append('\n');
+                case EMPTY_CACHE -> text.append("empty_cache\n");
+            }
+        }
+        churnText = text.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A fresh allocator at the live level: the fill is not timed (an invocation lasts seconds). */
@@ -91,6 +107,13 @@ public class ReplayBenchmark {
     @OperationsPerInvocation(EVENTS)
     public long replay() {
         replayer.replay(churn.iterator());
+        return sink[0] + allocator.reserved();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(EVENTS)
+    public long replayText() {
+        replayer.replay(new TraceReader(new ByteArrayInputStream(churnText), "bench"));
         return sink[0] + allocator.reserved();
     }
 }
