@@ -167,4 +167,7 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
 
     /** Whether the reading thread is still running (for tests). */
     boolean reading() { return reader.isAlive(); }
+
+    /** Whether the reading thread leaves the JVM free to exit (for tests). */
+    boolean daemon() { return reader.isDaemon(); }
 }

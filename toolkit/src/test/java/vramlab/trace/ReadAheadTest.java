@@ -132,6 +132,21 @@ class ReadAheadTest {
         assertThat(closed.reading()).as("stopped by close").isFalse();
     }
 
+    @Test
+    @DisplayName("its thread waits on its input without holding the JVM open, and a close while it waits ends it")
+    void waitsOnItsInput() throws IOException, InterruptedException {
+        java.io.PipedOutputStream writer = new java.io.PipedOutputStream();
+        ReadAhead r = new ReadAhead(new java.io.PipedInputStream(writer), "pipe", 4);
+        writer.write("alloc a 1\n".getBytes(StandardCharsets.US_ASCII));
+        writer.flush();
+        assertThat(r.reading()).as("still reading: the pipe is open").isTrue();
+        assertThat(r.daemon()).as("a daemon: a replay that stops early never hangs the exit").isTrue();
+        r.close();
+        join(r);
+        assertThat(r.reading()).as("stopped by close while it waited on the pipe").isFalse();
+        writer.close();
+    }
+
     /** Waits for the reading thread (a liveness check: the thread either ends or the test fails after a minute). */
     private static void join(ReadAhead r) throws InterruptedException {
         for (int i = 0; i < 600 && r.reading(); i++) Thread.sleep(100);

@@ -271,6 +271,30 @@ class TraceReaderTest {
     @Nested
     @DisplayName("the handle table")
     class HandleTable {
+        @Test
+        @DisplayName("tells apart handles whose hashes are equal, by string and from bytes, short and long")
+        void equalHashes() {
+            // "Aa" and "BB" have the same String.hashCode, and so do their concatenations
+            String[] names = {"Aa", "BB", "AaAa", "AaBB", "BBAa", "BBBB", "AaAaAaAa", "AaAaAaBB", "BBBBBBBB"};
+            Handles h = new Handles();
+            int[] ids = new int[names.length];
+            for (int i = 0; i < names.length; i++) {
+                byte[] b = names[i].getBytes(StandardCharsets.US_ASCII);
+                ids[i] = i % 2 == 0 ? h.add(names[i]) : h.add(b, 0, b.length);
+            }
+            for (int i = 0; i < names.length; i++) {
+                String fresh = new String(names[i].toCharArray());         // equal, not the same object
+                byte[] b = names[i].getBytes(StandardCharsets.US_ASCII);
+                assertThat(h.find(fresh)).as(names[i]).isEqualTo(ids[i]);
+                assertThat(h.find(b, 0, b.length)).as("%s from bytes", names[i]).isEqualTo(ids[i]);
+                assertThat(h.name(ids[i])).isEqualTo(names[i]);
+            }
+            h.remove(ids[1]);                                               // BB goes; Aa stays
+            assertThat(h.find("BB")).isEqualTo(-1);
+            assertThat(h.find(new byte[] {'B', 'B'}, 0, 2)).isEqualTo(-1);
+            assertThat(h.find(new String("Aa".toCharArray()))).isEqualTo(ids[0]);
+        }
+
         @ParameterizedTest(name = "seed {0}")
         @CsvSource({"1", "2", "3", "4"})
         @DisplayName("agrees with a HashMap under seeded random adds and removes, and reuses ids")
@@ -279,7 +303,8 @@ class TraceReaderTest {
             Handles h = new Handles();
             Map<String, Integer> model = new HashMap<>();
             Map<Integer, String> byId = new HashMap<>();
-            String[] stems = {"h", "\u00e9", "handle-", "a\u0000"};     // short, not ASCII, past 7 bytes, a NUL
+            // short, not ASCII, past 7 bytes, a NUL, 7 to 9 bytes (the packed form's edge)
+            String[] stems = {"h", "\u00e9", "handle-", "a\u0000", "abcdef"};
             int most = 0;
             for (int step = 0; step < 50_000; step++) {
                 String name = stems[r.nextInt(stems.length)] + r.nextInt(750);
