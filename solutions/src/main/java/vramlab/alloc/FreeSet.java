@@ -29,7 +29,7 @@ import java.util.NoSuchElementException;
  */
 public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Block> {
     /** The most blocks one chunk holds (tests make smaller ones to reach the edges). */
-    static final int CHUNK = 64;
+    static final int CHUNK = 32;
 
     /** Which key a set orders by, after the stream. */
     public enum Order {
