@@ -104,6 +104,10 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     int count;                                   // chunks in use
     int size;
     private int modCount;
+    // Where the last ceiling or higher found its block, valid while modCount is unchanged: the
+    // allocator removes the block it just found, and that remove then needs no search.
+    private Block found;
+    private int foundChunk, foundIndex, foundAt;
 
     public FreeSet(Order order) { this(order, CHUNK); }
 
@@ -196,7 +200,12 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int c = chunkFor(s, a, b, strict);
         if (c == count) return null;
         Chunk ch = chunks[c];
-        return ch.blocks[indexIn(ch, s, a, b, strict)];
+        int i = indexIn(ch, s, a, b, strict);
+        found = ch.blocks[i];
+        foundChunk = c;
+        foundIndex = i;
+        foundAt = modCount;
+        return found;
     }
 
     /** The largest block before (when {@code inclusive}: at or before) the key; null when none. */
@@ -309,11 +318,21 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         Block e = (Block) o;
         int s = e.stream;
         long a = key1(e), b = key2(e);
-        int c = chunkFor(s, a, b, false);
-        if (c == count) return false;
-        Chunk ch = chunks[c];
-        int i = indexIn(ch, s, a, b, false);
-        if (ch.compareAt(i, s, a, b) != 0) return false;
+        int c, i;
+        Chunk ch;
+        if (e == found && foundAt == modCount && chunks[foundChunk].blocks[foundIndex] == e
+                && chunks[foundChunk].compareAt(foundIndex, s, a, b) == 0) {
+            c = foundChunk;                                  // the block the last search found, key unchanged
+            i = foundIndex;
+            ch = chunks[c];
+            found = null;
+        } else {
+            c = chunkFor(s, a, b, false);
+            if (c == count) return false;
+            ch = chunks[c];
+            i = indexIn(ch, s, a, b, false);
+            if (ch.compareAt(i, s, a, b) != 0) return false;
+        }
         ch.delete(i);
         size--;
         modCount++;
@@ -343,6 +362,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         count = 0;
         size = 0;
         modCount++;
+        found = null;
     }
 
     // ---- iteration and views ----------------------------------------------------------------

@@ -61,7 +61,12 @@ class FreeSetAgainstTreeSetTest {
     static String step(int op, Block k, NavigableSet<Block> mine, NavigableSet<Block> ref) {
         switch (op) {
             case 0, 1, 2 -> assertThat(mine.add(k)).as("add %s", k).isEqualTo(ref.add(k));
-            case 3, 4 -> assertThat(mine.remove(k)).as("remove %s", k).isEqualTo(ref.remove(k));
+            case 3 -> assertThat(mine.remove(k)).as("remove %s", k).isEqualTo(ref.remove(k));
+            case 4 -> {             // the allocator's pattern: find a block, then remove the one found
+                Block f = mine.ceiling(k), g = ref.ceiling(k);
+                assertThat(f).as("ceiling %s", k).isSameAs(g);
+                if (f != null) assertThat(mine.remove(f)).as("remove found %s", f).isEqualTo(ref.remove(g));
+            }
             case 5 -> assertThat(mine.pollFirst()).as("pollFirst").isSameAs(ref.pollFirst());
             case 6 -> assertThat(mine.pollLast()).as("pollLast").isSameAs(ref.pollLast());
             default -> {
@@ -273,6 +278,40 @@ class FreeSetAgainstTreeSetTest {
     @Nested
     @DisplayName("iterators and checks")
     class Edges {
+        @Test
+        @DisplayName("a remove after a search removes by key, as a TreeSet's does, whatever changed in between")
+        void removeAfterSearch() {
+            Keys keys = new Keys(2, 40, 3);                       // 240 blocks: several chunks
+            FreeSet mine = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, 8);
+            TreeSet<Block> ref = new TreeSet<>(comparator(FreeSet.Order.STREAM_SIZE_ADDRESS));
+            for (int i = 0; i < keys.blocks.size(); i += 2) {     // every other one: room to add
+                mine.add(keys.blocks.get(i));
+                ref.add(keys.blocks.get(i));
+            }
+            Block f = mine.ceiling(probe(1, 20 * 512L));
+            assertThat(f).isSameAs(ref.ceiling(probe(1, 20 * 512L)));
+            Block before = keys.blocks.get(keys.blocks.indexOf(f) - 1);   // sorts just before f
+            mine.add(before);                                      // f moves one place on
+            ref.add(before);
+            assertThat(mine.remove(f)).isTrue();
+            ref.remove(f);
+            assertThat(mine).containsExactlyElementsOf(ref);
+            mine.checkInvariants();
+
+            Block g = mine.ceiling(probe(0, 7 * 512L));
+            Block twin = new Block(g.segment, g.stream, g.offset, g.size);   // another block, same key
+            assertThat(mine.remove(twin)).as("the key, not the object, is what a TreeSet removes").isTrue();
+            ref.remove(twin);
+            assertThat(mine).containsExactlyElementsOf(ref).doesNotContain(g);
+            assertThat(mine.remove(g)).as("gone already").isFalse();
+            mine.checkInvariants();
+
+            Block h = mine.ceiling(probe(0, 30 * 512L));
+            mine.clear();
+            assertThat(mine.remove(h)).as("after clear").isFalse();
+            mine.checkInvariants();
+        }
+
         @Test
         @DisplayName("an iterator fails fast after a change behind its back, and remove needs a next first")
         void failFast() {
