@@ -10,12 +10,18 @@
 #   BEFORE_CP=<classpath>  also times `java -cp $BEFORE_CP vramlab.cli.Main replay` (an older
 #                          build of the kit, with the JVM's defaults) beside each, for
 #                          before/after figures from the same sitting
+#   BEFORE_VRAMLAB=<path>  also times an older checkout's launcher (`$BEFORE_VRAMLAB replay`,
+#                          built beforehand), with whatever flags it sets itself
 #   STARTS=<n>             runs of each start-up measurement (default 5; the median is shown)
+#   REPEAT=<n>             rounds (default 1): each round runs every replay once in turn, and
+#                          each row shows the median wall and CPU seconds of its rounds (on a
+#                          shared virtual machine one run differs from the next by a third)
 # On a shared machine compare the ratios within one run, and the CPU seconds.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 EVENTS=${1:-1000000}
 STARTS=${STARTS:-5}
+REPEAT=${REPEAT:-1}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
 [ -f "$ROOT/bench/target/benchmarks.jar" ] || (cd "$ROOT" && mvn -q -B -pl bench -am package -DskipTests)
@@ -39,13 +45,34 @@ time_once() {
       'BEGIN { printf "%.3f %.3f\n", b - a, (c1 - c0) / hz }')
 }
 
-# run LABEL EVENTS CMD...: times one replay, prints one row
-run() {
-  local label=$1 n=$2; shift 2
-  time_once "$@"
-  awk -v l="$label" -v n="$n" -v w="$WALL" -v c="$CPU" -v lines="$(wc -l <"$OUT/last.out")" 'BEGIN {
-        printf "%-30s %7.2f s wall %7.2f s cpu %10.0f events/s (wall) %10.0f events/s (cpu) %5d lines out\n",
+# median of the numbers given
+median() { echo "$@" | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# row LABEL EVENTS WALL CPU LINES: one row of the table
+row() {
+  awk -v l="$1" -v n="$2" -v w="$3" -v c="$4" -v lines="$5" 'BEGIN {
+        printf "%-34s %7.2f s wall %7.2f s cpu %10.0f events/s (wall) %10.0f events/s (cpu) %5d lines out\n",
                l, w, c, n / w, (c > 0 ? n / c : 0), lines }'
+}
+
+# rounds EVENTS: REPEAT rounds, each timing every command of LABELS/CMDS once in turn (so a
+# machine that speeds up or slows down during the sitting shifts them all alike), then one row
+# each with the median wall and CPU seconds; the medians' wall times are left in MEDIANS.
+rounds() {
+  local n=$1 r k
+  local -a walls cpus lines
+  for r in $(seq "$REPEAT"); do
+    for k in "${!CMDS[@]}"; do
+      eval "time_once ${CMDS[$k]}"
+      walls[$k]="${walls[$k]:-} $WALL"; cpus[$k]="${cpus[$k]:-} $CPU"
+      lines[$k]=$(wc -l <"$OUT/last.out")
+    done
+  done
+  MEDIANS=()
+  for k in "${!CMDS[@]}"; do
+    MEDIANS[$k]=$(median ${walls[$k]})
+    row "${LABELS[$k]}" "$n" "${MEDIANS[$k]}" "$(median ${cpus[$k]})" "${lines[$k]}"
+  done
 }
 
 # median_run LABEL CMD...: STARTS runs, prints the median wall and CPU seconds
@@ -70,16 +97,19 @@ for LIVE in 2000 100000; do
   TRACE="$OUT/trace-$EVENTS-$LIVE.txt"
   [ -f "$TRACE" ] || java -cp "$ROOT/bench/target/benchmarks.jar" vramlab.bench.SteadyTrace \
       "$EVENTS" "$LIVE" 42 20 >"$TRACE"
-  echo "== $EVENTS events, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB"
-  if [ -n "$CXX" ]; then
-    run "C++ std::set (g++ -O2)" "$EVENTS" "$CXX" "$TRACE" 1TiB
-    CPP[$LIVE]=$WALL
-  fi
-  run "./vramlab replay" "$EVENTS" "$ROOT/vramlab" replay --device 1TiB "$TRACE"
-  KIT[$LIVE]=$WALL
+  echo "== $EVENTS events, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB$([ "$REPEAT" -gt 1 ] && echo ", medians of $REPEAT rounds")"
+  LABELS=(); CMDS=()
+  if [ -n "$CXX" ]; then LABELS+=("C++ std::set (g++ -O2)"); CMDS+=("\"\$CXX\" \"\$TRACE\" 1TiB"); fi
+  LABELS+=("./vramlab replay"); CMDS+=("\"\$ROOT/vramlab\" replay --device 1TiB \"\$TRACE\"")
   if [ -n "${BEFORE_CP:-}" ]; then
-    run "before (BEFORE_CP)" "$EVENTS" java -cp "$BEFORE_CP" vramlab.cli.Main replay --device 1TiB "$TRACE"
+    LABELS+=("before (BEFORE_CP)")
+    CMDS+=("java -cp \"\$BEFORE_CP\" vramlab.cli.Main replay --device 1TiB \"\$TRACE\"")
   fi
+  if [ -n "${BEFORE_VRAMLAB:-}" ]; then
+    LABELS+=("before (BEFORE_VRAMLAB)"); CMDS+=("\"\$BEFORE_VRAMLAB\" replay --device 1TiB \"\$TRACE\"")
+  fi
+  rounds "$EVENTS"
+  if [ -n "$CXX" ]; then CPP[$LIVE]=${MEDIANS[0]}; KIT[$LIVE]=${MEDIANS[1]}; else KIT[$LIVE]=${MEDIANS[0]}; fi
 done
 
 echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
@@ -89,6 +119,9 @@ START=$MEDIAN_WALL
 median_run "./vramlab --version" "$ROOT/vramlab" --version
 if [ -n "${BEFORE_CP:-}" ]; then
   median_run "before: replay (10 lines)" java -cp "$BEFORE_CP" vramlab.cli.Main replay "$OUT/trace-10.txt"
+fi
+if [ -n "${BEFORE_VRAMLAB:-}" ]; then
+  median_run "before launcher: 10 lines" "$BEFORE_VRAMLAB" replay "$OUT/trace-10.txt"
 fi
 
 echo "== the issue's goals (wall-clock ratios from this run)"
