@@ -108,21 +108,21 @@ class EmptyCacheTest {
     @Nested
     @DisplayName("beyond a few hundred free blocks")
     class Shortcut {
-        @ParameterizedTest(name = "policy [{0}] seed {1}")
-        @CsvSource({"toy, 1", "toy, 2", "'', 3", "max_split_size_mb:64, 4"})
-        @DisplayName("releases what the walk of every free block releases, in the same order")
-        void sameAsTheWalk(String conf, long seed) {
-            CachingAllocator fast = allocator(conf);
-            CachingAllocator walk = allocator(conf);
-            walk.fastRelease = false;
-            Random r = new Random(seed);
-            List<Block> liveFast = new ArrayList<>(), liveWalk = new ArrayList<>();
-            int maxFree = 0;
-            for (int step = 0; step < 20_000; step++) {
-                int op = r.nextInt(100);
-                if (op < 2) {
-                    assertThat(fast.emptyCache()).as("bytes released at step %d", step).isEqualTo(walk.emptyCache());
-                } else if (op < 54 || liveFast.isEmpty()) {
+        /** Two allocators, the shortcut on in one and off in the other, fed the same calls. */
+        final class Twins {
+            final CachingAllocator fast;
+            final CachingAllocator walk;
+            final List<Block> liveFast = new ArrayList<>(), liveWalk = new ArrayList<>();
+
+            Twins(String conf) {
+                fast = allocator(conf);
+                walk = allocator(conf);
+                walk.fastRelease = false;
+            }
+
+            /** Allocates one random size in both (always when nothing is live), or frees the same random live block. */
+            void allocOrFree(Random r, boolean alloc) {
+                if (alloc || liveFast.isEmpty()) {
                     long size = 1 + r.nextInt(r.nextInt(4) == 0 ? 24 << 20 : 1 << 20);
                     liveFast.add(fast.alloc(size));
                     liveWalk.add(walk.alloc(size));
@@ -131,43 +131,52 @@ class EmptyCacheTest {
                     fast.free(liveFast.remove(i));
                     walk.free(liveWalk.remove(i));
                 }
-                maxFree = Math.max(maxFree, fast.freeBlocks(PoolKind.SMALL).size() + fast.freeBlocks(PoolKind.LARGE).size());
-                if (step % 1000 == 0) fast.checkInvariants();
+            }
+
+            void sameDriverCalls() {
+                assertThat(fast.trace().entries()).as("the same driver calls in the same order")
+                        .containsExactlyElementsOf(walk.trace().entries());
+            }
+        }
+
+        @ParameterizedTest(name = "policy [{0}] seed {1}")
+        @CsvSource({"toy, 1", "toy, 2", "'', 3", "max_split_size_mb:64, 4"})
+        @DisplayName("releases what the walk of every free block releases, in the same order")
+        void sameAsTheWalk(String conf, long seed) {
+            Twins t = new Twins(conf);
+            Random r = new Random(seed);
+            int maxFree = 0;
+            for (int step = 0; step < 20_000; step++) {
+                int op = r.nextInt(100);
+                if (op < 2) {
+                    assertThat(t.fast.emptyCache()).as("bytes released at step %d", step).isEqualTo(t.walk.emptyCache());
+                } else {
+                    t.allocOrFree(r, op < 54);
+                }
+                maxFree = Math.max(maxFree, t.fast.freeBlocks(PoolKind.SMALL).size() + t.fast.freeBlocks(PoolKind.LARGE).size());
+                if (step % 1000 == 0) t.fast.checkInvariants();
             }
             assertThat(maxFree).as("the shortcut was taken").isGreaterThan(CachingAllocator.FULL_WALK_MAX);
-            assertThat(fast.trace().entries()).as("the same driver calls in the same order")
-                    .containsExactlyElementsOf(walk.trace().entries());
-            fast.checkInvariants();
+            t.sameDriverCalls();
+            t.fast.checkInvariants();
         }
 
         @ParameterizedTest(name = "policy [{0}] seed {1}")
         @CsvSource({"toy, 5", "'', 6"})
         @DisplayName("lists each block cached whole once: with nothing released, at most one entry per segment")
         void eachBlockOnce(String conf, long seed) {
-            CachingAllocator fast = allocator(conf);
-            CachingAllocator walk = allocator(conf);
-            walk.fastRelease = false;
+            Twins t = new Twins(conf);
             Random r = new Random(seed);
-            List<Block> liveFast = new ArrayList<>(), liveWalk = new ArrayList<>();
             for (int step = 0; step < 12_000; step++) {
-                if (r.nextInt(100) < 52 || liveFast.isEmpty()) {
-                    long size = 1 + r.nextInt(r.nextInt(4) == 0 ? 24 << 20 : 1 << 20);
-                    liveFast.add(fast.alloc(size));
-                    liveWalk.add(walk.alloc(size));
-                } else {
-                    int i = r.nextInt(liveFast.size());
-                    fast.free(liveFast.remove(i));
-                    walk.free(liveWalk.remove(i));
-                }
-                assertThat(fast.wholeCached().size()).as("entries at step %d", step)
-                        .isLessThanOrEqualTo(fast.segments().size());
-                if (step % 500 == 0) fast.checkInvariants();   // includes: no block listed twice
+                t.allocOrFree(r, r.nextInt(100) < 52);
+                assertThat(t.fast.wholeCached().size()).as("entries at step %d", step)
+                        .isLessThanOrEqualTo(t.fast.segments().size());
+                if (step % 500 == 0) t.fast.checkInvariants();   // includes: no block listed twice
             }
-            assertThat(fast.emptyCache()).isEqualTo(walk.emptyCache());
-            assertThat(fast.trace().entries()).as("the same driver calls in the same order")
-                    .containsExactlyElementsOf(walk.trace().entries());
-            assertThat(fast.wholeCached()).as("emptied by the release").isEmpty();
-            fast.checkInvariants();
+            assertThat(t.fast.emptyCache()).isEqualTo(t.walk.emptyCache());
+            t.sameDriverCalls();
+            assertThat(t.fast.wholeCached()).as("emptied by the release").isEmpty();
+            t.fast.checkInvariants();
         }
 
         @Test
