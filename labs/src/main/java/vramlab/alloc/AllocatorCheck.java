@@ -49,16 +49,15 @@ final class AllocatorCheck {
         if (expandable != a.expandableSegmentCount()) {
             fail("expandable segments counted " + a.expandableSegmentCount() + ", held " + expandable);
         }
-        java.util.Set<Block> once = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        // empty_cache looks for whole free blocks in this list: each block once, its flag set
+        java.util.Set<Block> noted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Block b : a.wholeCached()) {
             if (!b.noted) fail("block " + b + " in the list of blocks cached whole, its noted flag unset");
-            if (!once.add(b)) fail("block " + b + " twice in the list of blocks cached whole");
+            if (!noted.add(b)) fail("block " + b + " twice in the list of blocks cached whole");
         }
         for (PoolKind k : PoolKind.values()) {
             a.freeSet(k).checkInvariants();      // ordered, keys unchanged since cached
             a.unmappedSet(k).checkInvariants();
-            java.util.Set<Block> noted = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            noted.addAll(a.wholeCached());      // empty_cache looks for whole free blocks there
             for (Block b : a.freeSet(k)) {
                 if (!b.isSplit() && !b.segment.isExpandable() && !noted.contains(b)) {
                     fail("whole free block " + b + " cached, not noted");

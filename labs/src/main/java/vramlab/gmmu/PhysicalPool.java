@@ -140,15 +140,13 @@ public final class PhysicalPool {
         lowestFree = Math.min(lowestFree, start);
     }
 
-    /** Clears the granules frames {@code [start, end)} touched, unless another chunk shares one. */
+    /** Clears the granules frames {@code [start, end)} touched, but an end one another chunk shares. */
     private void freeGranules(int start, int end) {
         int first = start / GRANULE;
         int last = granules(end) - 1;
         busyGranules.clear(first, last + 1);
-        if (start % GRANULE != 0 || end % GRANULE != 0) {   // an end granule may be shared
-            if (holdsUsedFrame(first)) busyGranules.set(first);
-            if (holdsUsedFrame(last)) busyGranules.set(last);
-        }
+        if (holdsUsedFrame(first)) busyGranules.set(first);
+        if (holdsUsedFrame(last)) busyGranules.set(last);
         lowestFreeGranule = Math.min(lowestFreeGranule, first);
     }
 

@@ -27,10 +27,8 @@ public final class Handles {
     private static final long LONG = -1, NOT_ASCII = -2;
 
     private byte[][] keys = new byte[32][];     // id -> the bytes of an ASCII handle longer than 7, else null
-    private long[] packed = new long[32];       // id -> a short ASCII handle packed, LONG or NOT_ASCII
     private String[] names = new String[32];    // id -> the handle: always for one not ASCII, else once asked
     private int[] hashes = new int[32];         // id -> its spread hash
-    private boolean[] used = new boolean[32];   // id -> tracked now
     private int[] freeIds = new int[32];        // a stack of returned ids
     private int freeCount;
     private int nextId;
@@ -49,10 +47,10 @@ public final class Handles {
         return n;
     }
 
-    /** An ASCII handle's bytes: kept when long, else unpacked from its {@code long}. */
+    /** An ASCII handle's bytes: kept when long, else unpacked from its slot's {@code long}. */
     private byte[] asciiBytes(int id) {
         if (keys[id] != null) return keys[id];
-        long p = packed[id];
+        long p = table[2 * slotOf(id) + 1];
         byte[] b = new byte[(int) (p >>> 56)];
         for (int i = 0; i < b.length; i++) b[i] = (byte) (p >>> (i << 3));
         return b;
@@ -139,15 +137,11 @@ public final class Handles {
         if (id >= keys.length) {
             int n = keys.length * 2;
             keys = Arrays.copyOf(keys, n);
-            packed = Arrays.copyOf(packed, n);
             names = Arrays.copyOf(names, n);
             hashes = Arrays.copyOf(hashes, n);
-            used = Arrays.copyOf(used, n);
         }
         hashes[id] = h;
-        packed[id] = form;
-        used[id] = true;
-        insert(id, h);
+        insert(slot(id, h), form);
         size++;
         return id;
     }
@@ -155,9 +149,7 @@ public final class Handles {
     /** Stops tracking the handle with this id; the id is handed out again later. */
     public void remove(int id) {
         int mask = slotCount() - 1;
-        long mine = slot(id, hashes[id]);
-        int i = hashes[id] & mask;
-        while (table[2 * i] != mine) i = (i + 1) & mask;
+        int i = slotOf(id);
         // backward-shift deletion: pull later entries of the probe run into the hole
         for (int j = (i + 1) & mask; table[2 * j] != 0; j = (j + 1) & mask) {
             int home = (int) (table[2 * j] >>> 32) & mask;
@@ -171,13 +163,21 @@ public final class Handles {
         table[2 * i + 1] = 0;
         keys[id] = null;
         names[id] = null;
-        used[id] = false;
         if (freeCount == freeIds.length) freeIds = Arrays.copyOf(freeIds, freeIds.length * 2);
         freeIds[freeCount++] = id;
         size--;
     }
 
     private static long slot(int id, int h) { return (long) h << 32 | (id + 1); }
+
+    /** Where the tracked handle with this id sits in the table. */
+    private int slotOf(int id) {
+        int mask = slotCount() - 1;
+        long mine = slot(id, hashes[id]);
+        int i = hashes[id] & mask;
+        while (table[2 * i] != mine) i = (i + 1) & mask;
+        return i;
+    }
 
     private static int spread(int h) {
         h *= 0x9E3779B9;
@@ -196,16 +196,17 @@ public final class Handles {
         return true;
     }
 
-    private void insert(int id, int h) {
+    private void insert(long slot, long form) {
         int mask = slotCount() - 1;
-        int i = h & mask;
+        int i = (int) (slot >>> 32) & mask;
         while (table[2 * i] != 0) i = (i + 1) & mask;
-        table[2 * i] = slot(id, h);
-        table[2 * i + 1] = packed[id];
+        table[2 * i] = slot;
+        table[2 * i + 1] = form;
     }
 
     private void rehash(int capacity) {
+        long[] old = table;
         table = new long[2 * capacity];
-        for (int id = 0; id < nextId; id++) if (used[id]) insert(id, hashes[id]);
+        for (int i = 0; i < old.length; i += 2) if (old[i] != 0) insert(old[i], old[i + 1]);
     }
 }
