@@ -26,7 +26,6 @@ import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
-import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -145,13 +144,16 @@ final class ReplayCommand implements Command {
      * same events and errors, in the same order), so reading overlaps the replay.
      */
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
+        SummaryListener summary = csv ? null : new SummaryListener(io.out(), map);
+        Replayer replayer = new Replayer(allocator, csv ? new CsvListener(io.out()) : summary, file, false);
         if (Runtime.getRuntime().availableProcessors() > 1 && !isSmallFile(file)) {
-            try (ReadAhead events = new ReadAhead(in, file)) {
-                replayTrace(allocator, events, io);
+            try (ReadAhead events = replayer.readAhead(in, file)) {
+                replayer.replay(events);
             }
         } else {
-            replayTrace(allocator, new TraceReader(in, file), io);
+            replayer.replay(new TraceReader(in, file));
         }
+        if (summary != null) summary.finish(allocator);
     }
 
     /** A file of under a megabyte (some ten thousand lines) replays sooner than a thread starts and warms up. */
@@ -160,16 +162,6 @@ final class ReplayCommand implements Command {
             return !file.equals("-") && Files.size(Path.of(file)) < (1 << 20);
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private void replayTrace(CachingAllocator allocator, TraceCursor events, Io io) {
-        if (csv) {
-            new Replayer(allocator, new CsvListener(io.out()), file, false).replay(events);
-        } else {
-            SummaryListener summary = new SummaryListener(io.out(), map);
-            new Replayer(allocator, summary, file, false).replay(events);
-            summary.finish(allocator);
         }
     }
 

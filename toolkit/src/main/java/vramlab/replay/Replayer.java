@@ -1,5 +1,6 @@
 package vramlab.replay;
 
+import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Iterator;
 
@@ -7,6 +8,7 @@ import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.trace.Handles;
+import vramlab.trace.ReadAhead;
 import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
@@ -17,7 +19,8 @@ import vramlab.trace.TraceReader;
  * each did. Holds only the live handles (and the handles whose alloc ended in OOM until their
  * free arrives), so it streams traces of any length. Handles are interned to dense ids
  * ({@link Handles}) that index the live table; a text trace read through
- * {@link #replay(TraceCursor)} is looked up without a string per line.
+ * {@link #replay(TraceCursor)} is looked up without a string per line, and one read through
+ * {@link #readAhead} is looked up on the reading thread.
  */
 public final class Replayer {
     /** What one event did: {@code ok}, {@code oom} or {@code skipped}. */
@@ -84,50 +87,61 @@ public final class Replayer {
      */
     public void replay(TraceReader reader) { replay((TraceCursor) reader); }   // the cursor, not the iterator
 
-    /** The same, from any cursor: a {@link TraceReader} or a {@link vramlab.trace.ReadAhead}. */
+    /**
+     * The same, from any cursor: a {@link TraceReader}, or a {@link ReadAhead} from
+     * {@link #readAhead}. The cursor tracks the handles in this replay's table
+     * ({@link TraceCursor#track}); a handle's name comes from the cursor's line, since a
+     * read-ahead's table may already be some events further on.
+     */
     public void replay(TraceCursor reader) {
         while (reader.advance()) {
             step++;
             long line = reader.line();
             switch (reader.op()) {
                 case ALLOC -> {
-                    int id = reader.findHandle(handles);
-                    alloc(id < 0 ? reader.addHandle(handles) : checkNotLive(id, line), null, line,
-                            reader.size(), 0);
+                    int id = reader.track(handles);
+                    if (id < states.length && states[id] == LIVE) throw stillLive(reader.handle(), line);
+                    alloc(id, null, reader, line, reader.size(), 0);
                 }
-                case FREE -> {
-                    int id = reader.findHandle(handles);
-                    free(id, id < 0 ? reader.handle() : null, null, line);
-                }
+                case FREE -> free(reader.track(handles), null, reader, line, false);
                 case EMPTY_CACHE -> emptyCache(null, line);
             }
             if (checkInvariants) allocator.checkInvariants();
         }
     }
 
+    /**
+     * A cursor that reads {@code in} (UTF-8; {@code file} names it in errors) a few batches
+     * ahead on a second thread and tracks this replay's handles there: give it to
+     * {@link #replay(TraceCursor)}, and use this replayer for nothing else until that returns
+     * (close the cursor after; on an error the reading thread stops there).
+     */
+    public ReadAhead readAhead(InputStream in, String file) { return new ReadAhead(in, file, handles); }
+
     public void apply(TraceEvent e) {
         step++;
         switch (e.op()) {
             case ALLOC -> {
                 int id = handles.find(e.handle());
-                alloc(id < 0 ? handles.add(e.handle()) : checkNotLive(id, e.line()), e, e.line(), e.size(),
-                        e.stream());
+                if (id >= 0 && states[id] == LIVE) throw stillLive(e.handle(), e.line());
+                alloc(id < 0 ? handles.add(e.handle()) : id, e, null, e.line(), e.size(), e.stream());
             }
-            case FREE -> free(handles.find(e.handle()), e.handle(), e, e.line());
+            case FREE -> free(handles.find(e.handle()), e, null, e.line(), true);
             case EMPTY_CACHE -> emptyCache(e, e.line());
         }
         if (checkInvariants) allocator.checkInvariants();
     }
 
     /** A tracked handle may be allocated again only if its last alloc ended in OOM. */
-    private int checkNotLive(int id, long line) {
-        if (states[id] == LIVE) {
-            throw new TraceException(file, line, "alloc of handle '" + handles.name(id) + "', which is still live");
-        }
-        return id;
+    private TraceException stillLive(String handle, long line) {
+        return new TraceException(file, line, "alloc of handle '" + handle + "', which is still live");
     }
 
-    private void alloc(int id, TraceEvent e, long line, long size, int stream) {
+    /** The event's handle: from its event object, else from the cursor's current line. */
+    private static String name(TraceEvent e, TraceCursor cursor) { return e != null ? e.handle() : cursor.handle(); }
+
+    /** {@code e} is the event on the iterator path, else null and {@code cursor} is at its line. */
+    private void alloc(int id, TraceEvent e, TraceCursor cursor, long line, long size, int stream) {
         if (id >= states.length) {
             int n = Math.max(id + 1, states.length * 2);
             blocks = Arrays.copyOf(blocks, n);
@@ -138,22 +152,23 @@ public final class Replayer {
             blocks[id] = allocator.alloc(size, stream);
             states[id] = LIVE;
             liveCount++;
-            String handle = e == null && names ? handles.name(id) : null;
+            String handle = e == null && names ? cursor.handle() : null;
             tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
             states[id] = FAILED;
             TraceEvent event = e != null ? e
-                    : new TraceEvent(line, TraceEvent.Op.ALLOC, handles.name(id), size, stream);
+                    : new TraceEvent(line, TraceEvent.Op.ALLOC, cursor.handle(), size, stream);
             listener.oom(step, event, oom);
             listener.event(step, event, Result.OOM, size, allocator);
         }
     }
 
-    private void free(int id, String handleIfUntracked, TraceEvent e, long line) {
+    /** As for alloc; {@code forget}: the handle leaves the table here (the cursor's track did it already). */
+    private void free(int id, TraceEvent e, TraceCursor cursor, long line, boolean forget) {
         byte state = id < 0 ? UNTRACKED : states[id];
-        String handle = id < 0 ? handleIfUntracked : e == null && names ? handles.name(id) : null;
+        String handle = id < 0 || names ? name(e, cursor) : null;
         Block b = state == LIVE ? blocks[id] : null;
-        if (id >= 0) untrack(id);
+        if (id >= 0) untrack(id, forget);
         if (b != null) {
             long bytes = b.requested();
             allocator.free(b);
@@ -166,11 +181,11 @@ public final class Replayer {
         }
     }
 
-    private void untrack(int id) {
+    private void untrack(int id, boolean forget) {
         if (states[id] == LIVE) liveCount--;
         states[id] = UNTRACKED;
         blocks[id] = null;
-        handles.remove(id);
+        if (forget) handles.remove(id);
     }
 
     private void emptyCache(TraceEvent e, long line) {

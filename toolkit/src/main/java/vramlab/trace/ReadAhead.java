@@ -14,6 +14,12 @@ import java.util.concurrent.BlockingQueue;
  * {@link #advance()} only when the replay reaches that line, after every event before it
  * (so an error the replay itself finds earlier in the trace still comes first).
  *
+ * <p>The reading thread also tracks each event's handle ({@link #track}) in the
+ * {@link Handles} table the cursor was made with, so the hash lookups (at 100k live handles,
+ * a cache miss each) overlap the replay too; that table belongs to the reading thread until
+ * the cursor ends, and nothing else may use it before. The handle's own bytes travel with
+ * the batch, for {@link #handle()}.
+ *
  * <p>The reading thread is a daemon and ends at the trace's end or its first error;
  * {@link #close()} stops it early (a replay that failed). Memory stays bounded: at most
  * {@link #BATCHES} batches of {@link #BATCH} events are read ahead.
@@ -31,6 +37,7 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
         final long[] sizes;
         final int[] from;
         final int[] to;
+        final int[] ids;              // the handle's id from track, on the reading thread
         byte[] text;
         int n;
         int textLength;
@@ -43,12 +50,13 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
             sizes = new long[capacity];
             from = new int[capacity];
             to = new int[capacity];
+            ids = new int[capacity];
             text = new byte[8 * capacity];
         }
 
         boolean isFull() { return n == ops.length; }
 
-        void add(TraceReader r) {
+        void add(TraceReader r, Handles handles) {
             int length = r.handleLength();
             if (textLength + length > text.length) text = Arrays.copyOf(text, Math.max(2 * text.length, textLength + length));
             ops[n] = (byte) r.op().ordinal();
@@ -57,6 +65,7 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
             from[n] = textLength;
             textLength += r.copyHandle(text, textLength);
             to[n] = textLength;
+            ids[n] = r.track(handles);
             n++;
         }
 
@@ -69,13 +78,18 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
     private final BlockingQueue<Batch> ready = new ArrayBlockingQueue<>(BATCHES);
     private final BlockingQueue<Batch> spare = new ArrayBlockingQueue<>(BATCHES + 1);
     private final Thread reader;
+    private final Handles handles;
     private Batch current = new Batch(0);     // empty, not last: the first advance takes a batch
     private int i = -1;
 
-    /** Starts reading {@code in} (UTF-8) on a second thread; {@code file} names it in errors. */
-    public ReadAhead(InputStream in, String file) { this(in, file, BATCH); }
+    /**
+     * Starts reading {@code in} (UTF-8) on a second thread, which tracks the handles in
+     * {@code handles} (no one else's until this cursor ends); {@code file} names it in errors.
+     */
+    public ReadAhead(InputStream in, String file, Handles handles) { this(in, file, handles, BATCH); }
 
-    ReadAhead(InputStream in, String file, int batchSize) {
+    ReadAhead(InputStream in, String file, Handles handles, int batchSize) {
+        this.handles = handles;
         for (int k = 0; k <= BATCHES; k++) spare.add(new Batch(batchSize));
         TraceReader trace = new TraceReader(in, file);
         reader = new Thread(() -> read(trace), "vramlab trace reader: " + file);
@@ -93,7 +107,7 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
         }
         try {
             while (trace.advance()) {
-                b.add(trace);
+                b.add(trace, handles);
                 if (b.isFull()) {
                     ready.put(b);
                     b = spare.take();
@@ -155,11 +169,14 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
         return new String(current.text, current.from[i], current.to[i] - current.from[i], StandardCharsets.UTF_8);
     }
 
+    /** The id the reading thread gave: {@code handles} must be the table this cursor was made with. */
     @Override
-    public int findHandle(Handles handles) { return handles.find(current.text, current.from[i], current.to[i]); }
-
-    @Override
-    public int addHandle(Handles handles) { return handles.add(current.text, current.from[i], current.to[i]); }
+    public int track(Handles handles) {
+        if (handles != this.handles) {
+            throw new IllegalArgumentException("this read-ahead tracks the handles of the table it was made with, not another");
+        }
+        return current.ids[i];
+    }
 
     /** Stops the reading thread (it may still be blocked reading its input, as a daemon). */
     @Override

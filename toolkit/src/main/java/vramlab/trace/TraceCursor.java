@@ -2,7 +2,7 @@ package vramlab.trace;
 
 /**
  * A text trace read one event at a time with no object per line: {@link #advance()}, then the
- * event's parts, its handle looked up in a {@link Handles} table straight from the bytes read.
+ * event's parts, its handle tracked in a {@link Handles} table straight from the bytes read.
  * {@link TraceReader} reads on the caller's thread; {@link ReadAhead} reads on a second one.
  */
 public interface TraceCursor {
@@ -21,9 +21,14 @@ public interface TraceCursor {
     /** The current event's handle as a string ("" for {@code empty_cache}). */
     String handle();
 
-    /** The current event's handle's id in {@code handles}, or -1 when it is not tracked there. */
-    int findHandle(Handles handles);
-
-    /** Tracks the current event's handle in {@code handles} (it must not be there yet). */
-    int addHandle(Handles handles);
+    /**
+     * The current event's handle's id in {@code handles}, the table of tracked handles, which
+     * this call brings up to date. An {@code alloc}'s handle is tracked from then on (a handle
+     * not tracked yet gets a new id); a {@code free}'s handle is tracked no longer (its id may go
+     * to a later handle), and -1 says it was not tracked; {@code empty_cache} gives -1 and changes
+     * nothing. A replay calls this once per event, and keeps whatever else it knows of a handle
+     * (live, or its alloc ended in OOM) in its own arrays by id. {@link ReadAhead} does this
+     * work on its reading thread, for the table it was made with.
+     */
+    int track(Handles handles);
 }

@@ -26,7 +26,7 @@ import vramlab.units.Bytes;
  *
  * <p>Two ways to read: as an {@code Iterator} of {@link TraceEvent}s, or, for a replay that
  * must keep up with millions of events, as a cursor ({@link #advance()}, then {@link #op()},
- * {@link #size()}, {@link #line()}, and the handle looked up in a {@link Handles} table straight
+ * {@link #size()}, {@link #line()}, and the handle tracked in a {@link Handles} table straight
  * from the buffer), which makes no object per line. Use one or the other on one reader.
  *
  * <p>The tokenizer is written out by hand over a buffer of the file's bytes (UTF-8, never
@@ -104,13 +104,14 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     @Override
     public String handle() { return words < 2 ? "" : word(1); }
 
-    /** The current event's handle's id in {@code handles}, or -1 when it is not tracked there. */
     @Override
-    public int findHandle(Handles handles) { return handles.find(buf, wordFrom[1], wordTo[1]); }
-
-    /** Tracks the current event's handle in {@code handles} (it must not be there yet). */
-    @Override
-    public int addHandle(Handles handles) { return handles.add(buf, wordFrom[1], wordTo[1]); }
+    public int track(Handles handles) {
+        if (op == TraceEvent.Op.EMPTY_CACHE) return -1;
+        int id = handles.find(buf, wordFrom[1], wordTo[1]);
+        if (op == TraceEvent.Op.ALLOC) return id >= 0 ? id : handles.add(buf, wordFrom[1], wordTo[1]);
+        if (id >= 0) handles.remove(id);
+        return id;
+    }
 
     /** Appends the current event's handle's bytes to {@code out} at {@code at}; returns their count ({@link ReadAhead}). */
     int copyHandle(byte[] out, int at) {

@@ -19,38 +19,41 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Reading a trace on a second thread changes nothing a replay can see: the same events, the
- * same handles found and added, the same first error at the same point (TraceReaderTest runs
+ * same handles tracked with the same ids, the same first error at the same point (TraceReaderTest runs
  * every one of its cases through it too).
  */
 @DisplayName("the read-ahead trace reader")
 class ReadAheadTest {
 
-    /** Every part of every event, the handles looked up and added as a replay does, then the error if any. */
-    private static List<String> walk(TraceCursor r) {
-        Handles handles = new Handles();
+    /**
+     * Every part of every event and its handle's id as the cursor tracks it in {@code handles},
+     * then the error if any, then every handle still tracked there with its id.
+     */
+    private static List<String> walk(TraceCursor r, Handles handles) {
         List<String> out = new ArrayList<>();
         try {
             while (r.advance()) {
-                String part = r.line() + " " + r.op() + " " + r.handle() + " " + r.size();
-                if (r.op() != TraceEvent.Op.EMPTY_CACHE) {
-                    int id = r.findHandle(handles);
-                    if (r.op() == TraceEvent.Op.ALLOC && id < 0) id = r.addHandle(handles);
-                    else if (r.op() == TraceEvent.Op.FREE && id >= 0) handles.remove(id);
-                    part += " id " + id + " of " + handles.size();
-                }
-                out.add(part);
+                out.add(r.line() + " " + r.op() + " " + r.handle() + " " + r.size() + " id " + r.track(handles));
             }
         } catch (RuntimeException e) {
             out.add(e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+        out.add(handles.size() + " tracked");
+        for (String stem : STEMS) {
+            for (int i = 0; i < 40; i++) {
+                int id = handles.find(stem + i);
+                if (id >= 0) out.add(stem + i + " " + id);
+            }
+        }
         return out;
     }
 
+    private static final String[] STEMS = {"t", "h\u00e9", "a-long-handle-", "x"};
+
     private static String randomTrace(Random r, int lines) {
         StringBuilder sb = new StringBuilder();
-        String[] stems = {"t", "h\u00e9", "a-long-handle-", "x"};
         for (int i = 0; i < lines; i++) {
-            String h = stems[r.nextInt(stems.length)] + r.nextInt(40);
+            String h = STEMS[r.nextInt(STEMS.length)] + r.nextInt(40);
             switch (r.nextInt(10)) {
                 case 0 -> sb.append("empty_cache\n");
                 case 1 -> sb.append("# a comment\n");
@@ -70,10 +73,22 @@ class ReadAheadTest {
             String text = randomTrace(r, 1 + r.nextInt(600));
             if (trial % 4 == 3) text += "alloc broken 12XB\nalloc after 5\n";     // an error, then more
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-            List<String> expected = walk(new TraceReader(new ByteArrayInputStream(utf8), "f"));
-            try (ReadAhead ahead = new ReadAhead(new ByteArrayInputStream(utf8), "f", batch)) {
-                assertThat(walk(ahead)).as("trial %d", trial).isEqualTo(expected);
+            List<String> expected = walk(new TraceReader(new ByteArrayInputStream(utf8), "f"), new Handles());
+            Handles handles = new Handles();
+            try (ReadAhead ahead = new ReadAhead(new ByteArrayInputStream(utf8), "f", handles, batch)) {
+                assertThat(walk(ahead, handles)).as("trial %d", trial).isEqualTo(expected);
             }
+        }
+    }
+
+    @Test
+    @DisplayName("tracks handles only in the table it was made with: its reading thread owns that one")
+    void onlyItsOwnTable() {
+        byte[] utf8 = "alloc a 1\n".getBytes(StandardCharsets.UTF_8);
+        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "f", new Handles(), 1)) {
+            assertThat(r.advance()).isTrue();
+            assertThatThrownBy(() -> r.track(new Handles())).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the table it was made with");
         }
     }
 
@@ -81,7 +96,7 @@ class ReadAheadTest {
     @DisplayName("throws a syntax error only when the replay reaches its line, and again if asked")
     void errorInItsPlace() {
         byte[] utf8 = "alloc a 1\nalloc b 2\nfree\nalloc c 3\n".getBytes(StandardCharsets.UTF_8);
-        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "trace.txt", 1)) {
+        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "trace.txt", new Handles(), 1)) {
             assertThat(r.advance()).isTrue();
             assertThat(r.line()).isEqualTo(1);
             assertThat(r.advance()).isTrue();
@@ -105,7 +120,7 @@ class ReadAheadTest {
                 throw new IOException("disk on fire");
             }
         };
-        try (ReadAhead r = new ReadAhead(failing, "f", 2)) {
+        try (ReadAhead r = new ReadAhead(failing, "f", new Handles(), 2)) {
             List<Long> lines = new ArrayList<>();
             assertThatThrownBy(() -> { while (r.advance()) lines.add(r.line()); })
                     .isInstanceOf(UncheckedIOException.class).hasMessage("f: disk on fire");
@@ -117,7 +132,7 @@ class ReadAheadTest {
     @DisplayName("its thread ends at the end of the trace, and when closed before it")
     void threadEnds() throws InterruptedException {
         String text = "alloc a 1\nfree a\n".repeat(10_000);
-        ReadAhead done = new ReadAhead(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f", 16);
+        ReadAhead done = new ReadAhead(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f", new Handles(), 16);
         int events = 0;
         while (done.advance()) events++;
         assertThat(events).isEqualTo(20_000);
@@ -125,7 +140,7 @@ class ReadAheadTest {
         join(done);
         assertThat(done.reading()).as("ended with the trace").isFalse();
 
-        ReadAhead closed = new ReadAhead(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f", 16);
+        ReadAhead closed = new ReadAhead(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f", new Handles(), 16);
         assertThat(closed.advance()).isTrue();          // its thread now waits for room to read ahead
         closed.close();
         join(closed);
@@ -136,7 +151,7 @@ class ReadAheadTest {
     @DisplayName("its thread waits on its input without holding the JVM open, and a close while it waits ends it")
     void waitsOnItsInput() throws IOException, InterruptedException {
         java.io.PipedOutputStream writer = new java.io.PipedOutputStream();
-        ReadAhead r = new ReadAhead(new java.io.PipedInputStream(writer), "pipe", 4);
+        ReadAhead r = new ReadAhead(new java.io.PipedInputStream(writer), "pipe", new Handles(), 4);
         writer.write("alloc a 1\n".getBytes(StandardCharsets.US_ASCII));
         writer.flush();
         assertThat(r.reading()).as("still reading: the pipe is open").isTrue();

@@ -92,7 +92,7 @@ class TraceReaderTest {
 
     /** The same, read ahead on a second thread in batches of {@code batch} events. */
     static List<String> readAhead(byte[] utf8, int batch) {
-        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "f", batch)) {
+        try (ReadAhead r = new ReadAhead(new ByteArrayInputStream(utf8), "f", new Handles(), batch)) {
             return cursor(r);
         }
     }
@@ -230,41 +230,57 @@ class TraceReaderTest {
     }
 
     @Nested
-    @DisplayName("looks handles up in a table")
-    class HandleLookups {
+    @DisplayName("tracks handles in a table")
+    class HandleTracking {
         @Test
-        @DisplayName("finds from its buffer the handles added as strings, and forgets removed ones")
-        void findsFromTheBuffer() {
+        @DisplayName("from its buffer: an alloc finds or adds its handle, a free finds and removes it, empty_cache touches nothing")
+        void tracksFromTheBuffer() {
             Handles h = new Handles();
             int a = h.add("alpha");
-            TraceReader r = new TraceReader(new StringReader("free alpha\nfree beta\n"), "f");
+            TraceReader r = new TraceReader(new StringReader(
+                    "free alpha\nfree beta\nalloc beta 1\nalloc beta 2\nalloc gamma 3\nfree beta\nempty_cache\n"), "f");
             assertThat(r.advance()).isTrue();
-            assertThat(r.findHandle(h)).isEqualTo(a);
+            assertThat(r.track(h)).as("free of a tracked handle: its id").isEqualTo(a);
+            assertThat(h.find("alpha")).as("and it is tracked no longer").isEqualTo(-1);
             assertThat(r.advance()).isTrue();
-            assertThat(r.findHandle(h)).isEqualTo(-1);
-            int b = r.addHandle(h);
-            assertThat(h.find("beta")).isEqualTo(b);
-            h.remove(a);
-            assertThat(h.find("alpha")).isEqualTo(-1);
-            assertThat(r.findHandle(h)).isEqualTo(b);
+            assertThat(r.track(h)).as("free of a handle not tracked").isEqualTo(-1);
+            assertThat(h.size()).isZero();
+            assertThat(r.advance()).isTrue();
+            int b = r.track(h);
+            assertThat(h.find("beta")).as("an alloc adds a new handle").isEqualTo(b);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.track(h)).as("an alloc of a tracked handle finds it (the replay judges it)").isEqualTo(b);
+            assertThat(r.advance()).isTrue();
+            int g = r.track(h);
+            assertThat(g).isNotEqualTo(b);
+            assertThat(h.size()).isEqualTo(2);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.track(h)).isEqualTo(b);
+            assertThat(h.find("beta")).isEqualTo(-1);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.track(h)).as("empty_cache").isEqualTo(-1);
+            assertThat(h.size()).isEqualTo(1);
+            assertThat(h.find("gamma")).isEqualTo(g);
         }
 
         @Test
-        @DisplayName("finds a handle of any characters both ways: by its string and from the bytes read")
+        @DisplayName("a handle of any characters, found both ways: by its string and from the bytes read")
         void anyCharacters() {
             Handles h = new Handles();
             int e = h.add("\u00e9t\u00e9");
-            String text = "free \u00e9t\u00e9\nfree \ud83d\ude00\n";
+            String text = "alloc \u00e9t\u00e9 1\nalloc \ud83d\ude00 2\nfree \u00e9t\u00e9\n";
             TraceReader r = new TraceReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "f");
             assertThat(r.advance()).isTrue();
-            assertThat(r.findHandle(h)).isEqualTo(e);
+            assertThat(r.track(h)).isEqualTo(e);
             assertThat(r.advance()).isTrue();
-            assertThat(r.findHandle(h)).isEqualTo(-1);
-            int smile = r.addHandle(h);
+            int smile = r.track(h);
+            assertThat(smile).isNotEqualTo(e);
             assertThat(h.name(smile)).isEqualTo("\ud83d\ude00");
             assertThat(h.find("\ud83d\ude00")).isEqualTo(smile);
-            assertThat(h.find("\u00e9t\u00e9")).isEqualTo(e);
             assertThat(h.find("\u00e9t")).isEqualTo(-1);
+            assertThat(r.advance()).isTrue();
+            assertThat(r.track(h)).isEqualTo(e);
+            assertThat(h.find("\u00e9t\u00e9")).isEqualTo(-1);
         }
     }
 
