@@ -118,7 +118,7 @@ public final class Gpu {
     public GpuProcess open(int pid, String name, long contextBytes) {
         GpuProcess p = new GpuProcess(this, pid, name);
         if (contextBytes > 0) {
-            take(contextBytes, "context of process " + pid);
+            take(contextBytes, "context of process " + pid, -1);
             long chunk = grab(contextBytes, p);
             if (chunk < 0) {
                 give(contextBytes);
@@ -171,9 +171,13 @@ public final class Gpu {
         return peerSlots.size() - 1;
     }
 
-    void take(long bytes, String what) {
+    /**
+     * Takes {@code bytes} of the budget for {@code what}: a driver call, {@code what(arg)}, or
+     * with {@code arg} below 0 a thing's name. The error names it (put together only then).
+     */
+    void take(long bytes, String what, long arg) {
         if (bytes > free()) {
-            throw new CudaException(CudaError.cudaErrorMemoryAllocation, what + " needs "
+            throw new CudaException(CudaError.cudaErrorMemoryAllocation, (arg < 0 ? what : what + "(" + arg + ")") + " needs "
                     + bytes + " bytes but GPU " + id + " has " + free() + " free");
         }
         taken += bytes;
@@ -185,20 +189,21 @@ public final class Gpu {
     }
 
     /**
-     * Takes {@code bytes} (a multiple of {@link #PAGE}) as 2 MiB-aligned chunks for {@code owner}.
+     * Takes {@code bytes} (a multiple of {@link #PAGE}) as 2 MiB-aligned chunks for {@code owner},
+     * in the driver call {@code call(arg)} that an error names.
      *
      * @return the chunks' physical addresses
      * @throws CudaException cudaErrorMemoryAllocation when the budget or the frames run out
      */
-    long[] takePages(long bytes, Object owner, String what) {
-        take(bytes, what);
+    long[] takePages(long bytes, Object owner, String call, long arg) {
+        take(bytes, call, arg);
         long[] chunks = new long[(int) (bytes / PAGE)];
         for (int k = 0; k < chunks.length; k++) {
             chunks[k] = pool.allocate(PAGE, PAGE, owner);
             if (chunks[k] < 0) {
                 for (int j = 0; j < k; j++) pool.release(chunks[j]);
                 give(bytes);
-                throw new CudaException(CudaError.cudaErrorMemoryAllocation, what
+                throw new CudaException(CudaError.cudaErrorMemoryAllocation, call + "(" + arg + ")"
                         + ": no free 2 MiB frame run is left on GPU " + id);
             }
         }

@@ -246,10 +246,10 @@ public final class GpuProcess {
         if (size <= 0) throw new CudaException(CudaError.cudaErrorInvalidValue, "cudaMalloc(" + size + ")");
         if (size <= SMALL_MAX) return packed(size);
         long bytes = Bytes.alignUp(size, Gpu.PAGE);                       // the rounding tax
-        long at = takeVa(bytes, "cudaMalloc(" + size + ")");              // VA first
+        long at = takeVa(bytes, "cudaMalloc", size);                      // VA first
         Allocation a = new Allocation(at, bytes, null);
         try {
-            a.chunks = gpu.takePages(bytes, a, "cudaMalloc(" + size + ")"); // frames: scarce
+            a.chunks = gpu.takePages(bytes, a, "cudaMalloc", size);         // frames: scarce
         } catch (CudaException e) {
             va.cancel(at);
             throw e;
@@ -269,7 +269,7 @@ public final class GpuProcess {
             long off = page.take(bytes);
             if (off >= 0) return slice(page, off, bytes, 0);
         }
-        SharedPage page = newSharedPage("cudaMalloc(" + size + ")");
+        SharedPage page = newSharedPage(size);
         return slice(page, page.take(bytes), bytes, 1);
     }
     // end::cudaMalloc[]
@@ -281,10 +281,11 @@ public final class GpuProcess {
         return a.va;
     }
 
-    private SharedPage newSharedPage(String what) {
-        SharedPage page = new SharedPage(takeVa(Gpu.PAGE, what));
+    /** A new shared page, for {@code cudaMalloc(size)}. */
+    private SharedPage newSharedPage(long size) {
+        SharedPage page = new SharedPage(takeVa(Gpu.PAGE, "cudaMalloc", size));
         try {
-            page.chunks = gpu.takePages(Gpu.PAGE, page, what);
+            page.chunks = gpu.takePages(Gpu.PAGE, page, "cudaMalloc", size);
         } catch (CudaException e) {
             va.cancel(page.va);
             throw e;
@@ -455,7 +456,7 @@ public final class GpuProcess {
         requireGranular("cuMemCreate", size);
         Handle h = new Handle(nextHandle, size);
         try {
-            h.chunks = gpu.takePages(size, h, "cuMemCreate(" + size + ")");
+            h.chunks = gpu.takePages(size, h, "cuMemCreate", size);
         } catch (CudaException e) {
             throw new CudaException(CudaError.CUDA_ERROR_OUT_OF_MEMORY, e.getMessage());
         }
@@ -606,10 +607,13 @@ public final class GpuProcess {
         return r != null && va + size <= r.getKey() + r.getValue();
     }
 
-    /** A 2 MiB-aligned range of {@code size} bytes from this process's window. */
-    private long takeVa(long size, String what) {
+    /**
+     * A 2 MiB-aligned range of {@code size} bytes from this process's window, for the driver call
+     * {@code call(arg)}: the error names it (made only then, not on every call).
+     */
+    private long takeVa(long size, String call, long arg) {
         long at = va.take(size, Gpu.PAGE, 0);
-        if (at < 0) throw new CudaException(CudaError.cudaErrorMemoryAllocation, what + ": " + noRoom());
+        if (at < 0) throw new CudaException(CudaError.cudaErrorMemoryAllocation, call + "(" + arg + "): " + noRoom());
         return at;
     }
 

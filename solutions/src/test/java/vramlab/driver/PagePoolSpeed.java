@@ -47,7 +47,7 @@ public final class PagePoolSpeed {
                 live -= s.length;
             } else {
                 int n = 1 + rnd.nextInt(32);
-                segments.add(gpu.takePages(n * Gpu.PAGE, owner, "segment"));
+                segments.add(gpu.takePages(n * Gpu.PAGE, owner, "segment", n));
                 taken += n;
                 live += n;
                 peak = Math.max(peak, live);
