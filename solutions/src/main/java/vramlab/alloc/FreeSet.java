@@ -21,6 +21,10 @@ import java.util.NoSuchElementException;
  * tree node and one block per level, which is where a {@code TreeSet} spends its time. A
  * full chunk splits in half; a chunk that falls under a quarter merges with a neighbour when
  * the two fit in three quarters, so the number of chunks stays proportional to the blocks.
+ * Each block in a chunk points back to it, and each chunk knows its place, so removing a
+ * block that is in the set (what a merge does twice per free) needs no search: a look along
+ * one chunk for the block itself. Anything else (a block with an equal key, a block not
+ * there) is looked for by key, as a {@code TreeSet} would.
  *
  * <p>As in a {@code TreeSet}, a block is found by its key, so its {@code size} and
  * {@code address} must not change while it is in the set; {@link #checkInvariants()} checks
@@ -42,6 +46,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     /** A sorted run of blocks and their keys, each key (stream, k1, k2) in three adjacent longs. */
     static final class Chunk {
         int n;
+        int pos = -1;                  // where its set holds it in chunks[] (checked before use)
         final long[] keys;
         final Block[] blocks;
 
@@ -66,10 +71,18 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
             keys[3 * i + 1] = a;
             keys[3 * i + 2] = b;
             blocks[i] = block;
+            block.freeChunk = this;
             n++;
         }
 
+        /** Where {@code block} itself sits in this chunk, or -1. */
+        int indexOf(Block block) {
+            for (int i = 0; i < n; i++) if (blocks[i] == block) return i;
+            return -1;
+        }
+
         void delete(int i) {
+            blocks[i].freeChunk = null;
             int tail = n - i - 1;
             System.arraycopy(keys, 3 * i + 3, keys, 3 * i, 3 * tail);
             System.arraycopy(blocks, i + 1, blocks, i, tail);
@@ -82,6 +95,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
             int len = from.n - start;
             System.arraycopy(from.keys, 3 * start, keys, 3 * n, 3 * len);
             System.arraycopy(from.blocks, start, blocks, n, len);
+            for (int k = n; k < n + len; k++) blocks[k].freeChunk = this;
             n += len;
         }
 
@@ -104,10 +118,6 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
     int count;                                   // chunks in use
     int size;
     private int modCount;
-    // Where the last ceiling or higher found its block, valid while modCount is unchanged: the
-    // allocator removes the block it just found, and that remove then needs no search.
-    private Block found;
-    private int foundChunk, foundIndex, foundAt;
 
     public FreeSet(Order order) { this(order, CHUNK); }
 
@@ -182,15 +192,23 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         System.arraycopy(last, 3 * c, last, 3 * c + 3, 3 * tail);
         chunks[c] = ch;
         count++;
+        renumber(c);
         setLast(c);
     }
 
     private void deleteChunk(int c) {
+        chunks[c].pos = -1;
         int tail = count - c - 1;
         System.arraycopy(chunks, c + 1, chunks, c, tail);
         System.arraycopy(last, 3 * c + 3, last, 3 * c, 3 * tail);
         count--;
         chunks[count] = null;
+        renumber(c);
+    }
+
+    /** Chunks from {@code c} on moved: each learns its new place. */
+    private void renumber(int c) {
+        for (int k = c; k < count; k++) chunks[k].pos = k;
     }
 
     // ---- navigation: TreeSet's, by key ------------------------------------------------------
@@ -200,12 +218,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int c = chunkFor(s, a, b, strict);
         if (c == count) return null;
         Chunk ch = chunks[c];
-        int i = indexIn(ch, s, a, b, strict);
-        found = ch.blocks[i];
-        foundChunk = c;
-        foundIndex = i;
-        foundAt = modCount;
-        return found;
+        return ch.blocks[indexIn(ch, s, a, b, strict)];
     }
 
     /** The largest block before (when {@code inclusive}: at or before) the key; null when none. */
@@ -319,13 +332,10 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         int s = e.stream;
         long a = key1(e), b = key2(e);
         int c, i;
-        Chunk ch;
-        if (e == found && foundAt == modCount && chunks[foundChunk].blocks[foundIndex] == e
-                && chunks[foundChunk].compareAt(foundIndex, s, a, b) == 0) {
-            c = foundChunk;                                  // the block the last search found, key unchanged
-            i = foundIndex;
-            ch = chunks[c];
-            found = null;
+        Chunk ch = e.freeChunk;
+        if (ch != null && ch.pos >= 0 && ch.pos < count && chunks[ch.pos] == ch
+                && (i = ch.indexOf(e)) >= 0 && ch.compareAt(i, s, a, b) == 0) {
+            c = ch.pos;                                      // the block itself, key unchanged: no search
         } else {
             c = chunkFor(s, a, b, false);
             if (c == count) return false;
@@ -358,11 +368,15 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
 
     @Override
     public void clear() {
+        for (int c = 0; c < count; c++) {
+            Chunk ch = chunks[c];
+            for (int i = 0; i < ch.n; i++) ch.blocks[i].freeChunk = null;
+            ch.pos = -1;
+        }
         java.util.Arrays.fill(chunks, 0, count, null);
         count = 0;
         size = 0;
         modCount++;
-        found = null;
     }
 
     // ---- iteration and views ----------------------------------------------------------------
@@ -461,6 +475,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
         for (int c = 0; c < count; c++) {
             Chunk ch = chunks[c];
             if (ch.n <= 0 || ch.n > max) fail("chunk " + c + " holds " + ch.n + " blocks");
+            if (ch.pos != c) fail("chunk " + c + " thinks it is at " + ch.pos);
             for (int i = 0; i < ch.n; i++) {
                 Block blk = ch.blocks[i];
                 if (ch.stream(i) != blk.stream || ch.k1(i) != key1(blk) || ch.k2(i) != key2(blk)) {

@@ -123,6 +123,15 @@ class FreeSetChecksTest {
         }
 
         @Test
+        @DisplayName("a chunk that thinks it is somewhere else")
+        void chunkPlace() {
+            FreeSet set = of(4, "0 1 2 3 4 5 6 7 8 9");
+            set.checkInvariants();
+            set.chunks[1].pos = 2;
+            broken(set, "chunk 1 thinks it is at 2");
+        }
+
+        @Test
         @DisplayName("a size that is not the blocks held")
         void size() {
             FreeSet set = of(8, "0 1 2");
@@ -145,6 +154,84 @@ class FreeSetChecksTest {
             FreeSet emptied = of(4, "0 1 2 3 4 5 6 7 8 9");
             for (int i = 9; i >= 0; i--) emptied.remove(KEYS.get(i));
             emptied.checkInvariants();
+        }
+    }
+
+    @Nested
+    @DisplayName("each block points back to its chunk, so a remove needs no search")
+    class BackPointers {
+        /** Blocks of their own: the shared KEYS may still point into other tests' sets. */
+        private final List<Block> keys = new FreeSetAgainstTreeSetTest.Keys(1, 40, 1).blocks;
+
+        private FreeSet of(int capacity, String indices) {
+            FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
+            for (String i : indices.split(" ")) set.add(keys.get(Integer.parseInt(i)));
+            return set;
+        }
+
+        /** Every block held points to the chunk that holds it, and every chunk knows its place. */
+        private void pointBack(FreeSet set) {
+            for (int c = 0; c < set.chunkCount(); c++) {
+                FreeSet.Chunk ch = set.chunks[c];
+                assertThat(ch.pos).as("chunk %d's place", c).isEqualTo(c);
+                for (int i = 0; i < ch.n; i++) {
+                    assertThat(ch.blocks[i].freeChunk).as("block %d of chunk %d", i, c).isSameAs(ch);
+                }
+            }
+        }
+
+        @Test
+        @DisplayName("through adds, splits, removes and merges of chunks, seeded and checked against TreeSet")
+        void keptThroughChanges() {
+            java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+            FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, 4);
+            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            for (int step = 0; step < 4000; step++) {
+                Block b = keys.get(r.nextInt(keys.size()));
+                if (r.nextInt(3) == 0) {
+                    assertThat(set.remove(b)).isEqualTo(ref.remove(b));
+                    assertThat(b.freeChunk).as("a removed block lets go of its chunk").isNull();
+                } else {
+                    assertThat(set.add(b)).isEqualTo(ref.add(b));
+                }
+                pointBack(set);
+            }
+            assertThat(set).containsExactlyElementsOf(ref);
+            set.clear();
+            for (Block b : keys) assertThat(b.freeChunk).as("clear lets go of every chunk").isNull();
+        }
+
+        @Test
+        @DisplayName("a block held by two sets is removed from each (the second by its key)")
+        void twoSets() {
+            FreeSet a = of(4, "0 1 2 3 4 5");
+            FreeSet b = of(4, "3 4 5 6 7 8");
+            Block shared = keys.get(4);
+            assertThat(shared.freeChunk).as("it points into the set that took it last").isSameAs(b.chunks[0]);
+            assertThat(a.remove(shared)).isTrue();
+            assertThat(a.contains(shared)).isFalse();
+            assertThat(b.contains(shared)).isTrue();
+            assertThat(b.remove(shared)).isTrue();
+            assertThat(b.contains(shared)).isFalse();
+            a.checkInvariants();
+            b.checkInvariants();
+            assertThat(a).containsExactly(keys.get(0), keys.get(1), keys.get(2), keys.get(3), keys.get(5));
+        }
+
+        @Test
+        @DisplayName("a block whose chunk merged away, or whose set was cleared, is found by its key")
+        void stalePointer() {
+            FreeSet set = of(8, "0 1 2 3 4 5 6 7 8");      // two chunks: 0-3 and 4-8
+            Block moved = keys.get(8);
+            FreeSet.Chunk before = moved.freeChunk;
+            for (int i : new int[] {4, 5, 6, 7}) set.remove(keys.get(i));   // the right chunk merges left
+            assertThat(set.chunkCount()).isEqualTo(1);
+            assertThat(moved.freeChunk).isNotSameAs(before).isSameAs(set.chunks[0]);
+            assertThat(before.pos).as("the chunk merged away knows it").isEqualTo(-1);
+            moved.freeChunk = before;                   // a pointer gone stale (as a bug would leave it)
+            assertThat(set.remove(moved)).as("found by its key").isTrue();
+            assertThat(set).doesNotContain(moved);
+            set.checkInvariants();
         }
     }
 
