@@ -1,9 +1,7 @@
 package vramlab.gmmu;
 
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import vramlab.units.Bytes;
 
@@ -23,8 +21,9 @@ import vramlab.units.Bytes;
  * granules is busy, so a request whose size and alignment are whole granules searches that map,
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
  * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
- * where its search starts, moved up lazily by the search itself. The chunks sit in a hash map by
- * address, with a bitmap of their first frames for {@link #chunkAt} and address order.
+ * where its search starts, moved up lazily by the search itself. The chunks sit in a hash table
+ * by first frame ({@link ChunkTable}), with a bitmap of their first frames for {@link #chunkAt}
+ * and address order.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
  * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
@@ -46,7 +45,7 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
-    private final Map<Long, Chunk> chunks = new HashMap<>();   // by address
+    private final ChunkTable chunks = new ChunkTable();        // by first frame
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final BitSet busyGranules;               // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts
@@ -119,7 +118,7 @@ public final class PhysicalPool {
         used.set(start, start + n);
         busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
-        chunks.put(addr, new Chunk(addr, n * FRAME, owner));
+        chunks.put(start, new Chunk(addr, n * FRAME, owner));
         starts.set(start);
         usedBytes += n * FRAME;
         return addr;                         // both hints stay lower bounds: nothing was freed
@@ -127,7 +126,8 @@ public final class PhysicalPool {
 
     /** Gives back the whole chunk that starts at {@code address}. */
     public void release(long address) {
-        Chunk c = chunks.remove(address);
+        Chunk c = address < 0 || address % FRAME != 0 || address / FRAME >= frames ? null
+                : chunks.remove((int) (address / FRAME));
         if (c == null) {
             throw new IllegalStateException("release(0x" + Long.toHexString(address) + "): no chunk starts there on GPU " + device);
         }
@@ -159,13 +159,13 @@ public final class PhysicalPool {
     public Chunk chunkAt(long address) {
         if (address < 0 || address >= capacity) return null;
         int start = starts.previousSetBit((int) (address / FRAME));
-        Chunk c = start < 0 ? null : chunks.get(start * FRAME);
+        Chunk c = start < 0 ? null : chunks.get(start);
         return c != null && address < c.end() ? c : null;
     }
 
     /** Every chunk, in address order (a copy). */
     public List<Chunk> chunks() {
-        return starts.stream().mapToObj(f -> chunks.get(f * FRAME)).toList();
+        return starts.stream().mapToObj(chunks::get).toList();
     }
 
     public void checkInvariants() {
@@ -174,6 +174,7 @@ public final class PhysicalPool {
     }
 
     private void checkChunks() {
+        chunks.checkInvariants();
         long end = 0;
         long sum = 0;
         BitSet expect = new BitSet(frames);
