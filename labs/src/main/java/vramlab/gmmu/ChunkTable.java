@@ -6,8 +6,7 @@ package vramlab.gmmu;
  * {@code Long} and a node per chunk, and every cudaMalloc takes one chunk per 2 MiB page).
  *
  * <p>Open addressing with linear probing and backward-shift deletion (no tombstones), at most
- * half full. A key is stored as frame + 1, so 0 marks an empty slot; frames are multiplied by
- * a large odd constant before masking, since most first frames are multiples of 32.
+ * half full. A key is stored as frame + 1, so 0 marks an empty slot.
  */
 final class ChunkTable {
     private int[] keys = new int[16];
@@ -65,10 +64,13 @@ final class ChunkTable {
         return -1;
     }
 
-    /** The slot a frame's probe run starts at, in a table of {@code mask + 1} slots. */
+    /**
+     * The slot a frame's probe run starts at, in a table of {@code mask + 1} slots (a power of
+     * two): the top bits of the frame times 2^32 / phi (Fibonacci hashing), which spreads
+     * multiples of 32 as well as any other frames; the low bits of the product would not.
+     */
     static int home(int frame, int mask) {
-        int h = frame * 0x9E3779B1;
-        return (h ^ (h >>> 16)) & mask;
+        return (frame * 0x9E3779B9) >>> Integer.numberOfLeadingZeros(mask);
     }
 
     private void grow() {

@@ -51,12 +51,32 @@ public final class MapSummary {
           .append("); reserved ").append(Bytes.formatSize(a.reserved())).append(", allocated ")
           .append(Bytes.formatSize(a.allocated())).append(" (").append(a.policy().name())
           .append(" policy); --map prints every segment\n");
-        segments.sort(Comparator.comparingLong(Segment::reservedBytes).reversed().thenComparingInt(Segment::id));
-        sb.append("the ").append(Math.min(LARGEST, segments.size())).append(" largest:\n");
-        for (Segment s : segments.subList(0, Math.min(LARGEST, segments.size()))) sb.append("  ").append(line(s)).append('\n');
+        List<Segment> top = largest(segments, LARGEST);
+        sb.append("the ").append(top.size()).append(" largest:\n");
+        for (Segment s : top) sb.append("  ").append(line(s)).append('\n');
         fill(sb, segments);
         freeBlocks(sb, a);
         return sb.toString();
+    }
+
+    /** Largest first; equal ones by id. */
+    static final Comparator<Segment> LARGEST_FIRST =
+            Comparator.comparingLong(Segment::reservedBytes).reversed().thenComparingInt(Segment::id);
+
+    /**
+     * The first {@code n} segments in {@link #LARGEST_FIRST} order, found in one pass: sorting
+     * every segment (tens of thousands after a long replay) cost more than the rest of the map.
+     */
+    static List<Segment> largest(List<Segment> segments, int n) {
+        List<Segment> top = new ArrayList<>(n + 1);
+        for (Segment s : segments) {
+            if (top.size() == n && (n == 0 || LARGEST_FIRST.compare(s, top.get(n - 1)) >= 0)) continue;
+            int i = top.size();
+            while (i > 0 && LARGEST_FIRST.compare(s, top.get(i - 1)) < 0) i--;
+            top.add(i, s);
+            if (top.size() > n) top.remove(n);
+        }
+        return top;
     }
 
     /** One segment: its header and bar, and its blocks counted rather than listed. */

@@ -85,6 +85,22 @@ class MapSummaryTest {
     }
 
     @Test
+    @DisplayName("picks the largest segments in one pass exactly as a full sort orders them, ties by id")
+    void largestAsASort() {
+        for (long seed = 1; seed <= 4; seed++) {
+            CachingAllocator a = withSegments(400 * (int) seed, seed);
+            List<Segment> segments = new ArrayList<>(a.segments());
+            java.util.Collections.shuffle(segments, new Random(seed));   // any order in
+            List<Segment> sorted = new ArrayList<>(segments);
+            sorted.sort(MapSummary.LARGEST_FIRST);
+            for (int n : new int[] {0, 1, 3, MapSummary.LARGEST, segments.size(), segments.size() + 5}) {
+                assertThat(MapSummary.largest(segments, n)).as("seed %d, n %d", seed, n)
+                        .containsExactlyElementsOf(sorted.subList(0, Math.min(n, sorted.size())));
+            }
+        }
+    }
+
+    @Test
     @DisplayName("with the full map asked for, draws every segment however many")
     void fullOnRequest() {
         CachingAllocator a = withSegments(600, 3);
