@@ -158,6 +158,51 @@ class FreeSetChecksTest {
     }
 
     @Nested
+    @DisplayName("a search scans a short run of one stream's keys and halves the rest, to the same place")
+    class ScanOrHalve {
+        @Test
+        @DisplayName("on seeded runs of keys with ties in size and address, at and after, up to past the scan's limit")
+        void samePlace() {
+            java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+            for (int trial = 0; trial < 3000; trial++) {
+                int n = r.nextInt(FreeSet.SCAN_MAX + 6);
+                long[] k = new long[3 * Math.max(n, 1)];
+                long size = 512, address = 0;
+                for (int i = 0; i < n; i++) {             // strictly increasing (size, address), ties in size
+                    if (r.nextInt(3) > 0) {
+                        size += 512L * (1 + r.nextInt(4));
+                        address = r.nextInt(3) * 4096L;
+                    } else {
+                        address += 512L * (1 + r.nextInt(3));
+                    }
+                    k[3 * i + 1] = size;
+                    k[3 * i + 2] = address;
+                }
+                for (int q = 0; q < 20; q++) {
+                    long a = n > 0 && r.nextBoolean() ? k[3 * r.nextInt(n) + 1] : 512L * r.nextInt(2 + (int) (size / 512));
+                    long b = n > 0 && r.nextBoolean() ? k[3 * r.nextInt(n) + 2]
+                            : r.nextInt(5) == 0 ? Long.MIN_VALUE : 512L * r.nextInt(40);
+                    for (boolean strict : new boolean[] {false, true}) {
+                        assertThat(FreeSet.scan(k, n, a, b, strict)).as("trial %d: n %d, (%d, %d), strict %s", trial, n, a, b, strict)
+                                .isEqualTo(FreeSet.halve(k, n, 0, a, b, strict));
+                    }
+                }
+            }
+        }
+
+        @Test
+        @DisplayName("halving orders by stream first: keys of other streams are before or after them all")
+        void streams() {
+            long[] k = {0, 4096, 0,   1, 512, 0,   1, 1024, 512,   2, 512, 0};
+            assertThat(FreeSet.halve(k, 4, 1, 0, Long.MIN_VALUE, false)).isEqualTo(1);
+            assertThat(FreeSet.halve(k, 4, 1, 1024, 512, false)).isEqualTo(2);
+            assertThat(FreeSet.halve(k, 4, 1, 1024, 512, true)).isEqualTo(3);
+            assertThat(FreeSet.halve(k, 4, 1, 1 << 30, 0, false)).as("past stream 1's keys").isEqualTo(3);
+            assertThat(FreeSet.halve(k, 4, 3, 0, 0, false)).isEqualTo(4);
+        }
+    }
+
+    @Nested
     @DisplayName("each block points back to its chunk, so a remove needs no search")
     class BackPointers {
         /** Blocks of their own: the shared KEYS may still point into other tests' sets. */
