@@ -24,6 +24,7 @@ import vramlab.alloc.CachingAllocator;
 import vramlab.driver.Gpu;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
+import vramlab.trace.ReadAhead;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
@@ -44,7 +45,8 @@ import vramlab.units.Bytes;
  * {@code replay} hands the replay prebuilt {@link TraceEvent}s (the iterator path, as the
  * advisor and the tests use it); {@code replayText} times the same churn read from its text in
  * memory through {@link TraceReader}'s cursor, the path {@code ./vramlab replay} takes for a
- * trace file (less the process start and the file). The end-to-end figure (text trace through
+ * short trace file (less the process start and the file), and {@code replayAhead} through the
+ * read-ahead cursor on a second thread, its path for a longer one. The end-to-end figure (text trace through
  * the launcher, beside a C++ replay) is {@code bench/e2e.sh}.
  */
 @State(Scope.Benchmark)
@@ -114,6 +116,19 @@ public class ReplayBenchmark {
     @OperationsPerInvocation(EVENTS)
     public long replayText() {
         replayer.replay(new TraceReader(new ByteArrayInputStream(churnText), "bench"));
+        return sink[0] + allocator.reserved();
+    }
+
+    /**
+     * The same text read ahead on a second thread, which also tracks the handles
+     * ({@link Replayer#readAhead}): the launcher's path for a trace file of over a megabyte.
+     */
+    @Benchmark
+    @OperationsPerInvocation(EVENTS)
+    public long replayAhead() {
+        try (ReadAhead events = replayer.readAhead(new ByteArrayInputStream(churnText), "bench")) {
+            replayer.replay(events);
+        }
         return sink[0] + allocator.reserved();
     }
 }
