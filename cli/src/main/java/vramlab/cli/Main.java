@@ -80,6 +80,8 @@ public final class Main {
     }
 
     public static int run(String[] args, Io io) {
+        ReplayCommand plain = ReplayCommand.parsePlain(args);     // a plain replay needs no picocli
+        if (plain != null) return execute(plain, "replay", io);
         CommandLine cl = Launcher.of(needed(args), io);
         if (args.length == 0) {
             cl.usage(cl.getOut());
@@ -105,14 +107,18 @@ public final class Main {
             return 2;
         }
         CommandLine at = sub.commandSpec().commandLine();
-        Command c = (Command) at.getCommand();
+        return execute((Command) at.getCommand(), at.getCommandName(), io);
+    }
+
+    /** Runs a parsed command: exit 2 with one line for bad input, 1 for anything else. */
+    private static int execute(Command c, String name, Io io) {
         try {
             return c.run(io);
         } catch (UsageException | TraceException e) {
             io.err().println("error: " + e.getMessage());
             return 2;
         } catch (Exception e) {
-            io.err().println("error: " + at.getCommandName() + ": " + e);
+            io.err().println("error: " + name + ": " + e);
             if (System.getenv("VRAMLAB_DEBUG") != null) e.printStackTrace(io.err());
             return 1;
         }

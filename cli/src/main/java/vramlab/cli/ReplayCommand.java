@@ -92,6 +92,65 @@ final class ReplayCommand implements Command {
     @Override
     public String expected() { return "expected one trace FILE (or -)"; }
 
+    /**
+     * {@code replay ...} read without picocli, whose start (about a tenth of a second: its
+     * classes, built for Java 5, are loaded and verified on every run and cannot be archived)
+     * would be most of a short replay's. It takes only the plain forms: the options above as
+     * {@code --name value} or {@code --name=value}, each value a valid one not starting with
+     * {@code -} or {@code @}, and one FILE (or {@code -}); the last of a repeated option wins,
+     * as picocli is set to do. Anything else (help, {@code --}, an {@code @}-file, an unknown
+     * option, a bad size, no FILE or two) returns null and goes to picocli, which parses it or
+     * says what is wrong. {@code ReplayFastPathTest} checks that both read each command line
+     * it takes alike.
+     */
+    static ReplayCommand parsePlain(String[] args) {
+        if (args.length < 2 || !args[0].equals("replay")) return null;
+        ReplayCommand c = new ReplayCommand();
+        for (int i = 1; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.startsWith("@")) return null;
+            if (!arg.startsWith("-") || arg.equals("-")) {
+                if (c.file != null) return null;
+                c.file = arg;
+                continue;
+            }
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg : arg.substring(0, eq);
+            if (name.equals("--csv") || name.equals("--map")) {
+                if (eq >= 0) return null;
+                if (name.equals("--csv")) c.csv = true;
+                else c.map = true;
+                continue;
+            }
+            String value;
+            if (eq >= 0) {
+                value = arg.substring(eq + 1);
+            } else {
+                if (++i == args.length) return null;
+                value = args[i];
+            }
+            if (value.isEmpty() || value.startsWith("-") || value.startsWith("@")) return null;
+            switch (name) {
+                case "--policy" -> c.policyName = value;
+                case "--alloc-conf" -> c.conf = value;
+                case "--export" -> c.export = value;
+                case "--device" -> {
+                    try {
+                        c.device = new SizeConverter().convert(value);
+                    } catch (CommandLine.TypeConversionException e) {
+                        return null;
+                    }
+                }
+                case "--device-index" -> {
+                    if (value.length() > 9 || !value.chars().allMatch(ch -> ch >= '0' && ch <= '9')) return null;
+                    c.deviceIndex = Integer.parseInt(value);
+                }
+                default -> { return null; }
+            }
+        }
+        return c.file == null ? null : c;
+    }
+
     @Override
     public int run(Io io) throws IOException {
         if (policyName != null || conf != null) {
