@@ -9,9 +9,10 @@ package vramlab.gmmu;
  * half full. A key is stored as frame + 1, so 0 marks an empty slot.
  */
 final class ChunkTable {
-    private int[] keys = new int[16];
-    private PhysicalPool.Chunk[] values = new PhysicalPool.Chunk[16];
-    private int size;
+    // package-private so that tests can break the books on purpose, as a bug would
+    int[] keys = new int[16];
+    PhysicalPool.Chunk[] values = new PhysicalPool.Chunk[16];
+    int size;
 
     int size() { return size; }
 

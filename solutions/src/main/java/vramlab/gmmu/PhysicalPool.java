@@ -45,7 +45,7 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
-    private final ChunkTable chunks = new ChunkTable();        // by first frame
+    final ChunkTable chunks = new ChunkTable();                // by first frame
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final BitSet busyGranules;               // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts

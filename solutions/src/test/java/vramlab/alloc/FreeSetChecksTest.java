@@ -264,6 +264,25 @@ class FreeSetChecksTest {
         }
 
         @Test
+        @DisplayName("a block whose chunk sits past the end of this set's chunks is looked for by key, safely")
+        void foreignPlace() {
+            FreeSet four = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, 4);
+            int next = 0;
+            while (four.chunkCount() < 4) four.add(keys.get(next++));
+            assertThat(four.chunks).as("the chunk array exactly full").hasSize(4);
+            List<Block> others = new FreeSetAgainstTreeSetTest.Keys(1, 40, 1).blocks;   // the same keys, other blocks
+            FreeSet more = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, 4);
+            for (Block o : others) more.add(o);
+            Block far = more.chunks[4].blocks[0];
+            assertThat(far.freeChunk.pos).isEqualTo(4);
+            int before = four.size();
+            boolean inFour = four.contains(far);
+            assertThat(four.remove(far)).as("by key: a block of four's with that key, if any").isEqualTo(inFour);
+            assertThat(four.size()).isEqualTo(inFour ? before - 1 : before);
+            four.checkInvariants();
+        }
+
+        @Test
         @DisplayName("a block whose chunk merged away, or whose set was cleared, is found by its key")
         void stalePointer() {
             FreeSet set = of(8, "0 1 2 3 4 5 6 7 8");      // two chunks: 0-3 and 4-8

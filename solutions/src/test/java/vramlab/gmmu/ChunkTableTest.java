@@ -73,6 +73,59 @@ class ChunkTableTest {
     }
 
     @Test
+    @DisplayName("checkInvariants notices each way its books can go wrong, and the frame pool's check runs it")
+    void brokenBooks() {
+        ChunkTable missing = withFrames(0, 32, 64);
+        missing.values[slotOf(missing, 32)] = null;
+        assertThatThrownBy(missing::checkInvariants).hasMessageContaining("frame 32 has no chunk");
+
+        ChunkTable stray = withFrames(0, 32);
+        int empty = 0;
+        while (stray.keys[empty] != 0) empty++;
+        stray.values[empty] = chunk(96);
+        assertThatThrownBy(stray::checkInvariants).hasMessageContaining("a value in an empty slot " + empty);
+
+        ChunkTable miscounted = withFrames(0, 32);
+        miscounted.size = 3;
+        assertThatThrownBy(miscounted::checkInvariants).hasMessageContaining("size 3 but 2 keys");
+
+        ChunkTable full = withFrames(0, 32, 64, 96, 128, 160, 192, 224);
+        full.checkInvariants();
+        full.keys = java.util.Arrays.copyOf(full.keys, 8);         // the same keys in too small a table
+        full.values = java.util.Arrays.copyOf(full.values, 8);
+        assertThatThrownBy(full::checkInvariants).isInstanceOf(IllegalStateException.class);
+
+        ChunkTable cut = new ChunkTable();                      // a run whose first slot is emptied
+        int[] same = new int[2];
+        for (int f = 0, n = 0; n < 2; f += 32) if (ChunkTable.home(f, 15) == ChunkTable.home(0, 15)) same[n++] = f;
+        cut.put(same[0], chunk(same[0]));
+        cut.put(same[1], chunk(same[1]));
+        int first = slotOf(cut, same[0]);
+        cut.keys[first] = 0;
+        cut.values[first] = null;
+        cut.size--;
+        assertThatThrownBy(cut::checkInvariants).hasMessageContaining("frame " + same[1] + " is cut off from its home");
+
+        PhysicalPool pool = new PhysicalPool(0, 64 * PhysicalPool.FRAME * 32);
+        pool.allocate(2 * 1024 * 1024, 2 * 1024 * 1024, "a");
+        pool.checkInvariants();
+        pool.chunks.size++;
+        assertThatThrownBy(pool::checkInvariants).hasMessageContaining("ChunkTable: size");
+    }
+
+    private static ChunkTable withFrames(int... frames) {
+        ChunkTable t = new ChunkTable();
+        for (int f : frames) t.put(f, chunk(f));
+        t.checkInvariants();
+        return t;
+    }
+
+    private static int slotOf(ChunkTable t, int frame) {
+        for (int i = 0; i < t.keys.length; i++) if (t.keys[i] == frame + 1) return i;
+        throw new AssertionError("frame " + frame + " not in the table");
+    }
+
+    @Test
     @DisplayName("refuses a first frame that is already there")
     void twice() {
         ChunkTable table = new ChunkTable();
