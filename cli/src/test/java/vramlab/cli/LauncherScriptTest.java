@@ -166,7 +166,7 @@ class LauncherScriptTest {
     @Test
     @DisplayName("replay and the other short commands start on the JIT's first tier; site does not")
     void jitChoices() throws Exception {
-        assertThat(launch("replay", "x.trace")).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+        assertThat(launch("replay", "x.trace")).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1");
         assertThat(launch("site")).doesNotContain("TieredStopAtLevel");
     }
 }
