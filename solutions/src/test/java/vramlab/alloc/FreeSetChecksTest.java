@@ -25,9 +25,12 @@ class FreeSetChecksTest {
     /** Blocks of one stream with sizes 512 B, 1 KiB, ... (index i has size (i + 1) * 512). */
     private static final List<Block> KEYS = new FreeSetAgainstTreeSetTest.Keys(1, 40, 1).blocks;
 
-    private static FreeSet of(int capacity, String indices) {
+    private static FreeSet of(int capacity, String indices) { return of(KEYS, capacity, indices); }
+
+    /** A set with chunks of {@code capacity} holding the blocks of {@code keys} at these indices. */
+    private static FreeSet of(List<Block> keys, int capacity, String indices) {
         FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
-        for (String i : indices.split(" ")) set.add(KEYS.get(Integer.parseInt(i)));
+        for (String i : indices.split(" ")) set.add(keys.get(Integer.parseInt(i)));
         return set;
     }
 
@@ -208,11 +211,7 @@ class FreeSetChecksTest {
         /** Blocks of their own: the shared KEYS may still point into other tests' sets. */
         private final List<Block> keys = new FreeSetAgainstTreeSetTest.Keys(1, 40, 1).blocks;
 
-        private FreeSet of(int capacity, String indices) {
-            FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
-            for (String i : indices.split(" ")) set.add(keys.get(Integer.parseInt(i)));
-            return set;
-        }
+        private FreeSet of(int capacity, String indices) { return FreeSetChecksTest.of(keys, capacity, indices); }
 
         /** Every block held points to the chunk that holds it, and every chunk knows its place. */
         private void pointBack(FreeSet set) {
