@@ -70,6 +70,21 @@ class ReplayCommandTest {
                     .contains("events: 15, OOMs: 1, skipped frees: 1")
                     .contains("segment 0 (large, 20M): |....######....######|");
         }
+
+        @Test
+        @DisplayName("read ahead on a second thread (a trace over a megabyte), the same rows, handles and OOM")
+        void readAhead() throws IOException {
+            int pad = 30_000;
+            CliRun small = CliRun.of("replay", "--policy", "toy", "--device", "40MiB", "--csv", trace(TRACE).toString());
+            Path big = dir.resolve("big.trace");
+            Files.writeString(big, "# padding, so that the trace is over a megabyte\n".repeat(pad) + TRACE);
+            assertThat(Files.size(big)).isGreaterThan(1 << 20);
+            CliRun ahead = CliRun.of("replay", "--policy", "toy", "--device", "40MiB", "--csv", big.toString());
+            assertThat(ahead.status()).as(ahead.err()).isZero();
+            assertThat(ahead.out()).as("every row, each handle named").isEqualTo(small.out());
+            CliRun summary = CliRun.of("replay", "--device", "40MiB", "--policy", "toy", big.toString());
+            assertThat(summary.out()).contains("OOM at step 13 (line " + (14 + pad) + ", alloc big 8.00 MiB): CUDA out of memory.");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
