@@ -21,9 +21,10 @@ import vramlab.units.Bytes;
  * granules is busy, so a request whose size and alignment are whole granules searches that map,
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
  * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
- * where its search starts, moved up lazily by the search itself. The chunks sit in a hash table
- * by first frame ({@link ChunkTable}), with a bitmap of their first frames for {@link #chunkAt}
- * and address order.
+ * where its search starts, moved up lazily by the search itself. A chunk that starts a granule
+ * and covers it whole (every cudaMalloc page) sits in that granule's slot, since no other chunk
+ * can start in its granule; any other sits in a hash table by first frame ({@link ChunkTable});
+ * and a bitmap of the first frames gives {@link #chunkAt} and address order.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
  * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
@@ -45,7 +46,10 @@ public final class PhysicalPool {
     private final long capacity;
     private final int frames;
     private final BitSet used;
-    final ChunkTable chunks = new ChunkTable();                // by first frame
+    private static final int LEAF = 4096;    // granule slots per leaf (8 GiB), made when first used
+    private final Chunk[][] byGranule;       // chunks that start a granule and cover it whole
+    final ChunkTable chunks = new ChunkTable();                // the other chunks, by first frame
+    private int held;                        // chunks in both
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final BitSet busyGranules;               // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts
@@ -62,6 +66,7 @@ public final class PhysicalPool {
         this.used = new BitSet(frames);
         this.busyGranules = new BitSet(granules(frames));
         this.starts = new BitSet(frames);
+        this.byGranule = new Chunk[(granules(frames) + LEAF - 1) / LEAF][];
     }
 
     public int device() { return device; }
@@ -118,7 +123,7 @@ public final class PhysicalPool {
         used.set(start, start + n);
         busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
-        chunks.put(start, new Chunk(addr, n * FRAME, owner));
+        putChunk(start, n, new Chunk(addr, n * FRAME, owner));
         starts.set(start);
         usedBytes += n * FRAME;
         return addr;                         // both hints stay lower bounds: nothing was freed
@@ -127,7 +132,7 @@ public final class PhysicalPool {
     /** Gives back the whole chunk that starts at {@code address}. */
     public void release(long address) {
         Chunk c = address < 0 || address % FRAME != 0 || address / FRAME >= frames ? null
-                : chunks.remove((int) (address / FRAME));
+                : removeChunk((int) (address / FRAME));
         if (c == null) {
             throw new IllegalStateException("release(0x" + Long.toHexString(address) + "): no chunk starts there on GPU " + device);
         }
@@ -159,13 +164,49 @@ public final class PhysicalPool {
     public Chunk chunkAt(long address) {
         if (address < 0 || address >= capacity) return null;
         int start = starts.previousSetBit((int) (address / FRAME));
-        Chunk c = start < 0 ? null : chunks.get(start);
+        Chunk c = start < 0 ? null : chunkStartingAt(start);
         return c != null && address < c.end() ? c : null;
     }
 
     /** Every chunk, in address order (a copy). */
     public List<Chunk> chunks() {
-        return starts.stream().mapToObj(chunks::get).toList();
+        return starts.stream().mapToObj(this::chunkStartingAt).toList();
+    }
+
+    private void putChunk(int start, int n, Chunk c) {
+        if (start % GRANULE == 0 && n >= GRANULE) {
+            int g = start / GRANULE;
+            Chunk[] leaf = byGranule[g / LEAF];
+            if (leaf == null) leaf = byGranule[g / LEAF] = new Chunk[LEAF];
+            leaf[g % LEAF] = c;
+        } else {
+            chunks.put(start, c);
+        }
+        held++;
+    }
+
+    /** The chunk whose first frame is {@code start}, or null. */
+    private Chunk chunkStartingAt(int start) {
+        if (start % GRANULE == 0) {
+            Chunk[] leaf = byGranule[start / GRANULE / LEAF];
+            Chunk c = leaf == null ? null : leaf[start / GRANULE % LEAF];
+            if (c != null) return c;
+        }
+        return chunks.get(start);
+    }
+
+    private Chunk removeChunk(int start) {
+        Chunk c = null;
+        if (start % GRANULE == 0) {
+            Chunk[] leaf = byGranule[start / GRANULE / LEAF];
+            if (leaf != null) {
+                c = leaf[start / GRANULE % LEAF];
+                leaf[start / GRANULE % LEAF] = null;
+            }
+        }
+        if (c == null) c = chunks.remove(start);
+        if (c != null) held--;
+        return c;
     }
 
     public void checkInvariants() {
@@ -179,9 +220,13 @@ public final class PhysicalPool {
         long sum = 0;
         BitSet expect = new BitSet(frames);
         List<Chunk> inOrder = chunks();
-        if (inOrder.size() != chunks.size() || inOrder.contains(null)) {
-            throw new IllegalStateException("PhysicalPool: " + chunks.size() + " chunks but "
-                    + starts.cardinality() + " marked starts");
+        int inSlots = 0;
+        for (Chunk[] leaf : byGranule) {
+            if (leaf != null) for (Chunk c : leaf) if (c != null) inSlots++;
+        }
+        if (inOrder.size() != held || held != inSlots + chunks.size() || inOrder.contains(null)) {
+            throw new IllegalStateException("PhysicalPool: " + held + " chunks (" + inSlots + " in granule slots, "
+                    + chunks.size() + " in the table) but " + starts.cardinality() + " marked starts");
         }
         for (Chunk c : inOrder) {
             if (c.address() < end) throw new IllegalStateException("PhysicalPool: chunks overlap at " + c);
@@ -217,6 +262,6 @@ public final class PhysicalPool {
 
     @Override public String toString() {
         return "GPU " + device + " pool: " + Bytes.formatSize(usedBytes) + " used of "
-                + Bytes.formatSize(capacity) + " in " + chunks.size() + " chunks";
+                + Bytes.formatSize(capacity) + " in " + held + " chunks";
     }
 }

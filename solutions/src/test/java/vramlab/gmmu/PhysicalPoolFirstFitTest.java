@@ -253,10 +253,31 @@ class PhysicalPoolFirstFitTest {
             p.allocate(2 * F, F, "a");
             p.starts.set(1);
             assertThatThrownBy(p::checkInvariants)
-                    .hasMessageContaining("1 chunks but 2 marked starts");
+                    .hasMessageContaining("1 chunks (0 in granule slots, 1 in the table) but 2 marked starts");
             p.starts.clear(0, 2);
             assertThatThrownBy(p::checkInvariants)
-                    .hasMessageContaining("1 chunks but 0 marked starts");
+                    .hasMessageContaining("1 chunks (0 in granule slots, 1 in the table) but 0 marked starts");
+        }
+
+        @Test
+        @DisplayName("keeps a chunk that covers its granule in the granule's slot, others in the table, and counts both")
+        void slotsAndTable() {
+            PhysicalPool p = new PhysicalPool(0, 4 * G * F);
+            long page = p.allocate(G * F, G * F, "page");             // a whole granule: its slot
+            long small = p.allocate(2 * F, F, "small");              // two frames: the table
+            p.checkInvariants();
+            assertThat(p.chunks.size()).isEqualTo(1);
+            assertThat(p.chunkAt(page).owner()).isEqualTo("page");
+            assertThat(p.chunkAt(small + F).owner()).isEqualTo("small");
+            assertThat(p.chunks()).extracting(PhysicalPool.Chunk::owner).containsExactly("page", "small");
+            p.chunks.put(3 * G, new PhysicalPool.Chunk(3 * G * F, F, "stray"));   // in the table, no start marked
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("2 chunks (1 in granule slots, 2 in the table) but 2 marked starts");
+            p.chunks.remove(3 * G);
+            p.release(page);
+            p.release(small);
+            p.checkInvariants();
+            assertThat(p.chunks()).isEmpty();
         }
     }
 }
