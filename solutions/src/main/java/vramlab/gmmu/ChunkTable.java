@@ -1,9 +1,10 @@
 package vramlab.gmmu;
 
 /**
- * A {@link PhysicalPool}'s chunks by their first frame: a hash table of {@code int} keys, so
- * that taking and giving back a frame run boxes nothing (a {@code HashMap<Long, Chunk>} made a
- * {@code Long} and a node per chunk, and every cudaMalloc takes one chunk per 2 MiB page).
+ * A {@link PhysicalPool}'s chunks by their first frame, those that do not cover a granule of
+ * their own (the pool keeps those, every cudaMalloc page, in granule slots): a hash table of
+ * {@code int} keys, so that taking and giving back a frame run boxes nothing (a
+ * {@code HashMap<Long, Chunk>} made a {@code Long} and a node per chunk).
  *
  * <p>Open addressing with linear probing and backward-shift deletion (no tombstones), at most
  * half full. A key is stored as frame + 1, so 0 marks an empty slot.
