@@ -49,7 +49,6 @@ public final class PhysicalPool {
     private static final int LEAF = 4096;    // granule slots per leaf (8 GiB), made when first used
     private final Chunk[][] byGranule;       // chunks that start a granule and cover it whole
     final ChunkTable chunks = new ChunkTable();                // the other chunks, by first frame
-    private int held;                        // chunks in both
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final BitSet busyGranules;               // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts
@@ -182,7 +181,6 @@ public final class PhysicalPool {
         } else {
             chunks.put(start, c);
         }
-        held++;
     }
 
     /** The chunk whose first frame is {@code start}, or null. */
@@ -204,9 +202,7 @@ public final class PhysicalPool {
                 leaf[start / GRANULE % LEAF] = null;
             }
         }
-        if (c == null) c = chunks.remove(start);
-        if (c != null) held--;
-        return c;
+        return c != null ? c : chunks.remove(start);
     }
 
     public void checkInvariants() {
@@ -224,7 +220,8 @@ public final class PhysicalPool {
         for (Chunk[] leaf : byGranule) {
             if (leaf != null) for (Chunk c : leaf) if (c != null) inSlots++;
         }
-        if (inOrder.size() != held || held != inSlots + chunks.size() || inOrder.contains(null)) {
+        int held = inSlots + chunks.size();
+        if (inOrder.size() != held || inOrder.contains(null)) {
             throw new IllegalStateException("PhysicalPool: " + held + " chunks (" + inSlots + " in granule slots, "
                     + chunks.size() + " in the table) but " + starts.cardinality() + " marked starts");
         }
@@ -262,6 +259,6 @@ public final class PhysicalPool {
 
     @Override public String toString() {
         return "GPU " + device + " pool: " + Bytes.formatSize(usedBytes) + " used of "
-                + Bytes.formatSize(capacity) + " in " + held + " chunks";
+                + Bytes.formatSize(capacity) + " in " + starts.cardinality() + " chunks";
     }
 }

@@ -100,7 +100,7 @@ public final class Replayer {
             switch (reader.op()) {
                 case ALLOC -> {
                     int id = reader.track(handles);
-                    if (id < states.length && states[id] == LIVE) throw stillLive(reader.handle(), line);
+                    if (isLive(id)) throw stillLive(reader.handle(), line);
                     alloc(id, null, reader, line, reader.size(), 0);
                 }
                 case FREE -> free(reader.track(handles), null, reader, line, false);
@@ -123,7 +123,7 @@ public final class Replayer {
         switch (e.op()) {
             case ALLOC -> {
                 int id = handles.find(e.handle());
-                if (id >= 0 && states[id] == LIVE) throw stillLive(e.handle(), e.line());
+                if (isLive(id)) throw stillLive(e.handle(), e.line());
                 alloc(id < 0 ? handles.add(e.handle()) : id, e, null, e.line(), e.size(), e.stream());
             }
             case FREE -> free(handles.find(e.handle()), e, null, e.line(), true);
@@ -131,6 +131,9 @@ public final class Replayer {
         }
         if (checkInvariants) allocator.checkInvariants();
     }
+
+    /** Whether the handle with this id (-1: not tracked) holds a live block. */
+    private boolean isLive(int id) { return id >= 0 && id < states.length && states[id] == LIVE; }
 
     /** A tracked handle may be allocated again only if its last alloc ended in OOM. */
     private TraceException stillLive(String handle, long line) {
