@@ -1,8 +1,10 @@
 package vramlab.alloc;
 
+import static vramlab.units.Columns.left;
+import static vramlab.units.Columns.right;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -30,10 +32,11 @@ public final class MemorySummary {
         Map<String, Long> s = stats.asMap();
         List<String> lines = new ArrayList<>();
         lines.add("=".repeat(75));
-        lines.add(String.format(Locale.ROOT, " %16s PyTorch CUDA memory summary, device ID %-17d ", "", device));
+        // memory.py's format strings, their fields padded as they pad them (Columns)
+        lines.add(" " + " ".repeat(16) + " PyTorch CUDA memory summary, device ID " + left(device, 17) + " ");
         lines.add("-".repeat(75));
-        lines.add(String.format(Locale.ROOT, "  %9s CUDA OOMs: %-12d | %6s cudaMalloc retries: %-8d  ",
-                "", s.get("num_ooms"), "", s.get("num_alloc_retries")));
+        lines.add("  " + " ".repeat(9) + " CUDA OOMs: " + left(s.get("num_ooms"), 12) + " | " + " ".repeat(6)
+                + " cudaMalloc retries: " + left(s.get("num_alloc_retries"), 8) + "  ");
         lines.add("=".repeat(75));
         lines.add("        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ");
         for (String[] m : SIZE_METRICS) group(lines, s, m[0], m[1], true, abbreviated);
@@ -60,7 +63,7 @@ public final class MemorySummary {
 
     /** One row; {@code ref} is the prefix whose values pick the unit (null: the row's own). */
     private static String row(Map<String, Long> s, String prefix, String name, boolean sizes, String ref) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, " %-21s ", name));
+        StringBuilder sb = new StringBuilder(" " + left(name, 21) + " ");
         for (String f : FIELDS) {
             long v = s.get(prefix + f);
             long r = s.get((ref == null ? prefix : ref) + f);
@@ -80,7 +83,7 @@ public final class MemorySummary {
             size = Math.floorDiv(size, 1024);
             pref /= 1024;
         }
-        return String.format(Locale.ROOT, "%6d %s", size, prefix);
+        return right(size, 6) + " " + prefix;
     }
 
     /** {@code _format_count}: thousands from 750,000, value in 7 columns. */
@@ -94,6 +97,6 @@ public final class MemorySummary {
             count = Math.floorDiv(count, 1000);
             pref /= 1000;
         }
-        return String.format(Locale.ROOT, "%7d %s ", count, prefix);
+        return right(count, 7) + " " + prefix + " ";
     }
 }

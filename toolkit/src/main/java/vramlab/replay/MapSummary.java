@@ -1,7 +1,9 @@
 package vramlab.replay;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -39,44 +41,139 @@ public final class MapSummary {
 
     /** The compact map: counts, the largest segments, two histograms, fragmentation. */
     public static String compact(CachingAllocator a) {
+        FreeTally free = new FreeTally();
+        for (PoolKind kind : PoolKind.values()) for (Block b : a.freeBlocks(kind)) free.add(b);
+        Tally t = new Tally(LARGEST, free, a.pendingEvents() == 0);
+        for (Segment s : a.segments()) t.add(s);
         StringBuilder sb = new StringBuilder();
-        List<Segment> segments = new ArrayList<>(a.segments());
-        int expandable = 0, small = 0;
-        for (Segment s : segments) {
-            if (s.isExpandable()) expandable++;
-            if (s.pool() == PoolKind.SMALL) small++;
-        }
-        sb.append("segment map: ").append(segments.size()).append(" segments (").append(small).append(" small, ")
-          .append(segments.size() - small).append(" large").append(expandable > 0 ? ", " + expandable + " expandable" : "")
+        sb.append("segment map: ").append(t.segments).append(" segments (").append(t.small).append(" small, ")
+          .append(t.segments - t.small).append(" large").append(t.expandable > 0 ? ", " + t.expandable + " expandable" : "")
           .append("); reserved ").append(Bytes.formatSize(a.reserved())).append(", allocated ")
           .append(Bytes.formatSize(a.allocated())).append(" (").append(a.policy().name())
           .append(" policy); --map prints every segment\n");
-        List<Segment> top = largest(segments, LARGEST);
+        List<Segment> top = t.top.list();
         sb.append("the ").append(top.size()).append(" largest:\n");
         for (Segment s : top) sb.append("  ").append(line(s)).append('\n');
-        fill(sb, segments);
-        freeBlocks(sb, a);
+        sb.append("segments by fill:");
+        for (int i = 0; i < FILL_LABELS.length; i++) sb.append("  ").append(FILL_LABELS[i]).append(' ').append(t.fill[i]);
+        sb.append('\n');
+        free.print(sb);
         return sb.toString();
     }
 
+    /**
+     * What the map counts, in one pass over the segments. Each segment is one call, so that the
+     * launcher's JIT compiles the per-segment work after its first few hundred segments; the
+     * same work inline in a loop ran in the interpreter until the loop itself was compiled,
+     * tens of thousands of segments later.
+     *
+     * <p>A cudaMalloc segment's blocks tile it, and while no free waits on an event every block
+     * that is not allocated is cached, so its allocated bytes are its size less its cached
+     * free bytes: counted from the free blocks, with no walk along the segment's blocks (after
+     * a long replay, a cache miss per block). An expandable segment, or any segment while frees
+     * wait on events, is walked.
+     */
+    private static final class Tally {
+        int segments, small, expandable;
+        final long[] fill = new long[FILL_LABELS.length];
+        final Top top;
+        private final FreeTally free;
+        private final boolean allCached;          // no block waits on an event to be cached
+
+        Tally(int largest, FreeTally free, boolean allCached) {
+            top = new Top(largest);
+            this.free = free;
+            this.allCached = allCached;
+        }
+
+        void add(Segment s) {
+            segments++;
+            if (s.isExpandable()) expandable++;
+            if (s.pool() == PoolKind.SMALL) small++;
+            long live = allCached && !s.isExpandable() ? s.size() - free.inSegment(s) : liveBytes(s);
+            fill[fillBucket(live, s.reservedBytes())]++;
+            top.offer(s);
+        }
+    }
+
+    /** The cached free blocks: a histogram of their sizes, the largest, and each segment's share. */
+    private static final class FreeTally {
+        final long[] counts = new long[FREE_EDGES.length + 1];
+        final long[] bytes = new long[FREE_EDGES.length + 1];
+        long total, largest, n;
+        private long[] bySegment = new long[64];          // free bytes, by segment id (dense from 0)
+
+        void add(Block b) {
+            long size = b.size();
+            int bucket = sizeBucket(size);
+            counts[bucket]++;
+            bytes[bucket] += size;
+            total += size;
+            largest = Math.max(largest, size);
+            n++;
+            int id = b.segment().id();
+            if (id >= bySegment.length) bySegment = Arrays.copyOf(bySegment, Math.max(id + 1, 2 * bySegment.length));
+            bySegment[id] += size;
+        }
+
+        long inSegment(Segment s) { return s.id() < bySegment.length ? bySegment[s.id()] : 0; }
+
+        void print(StringBuilder sb) {
+            sb.append("free blocks by size:");
+            for (int i = 0; i < counts.length; i++) {
+                String label = i == 0 ? "<" + edge(FREE_EDGES[0])
+                        : i == FREE_EDGES.length ? edge(FREE_EDGES[i - 1]) + "+"
+                        : edge(FREE_EDGES[i - 1]) + "-" + edge(FREE_EDGES[i]);
+                sb.append("  ").append(label).append(' ').append(counts[i]);
+                if (counts[i] > 0) sb.append(" (").append(Bytes.formatSize(bytes[i])).append(')');
+            }
+            sb.append('\n');
+            sb.append("fragmentation: ").append(n).append(" free blocks hold ").append(Bytes.formatSize(total))
+              .append("; the largest is ").append(Bytes.formatSize(largest));
+            if (total > 0) {
+                sb.append(" (1 - largest/free = ").append(percent(total - largest, total)).append("%)");
+            }
+            sb.append('\n');
+        }
+    }
+
     /** Largest first; equal ones by id. */
-    static final Comparator<Segment> LARGEST_FIRST =
-            Comparator.comparingLong(Segment::reservedBytes).reversed().thenComparingInt(Segment::id);
+    static final Comparator<Segment> LARGEST_FIRST = MapSummary::largestFirst;
+
+    private static int largestFirst(Segment x, Segment y) {
+        long bx = x.reservedBytes(), by = y.reservedBytes();
+        return bx != by ? Long.compare(by, bx) : Integer.compare(x.id(), y.id());
+    }
 
     /**
      * The first {@code n} segments in {@link #LARGEST_FIRST} order, found in one pass: sorting
      * every segment (tens of thousands after a long replay) cost more than the rest of the map.
      */
     static List<Segment> largest(List<Segment> segments, int n) {
-        List<Segment> top = new ArrayList<>(n + 1);
-        for (Segment s : segments) {
-            if (top.size() == n && (n == 0 || LARGEST_FIRST.compare(s, top.get(n - 1)) >= 0)) continue;
-            int i = top.size();
-            while (i > 0 && LARGEST_FIRST.compare(s, top.get(i - 1)) < 0) i--;
-            top.add(i, s);
-            if (top.size() > n) top.remove(n);
+        Top top = new Top(n);
+        for (Segment s : segments) top.offer(s);
+        return top.list();
+    }
+
+    /** The {@code n} first segments offered so far, in {@link #LARGEST_FIRST} order. */
+    private static final class Top {
+        private final Segment[] kept;
+        private int size;
+
+        Top(int n) { kept = new Segment[n]; }
+
+        void offer(Segment s) {
+            int n = kept.length;
+            if (size == n && (n == 0 || largestFirst(s, kept[n - 1]) >= 0)) return;
+            int i = size < n ? size++ : n - 1;                   // the last one drops out when full
+            while (i > 0 && largestFirst(s, kept[i - 1]) < 0) {
+                kept[i] = kept[i - 1];
+                i--;
+            }
+            kept[i] = s;
         }
-        return top;
+
+        List<Segment> list() { return List.of(Arrays.copyOf(kept, size)); }
     }
 
     /** One segment: its header and bar, and its blocks counted rather than listed. */
@@ -91,56 +188,38 @@ public final class MapSummary {
         return head + ": " + SegmentMap.bar(s) + " " + blocks + (blocks == 1 ? " block, " : " blocks, ") + live + " live";
     }
 
-    /** How full the segments are: allocated bytes over the bytes each holds on the device. */
-    private static void fill(StringBuilder sb, List<Segment> segments) {
-        String[] labels = {"empty", "under 25%", "25-50%", "50-75%", "75-99%", "full"};
-        long[] counts = new long[labels.length];
-        for (Segment s : segments) {
-            long live = 0;
-            for (Block b = s.first(); b != null; b = b.next()) if (b.isAllocated()) live += b.size();
-            long held = s.reservedBytes();
-            int bucket = live == 0 ? 0 : live >= held ? 5 : 1 + (int) Math.min(3, 4 * live / held);
-            counts[bucket]++;
-        }
-        sb.append("segments by fill:");
-        for (int i = 0; i < labels.length; i++) sb.append("  ").append(labels[i]).append(' ').append(counts[i]);
-        sb.append('\n');
+    private static final String[] FILL_LABELS = {"empty", "under 25%", "25-50%", "50-75%", "75-99%", "full"};
+
+    /** The bytes of a segment's allocated blocks, walked. */
+    static long liveBytes(Segment s) {
+        long live = 0;
+        for (Block b = s.first(); b != null; b = b.next()) if (b.isAllocated()) live += b.size();
+        return live;
+    }
+
+    /** Which of {@link #FILL_LABELS} a segment holding {@code held} bytes, {@code live} of them allocated, is. */
+    static int fillBucket(long live, long held) {
+        return live == 0 ? 0 : live >= held ? 5 : 1 + (int) Math.min(3, 4 * live / held);
     }
 
     private static String edge(long bytes) {
         return bytes % Bytes.GiB == 0 ? bytes / Bytes.GiB + "G" : bytes / Bytes.MiB + "M";
     }
 
-    /** The cached free blocks by size, and how fragmented the free bytes are. */
-    private static void freeBlocks(StringBuilder sb, CachingAllocator a) {
-        long[] counts = new long[FREE_EDGES.length + 1];
-        long[] bytes = new long[FREE_EDGES.length + 1];
-        long total = 0, largest = 0, n = 0;
-        for (PoolKind kind : PoolKind.values()) {
-            for (Block b : a.freeBlocks(kind)) {
-                int bucket = 0;
-                while (bucket < FREE_EDGES.length && b.size() >= FREE_EDGES[bucket]) bucket++;
-                counts[bucket]++;
-                bytes[bucket] += b.size();
-                total += b.size();
-                largest = Math.max(largest, b.size());
-                n++;
-            }
-        }
-        sb.append("free blocks by size:");
-        for (int i = 0; i < counts.length; i++) {
-            String label = i == 0 ? "<" + edge(FREE_EDGES[0])
-                    : i == FREE_EDGES.length ? edge(FREE_EDGES[i - 1]) + "+"
-                    : edge(FREE_EDGES[i - 1]) + "-" + edge(FREE_EDGES[i]);
-            sb.append("  ").append(label).append(' ').append(counts[i]);
-            if (counts[i] > 0) sb.append(" (").append(Bytes.formatSize(bytes[i])).append(')');
-        }
-        sb.append('\n');
-        sb.append("fragmentation: ").append(n).append(" free blocks hold ").append(Bytes.formatSize(total))
-          .append("; the largest is ").append(Bytes.formatSize(largest));
-        if (total > 0) {
-            sb.append(String.format(" (1 - largest/free = %.1f%%)", 100.0 * (total - largest) / total));
-        }
-        sb.append('\n');
+    /** Which of the free-block histogram's bars a block of {@code size} bytes falls in. */
+    static int sizeBucket(long size) {
+        int bucket = 0;
+        while (bucket < FREE_EDGES.length && size >= FREE_EDGES[bucket]) bucket++;
+        return bucket;
+    }
+
+    /**
+     * {@code 100 * part / whole} with one decimal, rounded half up, from the exact quotient
+     * (not from a double, and without {@code String.format}, whose first use costs a short
+     * replay about a tenth of its time).
+     */
+    static String percent(long part, long whole) {
+        return BigDecimal.valueOf(part).multiply(BigDecimal.valueOf(100))
+                .divide(BigDecimal.valueOf(whole), 1, RoundingMode.HALF_UP).toPlainString();
     }
 }

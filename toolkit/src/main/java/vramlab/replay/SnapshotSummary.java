@@ -1,5 +1,8 @@
 package vramlab.replay;
 
+import static vramlab.units.Columns.left;
+import static vramlab.units.Columns.right;
+
 import java.io.PrintStream;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -26,12 +29,12 @@ public final class SnapshotSummary {
         for (int i = 0; i < r.replayedOoms().size(); i++) {
             out.println("  OOM at entry " + r.replayedOoms().get(i) + ": " + r.oomMessages().get(i));
         }
-        out.println(String.format("  %-14s %20s %20s", "", "recorded", "replayed"));
+        out.println("  " + left("", 14) + " " + right("recorded", 20) + " " + right("replayed", 20));
         row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
         row(out, "reserved", r.recordedReserved(), r.replayedReserved());
         row(out, "peak reserved", r.recordedPeak(), r.replayedPeak());
-        out.println(String.format("  %-14s %20d %20d (at the recorded address and size)", "live blocks",
-                r.liveBlocks(), r.liveBlocksMatched()));
+        out.println("  " + left("live blocks", 14) + " " + right(r.liveBlocks(), 20) + " "
+                + right(r.liveBlocksMatched(), 20) + " (at the recorded address and size)");
         if (r.recordingPolicy()) {
             out.println("  segment actions: " + (r.segmentActionDifference() == null
                     ? "the replay made the recorded " + r.segmentActions()
@@ -75,7 +78,7 @@ public final class SnapshotSummary {
     }
 
     private static void row(PrintStream out, String label, long recorded, long replayed) {
-        out.println(String.format("  %-14s %20d %20d", label, recorded, replayed));
+        out.println("  " + left(label, 14) + " " + right(recorded, 20) + " " + right(replayed, 20));
     }
 
     private static String entries(List<Integer> positions) {

@@ -1,5 +1,8 @@
 package vramlab.replay;
 
+import static vramlab.units.Columns.left;
+import static vramlab.units.Columns.right;
+
 import java.io.PrintStream;
 
 import vramlab.alloc.CachingAllocator;
@@ -61,9 +64,11 @@ public final class SummaryListener implements Replayer.Listener {
     public void finish(CachingAllocator a) {
         out.println("events: " + events + ", OOMs: " + ooms + ", skipped frees: " + skipped
                 + " (policy " + a.policy().name() + ")");
-        out.println(String.format("%-10s %14s %14s %14s", "", "requested", "allocated", "reserved"));
-        out.println(String.format("%-10s %14d %14d %14d", "peak", peakRequested, peakAllocated, peakReserved));
-        out.println(String.format("%-10s %14d %14d %14d", "final", a.requested(), a.allocated(), a.reserved()));
+        out.println(left("", 10) + " " + right("requested", 14) + " " + right("allocated", 14) + " " + right("reserved", 14));
+        out.println(left("peak", 10) + " " + right(peakRequested, 14) + " " + right(peakAllocated, 14) + " "
+                + right(peakReserved, 14));
+        out.println(left("final", 10) + " " + right(a.requested(), 14) + " " + right(a.allocated(), 14) + " "
+                + right(a.reserved(), 14));
         out.print(MemorySummary.format(a.memoryStats(), a.process().gpu().id()));
         MapSummary.print(a, fullMap, out);
     }

@@ -110,6 +110,73 @@ class MapSummaryTest {
                 .isEqualTo(a.segments().size());
     }
 
+    @Test
+    @DisplayName("counts each segment's fill as a walk along its blocks does: toy, pytorch, expandable, frees waiting on events")
+    void fillAsAWalk() {
+        for (long seed = 1; seed <= 3; seed++) {
+            for (String conf : List.of("toy", "pytorch", "pytorch expandable_segments:True", "pytorch pending")) {
+                CachingAllocator a = randomAllocator(conf, seed);
+                if (conf.contains("expandable")) {
+                    assertThat(a.segments()).as(conf).anyMatch(Segment::isExpandable);
+                } else {
+                    assertThat(a.segments().size()).as(conf).isGreaterThan(MapSummary.FULL_MAP_LIMIT);
+                }
+                long[] walked = new long[6];
+                for (Segment s : a.segments()) {
+                    long live = 0;
+                    for (Block b : s.blocks()) if (b.isAllocated()) live += b.size();
+                    long held = s.reservedBytes();
+                    walked[live == 0 ? 0 : live >= held ? 5 : 1 + (int) Math.min(3, 4 * live / held)]++;
+                }
+                String fill = MapSummary.compact(a).lines().filter(l -> l.startsWith("segments by fill:"))
+                        .findFirst().orElseThrow();
+                assertThat(fill).as("%s, seed %d", conf, seed).isEqualTo("segments by fill:  empty " + walked[0]
+                        + "  under 25% " + walked[1] + "  25-50% " + walked[2] + "  50-75% " + walked[3]
+                        + "  75-99% " + walked[4] + "  full " + walked[5]);
+            }
+        }
+    }
+
+    /** Random allocs and frees on two streams; "pending": some frees wait on an event that never completes. */
+    private static CachingAllocator randomAllocator(String conf, long seed) {
+        String[] words = conf.split(" ");
+        boolean pending = conf.endsWith("pending");
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64 * 1024)).openToyProcess(),
+                Policies.create(words[0], words.length > 1 && !pending ? words[1] : ""));
+        if (pending) {
+            a.setEventQuery(new CachingAllocator.EventQuery() {
+                @Override
+                public boolean isComplete(int stream, long seq) { return false; }
+            });
+        }
+        Random r = new Random(seed);
+        List<Block> blocks = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            if (!blocks.isEmpty() && r.nextInt(3) == 0) {
+                a.free(blocks.remove(r.nextInt(blocks.size())));
+            } else {
+                Block b = a.alloc(1 + r.nextInt(r.nextBoolean() ? 1 << 20 : 30 << 20), r.nextInt(4) == 0 ? 1 : 0);
+                if (pending && r.nextInt(5) == 0) a.recordStream(b, 7);
+                blocks.add(b);
+            }
+        }
+        if (pending) assertThat(a.pendingEvents()).isPositive();
+        return a;
+    }
+
+    @Test
+    @DisplayName("prints the fragmentation percentage from the exact quotient, one decimal, half up")
+    void percentHalfUp() {
+        assertThat(MapSummary.percent(0, 5)).isEqualTo("0.0");
+        assertThat(MapSummary.percent(1, 8)).isEqualTo("12.5");
+        assertThat(MapSummary.percent(1, 16)).isEqualTo("6.3");       // 6.25: the tie goes up
+        assertThat(MapSummary.percent(1, 3)).isEqualTo("33.3");
+        assertThat(MapSummary.percent(2, 3)).isEqualTo("66.7");
+        assertThat(MapSummary.percent(999, 1000)).isEqualTo("99.9");
+        assertThat(MapSummary.percent(9999, 10000)).isEqualTo("100.0");  // 99.99 rounds up, as %.1f does
+        assertThat(MapSummary.percent(5, 5)).isEqualTo("100.0");
+    }
+
     private static long sumOfCounts(String line, String regex) {
         Matcher m = Pattern.compile(regex).matcher(line);
         long sum = 0;
