@@ -169,4 +169,19 @@ class LauncherScriptTest {
         assertThat(launch("replay", "x.trace")).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1");
         assertThat(launch("site")).doesNotContain("TieredStopAtLevel");
     }
+
+    @Test
+    @DisplayName("short commands ask for huge pages exactly where Linux lends them on request (madvise or always)")
+    void hugePages() throws Exception {
+        Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        String text = Files.isReadable(mode) ? Files.readString(mode) : "";
+        boolean lent = text.contains("[madvise]") || text.contains("[always]");
+        String replay = launch("replay", "x.trace");
+        if (lent) {
+            assertThat(replay).contains("-XX:NewRatio=1 -XX:+UseTransparentHugePages");
+        } else {
+            assertThat(replay).as("this machine's THP mode: '%s'", text.strip()).doesNotContain("UseTransparentHugePages");
+        }
+        assertThat(launch("site")).doesNotContain("UseTransparentHugePages");
+    }
 }
