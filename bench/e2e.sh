@@ -15,7 +15,9 @@
 #   STARTS=<n>             runs of each start-up measurement (default 5; the median is shown)
 #   REPEAT=<n>             rounds (default 1): each round runs every replay once in turn, and
 #                          each row shows the median wall and CPU seconds of its rounds (on a
-#                          shared virtual machine one run differs from the next by a third)
+#                          shared virtual machine one run differs from the next by a third),
+#                          then, for the C++ replay and each older build, in how many rounds
+#                          ./vramlab was faster and the median of the rounds' ratios
 # On a shared machine compare the ratios within one run, and the CPU seconds.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
@@ -72,6 +74,20 @@ rounds() {
   for k in "${!CMDS[@]}"; do
     MEDIANS[$k]=$(median ${walls[$k]})
     row "${LABELS[$k]}" "$n" "${MEDIANS[$k]}" "$(median ${cpus[$k]})" "${lines[$k]}"
+  done
+  # the kit against the C++ replay and each older build in the same rounds: within a round they
+  # ran back to back, so the per-round ratio drifts less with the machine than medians do
+  local kit=-1 b
+  for k in "${!LABELS[@]}"; do [ "${LABELS[$k]}" = "./vramlab replay" ] && kit=$k; done
+  [ "$REPEAT" -gt 1 ] && [ "$kit" -ge 0 ] || return 0
+  for b in "${!LABELS[@]}"; do
+    case "${LABELS[$b]}" in before*|C++*) ;; *) continue ;; esac
+    local ratios faster
+    ratios=$(paste <(echo ${walls[$kit]} | tr ' ' '\n') <(echo ${walls[$b]} | tr ' ' '\n') \
+        | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }')
+    faster=$(echo "$ratios" | awk '$1 < 1 { n++ } END { print n + 0 }')
+    printf "  paired with %s: ./vramlab faster in %d of %d rounds; median of the rounds' ./vramlab/that %.2f\n" \
+        "${LABELS[$b]}" "$faster" "$REPEAT" "$(median $ratios)"
   done
 }
 
