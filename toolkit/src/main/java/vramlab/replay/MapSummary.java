@@ -43,8 +43,12 @@ public final class MapSummary {
     public static String compact(CachingAllocator a) {
         FreeTally free = new FreeTally();
         for (PoolKind kind : PoolKind.values()) for (Block b : a.freeBlocks(kind)) free.add(b);
-        Tally t = new Tally(LARGEST, free, a.pendingEvents() == 0);
+        Tally t = new Tally(LARGEST, free, true);
         for (Segment s : a.segments()) t.add(s);
+        if (t.live != a.allocated()) {                 // a block neither allocated nor cached: walk them all
+            t = new Tally(LARGEST, free, false);
+            for (Segment s : a.segments()) t.add(s);
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("segment map: ").append(t.segments).append(" segments (").append(t.small).append(" small, ")
           .append(t.segments - t.small).append(" large").append(t.expandable > 0 ? ", " + t.expandable + " expandable" : "")
@@ -67,31 +71,35 @@ public final class MapSummary {
      * same work inline in a loop ran in the interpreter until the loop itself was compiled,
      * tens of thousands of segments later.
      *
-     * <p>A cudaMalloc segment's blocks tile it, and while no free waits on an event every block
-     * that is not allocated is cached, so its allocated bytes are its size less its cached
-     * free bytes: counted from the free blocks, with no walk along the segment's blocks (after
-     * a long replay, a cache miss per block). An expandable segment, or any segment while frees
-     * wait on events, is walked.
+     * <p>A cudaMalloc segment's blocks tile it, so its allocated bytes are its size less its
+     * free bytes; those that are cached are counted in the one pass over the free blocks, with
+     * no walk along the segment's blocks (after a long replay, a cache miss per block). That
+     * counts a block neither allocated nor cached (a free waiting on an event) as allocated,
+     * never the other way, so the sum over the segments is the allocator's allocated bytes
+     * exactly when every segment's figure is right; when the sum is off, the pass is made again
+     * walking every segment. An expandable segment is always walked.
      */
     private static final class Tally {
         int segments, small, expandable;
         final long[] fill = new long[FILL_LABELS.length];
         final Top top;
+        long live;                                 // the allocated bytes of every segment, summed
         private final FreeTally free;
-        private final boolean allCached;          // no block waits on an event to be cached
+        private final boolean byFreeBlocks;        // false: walk every segment's blocks
 
-        Tally(int largest, FreeTally free, boolean allCached) {
+        Tally(int largest, FreeTally free, boolean byFreeBlocks) {
             top = new Top(largest);
             this.free = free;
-            this.allCached = allCached;
+            this.byFreeBlocks = byFreeBlocks;
         }
 
         void add(Segment s) {
             segments++;
             if (s.isExpandable()) expandable++;
             if (s.pool() == PoolKind.SMALL) small++;
-            long live = allCached && !s.isExpandable() ? s.size() - free.inSegment(s) : liveBytes(s);
-            fill[fillBucket(live, s.reservedBytes())]++;
+            long bytes = byFreeBlocks && !s.isExpandable() ? s.size() - free.inSegment(s) : liveBytes(s);
+            live += bytes;
+            fill[fillBucket(bytes, s.reservedBytes())]++;
             top.offer(s);
         }
     }
