@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end replay speed, in one sitting (issue 16): a generated 1M-event trace (2% empty_cache)
 # at about 2k and about 100k live blocks, through the launcher (`./vramlab replay`, process start
-# included) and through the C++ std::set replay of the same toy policy (bench/cpp, when g++ is
-# installed), then the launcher's start: `./vramlab replay` of a 10-line trace and
+# included), through the C++ std::set replay of the same toy policy (bench/cpp, when g++ is
+# installed) and through that C++ program ported to Java (FlatToyReplay, under the launcher's JIT
+# flags; the two yardsticks must print the same counters), then the launcher's start:
+# `./vramlab replay` of a 10-line trace and
 # `./vramlab --version`. Prints wall and CPU seconds and events per second for each, and the
 # ratios the issue sets goals for.
 #
@@ -16,8 +18,9 @@
 #   REPEAT=<n>             rounds (default 1): each round runs every replay once in turn, and
 #                          each row shows the median wall and CPU seconds of its rounds (on a
 #                          shared virtual machine one run differs from the next by a third),
-#                          then, for the C++ replay and each older build, in how many rounds
-#                          ./vramlab was faster and the median of the rounds' ratios
+#                          then, for the C++ replay, its Java port and each older build,
+#                          in how many rounds ./vramlab was faster and the median of the
+#                          rounds' ratios
 # On a shared machine compare the ratios within one run, and the CPU seconds.
 set -euo pipefail
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
@@ -26,7 +29,10 @@ STARTS=${STARTS:-5}
 REPEAT=${REPEAT:-1}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
-[ -f "$ROOT/bench/target/benchmarks.jar" ] || (cd "$ROOT" && mvn -q -B -pl bench -am package -DskipTests)
+JAR="$ROOT/bench/target/benchmarks.jar"
+if [ ! -f "$JAR" ] || [ -n "$(find "$ROOT/bench/src" -newer "$JAR" -print -quit)" ]; then
+  (cd "$ROOT" && mvn -q -B -pl bench -am package -DskipTests)
+fi
 "$ROOT/vramlab" --version >/dev/null    # builds the launcher (and its class-data archive) if needed
 CXX=""
 if command -v g++ >/dev/null 2>&1; then
@@ -34,6 +40,14 @@ if command -v g++ >/dev/null 2>&1; then
 else
   echo "(g++ not found: no C++ baseline)" >&2
 fi
+# The C++ replay ported line for line to Java (bench FlatToyReplay: TreeSet for std::set, HashMap
+# for unordered_map), run with the launcher's flags for short commands (./vramlab): how fast the
+# JVM runs the yardstick's own program, beside the kit with its statistics, driver and GMMU.
+JFLAT="java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1"
+case "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" in
+  *"[madvise]"*|*"[always]"*) JFLAT="$JFLAT -XX:+UseTransparentHugePages" ;;
+esac
+JFLAT="$JFLAT -cp $ROOT/bench/target/benchmarks.jar vramlab.bench.FlatToyReplay"
 
 cpu_now() { awk '{print $14+$15+$16+$17}' /proc/$$/stat 2>/dev/null || echo 0; }
 
@@ -81,7 +95,7 @@ rounds() {
   for k in "${!LABELS[@]}"; do [ "${LABELS[$k]}" = "./vramlab replay" ] && kit=$k; done
   [ "$REPEAT" -gt 1 ] && [ "$kit" -ge 0 ] || return 0
   for b in "${!LABELS[@]}"; do
-    case "${LABELS[$b]}" in before*|C++*) ;; *) continue ;; esac
+    case "${LABELS[$b]}" in before*|C++*|Java*) ;; *) continue ;; esac
     local ratios faster
     ratios=$(paste <(echo ${walls[$kit]} | tr ' ' '\n') <(echo ${walls[$b]} | tr ' ' '\n') \
         | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }')
@@ -115,7 +129,23 @@ for LIVE in 2000 100000; do
       "$EVENTS" "$LIVE" 42 20 >"$TRACE"
   echo "== $EVENTS events, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB$([ "$REPEAT" -gt 1 ] && echo ", medians of $REPEAT rounds")"
   LABELS=(); CMDS=()
-  if [ -n "$CXX" ]; then LABELS+=("C++ std::set (g++ -O2)"); CMDS+=("\"\$CXX\" \"\$TRACE\" 1TiB"); fi
+  if [ -n "$CXX" ]; then
+    LABELS+=("C++ std::set (g++ -O2)"); CMDS+=("\"\$CXX\" \"\$TRACE\" 1TiB")
+    # the two yardsticks run one program: they must print the same counters
+    if ! diff <("$CXX" "$TRACE" 1TiB | sed 's/ (toy policy.*//') <($JFLAT "$TRACE" 1TiB | sed 's/ (toy policy.*//') >/dev/null; then
+      echo "error: the C++ replay and its Java port disagree on $TRACE" >&2; exit 1
+    fi
+  fi
+  LABELS+=("Java port of the C++ (TreeSet)"); CMDS+=("\$JFLAT \"\$TRACE\" 1TiB")
+  # and the kit, whose segment addresses come from its driver rather than a bump pointer, so a
+  # best-fit tie could break otherwise: said, not an error
+  flat=$($JFLAT "$TRACE" 1TiB | awk '/^peak|^final/ { print $3, $5, $7 }')
+  kit=$("$ROOT/vramlab" replay --device 1TiB "$TRACE" | awk '/^peak|^final/ { print $2, $3, $4 }')
+  if [ "$flat" = "$kit" ]; then
+    echo "(the kit and the yardsticks print the same peak and final requested, allocated, reserved)"
+  else
+    echo "(note: the kit's peak and final counters differ from the yardsticks': $kit against $flat)"
+  fi
   LABELS+=("./vramlab replay"); CMDS+=("\"\$ROOT/vramlab\" replay --device 1TiB \"\$TRACE\"")
   if [ -n "${BEFORE_CP:-}" ]; then
     LABELS+=("before (BEFORE_CP)")
@@ -125,7 +155,12 @@ for LIVE in 2000 100000; do
     LABELS+=("before (BEFORE_VRAMLAB)"); CMDS+=("\"\$BEFORE_VRAMLAB\" replay --device 1TiB \"\$TRACE\"")
   fi
   rounds "$EVENTS"
-  if [ -n "$CXX" ]; then CPP[$LIVE]=${MEDIANS[0]}; KIT[$LIVE]=${MEDIANS[1]}; else KIT[$LIVE]=${MEDIANS[0]}; fi
+  for k in "${!LABELS[@]}"; do
+    case "${LABELS[$k]}" in
+      "C++ std::set (g++ -O2)") CPP[$LIVE]=${MEDIANS[$k]} ;;
+      "./vramlab replay") KIT[$LIVE]=${MEDIANS[$k]} ;;
+    esac
+  done
 done
 
 echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
