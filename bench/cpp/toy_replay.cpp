@@ -161,6 +161,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   int64_t device = argc == 3 ? parseSize(argv[2], strlen(argv[2])) : 80 * GiB;
+  if (device <= 0) {
+    fprintf(stderr, "error: DEVICE_SIZE '%s': expected a size such as 80GiB\n", argv[2]);
+    return 2;
+  }
   FILE* f = fopen(argv[1], "rb");
   if (!f) {
     fprintf(stderr, "error: %s: no such file\n", argv[1]);

@@ -260,6 +260,10 @@ public final class FlatToyReplay {
         if (args.length == 2) {
             byte[] d = args[1].getBytes(StandardCharsets.US_ASCII);
             device = parseSize(d, 0, d.length);
+            if (device <= 0) {
+                System.err.println("error: DEVICE_SIZE '" + args[1] + "': expected a size such as 80GiB");
+                System.exit(2);
+            }
         }
         FlatToyReplay r = new FlatToyReplay(device, args[0]);
         try (InputStream in = new FileInputStream(args[0])) {

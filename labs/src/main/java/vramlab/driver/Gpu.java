@@ -118,7 +118,8 @@ public final class Gpu {
     public GpuProcess open(int pid, String name, long contextBytes) {
         GpuProcess p = new GpuProcess(this, pid, name);
         if (contextBytes > 0) {
-            take(contextBytes, "context of process " + pid, -1);
+            if (contextBytes > free()) throw overBudget("context of process " + pid, contextBytes);
+            taken += contextBytes;
             long chunk = grab(contextBytes, p);
             if (chunk < 0) {
                 give(contextBytes);
@@ -172,15 +173,17 @@ public final class Gpu {
     }
 
     /**
-     * Takes {@code bytes} of the budget for {@code what}: a driver call, {@code what(arg)}, or
-     * with {@code arg} below 0 a thing's name. The error names it (put together only then).
+     * Takes {@code bytes} of the budget for the driver call {@code call(arg)}, which the error
+     * names (put together only then, not on every call).
      */
-    void take(long bytes, String what, long arg) {
-        if (bytes > free()) {
-            throw new CudaException(CudaError.cudaErrorMemoryAllocation, (arg < 0 ? what : what + "(" + arg + ")") + " needs "
-                    + bytes + " bytes but GPU " + id + " has " + free() + " free");
-        }
+    void take(long bytes, String call, long arg) {
+        if (bytes > free()) throw overBudget(call + "(" + arg + ")", bytes);
         taken += bytes;
+    }
+
+    private CudaException overBudget(String what, long bytes) {
+        return new CudaException(CudaError.cudaErrorMemoryAllocation, what + " needs " + bytes + " bytes but GPU "
+                + id + " has " + free() + " free");
     }
 
     void give(long bytes) {
