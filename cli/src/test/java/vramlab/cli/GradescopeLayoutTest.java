@@ -44,7 +44,6 @@ class GradescopeLayoutTest {
         Path root = KitPaths.root();
         ag = tmp.resolve("autograder");
         Shell.copySources(root, ag.resolve("source"));
-        Shell.offline(ag.resolve("source"));
         Files.writeString(ag.resolve("source/salt.txt"), SALT + "\n");
         Path subs = Files.createDirectories(tmp.resolve("subs"));
         Submissions make = new Submissions(root, subs, Salt.of(SALT));

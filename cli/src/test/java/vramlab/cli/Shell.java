@@ -47,10 +47,4 @@ record Shell(int status, String output) {
             Files.copy(f, dest, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
         }
     }
-
-    /** Maven works offline in {@code dir} (everything the kit needs is in the local repository already). */
-    static void offline(Path dir) throws IOException {
-        Files.createDirectories(dir.resolve(".mvn"));
-        Files.writeString(dir.resolve(".mvn/maven.config"), "-o\n");
-    }
 }
