@@ -34,12 +34,11 @@ import vramlab.units.Bytes;
 
 /**
  * Events per second of a replay at about 1k, 10k, 100k and 1M live blocks: the whole replay
- * path (handle table, allocator, and the launcher's own listener, {@link SummaryListener}),
- * on one thread. Each invocation starts a fresh
- * allocator, fills it to the live level untimed (the trace's first events, until {@code live}
- * handles are live), and then times the next 1M events, which churn around that level. The
- * score is in operations per second, one operation per event. At 1M live the sizes are scaled
- * down ({@link #SCALE_1M}) so that the blocks fit the 1 TiB card.
+ * path (handle table, allocator, and the launcher's own listener, {@link SummaryListener}).
+ * Each invocation starts a fresh allocator, fills it to the live level untimed (the trace's
+ * first events, until {@code live} handles are live), and then times the next 1M events, which
+ * churn around that level. The score is in operations per second, one operation per event. At
+ * 1M live the sizes are scaled down ({@link #SCALE_1M}) so that the blocks fit the 1 TiB card.
  *
  * <pre>
  * mvn -q -pl bench -am package -DskipTests
