@@ -14,15 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import vramlab.kit.RealSnapshotsFolder;
+
 @DisplayName("The paste-a-snapshot page's replay")
 class SnapshotRunTest {
-    /** ../shared/real-snapshots/snapshots beside the worktree (as RealSnapshotsTest finds it). */
+    /** ../shared/real-snapshots/snapshots beside the kit; without it each case skips saying why. */
     static Path folder() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("labgen"))) p = p.getParent();
-        Path dir = (p == null ? Path.of("").toAbsolutePath() : p).resolve("../shared/real-snapshots/snapshots")
-                .normalize();
-        assumeTrue(Files.isDirectory(dir), "skipped: no real snapshots at " + dir);
+        Path dir = RealSnapshotsFolder.snapshots().orElse(null);
+        assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
         return dir;
     }
 

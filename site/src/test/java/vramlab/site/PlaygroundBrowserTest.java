@@ -102,9 +102,9 @@ class PlaygroundBrowserTest {
     @DisplayName("a real snapshot dropped on the snapshot page, gzipped, shows what ./vramlab replay prints for it")
     void snapshot() throws Exception {
         Path site = site();
-        Path gz = Repo.root().resolve("../shared/real-snapshots/snapshots/yiyi.oom_snapshot.legacy.pickle.gz")
-                .normalize();
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(gz), "skipped: no real snapshot at " + gz);
+        Path snapshots = vramlab.kit.RealSnapshotsFolder.snapshots().orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(snapshots != null, vramlab.kit.RealSnapshotsFolder.MISSING);
+        Path gz = snapshots.resolve("yiyi.oom_snapshot.legacy.pickle.gz");
         String page = Files.readString(site.resolve("playground/snapshot.html")).replace("</body>",
                 "<script>var b = atob('" + java.util.Base64.getEncoder().encodeToString(Files.readAllBytes(gz))
                 + "'), u = new Uint8Array(b.length); for (var i = 0; i < b.length; i++) u[i] = b.charCodeAt(i);"

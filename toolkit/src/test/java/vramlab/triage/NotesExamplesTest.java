@@ -1,7 +1,7 @@
 package vramlab.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +16,7 @@ import vramlab.advise.Advice;
 import vramlab.advise.Advisor;
 import vramlab.advise.Setting;
 import vramlab.advise.Workload;
+import vramlab.kit.RealSnapshotsFolder;
 
 /**
  * The outputs chapter 4's notes show are the kit's own, never pasted: this test writes them
@@ -93,7 +94,7 @@ class NotesExamplesTest {
     @DisplayName("advise on the real snapshot that recorded an OOM")
     void advise() throws Exception {
         Path dir = Snapshots.realDir();
-        assumeThat(dir).as("../shared/real-snapshots").isNotNull();
+        assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
         String name = "nesta-discrete-diffusion.oom.pickle.gz";
         Workload w = Workload.read(Files.readAllBytes(dir.resolve(name)), name, -1);
         Advice a = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(),

@@ -1,7 +1,7 @@
 package vramlab.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static vramlab.units.Bytes.MiB;
 
 import java.nio.file.Files;
@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import vramlab.advise.SnapshotSource;
+import vramlab.kit.RealSnapshotsFolder;
 
 @DisplayName("The allocator's state at a recorded OOM, rebuilt backwards from the dump")
 class OomMomentTest {
@@ -68,7 +69,7 @@ class OomMomentTest {
                 + "to within the tails of blocks freed after it")
         void forwardAgrees(String name) throws Exception {
             Path dir = Snapshots.realDir();
-            assumeThat(dir).as("../shared/real-snapshots").isNotNull();
+            assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
             Map<?, ?> snap = SnapshotSource.load(Files.readAllBytes(dir.resolve(name)), name);
             OomMoment m = OomMoment.all(snap, name).get(0);
             long reserved = 0, allocated = 0;

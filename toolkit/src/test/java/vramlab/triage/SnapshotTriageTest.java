@@ -1,7 +1,7 @@
 package vramlab.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static vramlab.units.Bytes.GiB;
 import static vramlab.units.Bytes.MiB;
 
@@ -12,6 +12,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import vramlab.advise.SnapshotSource;
+import vramlab.kit.RealSnapshotsFolder;
 
 @DisplayName("Triage from a snapshot's recorded OOM")
 class SnapshotTriageTest {
@@ -42,7 +43,7 @@ class SnapshotTriageTest {
     @DisplayName("on the real OOM snapshot: a full card, 384 MiB asked and 252 MiB free, as the trace recorded")
     void real() throws Exception {
         Path dir = Snapshots.realDir();
-        assumeThat(dir).as("../shared/real-snapshots").isNotNull();
+        assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
         Path f = dir.resolve("nesta-discrete-diffusion.oom.pickle.gz");
         Diagnosis d = SnapshotTriage.of(SnapshotSource.load(Files.readAllBytes(f), f.toString()), f.toString(), -1);
         assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(402653184L);

@@ -2,12 +2,13 @@ package vramlab.triage;
 
 import static vramlab.units.Bytes.MiB;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import vramlab.kit.RealSnapshotsFolder;
 
 /**
  * Hand-built memory snapshots with PyTorch's keys ({@code segments} with {@code blocks},
@@ -84,12 +85,11 @@ public final class Snapshots {
                 .build();
     }
 
-    /** ../shared/real-snapshots/snapshots above the repository root, when it is there. */
+    /**
+     * ../shared/real-snapshots/snapshots beside the kit, when it is there (null otherwise: callers
+     * skip with {@link RealSnapshotsFolder#MISSING}); where CI requires the set, a missing one throws.
+     */
     public static Path realDir() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("chapters"))) p = p.getParent();
-        if (p == null || p.getParent() == null) return null;
-        Path d = p.getParent().resolve("shared/real-snapshots/snapshots");
-        return Files.isDirectory(d) ? d : null;
+        return RealSnapshotsFolder.snapshots().orElse(null);
     }
 }

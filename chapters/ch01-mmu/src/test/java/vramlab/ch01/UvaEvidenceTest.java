@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import net.razorvine.pickle.Unpickler;
 import vramlab.driver.GpuProcess;
-import vramlab.quiz.KitPaths;
+import vramlab.kit.RealSnapshotsFolder;
 import vramlab.snapshot.SnapshotReader;
 
 /**
@@ -27,14 +27,14 @@ import vramlab.snapshot.SnapshotReader;
  */
 @DisplayName("Real snapshots: every device address lies below 2^47, the end of x86-64 user space")
 class UvaEvidenceTest {
-    static final Path SNAPSHOTS = KitPaths.root().resolve("../shared/real-snapshots/snapshots").normalize();
 
     @Test
     @DisplayName("each recorded segment starts and ends below UVA_END")
     void belowTheUvaCeiling() throws IOException {
-        assumeTrue(Files.isDirectory(SNAPSHOTS), "no shared snapshots at " + SNAPSHOTS);
+        Path snapshots = RealSnapshotsFolder.snapshots().orElse(null);
+        assumeTrue(snapshots != null, RealSnapshotsFolder.MISSING);
         List<Path> files;
-        try (Stream<Path> s = Files.list(SNAPSHOTS)) {
+        try (Stream<Path> s = Files.list(snapshots)) {
             files = s.filter(p -> p.toString().endsWith(".gz")).sorted().toList();
         }
         assertThat(files).isNotEmpty();
