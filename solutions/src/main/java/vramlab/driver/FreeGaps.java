@@ -1,6 +1,7 @@
 package vramlab.driver;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import vramlab.units.Bytes;
@@ -42,7 +43,7 @@ final class FreeGaps {
     private Node root;
     private int count;
     private int seed = 0x9E3779B9;
-    /** Nodes looked at by {@link #firstFit} and {@link #floor}: the tests' step count. */
+    /** Nodes looked at by searches, splits and joins: the tests' step count. */
     long visits;
 
     FreeGaps(long unit) {
@@ -84,13 +85,17 @@ final class FreeGaps {
         return alignment < unit ? n.maxLength : n.maxRoom;
     }
 
-    /** The gap with the greatest start at or below {@code at}, or null. */
+    /** The gap with the greatest start at or below {@code at}, or null; its path is left in {@link #path}. */
     private Node floor(long at) {
         Node best = null;
+        depth = 0;
         for (Node n = root; n != null; ) {
             visits++;
+            if (depth == path.length) path = Arrays.copyOf(path, 2 * depth);
+            path[depth++] = n;
             if (n.start <= at) {
                 best = n;
+                bestDepth = depth - 1;
                 n = n.right;
             } else {
                 n = n.left;
@@ -99,7 +104,26 @@ final class FreeGaps {
         return best;
     }
 
-    /** {@code [start, end)}, free and inside one gap, is taken: the gap shrinks or splits. */
+    /** The nodes from the root that the last {@link #floor} passed, and where its answer was. */
+    private Node[] path = new Node[64];
+    private int depth;
+    private int bestDepth;
+
+    /** After the last {@link #floor}'s answer changed in place: its bounds and its ancestors'. */
+    private void repull() {
+        for (int k = bestDepth; k >= 0; k--) pull(path[k]);
+    }
+
+    /** Whether {@code [start, start + size)} lies inside one gap. */
+    boolean fits(long start, long size) {
+        Node g = floor(start);
+        return g != null && size > 0 && start + size <= g.end;
+    }
+
+    /**
+     * {@code [start, end)}, free and inside one gap, is taken: the gap shrinks in place (a take
+     * at a gap's start or end, the usual case) or splits in two.
+     */
     void occupy(long start, long end) {
         if (end <= start) return;
         Node g = floor(start);
@@ -108,33 +132,46 @@ final class FreeGaps {
                     + Long.toHexString(end) + ") is not inside one free gap");
         }
         long gapStart = g.start, gapEnd = g.end;
-        remove(gapStart);
-        if (gapStart < start) insert(gapStart, start);
-        if (end < gapEnd) insert(end, gapEnd);
+        if (gapStart == start && gapEnd == end) {
+            remove(gapStart);
+        } else if (gapStart == start) {
+            g.start = end;                                     // still between its neighbours
+            repull();
+        } else {
+            g.end = start;
+            repull();
+            if (end < gapEnd) insert(end, gapEnd);
+        }
     }
 
-    /** {@code [start, end)} is free again: it joins the gaps that end at its start or start at its end. */
+    /**
+     * {@code [start, end)} is free again: it joins the gap that ends at its start and the one
+     * that starts at its end, in place where it can.
+     */
     void free(long start, long end) {
         if (end <= start) return;
-        Node before = floor(start);
-        if (before != null && before.end > start) {
+        Node last = floor(end - 1);                            // the last gap that starts below end
+        if (last != null && last.end > start) {
             throw new IllegalStateException("FreeGaps: [0x" + Long.toHexString(start) + ", 0x"
-                    + Long.toHexString(end) + ") is already free");
+                    + Long.toHexString(end) + ") overlaps the free gap at 0x" + Long.toHexString(last.start));
         }
-        long s = start, e = end;
-        if (before != null && before.end == start) {
-            s = before.start;
-            remove(before.start);
-        }
+        boolean joinsBefore = last != null && last.end == start;
         Node after = floor(end);
-        if (after != null && after.start == end) {
-            e = after.end;
+        boolean joinsAfter = after != null && after.start == end;
+        if (joinsBefore && joinsAfter) {
+            long e = after.end;
             remove(after.start);
-        } else if (after != null && after.start > start) {
-            throw new IllegalStateException("FreeGaps: [0x" + Long.toHexString(start) + ", 0x"
-                    + Long.toHexString(end) + ") overlaps the free gap at 0x" + Long.toHexString(after.start));
+            floor(start).end = e;
+            repull();
+        } else if (joinsBefore) {
+            floor(start).end = end;
+            repull();
+        } else if (joinsAfter) {
+            after.start = start;                               // the path is still floor(end)'s
+            repull();
+        } else {
+            insert(start, end);
         }
-        insert(s, e);
     }
 
     private void insert(long start, long end) {
@@ -156,6 +193,7 @@ final class FreeGaps {
     /** {@code n} split into the gaps starting below {@code key} and the rest. */
     private Node[] split(Node n, long key) {
         if (n == null) return new Node[2];
+        visits++;
         if (n.start < key) {
             Node[] r = split(n.right, key);
             n.right = r[0];
@@ -172,6 +210,7 @@ final class FreeGaps {
     private Node merge(Node a, Node b) {
         if (a == null) return b;
         if (b == null) return a;
+        visits++;
         if (a.priority > b.priority) {
             a.right = merge(a.right, b);
             return pull(a);

@@ -95,9 +95,7 @@ final class UvaWindow {
 
     /** Whether {@code [start, start + size)} lies in the window and overlaps nothing taken. */
     boolean fits(long start, long size) {
-        if (size <= 0 || start < floor || start > end - size) return false;
-        Map.Entry<Long, Long> before = taken.lowerEntry(start + size);
-        return before == null || before.getValue() <= start;
+        return size > 0 && start >= floor && start <= end - size && gaps.fits(start, size);
     }
 
     /** Bytes handed out and not given back. */
