@@ -8,7 +8,16 @@
 # `./vramlab --version`. Prints wall and CPU seconds and events per second for each, and the
 # ratios the issue sets goals for.
 #
+# Issue 38 added workloads whose cost a history-long walk would show: requests of 1-24 MiB (every
+# block large, segments given back by empty_cache and cudaMalloc'd anew all run long) at ~2k and
+# ~100k live and with 4x the events, and the PyTorch policy with and without expandable segments;
+# and a table of the cost per event against the live count and against the history's length.
+#
 # Usage: bench/e2e.sh [EVENTS]            (default 1000000)
+#   SECTIONS="mixed uniform policies start"  the workloads to run (default: all of them): mixed
+#                          sizes at ~2k and ~100k live (issue 16's); 1-24 MiB at ~2k and ~100k
+#                          live and 4x EVENTS at ~100k; the PyTorch policy and expandable
+#                          segments (the kit alone); the launcher's start
 #   BEFORE_CP=<classpath>  also times `java -cp $BEFORE_CP vramlab.cli.Main replay` (an older
 #                          build of the kit, with the JVM's defaults) beside each, for
 #                          before/after figures from the same sitting
@@ -27,6 +36,7 @@ ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 EVENTS=${1:-1000000}
 STARTS=${STARTS:-5}
 REPEAT=${REPEAT:-1}
+SECTIONS=${SECTIONS:-mixed uniform policies start}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
 JAR="$ROOT/bench/target/benchmarks.jar"
@@ -84,10 +94,11 @@ rounds() {
       lines[$k]=$(wc -l <"$OUT/last.out")
     done
   done
-  MEDIANS=()
+  MEDIANS=(); MEDIANS_CPU=()
   for k in "${!CMDS[@]}"; do
     MEDIANS[$k]=$(median ${walls[$k]})
-    row "${LABELS[$k]}" "$n" "${MEDIANS[$k]}" "$(median ${cpus[$k]})" "${lines[$k]}"
+    MEDIANS_CPU[$k]=$(median ${cpus[$k]})
+    row "${LABELS[$k]}" "$n" "${MEDIANS[$k]}" "${MEDIANS_CPU[$k]}" "${lines[$k]}"
   done
   # the kit against the C++ replay and each older build in the same rounds: within a round they
   # ran back to back, so the per-round ratio drifts less with the machine than medians do
@@ -122,63 +133,137 @@ median_run() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 echo "bench/e2e.sh at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-declare -A KIT CPP
-for LIVE in 2000 100000; do
-  TRACE="$OUT/trace-$EVENTS-$LIVE.txt"
-  [ -f "$TRACE" ] || java -cp "$ROOT/bench/target/benchmarks.jar" vramlab.bench.SteadyTrace \
-      "$EVENTS" "$LIVE" 42 20 >"$TRACE"
-  echo "== $EVENTS events, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB$([ "$REPEAT" -gt 1 ] && echo ", medians of $REPEAT rounds")"
+declare -A KIT CPP PORT KITCPU CPPCPU PORTCPU NEVENTS
+
+# trace EVENTS LIVE SIZES: the path of a generated trace (2% empty_cache), made once
+trace() {
+  local t="$OUT/trace-$1-$2$([ "$3" = mixed ] || echo "-$3").txt"
+  [ -f "$t" ] || java -cp "$JAR" vramlab.bench.SteadyTrace "$1" "$2" 42 20 "$3" >"$t"
+  echo "$t"
+}
+
+# workload KEY TITLE EVENTS TRACE [KIT OPTIONS...]: times the C++ replay, its Java port (toy
+# policy only) and ./vramlab replay with the options given on one trace, REPEAT rounds; keeps
+# each one's median wall and CPU seconds under KEY
+workload() {
+  local key=$1 title=$2 n=$3 t=$4; shift 4
+  local opts="$*" toy=1
+  case "$opts" in *pytorch*) toy=0 ;; esac
+  echo "== $title$([ "$REPEAT" -gt 1 ] && echo ", medians of $REPEAT rounds")"
   LABELS=(); CMDS=()
-  if [ -n "$CXX" ]; then
+  TRACE=$t; KITOPTS=$opts
+  if [ $toy = 1 ] && [ -n "$CXX" ]; then
     LABELS+=("C++ std::set (g++ -O2)"); CMDS+=("\"\$CXX\" \"\$TRACE\" 1TiB")
     # the two yardsticks run one program: they must print the same counters
     if ! diff <("$CXX" "$TRACE" 1TiB | sed 's/ (toy policy.*//') <($JFLAT "$TRACE" 1TiB | sed 's/ (toy policy.*//') >/dev/null; then
       echo "error: the C++ replay and its Java port disagree on $TRACE" >&2; exit 1
     fi
   fi
-  LABELS+=("Java port of the C++ (TreeSet)"); CMDS+=("\$JFLAT \"\$TRACE\" 1TiB")
-  # and the kit, whose segment addresses come from its driver rather than a bump pointer, so a
-  # best-fit tie could break otherwise: said, not an error
-  flat=$($JFLAT "$TRACE" 1TiB | awk '/^peak|^final/ { print $3, $5, $7 }')
-  kit=$("$ROOT/vramlab" replay --device 1TiB "$TRACE" | awk '/^peak|^final/ { print $2, $3, $4 }')
-  if [ "$flat" = "$kit" ]; then
-    echo "(the kit and the yardsticks print the same peak and final requested, allocated, reserved)"
-  else
-    echo "(note: the kit's peak and final counters differ from the yardsticks': $kit against $flat)"
+  if [ $toy = 1 ]; then
+    LABELS+=("Java port of the C++ (TreeSet)"); CMDS+=("\$JFLAT \"\$TRACE\" 1TiB")
+    # and the kit, whose segment addresses come from its driver rather than a bump pointer, so a
+    # best-fit tie could break otherwise: said, not an error
+    local flat kit
+    flat=$($JFLAT "$TRACE" 1TiB | awk '/^peak|^final/ { print $3, $5, $7 }')
+    kit=$("$ROOT/vramlab" replay --device 1TiB "$TRACE" | awk '/^peak|^final/ { print $2, $3, $4 }')
+    if [ "$flat" = "$kit" ]; then
+      echo "(the kit and the yardsticks print the same peak and final requested, allocated, reserved)"
+    else
+      echo "(note: the kit's peak and final counters differ from the yardsticks': $kit against $flat)"
+    fi
   fi
-  LABELS+=("./vramlab replay"); CMDS+=("\"\$ROOT/vramlab\" replay --device 1TiB \"\$TRACE\"")
+  LABELS+=("./vramlab replay"); CMDS+=("\"\$ROOT/vramlab\" replay \$KITOPTS --device 1TiB \"\$TRACE\"")
   if [ -n "${BEFORE_CP:-}" ]; then
     LABELS+=("before (BEFORE_CP)")
-    CMDS+=("java -cp \"\$BEFORE_CP\" vramlab.cli.Main replay --device 1TiB \"\$TRACE\"")
+    CMDS+=("java -cp \"\$BEFORE_CP\" vramlab.cli.Main replay \$KITOPTS --device 1TiB \"\$TRACE\"")
   fi
   if [ -n "${BEFORE_VRAMLAB:-}" ]; then
-    LABELS+=("before (BEFORE_VRAMLAB)"); CMDS+=("\"\$BEFORE_VRAMLAB\" replay --device 1TiB \"\$TRACE\"")
+    LABELS+=("before (BEFORE_VRAMLAB)"); CMDS+=("\"\$BEFORE_VRAMLAB\" replay \$KITOPTS --device 1TiB \"\$TRACE\"")
   fi
-  rounds "$EVENTS"
+  rounds "$n"
+  NEVENTS[$key]=$n
+  local k
   for k in "${!LABELS[@]}"; do
     case "${LABELS[$k]}" in
-      "C++ std::set (g++ -O2)") CPP[$LIVE]=${MEDIANS[$k]} ;;
-      "./vramlab replay") KIT[$LIVE]=${MEDIANS[$k]} ;;
+      "C++ std::set (g++ -O2)") CPP[$key]=${MEDIANS[$k]}; CPPCPU[$key]=${MEDIANS_CPU[$k]} ;;
+      "Java port of the C++ (TreeSet)") PORT[$key]=${MEDIANS[$k]}; PORTCPU[$key]=${MEDIANS_CPU[$k]} ;;
+      "./vramlab replay") KIT[$key]=${MEDIANS[$k]}; KITCPU[$key]=${MEDIANS_CPU[$k]} ;;
     esac
   done
+}
+
+# Issue 16's workload: the mixed sizes of SteadyTrace (mostly small, some large, rare huge)
+if [[ " $SECTIONS " == *" mixed "* ]]; then
+  for LIVE in 2000 100000; do
+    workload "mixed-$LIVE" "$EVENTS events, mixed sizes, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB" \
+        "$EVENTS" "$(trace "$EVENTS" "$LIVE" mixed)"
+  done
+fi
+# Issue 38's: requests of 1-24 MiB (every one a large-pool block, most segments 20 MiB), so
+# empty_cache gives back whole segments and new ones are cudaMalloc'd all run long; at ~100k
+# live the 1 TiB card is full (tens of thousands of segments, many OOMs); then the same at 4x
+# the history, and under PyTorch's policy, with and without expandable segments
+if [[ " $SECTIONS " == *" uniform "* ]]; then
+  for LIVE in 2000 100000; do
+    workload "u-$LIVE" "$EVENTS events, 1-24 MiB, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB" \
+        "$EVENTS" "$(trace "$EVENTS" "$LIVE" 1-24)"
+  done
+  workload "u-long" "$((4 * EVENTS)) events, 1-24 MiB, ~100000 live blocks, 2% empty_cache, --policy toy --device 1TiB" \
+      "$((4 * EVENTS))" "$(trace "$((4 * EVENTS))" 100000 1-24)"
+fi
+if [[ " $SECTIONS " == *" policies "* ]]; then
+  workload "u-pytorch" "$EVENTS events, 1-24 MiB, ~100000 live, --policy pytorch (the kit alone: the yardsticks are the toy's)" \
+      "$EVENTS" "$(trace "$EVENTS" 100000 1-24)" --policy pytorch
+  workload "u-expandable" "the same, --alloc-conf expandable_segments:True" \
+      "$EVENTS" "$(trace "$EVENTS" 100000 1-24)" --policy pytorch --alloc-conf expandable_segments:True
+  workload "m-expandable" "$EVENTS events, mixed sizes, ~100000 live, --policy pytorch --alloc-conf expandable_segments:True" \
+      "$EVENTS" "$(trace "$EVENTS" 100000 mixed)" --policy pytorch --alloc-conf expandable_segments:True
+fi
+
+if [[ " $SECTIONS " == *" start "* ]]; then
+  echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
+  head -n 10 "$(trace "$EVENTS" 2000 mixed)" >"$OUT/trace-10.txt"
+  median_run "./vramlab replay (10 lines)" "$ROOT/vramlab" replay "$OUT/trace-10.txt"
+  START=$MEDIAN_WALL
+  median_run "./vramlab --version" "$ROOT/vramlab" --version
+  if [ -n "${BEFORE_CP:-}" ]; then
+    median_run "before: replay (10 lines)" java -cp "$BEFORE_CP" vramlab.cli.Main replay "$OUT/trace-10.txt"
+  fi
+  if [ -n "${BEFORE_VRAMLAB:-}" ]; then
+    median_run "before launcher: 10 lines" "$BEFORE_VRAMLAB" replay "$OUT/trace-10.txt"
+  fi
+
+fi
+
+# per_event KEY ARRAY: microseconds per event of ARRAY[KEY] (wall or CPU seconds)
+per_event() {
+  local -n a=$2
+  [ -n "${a[$1]:-}" ] && awk -v s="${a[$1]}" -v n="${NEVENTS[$1]}" 'BEGIN { printf "%.2f", s * 1e6 / n }' || echo "-"
+}
+echo "== per-event cost, microseconds (wall / CPU), and how it grows"
+printf "%-14s %9s %15s %15s %15s\n" "workload" "events" "C++" "Java port" "./vramlab"
+for key in mixed-2000 mixed-100000 u-2000 u-100000 u-long u-pytorch u-expandable m-expandable; do
+  [ -n "${KIT[$key]:-}" ] || continue
+  printf "%-14s %9d %15s %15s %15s\n" "$key" "${NEVENTS[$key]}" \
+      "$(per_event "$key" CPP) / $(per_event "$key" CPPCPU)" "$(per_event "$key" PORT) / $(per_event "$key" PORTCPU)" \
+      "$(per_event "$key" KIT) / $(per_event "$key" KITCPU)"
 done
-
-echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
-head -n 10 "$OUT/trace-$EVENTS-2000.txt" >"$OUT/trace-10.txt"
-median_run "./vramlab replay (10 lines)" "$ROOT/vramlab" replay "$OUT/trace-10.txt"
-START=$MEDIAN_WALL
-median_run "./vramlab --version" "$ROOT/vramlab" --version
-if [ -n "${BEFORE_CP:-}" ]; then
-  median_run "before: replay (10 lines)" java -cp "$BEFORE_CP" vramlab.cli.Main replay "$OUT/trace-10.txt"
-fi
-if [ -n "${BEFORE_VRAMLAB:-}" ]; then
-  median_run "before launcher: 10 lines" "$BEFORE_VRAMLAB" replay "$OUT/trace-10.txt"
-fi
-
-echo "== the issue's goals (wall-clock ratios from this run)"
-if [ -n "$CXX" ]; then
-  echo "./vramlab / C++ at ~2k live:    $(ratio "${KIT[2000]}" "${CPP[2000]}")   (goal: 1.00 or less)"
-  echo "./vramlab / C++ at ~100k live:  $(ratio "${KIT[100000]}" "${CPP[100000]}")"
-fi
-echo "./vramlab ~100k live / ~2k live: $(ratio "${KIT[100000]}" "${KIT[2000]}")   (goal: 1.50 or less)"
-echo "./vramlab replay of 10 lines:    ${START} s wall   (goal: well under a second)"
+echo "== the goals (wall-clock ratios from this run; CPU seconds' ratios in brackets)"
+# goal TEXT A_KEY ARRAY_A B_KEY ARRAY_B [GOAL]: the ratio of A to B, wall and CPU
+goal() {
+  local -n wa=$3 wb=$5
+  local -n ca=${3}CPU cb=${5}CPU
+  [ -n "${wa[$2]:-}" ] && [ -n "${wb[$4]:-}" ] || return 0
+  printf "%-46s %5s (%5s)   %s\n" "$1" "$(ratio "${wa[$2]}" "${wb[$4]}")" "$(ratio "${ca[$2]}" "${cb[$4]}")" "${6:-}"
+}
+for W in mixed u; do
+  goal "$W: ./vramlab / C++ at ~2k live" "$W-2000" KIT "$W-2000" CPP
+  goal "$W: ./vramlab / C++ at ~100k live" "$W-100000" KIT "$W-100000" CPP "(goal: 1.00 or less)"
+  goal "$W: ./vramlab, ~100k live / ~2k live" "$W-100000" KIT "$W-2000" KIT "(goal: 1.50 or less)"
+  goal "$W: C++, ~100k live / ~2k live" "$W-100000" CPP "$W-2000" CPP
+done
+goal "u: ./vramlab, 4x the events / 1x (~100k live)" u-long KIT u-100000 KIT "(goal: 4.40 or less)"
+goal "u: C++, 4x the events / 1x (~100k live)" u-long CPP u-100000 CPP
+goal "u: ./vramlab / C++, 4x the events" u-long KIT u-long CPP
+[ -n "${START:-}" ] && echo "./vramlab replay of 10 lines: ${START} s wall   (goal: well under a second)"
+exit 0

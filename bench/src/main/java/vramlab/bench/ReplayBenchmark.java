@@ -73,6 +73,15 @@ public class ReplayBenchmark {
     @Param({"toy", "pytorch", "pytorch+expandable"})
     String policy;
 
+    /**
+     * {@code mixed}: SteadyTrace's mixed sizes, no empty_cache (the default, as before issue 38);
+     * {@code uniform}: issue 38's workload, requests of 1-24 MiB with 2% empty_cache, so segments
+     * are given back and cudaMalloc'd anew all run long (at 100k live the 1 TiB card is full and
+     * many requests end in OOM). Choose with {@code -p workload=mixed,uniform}.
+     */
+    @Param({"mixed"})
+    String workload;
+
     List<TraceEvent> fill;
     List<TraceEvent> churn;
     byte[] churnText;
@@ -81,7 +90,9 @@ public class ReplayBenchmark {
 
     @Setup(Level.Trial)
     public void makeTrace() {
-        SteadyTrace t = new SteadyTrace(live, 42).scaledDown(live >= 1_000_000 ? SCALE_1M : 0);
+        SteadyTrace t = workload.equals("uniform")
+                ? new SteadyTrace(live, 42, 20).uniformSizes(Bytes.MiB, 24 * Bytes.MiB)
+                : new SteadyTrace(live, 42).scaledDown(live >= 1_000_000 ? SCALE_1M : 0);
         fill = new ArrayList<>();
         while (t.liveHandles() < live) fill.add(t.next());
         churn = new ArrayList<>(EVENTS);

@@ -26,6 +26,7 @@ public final class SteadyTrace {
     private final int live;
     private final int emptyCachePerMille;
     private int sizeShift;
+    private long uniformMin, uniformMax;            // 0: the mixed sizes of size()
     private final List<String> handles = new ArrayList<>();
     private long nextHandle;
     private long emitted;
@@ -47,8 +48,20 @@ public final class SteadyTrace {
         return this;
     }
 
+    /**
+     * Every size drawn uniformly from {@code [min, max]} bytes instead of the mixed shape (issue
+     * 38's workload: 1-24 MiB, every request in the large pool, most segments 20 MiB).
+     */
+    public SteadyTrace uniformSizes(long min, long max) {
+        if (min < 1 || max < min) throw new IllegalArgumentException("uniformSizes(" + min + ", " + max + ")");
+        uniformMin = min;
+        uniformMax = max;
+        return this;
+    }
+
     /** Sizes in the shape of a training step: many small tensors, some large, rare huge. */
     long size() {
+        if (uniformMax > 0) return uniformMin + random.nextLong(uniformMax - uniformMin + 1);
         int kind = random.nextInt(100);
         long size;
         if (kind < 70) size = 1 + random.nextLong(1 << 20);              // small pool
@@ -89,14 +102,22 @@ public final class SteadyTrace {
         return out;
     }
 
+    /**
+     * {@code SIZES}: {@code mixed} (the default: {@link #size()}'s shape) or
+     * {@code MIN-MAX} in MiB, uniform ({@code 1-24}: issue 38's workload).
+     */
     public static void main(String[] args) throws IOException {
-        if (args.length != 3 && args.length != 4) {
-            System.err.println("usage: SteadyTrace EVENTS LIVE SEED [EMPTY_CACHE_PER_MILLE]");
+        if (args.length < 3 || args.length > 5) {
+            System.err.println("usage: SteadyTrace EVENTS LIVE SEED [EMPTY_CACHE_PER_MILLE [mixed|MIN-MAX (MiB)]]");
             System.exit(2);
         }
         long events = Long.parseLong(args[0]);
         SteadyTrace t = new SteadyTrace(Integer.parseInt(args[1]), Long.parseLong(args[2]),
-                args.length == 4 ? Integer.parseInt(args[3]) : 0);
+                args.length >= 4 ? Integer.parseInt(args[3]) : 0);
+        if (args.length == 5 && !args[4].equals("mixed")) {
+            String[] mib = args[4].split("-");
+            t.uniformSizes(Long.parseLong(mib[0]) << 20, Long.parseLong(mib[1]) << 20);
+        }
         try (Writer w = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)) {
             for (long i = 0; i < events; i++) {
                 TraceEvent e = t.next();

@@ -30,6 +30,7 @@ public final class Block {
     Set<Integer> streamUses;               // null when empty: most blocks never see another stream
     long gcStamp;                          // the pool's get_free_block count when it was cached
     boolean noted;                         // in its allocator's list of blocks cached whole
+    boolean notedExpandable;               // in its allocator's list of expandable blocks cached
     FreeSet.Chunk freeChunk;               // the free set's chunk that holds it (FreeSet's: a remove needs no search)
     Block prev;
     Block next;

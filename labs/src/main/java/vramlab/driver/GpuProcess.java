@@ -199,6 +199,9 @@ public final class GpuProcess {
     /** One past the end of this process's VA window on its GPU. */
     public long vaEnd() { return va.end(); }
 
+    /** The window itself, for the tests that count its steps. */
+    UvaWindow window() { return va; }
+
     public Gpu gpu() { return gpu; }
     public int pid() { return pid; }
     public String name() { return name; }

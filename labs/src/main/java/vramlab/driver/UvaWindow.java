@@ -1,5 +1,6 @@
 package vramlab.driver;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -21,6 +22,11 @@ import vramlab.units.Bytes;
  * fit below the end is looked for first fit among the gaps that frees left above {@code base},
  * then from {@code floor}, the addresses below {@code base} included. A hint ({@code cuMemAddressReserve}'s
  * {@code addr}) is taken when the range there is free.
+ *
+ * <p>Cost: O(log n) of the ranges taken now, whatever was taken and given back before. The
+ * free gaps sit in a {@link FreeGaps} index besides the taken ranges, so a first fit goes
+ * straight to its gap rather than along every range above {@code base} (which, once the bump
+ * pointer has passed the end, made each new segment of a long replay cost its whole history).
  */
 final class UvaWindow {
     private final long floor;
@@ -29,6 +35,8 @@ final class UvaWindow {
     private long next;
     private long nextBefore;                                        // for cancel()
     private final TreeMap<Long, Long> taken = new TreeMap<>();     // start -> end
+    private final FreeGaps gaps;                                    // what is not taken
+    private long takenBytes;
 
     UvaWindow(long floor, long base, long end) {
         if (floor <= 0 || base < floor || end <= base) {
@@ -39,6 +47,8 @@ final class UvaWindow {
         this.base = base;
         this.end = end;
         this.next = base;
+        this.gaps = new FreeGaps(Gpu.PAGE);
+        gaps.free(floor, end);
     }
 
     long floor() { return floor; }
@@ -55,11 +65,13 @@ final class UvaWindow {
         long at = hint != 0 && hint % alignment == 0 && fits(hint, size) ? hint : -1;
         if (at < 0) {
             long bump = Bytes.alignUp(next, alignment);
-            at = fits(bump, size) ? bump : firstFit(base, size, alignment);
-            if (at < 0) at = firstFit(floor, size, alignment);
+            at = fits(bump, size) ? bump : gaps.firstFit(base, size, alignment);
+            if (at < 0) at = gaps.firstFit(floor, size, alignment);
         }
         if (at < 0) return -1;
         taken.put(at, at + size);
+        gaps.occupy(at, at + size);
+        takenBytes += size;
         nextBefore = next;
         next = Math.max(next, at + size);
         return at;
@@ -73,35 +85,24 @@ final class UvaWindow {
 
     /** Gives back the range that starts at {@code start}. */
     void release(long start) {
-        if (taken.remove(start) == null) {
+        Long rangeEnd = taken.remove(start);
+        if (rangeEnd == null) {
             throw new IllegalStateException("UvaWindow: nothing was taken at 0x" + Long.toHexString(start));
         }
+        gaps.free(start, rangeEnd);
+        takenBytes -= rangeEnd - start;
     }
 
     /** Whether {@code [start, start + size)} lies in the window and overlaps nothing taken. */
     boolean fits(long start, long size) {
-        if (size <= 0 || start < floor || start > end - size) return false;
-        Map.Entry<Long, Long> before = taken.lowerEntry(start + size);
-        return before == null || before.getValue() <= start;
-    }
-
-    /** The lowest aligned free gap of {@code size} at or above {@code from}, or -1. */
-    private long firstFit(long from, long size, long alignment) {
-        long at = Bytes.alignUp(from, alignment);
-        Long first = taken.floorKey(from);                     // a range that may cover from
-        for (Map.Entry<Long, Long> r : taken.tailMap(first == null ? from : first, true).entrySet()) {
-            if (at <= r.getKey() - size) return at;
-            at = Math.max(at, Bytes.alignUp(r.getValue(), alignment));
-        }
-        return fits(at, size) ? at : -1;
+        return size > 0 && start >= floor && start <= end - size && gaps.fits(start, size);
     }
 
     /** Bytes handed out and not given back. */
-    long takenBytes() {
-        long sum = 0;
-        for (Map.Entry<Long, Long> r : taken.entrySet()) sum += r.getValue() - r.getKey();
-        return sum;
-    }
+    long takenBytes() { return takenBytes; }
+
+    /** The free-gap index, for the tests that count its steps. */
+    FreeGaps gaps() { return gaps; }
 
     void checkInvariants() {
         long last = floor;
@@ -112,6 +113,30 @@ final class UvaWindow {
                         + ", 0x" + Long.toHexString(end) + ")");
             }
             last = r.getValue();
+        }
+        gaps.checkInvariants();
+        long sum = 0;
+        long at = floor;
+        List<long[]> free = gaps.gaps();
+        int k = 0;
+        for (Map.Entry<Long, Long> r : taken.entrySet()) {    // the gaps are exactly what lies between
+            sum += r.getValue() - r.getKey();
+            if (r.getKey() > at) {
+                checkGap(free, k++, at, r.getKey());
+            }
+            at = r.getValue();
+        }
+        if (at < end) checkGap(free, k++, at, end);
+        if (k != free.size() || sum != takenBytes) {
+            throw new IllegalStateException("UvaWindow: " + free.size() + " free gaps indexed, " + k
+                    + " between the ranges; " + takenBytes + " B booked taken, the ranges sum to " + sum);
+        }
+    }
+
+    private static void checkGap(List<long[]> free, int k, long start, long end) {
+        if (k >= free.size() || free.get(k)[0] != start || free.get(k)[1] != end) {
+            throw new IllegalStateException("UvaWindow: the free gap [0x" + Long.toHexString(start) + ", 0x"
+                    + Long.toHexString(end) + ") is not indexed as such");
         }
     }
 }

@@ -100,6 +100,8 @@ public final class CachingAllocator {
     private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
     /** Blocks cached whole since the last release (some may since have been used or merged). */
     private final List<Block> wholeCached = new ArrayList<>();
+    /** Free blocks of expandable segments cached since the last unmap pass (some since used or merged). */
+    private final List<Block> expandableCached = new ArrayList<>();
     boolean fastRelease = true;               // tests turn the shortcut off to compare
     private int expandableSegments;           // how many of the segments held are expandable
 
@@ -451,6 +453,7 @@ public final class CachingAllocator {
     private void cache(Block b, NavigableSet<Block> pool) {
         b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
         if (!b.isSplit()) noteCachedWhole(b);
+        if (b.segment.isExpandable()) noteExpandableCached(b);
         pool.add(b);
     }
 
@@ -916,16 +919,58 @@ public final class CachingAllocator {
     }
     // end::map-block[]
 
-    /** Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940). */
+    /**
+     * Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940).
+     * Beyond {@link #FULL_WALK_MAX} free blocks, only the blocks cached since the last pass are
+     * looked at, in the walk's order: a free block's pages change only when it is cached anew
+     * (merged, split or mapped), and after a pass no free block left holds a whole page, so the
+     * others would unmap nothing. An OOM's retry or an empty_cache then costs what was cached
+     * since, not every free block.
+     */
     private void unmapFreePages() {
         List<Block> toUnmap = new ArrayList<>();
-        for (PoolKind kind : RELEASE_ORDER) {
-            for (Block b : freeBlocks.get(kind)) if (b.segment.isExpandable()) toUnmap.add(b);
+        boolean shortcut = fastRelease && freeBlockCount() > FULL_WALK_MAX;
+        for (Block b : expandableCached) {
+            b.notedExpandable = false;
+            if (shortcut && isCachedExpandable(b) && holdsWholePage(b)) toUnmap.add(b);
+        }
+        expandableCached.clear();
+        if (shortcut) {
+            toUnmap.sort(RELEASE_ORDER_THEN_FREE_SET);
+        } else {
+            for (PoolKind kind : RELEASE_ORDER) {
+                for (Block b : freeBlocks.get(kind)) if (b.segment.isExpandable()) toUnmap.add(b);
+            }
         }
         for (Block b : toUnmap) {
             Block u = unmapBlock(b);
             if (u != null && u.prev == null && u.next == null) releaseExpandableSegment(u.segment);
         }
+    }
+
+    /** Notes a free block of an expandable segment, once; prunes the list as {@link #noteCachedWhole} does. */
+    private void noteExpandableCached(Block b) {
+        if (b.notedExpandable) return;
+        b.notedExpandable = true;
+        expandableCached.add(b);
+        if (expandableCached.size() > 2 * FULL_WALK_MAX && expandableCached.size() > 2 * freeBlockCount()) {
+            expandableCached.removeIf(c -> {
+                if (isCachedExpandable(c)) return false;
+                c.notedExpandable = false;
+                return true;
+            });
+        }
+    }
+
+    /** This very block is in its pool's free set (not merged away, not taken). */
+    private boolean isCachedExpandable(Block b) {
+        return !b.allocated && b.mapped && b.segment.owner == this && freeBlocks.get(b.segment.pool).ceiling(b) == b;
+    }
+
+    /** Whether a page of its segment lies wholly inside the block: what {@code unmap} would unmap. */
+    private static boolean holdsWholePage(Block b) {
+        long page = b.segment.pages.pageSize();
+        return (b.offset + page - 1) / page < (b.offset + b.size) / page;
     }
 
     /**

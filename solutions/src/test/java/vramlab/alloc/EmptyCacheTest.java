@@ -140,7 +140,7 @@ class EmptyCacheTest {
         }
 
         @ParameterizedTest(name = "policy [{0}] seed {1}")
-        @CsvSource({"toy, 1", "toy, 2", "'', 3", "max_split_size_mb:64, 4"})
+        @CsvSource({"toy, 1", "toy, 2", "'', 3", "max_split_size_mb:64, 4", "expandable_segments:True, 7", "expandable_segments:True, 8"})
         @DisplayName("releases what the walk of every free block releases, in the same order")
         void sameAsTheWalk(String conf, long seed) {
             Twins t = new Twins(conf);

@@ -1,0 +1,284 @@
+package vramlab.driver;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import vramlab.units.Bytes;
+
+/**
+ * The free gaps of a {@link UvaWindow}, by address: disjoint, never touching, ranges
+ * {@code [start, end)}. It answers the window's first-fit question, "the lowest address at or
+ * above {@code from}, a multiple of {@code alignment}, where {@code size} bytes are free", in
+ * O(log n) of the gaps, whatever the window's history: walking the taken ranges from the bottom,
+ * as the window once did, costs every range below the answer.
+ *
+ * <p>The gaps sit in a treap (a binary search tree by start, balanced by random priorities from
+ * a fixed seed, so a run is repeatable). Each node also keeps, for its subtree, the longest gap
+ * and the most room a range aligned to {@code unit} can have in one gap
+ * ({@code end - alignUp(start, unit)}). A search skips any subtree whose bound is below the
+ * size: with {@code alignment == unit} (every cudaMalloc, and every reservation at the default
+ * alignment) the room is exact, so the search goes straight down to the answer; another
+ * alignment is bounded by the length (smaller alignments) or the unit's room (larger ones), and
+ * a gap that passes the bound but not the exact test costs a few more nodes.
+ */
+final class FreeGaps {
+    private static final class Node {
+        long start;
+        long end;
+        final int priority;
+        Node left;
+        Node right;
+        long maxLength;        // the longest gap in this subtree
+        long maxRoom;          // the most end - alignUp(start, unit) in this subtree
+
+        Node(long start, long end, int priority) {
+            this.start = start;
+            this.end = end;
+            this.priority = priority;
+        }
+    }
+
+    private final long unit;
+    private Node root;
+    private int count;
+    private int seed = 0x9E3779B9;
+    /** Nodes looked at by searches, splits and joins: the tests' step count. */
+    long visits;
+
+    FreeGaps(long unit) {
+        if (!Bytes.isPowerOfTwo(unit)) throw new IllegalArgumentException("FreeGaps: unit " + unit);
+        this.unit = unit;
+    }
+
+    /** How many gaps there are. */
+    int size() { return count; }
+
+    /**
+     * The lowest {@code a >= from}, a multiple of {@code alignment}, with {@code [a, a + size)}
+     * inside one gap; -1 when there is none.
+     */
+    long firstFit(long from, long size, long alignment) {
+        Node g = floor(from);
+        if (g != null && g.end > from) {                       // the gap that holds from
+            long a = Bytes.alignUp(from, alignment);
+            if (a <= g.end - size) return a;
+        }
+        Node n = leftmostFit(root, from, size, alignment);
+        return n == null ? -1 : Bytes.alignUp(n.start, alignment);
+    }
+
+    /** The leftmost gap in {@code n}'s subtree that starts above {@code after} and fits. */
+    private Node leftmostFit(Node n, long after, long size, long alignment) {
+        if (n == null) return null;
+        visits++;
+        if (bound(n, alignment) < size) return null;
+        if (n.start <= after) return leftmostFit(n.right, after, size, alignment);
+        Node found = leftmostFit(n.left, after, size, alignment);
+        if (found != null) return found;
+        if (Bytes.alignUp(n.start, alignment) <= n.end - size) return n;
+        return leftmostFit(n.right, after, size, alignment);
+    }
+
+    /** No gap in {@code n}'s subtree has more room than this for {@code alignment}. */
+    private long bound(Node n, long alignment) {
+        return alignment < unit ? n.maxLength : n.maxRoom;
+    }
+
+    /** The gap with the greatest start at or below {@code at}, or null; its path is left in {@link #path}. */
+    private Node floor(long at) {
+        Node best = null;
+        depth = 0;
+        for (Node n = root; n != null; ) {
+            visits++;
+            if (depth == path.length) path = Arrays.copyOf(path, 2 * depth);
+            path[depth++] = n;
+            if (n.start <= at) {
+                best = n;
+                bestDepth = depth - 1;
+                n = n.right;
+            } else {
+                n = n.left;
+            }
+        }
+        return best;
+    }
+
+    /** The nodes from the root that the last {@link #floor} passed, and where its answer was. */
+    private Node[] path = new Node[64];
+    private int depth;
+    private int bestDepth;
+
+    /** After the last {@link #floor}'s answer changed in place: its bounds and its ancestors'. */
+    private void repull() {
+        for (int k = bestDepth; k >= 0; k--) pull(path[k]);
+    }
+
+    /** Whether {@code [start, start + size)} lies inside one gap. */
+    boolean fits(long start, long size) {
+        Node g = floor(start);
+        return g != null && size > 0 && start + size <= g.end;
+    }
+
+    /**
+     * {@code [start, end)}, free and inside one gap, is taken: the gap shrinks in place (a take
+     * at a gap's start or end, the usual case) or splits in two.
+     */
+    void occupy(long start, long end) {
+        if (end <= start) return;
+        Node g = floor(start);
+        if (g == null || g.end < end) {
+            throw new IllegalStateException("FreeGaps: [0x" + Long.toHexString(start) + ", 0x"
+                    + Long.toHexString(end) + ") is not inside one free gap");
+        }
+        long gapStart = g.start, gapEnd = g.end;
+        if (gapStart == start && gapEnd == end) {
+            remove(gapStart);
+        } else if (gapStart == start) {
+            g.start = end;                                     // still between its neighbours
+            repull();
+        } else {
+            g.end = start;
+            repull();
+            if (end < gapEnd) insert(end, gapEnd);
+        }
+    }
+
+    /**
+     * {@code [start, end)} is free again: it joins the gap that ends at its start and the one
+     * that starts at its end, in place where it can.
+     */
+    void free(long start, long end) {
+        if (end <= start) return;
+        Node last = floor(end - 1);                            // the last gap that starts below end
+        if (last != null && last.end > start) {
+            throw new IllegalStateException("FreeGaps: [0x" + Long.toHexString(start) + ", 0x"
+                    + Long.toHexString(end) + ") overlaps the free gap at 0x" + Long.toHexString(last.start));
+        }
+        boolean joinsBefore = last != null && last.end == start;
+        Node after = floor(end);
+        boolean joinsAfter = after != null && after.start == end;
+        if (joinsBefore && joinsAfter) {
+            long e = after.end;
+            remove(after.start);
+            floor(start).end = e;
+            repull();
+        } else if (joinsBefore) {
+            floor(start).end = end;
+            repull();
+        } else if (joinsAfter) {
+            after.start = start;                               // the path is still floor(end)'s
+            repull();
+        } else {
+            insert(start, end);
+        }
+    }
+
+    private void insert(long start, long end) {
+        seed ^= seed << 13;                                    // xorshift32: repeatable priorities
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        Node[] lr = split(root, start);
+        root = merge(merge(lr[0], pull(new Node(start, end, seed))), lr[1]);
+        count++;
+    }
+
+    private void remove(long start) {
+        Node[] lr = split(root, start);
+        Node[] mr = split(lr[1], start + 1);
+        root = merge(lr[0], mr[1]);
+        count--;
+    }
+
+    /** {@code n} split into the gaps starting below {@code key} and the rest. */
+    private Node[] split(Node n, long key) {
+        if (n == null) return new Node[2];
+        visits++;
+        if (n.start < key) {
+            Node[] r = split(n.right, key);
+            n.right = r[0];
+            r[0] = pull(n);
+            return r;
+        }
+        Node[] l = split(n.left, key);
+        n.left = l[1];
+        l[1] = pull(n);
+        return l;
+    }
+
+    /** Every gap of {@code a} lies below every gap of {@code b}. */
+    private Node merge(Node a, Node b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        visits++;
+        if (a.priority > b.priority) {
+            a.right = merge(a.right, b);
+            return pull(a);
+        }
+        b.left = merge(a, b.left);
+        return pull(b);
+    }
+
+    private Node pull(Node n) {
+        long length = n.end - n.start;
+        long room = n.end - Bytes.alignUp(n.start, unit);
+        if (n.left != null) {
+            length = Math.max(length, n.left.maxLength);
+            room = Math.max(room, n.left.maxRoom);
+        }
+        if (n.right != null) {
+            length = Math.max(length, n.right.maxLength);
+            room = Math.max(room, n.right.maxRoom);
+        }
+        n.maxLength = length;
+        n.maxRoom = room;
+        return n;
+    }
+
+    /** The gaps in address order, as {start, end} pairs (a copy). */
+    List<long[]> gaps() {
+        List<long[]> out = new ArrayList<>(count);
+        collect(root, out);
+        return out;
+    }
+
+    private static void collect(Node n, List<long[]> out) {
+        if (n == null) return;
+        collect(n.left, out);
+        out.add(new long[] {n.start, n.end});
+        collect(n.right, out);
+    }
+
+    /** The tree's height (the longest path from the root): what a search can cost. */
+    int height() { return height(root); }
+
+    private static int height(Node n) { return n == null ? 0 : 1 + Math.max(height(n.left), height(n.right)); }
+
+    /** Order, heap order, the subtree bounds, the count; gaps neither empty nor touching. */
+    void checkInvariants() {
+        int[] seen = new int[1];
+        check(root, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, seen);
+        if (seen[0] != count) throw new IllegalStateException("FreeGaps: " + seen[0] + " nodes, count " + count);
+        long last = Long.MIN_VALUE;
+        for (long[] g : gaps()) {
+            if (g[0] >= g[1] || (last != Long.MIN_VALUE && g[0] <= last)) {
+                throw new IllegalStateException("FreeGaps: gap [0x" + Long.toHexString(g[0]) + ", 0x"
+                        + Long.toHexString(g[1]) + ") is empty or touches the one before");
+            }
+            last = g[1];
+        }
+    }
+
+    private void check(Node n, long low, long high, int priority, int[] seen) {
+        if (n == null) return;
+        seen[0]++;
+        long length = n.maxLength, room = n.maxRoom;
+        if (n.start < low || n.start > high || n.priority > priority
+                || pull(n).maxLength != length || n.maxRoom != room) {
+            throw new IllegalStateException("FreeGaps: node [0x" + Long.toHexString(n.start) + ", 0x"
+                    + Long.toHexString(n.end) + ") out of order or with stale bounds");
+        }
+        check(n.left, low, n.start - 1, n.priority, seen);
+        check(n.right, n.start + 1, high, n.priority, seen);
+    }
+}
