@@ -251,7 +251,8 @@ public final class Grader {
         items.keySet().forEach(uid -> rows.add(lab.get(uid)));
         rows.addAll(quiz);
         List<ScoreRow> sorted = Reports.sorted(rows);
-        deleteTree(area.resolve("unpacked"));     // an archive's files: not kept once graded
+        deleteTree(area.resolve("unpacked"));     // an archive's files and what the tests wrote: not kept
+        deleteTree(area.resolve("tmp"));
         Result r = new Result(student, sorted, List.copyOf(flags), runId,
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), (System.nanoTime() - t0) / 1_000_000,
                 found.where());
@@ -425,6 +426,7 @@ public final class Grader {
         int exits;
         int floods;
         int forged;
+        int disk;
         boolean outOfTime;
 
         List<String> flags() {
@@ -432,6 +434,7 @@ public final class Grader {
             if (timeouts > 0) out.add("timed out: " + timeouts + (timeouts == 1 ? " item" : " items"));
             if (exits > 0) out.add("the test JVM exited or crashed: " + exits + (exits == 1 ? " time" : " times"));
             if (floods > 0) out.add("wrote output around the cap: " + floods + (floods == 1 ? " time" : " times"));
+            if (disk > 0) out.add("wrote files past the cap on what a test may write: " + disk + (disk == 1 ? " time" : " times"));
             if (outOfTime) out.add("the submission's time bound was used up");
             if (forged > 0) {
                 out.add("forged results: " + forged + " line(s) in a results file did not come from the grader");
@@ -462,6 +465,7 @@ public final class Grader {
                 if (stop.startsWith("timed out")) stats.timeouts++;
                 else if (stop.startsWith("the JVM exited")) stats.exits++;
                 else if (stop.startsWith("wrote more")) stats.floods++;
+                else if (stop.startsWith("wrote files")) stats.disk++;
                 else stats.outOfTime = true;
             }
             // Steps, names and points are the kit's; the child only says whether each item passed.

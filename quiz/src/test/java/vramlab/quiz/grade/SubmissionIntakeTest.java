@@ -129,6 +129,23 @@ class SubmissionIntakeTest {
         }
 
         @Test
+        @DisplayName("a folder that cannot be read: no root, a flag saying so, nothing thrown")
+        void unreadable() throws IOException {
+            Path locked = tree(tmp.resolve("locked"), copy(""));
+            Files.setPosixFilePermissions(locked, java.util.Set.of());
+            try {
+                org.junit.jupiter.api.Assumptions.assumeFalse(Files.isReadable(locked),
+                        "skipped: this user reads folders whatever their permissions (root?)");
+                SubmissionIntake.Found f = open(locked);
+                assertThat(f.root()).isNull();
+                assertThat(f.flags()).singleElement().asString().startsWith("could not read the submission: ")
+                        .contains("permission denied").contains("graded as an empty copy");
+            } finally {
+                Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
+        }
+
+        @Test
         @DisplayName("the given folder may itself be a link (Gradescope links the upload in)")
         void givenAsLink() throws IOException {
             Path real = tree(tmp.resolve("real"), copy(""));
