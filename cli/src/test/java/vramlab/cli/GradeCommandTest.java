@@ -297,9 +297,14 @@ class GradeCommandTest {
             int total = 9 + quizMax();
             assertThat(wide).anySatisfy(l -> assertThat(l).startsWith("correct," + total + "," + total + ",0,"));
             String items = Files.readString(out.resolve(Gradebook.LONG));
-            assertThat(items).startsWith("student,item,points,max,status,reason\n")
-                    .contains("empty,3.1 rounds on the toy ladder,0,2,FAILED,")
-                    .contains("(needs step 3.1 first)");
+            assertThat(items).startsWith("student,step,title,points,max,status,reason,detail\n")
+                    .contains("empty,3.1,rounds on the toy ladder,0,2,NOT_WRITTEN,")
+                    .contains(",WAITING,\"(needs step 3.1 first) Todo")
+                    .contains("looping,3.1,rounds on the toy ladder,0,2,TIMEOUT,timed out after 5 s")
+                    .contains("broken,3.1,rounds on the toy ladder,0,2,COMPILE_ERROR,\"did not compile: the alloc core")
+                    .contains("exiting,3.4,merges on free,0,3,CRASHED,\"the JVM exited with status 3");
+            assertThat(items.lines()).as("one line per student and item").hasSize(1 + graded.values().stream()
+                    .mapToInt(r -> r.rows().size()).sum());
             for (String id : graded.keySet()) {
                 assertThat(out.resolve(id).resolve("results.json")).exists();
             }
