@@ -342,6 +342,29 @@ class GradeCommandTest {
     }
 
     @Test
+    @DisplayName("the launcher: an empty folder is graded and flagged, a stray file skipped, and the last line counts both")
+    void classSummary() throws IOException {
+        Path empty = Files.createDirectories(tmp.resolve("shapes/nobody"));
+        Path stray = Files.writeString(tmp.resolve("shapes/notes.txt"), "export notes");
+        Path out = tmp.resolve("shapes-out");
+        CliRun r = CliRun.of("grade", "--practice", "--out", out.toString(), empty.toString(), stray.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("graded 1 submissions in [0-9.]+ s \\(1 flagged, 1 skipped\\); run ");
+        assertThat(r.err()).contains("skipped " + stray + ": not a folder, a .zip or a .tar.gz")
+                .containsPattern("\\[1/1] nobody: 0/\\d+ in [0-9.]+ s, no labs/ \\(no labs/ found: looked for");
+        assertThat(Files.readString(out.resolve(Gradebook.WIDE))).contains("no labs/ found: looked for labs/src/main/java");
+    }
+
+    @Test
+    @DisplayName("the launcher: when nothing given is a submission, one line and exit status 2")
+    void nothingToGrade() throws IOException {
+        Path stray = Files.writeString(tmp.resolve("stray.txt"), "x");
+        CliRun r = CliRun.of("grade", "--practice", stray.toString(), tmp.resolve("nosuch").toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("error: grade: " + stray + ": not a folder, a .zip or a .tar.gz");
+    }
+
+    @Test
     @DisplayName("without an instructor salt, grading quiz sheets refuses to run unless --practice")
     void saltOrPractice() {
         CliRun r = CliRun.of("grade", tmp.resolve("subs/empty").toString());
