@@ -19,6 +19,7 @@ import vramlab.quiz.grade.Gradebook;
 import vramlab.quiz.grade.Grader;
 import vramlab.quiz.grade.Kit;
 import vramlab.quiz.grade.LabReport;
+import vramlab.quiz.grade.SubmissionIntake;
 
 /**
  * {@code vramlab grade [DIR...]}: grades the working copy (its labs/ and labs/answers/), or
@@ -29,8 +30,10 @@ import vramlab.quiz.grade.LabReport;
         description = """
                 Without a folder: grades this copy's labs/src/main/java and labs/answers/, prints the table
                 ending in Score: X/Y and writes target/grading/results.json (Gradescope's format).
-                With folders: each is one student's copy (its labs/ folder, or labs/'s contents), named by
-                the student's id; writes <out>/<id>/results.json, <out>/gradebook.csv (one row per student:
+                With submissions: each is one student's copy, named by the student's id: a folder with labs/
+                at its top or one or two folders down (a Download ZIP, a whole clone), labs/'s contents, or a
+                .zip or .tar.gz of one (unpacked in a scratch folder, within limits); a submission with
+                nothing to grade is graded as empty and flagged, a path that is none is skipped; writes <out>/<id>/results.json, <out>/gradebook.csv (one row per student:
                 total, each chapter's lab and quiz points, flags) and <out>/gradebook-items.csv (one row per
                 student and item, with the reason). Grading some students again keeps the others' rows.
                 Graded tests and keys always come from this kit, never from a submission. The cores are
@@ -75,8 +78,8 @@ final class GradeCommand implements Command {
     @Option(names = "--maven", description = "grade the working copy with mvn -q test -Plab instead")
     boolean maven;
 
-    @Parameters(paramLabel = "<submission dir>", arity = "0..*",
-            description = "one student's copy each, named by the student's id")
+    @Parameters(paramLabel = "<submission>", arity = "0..*",
+            description = "one student's copy each (a folder, .zip or .tar.gz), named by the student's id")
     List<String> submissions = new ArrayList<>();
 
     @Override
@@ -102,10 +105,11 @@ final class GradeCommand implements Command {
                     + " cores and the quiz keys stay there); a student release grades only its own labs/: ./vramlab grade");
         }
         List<Path> dirs = new ArrayList<>();
-        for (String d : submissions) {
-            Path p = Path.of(d);
-            if (!Files.isDirectory(p)) throw new UsageException("grade", d + ": not a folder");
-            dirs.add(p);
+        for (String d : submissions) dirs.add(Path.of(d));
+        if (!dirs.isEmpty() && dirs.stream().noneMatch(SubmissionIntake::isSubmission)) {
+            Path p = dirs.get(0);
+            throw new UsageException("grade", p + ": " + (Files.exists(p) ? "not a folder, a .zip or a .tar.gz"
+                    : "no such file or folder"));
         }
         try {
             return dirs.isEmpty() ? workingCopy(root, kit, o, salt, io) : submissions(dirs, kit, o, salt, io);
@@ -157,15 +161,14 @@ final class GradeCommand implements Command {
         Path out = Path.of(this.out != null ? this.out : "grades");
         Grader g = new Grader(kit, o, Files.createDirectories(out.resolve(".work")), salt, io.err());
         long t0 = System.nanoTime();
-        List<Grader.Result> results;
+        Grader.ClassResult c;
         try {
-            results = g.gradeClass(dirs, out);
+            c = g.gradeSubmissions(dirs, out);
         } catch (IllegalArgumentException e) {
             throw new UsageException("grade", e.getMessage());
         }
-        long flagged = results.stream().filter(r -> !r.flags().isEmpty()).count();
-        io.out().printf(java.util.Locale.ROOT, "graded %d submissions in %.1f s (%d flagged); run %s%n", results.size(),
-                (System.nanoTime() - t0) / 1e9, flagged, g.runId());
+        io.out().printf(java.util.Locale.ROOT, "graded %d submissions in %.1f s (%d flagged, %d skipped); run %s%n",
+                c.results().size(), (System.nanoTime() - t0) / 1e9, c.flagged(), c.skipped().size(), g.runId());
         io.out().println("gradebook: " + out.resolve(Gradebook.WIDE) + " and " + out.resolve(Gradebook.LONG));
         return 0;
     }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.StepBodies;
+import vramlab.quiz.grade.GradescopeZip;
 
 /**
  * {@code vramlab release DIR}: writes what an instructor hands out (a GitHub Classroom template
@@ -51,7 +52,12 @@ final class ReleaseCommand implements Command {
             description = "leave the rendered notes out (students then read the notes' AsciiDoc in chapters/)")
     boolean noSite;
 
-    @Parameters(paramLabel = "<dir>", arity = "1", description = "a new or empty folder outside the kit")
+    @Option(names = "--gradescope", paramLabel = "<file.zip>", description = """
+            instead: write the Gradescope autograder zip (setup.sh, run_autograder, the kit's sources for \
+            grading and salt.txt from VRAMLAB_SALT_FILE or VRAMLAB_SALT)""")
+    String gradescope;
+
+    @Parameters(paramLabel = "<dir>", arity = "0..1", description = "a new or empty folder outside the kit")
     String target;
 
     @Override
@@ -63,6 +69,8 @@ final class ReleaseCommand implements Command {
         if (KitPaths.isRelease(root) || !Files.isDirectory(root.resolve("solutions/src/main/java"))) {
             throw new UsageException("release", "a release is made from the instructor's copy of the kit (with solutions/)");
         }
+        if (gradescope != null) return gradescope(root, io);
+        if (target == null) throw new UsageException("release", expected());
         Path dir = Path.of(target).toAbsolutePath().normalize();
         if (dir.startsWith(root)) throw new UsageException("release", dir + ": must be outside the kit (" + root + ")");
         if (Files.exists(dir) && (!Files.isDirectory(dir) || !empty(dir))) {
@@ -82,6 +90,21 @@ final class ReleaseCommand implements Command {
         }
         io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
+        return 0;
+    }
+
+    /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
+    private int gradescope(Path root, Io io) throws IOException {
+        if (target != null) throw new UsageException("release", "--gradescope writes the autograder zip alone: drop " + target);
+        if (!gradescope.endsWith(".zip")) throw new UsageException("release", "--gradescope " + gradescope + ": expected a .zip");
+        GradescopeZip.Written w;
+        try {
+            w = GradescopeZip.write(root, GradescopeZip.saltText(), Path.of(gradescope));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("release", e.getMessage());
+        }
+        io.out().printf(java.util.Locale.ROOT, "Wrote the Gradescope autograder to %s (%d files, %.1f MiB): upload it as"
+                + " the assignment's autograder zip%n", w.zip(), w.files(), w.bytes() / 1048576.0);
         return 0;
     }
 

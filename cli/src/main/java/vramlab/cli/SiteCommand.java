@@ -66,6 +66,13 @@ final class SiteCommand implements Command {
     static Path root(String command) {
         Path root = Path.of(System.getProperty("vramlab.home", ".")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(root.resolve("site/pom.xml"))) {
+            if (vramlab.quiz.KitPaths.isRelease(root)) {        // a student release: rendered already
+                Path docs = root.resolve("docs/index.html");
+                throw new UsageException(command, Files.isRegularFile(docs)
+                        ? "this release's notes and decks are rendered already: open " + docs
+                        : "this release was written without its rendered notes (release --no-site): read"
+                                + " chapters/chNN-slug/src/docs/asciidoc/, or ask for the release with docs/");
+            }
             throw new UsageException(command, "no site/pom.xml under " + root + " (run from the kit's root)");
         }
         return root;

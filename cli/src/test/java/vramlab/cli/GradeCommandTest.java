@@ -297,9 +297,14 @@ class GradeCommandTest {
             int total = 9 + quizMax();
             assertThat(wide).anySatisfy(l -> assertThat(l).startsWith("correct," + total + "," + total + ",0,"));
             String items = Files.readString(out.resolve(Gradebook.LONG));
-            assertThat(items).startsWith("student,item,points,max,status,reason\n")
-                    .contains("empty,3.1 rounds on the toy ladder,0,2,FAILED,")
-                    .contains("(needs step 3.1 first)");
+            assertThat(items).startsWith("student,step,title,points,max,status,reason,detail\n")
+                    .contains("empty,3.1,rounds on the toy ladder,0,2,NOT_WRITTEN,")
+                    .contains(",WAITING,\"(needs step 3.1 first) Todo")
+                    .contains("looping,3.1,rounds on the toy ladder,0,2,TIMEOUT,timed out after 5 s")
+                    .contains("broken,3.1,rounds on the toy ladder,0,2,COMPILE_ERROR,\"did not compile: the alloc core")
+                    .contains("exiting,3.4,merges on free,0,3,CRASHED,\"the JVM exited with status 3");
+            assertThat(items.lines()).as("one line per student and item").hasSize(1 + graded.values().stream()
+                    .mapToInt(r -> r.rows().size()).sum());
             for (String id : graded.keySet()) {
                 assertThat(out.resolve(id).resolve("results.json")).exists();
             }
@@ -334,6 +339,29 @@ class GradeCommandTest {
                 assertThat(Files.readString(p, StandardCharsets.ISO_8859_1)).doesNotContain("test-instructor-salt");
             }
         }
+    }
+
+    @Test
+    @DisplayName("the launcher: an empty folder is graded and flagged, a stray file skipped, and the last line counts both")
+    void classSummary() throws IOException {
+        Path empty = Files.createDirectories(tmp.resolve("shapes/nobody"));
+        Path stray = Files.writeString(tmp.resolve("shapes/notes.txt"), "export notes");
+        Path out = tmp.resolve("shapes-out");
+        CliRun r = CliRun.of("grade", "--practice", "--out", out.toString(), empty.toString(), stray.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("graded 1 submissions in [0-9.]+ s \\(1 flagged, 1 skipped\\); run ");
+        assertThat(r.err()).contains("skipped " + stray + ": not a folder, a .zip or a .tar.gz")
+                .containsPattern("\\[1/1] nobody: 0/\\d+ in [0-9.]+ s, no labs/ \\(no labs/ found: looked for");
+        assertThat(Files.readString(out.resolve(Gradebook.WIDE))).contains("no labs/ found: looked for labs/src/main/java");
+    }
+
+    @Test
+    @DisplayName("the launcher: when nothing given is a submission, one line and exit status 2")
+    void nothingToGrade() throws IOException {
+        Path stray = Files.writeString(tmp.resolve("stray.txt"), "x");
+        CliRun r = CliRun.of("grade", "--practice", stray.toString(), tmp.resolve("nosuch").toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("error: grade: " + stray + ": not a folder, a .zip or a .tar.gz");
     }
 
     @Test

@@ -48,6 +48,25 @@ class SiteCommandTest {
     }
 
     @Test
+    @DisplayName("in a student release (no site/pom.xml) points to the release's rendered docs/")
+    void inARelease(@org.junit.jupiter.api.io.TempDir java.nio.file.Path release) throws Exception {
+        java.nio.file.Files.createDirectories(release.resolve("labs"));
+        java.nio.file.Files.writeString(release.resolve(vramlab.quiz.KitPaths.RELEASE_MARKER), "release");
+        java.nio.file.Files.createDirectories(release.resolve("docs"));
+        java.nio.file.Files.writeString(release.resolve("docs/index.html"), "<html></html>");
+        String before = System.getProperty("vramlab.home");
+        System.setProperty("vramlab.home", release.toString());
+        try {
+            assertThat(Main.run(new String[] {"site"}, io)).isEqualTo(2);
+            assertThat(err.toString(StandardCharsets.UTF_8).trim()).isEqualTo("error: site: this release's notes and"
+                    + " decks are rendered already: open " + release.toAbsolutePath().normalize().resolve("docs/index.html"));
+        } finally {
+            if (before == null) System.clearProperty("vramlab.home");
+            else System.setProperty("vramlab.home", before);
+        }
+    }
+
+    @Test
     @DisplayName("refuses an argument with one line and exit status 2, before starting any build")
     void refusesArguments() {
         assertThat(Main.run(new String[] {"site", "ch04"}, io)).isEqualTo(2);

@@ -39,6 +39,8 @@ public final class Salt {
             String text = Files.readString(Path.of(file), StandardCharsets.UTF_8).strip();
             int nl = text.indexOf('\n');
             return of(nl < 0 ? text : text.substring(0, nl));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UncheckedIOException("salt file " + file + ": no such file", e);   // its message is the path again
         } catch (IOException e) {
             throw new UncheckedIOException("salt file " + file + ": " + e.getMessage(), e);
         }

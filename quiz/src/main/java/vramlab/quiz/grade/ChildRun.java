@@ -40,6 +40,13 @@ final class ChildRun {
 
     /** How long a child may take to start and discover tests before its first test begins. */
     static final Duration STARTUP = Duration.ofSeconds(60);
+    /**
+     * The most a child may add to its working folder (its {@code java.io.tmpdir} is inside) in
+     * files; measured about once a second. A child that writes elsewhere is not seen: there is no
+     * sandbox beyond the process (quiz/README.adoc, "Limits").
+     */
+    static final long DISK_CAP = 256L << 20;
+    private long diskCap = DISK_CAP;
 
     ChildRun(List<String> command, Path area, int attempt) {
         this.command = command;
@@ -48,6 +55,12 @@ final class ChildRun {
         this.stdout = area.resolve("stdout-" + attempt + ".txt");
         new java.security.SecureRandom().nextBytes(key);
         this.signer = new ChildRunner.Signer(key);
+    }
+
+    /** The same run with another cap on the files it may write (for tests). */
+    ChildRun withDiskCap(long bytes) {
+        diskCap = bytes;
+        return this;
     }
 
     /** Lines in the results file that did not carry this child's MAC: written by something else. */
@@ -94,6 +107,8 @@ final class ChildRun {
             // the child died at once; what it left is read below
         }
         long lastEvent = System.nanoTime();
+        long baseline = treeSize(area);
+        long lastDiskCheck = System.nanoTime();
         String stopped = null;
         while (true) {
             boolean exited = p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -112,6 +127,11 @@ final class ChildRun {
                         + outputCap / 1024 + " KiB cap";
             } else if (now > deadlineNanos) {
                 stopped = "not finished: the submission's time bound was used up";
+            } else if (now - lastDiskCheck > 1_000_000_000L) {
+                lastDiskCheck = now;
+                if (treeSize(area) - baseline > diskCap) {
+                    stopped = "wrote files past the " + (diskCap >> 20) + " MiB cap on what a test may write";
+                }
             }
             if (stopped != null) {
                 kill(p);
@@ -121,6 +141,28 @@ final class ChildRun {
         }
         stoppedBy = stopped;
         if (stopped != null) blame(items, stopped);
+    }
+
+    /** The bytes of the plain files under {@code dir} (links not followed); what cannot be read counts 0. */
+    static long treeSize(Path dir) {
+        long[] sum = {0};
+        try {
+            Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                    if (a.isRegularFile()) sum[0] += a.size();
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            // counted what could be read
+        }
+        return sum[0];
     }
 
     private static void kill(Process p) throws InterruptedException {

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -24,8 +26,9 @@ import vramlab.quiz.ScoreRow;
  *   <li>{@value #WIDE}: one row per student: id, total, max, a lab and a quiz subtotal per
  *       chapter (the header gives each column's maximum), flags (copied sheet, compile errors,
  *       time-outs, a regrade, ...), when it was graded and the run's id;
- *   <li>{@value #LONG}: one row per student and graded item: student, item, points, max,
- *       status, reason (with "(needs step N first)" where that is why).
+ *   <li>{@value #LONG}: one line per student and graded item: student, step, title, points,
+ *       max, {@link Status status}, the reason in one line (with "(needs step N first)" where that
+ *       is why) and the rest of it in {@code detail}, its line breaks written " | ".
  * </ul>
  * Opening a gradebook reads what an earlier run wrote there, once, before anything is graded;
  * grading some students replaces their rows and keeps everyone else's as they were.
@@ -33,7 +36,16 @@ import vramlab.quiz.ScoreRow;
 public final class Gradebook {
     public static final String WIDE = "gradebook.csv";
     public static final String LONG = "gradebook-items.csv";
-    static final String LONG_HEADER = "student,item,points,max,status,reason";
+    static final String LONG_HEADER = "student,step,title,points,max,status,reason,detail";
+    /** The item file's header before issue 33: its rows are read and rewritten in the new columns. */
+    static final String OLD_LONG_HEADER = "student,item,points,max,status,reason";
+
+    /** Why an item earned what it did, for a spreadsheet's filter (the points are the grader's, whatever this says). */
+    public enum Status {
+        PASSED, PARTIAL, FAILED, TIMEOUT, COMPILE_ERROR, NOT_WRITTEN, WAITING, CRASHED
+    }
+
+    private static final Pattern TODO_STEP = Pattern.compile("TODO step (\\d+\\.\\d+)\\b");
 
     private final Path dir;
     private String header;
@@ -61,12 +73,15 @@ public final class Gradebook {
         Path l = dir.resolve(LONG);
         if (Files.isRegularFile(l)) {
             List<List<String>> records = Csv.parse(Files.readString(l, StandardCharsets.UTF_8), l.toString());
-            if (!records.isEmpty() && !Csv.line(records.get(0)).equals(LONG_HEADER)) {
+            boolean old = !records.isEmpty() && Csv.line(records.get(0)).equals(OLD_LONG_HEADER);
+            if (!records.isEmpty() && !old && !Csv.line(records.get(0)).equals(LONG_HEADER)) {
                 throw new IllegalStateException(l + " is not a gradebook's item file (its header is not "
                         + LONG_HEADER + "): move it away or pick another --out");
             }
             for (List<String> r : records.subList(Math.min(1, records.size()), records.size())) {
-                if (!r.isEmpty() && !r.get(0).isEmpty()) g.items.computeIfAbsent(r.get(0), k -> new ArrayList<>()).add(Csv.line(r));
+                if (r.isEmpty() || r.get(0).isEmpty()) continue;
+                List<String> cells = old ? fromOldColumns(r) : r;
+                g.items.computeIfAbsent(r.get(0), k -> new ArrayList<>()).add(Csv.line(cells));
             }
         }
         return g;
@@ -94,16 +109,68 @@ public final class Gradebook {
             cells.add(Integer.toString(sum(r.rows(), ch, false, true)));
             cells.add(Integer.toString(sum(r.rows(), ch, true, true)));
         }
-        cells.add(String.join("; ", r.flags()));
+        cells.add(String.join("; ", r.flags()).replaceAll("\\s*\\R\\s*", " | "));   // one line per student
         cells.add(r.gradedAt());
         cells.add(r.runId());
         wide.put(r.student(), Csv.line(cells));
         List<String> lines = new ArrayList<>();
-        for (ScoreRow row : r.rows()) {
-            lines.add(Csv.line(List.of(r.student(), Reports.item(row), Integer.toString(row.earned()),
-                    Integer.toString(row.points()), row.status(), Reports.explained(row))));
-        }
+        for (ScoreRow row : r.rows()) lines.add(Csv.line(itemCells(r.student(), row)));
         items.put(r.student(), lines);
+    }
+
+    /**
+     * One item's cells, each on one line: student, step, title, points, max, status, the reason's
+     * first line ("(needs step N first)" included) and the rest of it (expected vs actual, the
+     * compiler's lines), its line breaks written " | ".
+     */
+    static List<String> itemCells(String student, ScoreRow row) {
+        String item = Reports.item(row);
+        String title = item.equals(row.step()) ? "" : item.substring(row.step().length()).strip();
+        List<String> lines = Reports.explained(row).lines().map(String::strip).filter(x -> !x.isEmpty()).toList();
+        String reason = lines.isEmpty() ? "" : lines.get(0);
+        String detail = lines.size() < 2 ? "" : String.join(" | ", lines.subList(1, lines.size()));
+        return List.of(student, row.step(), title, Integer.toString(row.earned()), Integer.toString(row.points()),
+                status(row).name(), reason, detail);
+    }
+
+    /** An item row of the old columns (student, "step title", points, max, status, reason) in the new ones. */
+    private static List<String> fromOldColumns(List<String> r) {
+        if (r.size() != 6) return r;
+        String item = r.get(1);
+        int sp = item.indexOf(' ');
+        List<String> lines = r.get(5).lines().map(String::strip).filter(x -> !x.isEmpty()).toList();
+        return List.of(r.get(0), sp < 0 ? item : item.substring(0, sp), sp < 0 ? "" : item.substring(sp + 1), r.get(2),
+                r.get(3), r.get(4), lines.isEmpty() ? "" : lines.get(0),
+                lines.size() < 2 ? "" : String.join(" | ", lines.subList(1, lines.size())));
+    }
+
+    /**
+     * What happened to an item, from its row: full or some points (PASSED, PARTIAL); its core did
+     * not compile (COMPILE_ERROR); it ran past its bound or the submission's (TIMEOUT); the test
+     * JVM exited, crashed or was stopped for what it wrote (CRASHED); its own step, or the quiz
+     * sheet, is not written (NOT_WRITTEN); it stopped at an earlier step's Todo (WAITING); any
+     * other lost points (FAILED: a wrong answer).
+     */
+    public static Status status(ScoreRow row) {
+        if (row.passed()) return Status.PASSED;
+        if (ScoreRow.PARTIAL.equals(row.status())) return Status.PARTIAL;
+        String why = row.reason();
+        if (why.startsWith("did not compile")) return Status.COMPILE_ERROR;
+        if (why.startsWith("timed out") || why.startsWith("not finished: the submission's time bound")
+                || why.startsWith("not run: the submission's time bound")) {
+            return Status.TIMEOUT;
+        }
+        if (why.startsWith("the JVM exited") || why.startsWith("wrote more than") || why.startsWith("wrote files")
+                || why.startsWith("not run: the test JVM stopped") || why.startsWith("the test class could not run")) {
+            return Status.CRASHED;
+        }
+        if (why.startsWith("not graded:") || why.startsWith("no Java sources")) return Status.NOT_WRITTEN;
+        Matcher m = TODO_STEP.matcher(why);
+        if (m.find()) return m.group(1).equals(row.step()) ? Status.NOT_WRITTEN : Status.WAITING;
+        if (row.step().startsWith("q") && (why.startsWith("not answered") || why.contains(", which is missing"))) {
+            return Status.NOT_WRITTEN;
+        }
+        return Status.FAILED;
     }
 
     /** Writes both files (each replaced whole, through a temporary file). */

@@ -108,9 +108,15 @@ public final class Grader {
      * @param runId    the grading run's id
      * @param gradedAt when it was graded (UTC, ISO-8601)
      * @param millis   how long it took
+     * @param found    what was found in the submission and where ({@code labs/ at ivan/vramlab-main/})
      */
     public record Result(String student, List<ScoreRow> rows, List<String> flags, String runId, String gradedAt,
-                         long millis) {
+                         long millis, String found) {
+        public Result(String student, List<ScoreRow> rows, List<String> flags, String runId, String gradedAt,
+                      long millis) {
+            this(student, rows, flags, runId, gradedAt, millis, "");
+        }
+
         public int earned() { return Reports.earned(rows); }
         public int total() { return Reports.total(rows); }
     }
@@ -195,15 +201,22 @@ public final class Grader {
         if (!area.startsWith(work.normalize())) throw new IllegalArgumentException("bad student id " + student);
         deleteTree(area);                           // a fresh build area for every run
         Files.createDirectories(area);
-        Submission s = new Submission(dir, area);
-        List<String> flags = new ArrayList<>();
+        SubmissionIntake.Found found = SubmissionIntake.open(dir, area.resolve("unpacked"));
+        Submission s = new Submission(found.root(), area);
+        List<String> flags = new ArrayList<>(found.flags());
         Map<String, ScoreRow> items = inventory();
         Map<String, ScoreRow> lab = new LinkedHashMap<>();
         CoreBuild.Result build = null;
         String problem = null;
         try {
-            if (s.copy() == 0) problem = "no Java sources in " + dir.resolve("labs/src/main/java");
-            else build = new CoreBuild(s.sources, kit.referenceCore(), area.resolve("build")).build();
+            if (s.copy() == 0) {
+                problem = found.root() == null ? "not graded: " + found.flags().get(0)
+                        : "no Java sources in labs/src/main/java (" + found.where() + ")";
+                if (found.root() != null) flags.add("no Java sources in labs/src/main/java: lab steps not graded");
+            } else {
+                build = new CoreBuild(s.sources, kit.referenceCore(), area.resolve("build")).build();
+            }
+            if (found.root() != null) flags.addAll(GradedTests.changed(kit, found.root()));
         } catch (IOException | RuntimeException e) {
             problem = "could not read or compile the submission: " + e;
         }
@@ -238,8 +251,11 @@ public final class Grader {
         items.keySet().forEach(uid -> rows.add(lab.get(uid)));
         rows.addAll(quiz);
         List<ScoreRow> sorted = Reports.sorted(rows);
+        deleteTree(area.resolve("unpacked"));     // an archive's files and what the tests wrote: not kept
+        deleteTree(area.resolve("tmp"));
         Result r = new Result(student, sorted, List.copyOf(flags), runId,
-                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), (System.nanoTime() - t0) / 1_000_000);
+                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), (System.nanoTime() - t0) / 1_000_000,
+                found.where());
         Files.createDirectories(out);
         Files.writeString(out.resolve("results.json"), Reports.gradescopeJson(sorted, options.visibility(),
                 Reports.table(sorted, r.flags()) + "\n(run " + runId + ", " + r.gradedAt() + ")"), StandardCharsets.UTF_8);
@@ -280,18 +296,41 @@ public final class Grader {
     }
 
     /**
-     * Grades every folder in {@code dirs}, up to {@link Options#jobs} at once, with one line of
-     * progress each on the log ({@code [37/200] alice: 212/254 in 4.1 s}); keeps the rows that
+     * Grades every submission in {@code dirs}, up to {@link Options#jobs} at once, with one line of
+     * progress each on the log ({@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}); keeps the rows that
      * {@code out}'s gradebook holds for students not graded now.
      */
     public List<Result> gradeClass(List<Path> dirs, Path out) throws IOException, InterruptedException {
+        return gradeSubmissions(dirs, out).results();
+    }
+
+    /**
+     * A class's grading: each student's result, and what was given but not graded (a file that
+     * is no submission, a second submission for one student), each with why.
+     */
+    public record ClassResult(List<Result> results, List<String> skipped) {
+        public long flagged() { return results.stream().filter(r -> !r.flags().isEmpty()).count(); }
+    }
+
+    /**
+     * Grades every submission in {@code dirs}: a folder, a {@code .zip} or a {@code .tar.gz},
+     * named by the student's id ({@link SubmissionIntake}). Nothing one submission holds stops the
+     * class: an empty or unreadable one is graded as an empty copy and flagged; a path that is no
+     * submission is skipped, and so is a second one for the same student.
+     */
+    public ClassResult gradeSubmissions(List<Path> dirs, Path out) throws IOException, InterruptedException {
         Map<String, Path> byStudent = new LinkedHashMap<>();
+        List<String> skipped = new ArrayList<>();
         for (Path d : dirs) {
-            Path name = d.toAbsolutePath().normalize().getFileName();
-            String student = name == null ? "root" : name.toString();
-            Path before = byStudent.put(student, d);
-            if (before != null) throw new IllegalArgumentException("two submissions for " + student + ": " + before + ", " + d);
+            if (!SubmissionIntake.isSubmission(d)) {
+                skipped.add(d + ": " + (Files.exists(d) ? "not a folder, a .zip or a .tar.gz" : "no such file or folder"));
+                continue;
+            }
+            String student = SubmissionIntake.studentOf(d);
+            Path before = byStudent.putIfAbsent(student, d);
+            if (before != null) skipped.add(d + ": a second submission for " + student + " (graded " + before + ")");
         }
+        skipped.forEach(w -> log.println("skipped " + w));
         Gradebook book = Gradebook.open(out);
         inventory();
         declared();
@@ -307,7 +346,7 @@ public final class Grader {
                     if (was != null) {
                         List<String> f = new ArrayList<>(r.flags());
                         f.add("regraded (was " + was + ")");
-                        r = new Result(r.student(), r.rows(), List.copyOf(f), r.runId(), r.gradedAt(), r.millis());
+                        r = new Result(r.student(), r.rows(), List.copyOf(f), r.runId(), r.gradedAt(), r.millis(), r.found());
                     }
                     book.put(r);
                     book.write();
@@ -327,18 +366,30 @@ public final class Grader {
                 }
             }
             book.write();
-            return results;
+            return new ClassResult(results, List.copyOf(skipped));
         } finally {
             pool.shutdownNow();
         }
     }
 
-    /** {@code [37/200] alice: 212/254 in 4.1 s}, and the flags' first words. */
+    /** {@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}, and the flags' first words. */
     static String progress(int k, int n, Result r) {
         String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
-                .map(x -> x.length() > 60 ? x.substring(0, 57) + "..." : x).toList()) + ")";
-        return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s", k, n, r.student(), r.earned(), r.total(),
-                r.millis() / 1000.0, f);
+                .map(x -> shortened(x, 60)).toList()) + ")";
+        String where = r.found().isEmpty() ? "" : ", " + r.found();
+        return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
+                r.millis() / 1000.0, where, f);
+    }
+
+    /** {@code s} cut to at most {@code max} characters at a word's end, with "..." when cut: never mid-word. */
+    static String shortened(String s, int max) {
+        if (s.length() <= max) return s;
+        int cut = s.lastIndexOf(' ', max - 3);
+        String head = (cut > 0 ? s.substring(0, cut) : s.substring(0, max - 3)).stripTrailing();
+        while (!head.isEmpty() && ",;:(".indexOf(head.charAt(head.length() - 1)) >= 0) {
+            head = head.substring(0, head.length() - 1).stripTrailing();
+        }
+        return head + "...";
     }
 
     /** A student id as a folder name: letters, digits and {@code ._@+-} only, never {@code .} or {@code ..}. */
@@ -375,6 +426,7 @@ public final class Grader {
         int exits;
         int floods;
         int forged;
+        int disk;
         boolean outOfTime;
 
         List<String> flags() {
@@ -382,6 +434,7 @@ public final class Grader {
             if (timeouts > 0) out.add("timed out: " + timeouts + (timeouts == 1 ? " item" : " items"));
             if (exits > 0) out.add("the test JVM exited or crashed: " + exits + (exits == 1 ? " time" : " times"));
             if (floods > 0) out.add("wrote output around the cap: " + floods + (floods == 1 ? " time" : " times"));
+            if (disk > 0) out.add("wrote files past the cap on what a test may write: " + disk + (disk == 1 ? " time" : " times"));
             if (outOfTime) out.add("the submission's time bound was used up");
             if (forged > 0) {
                 out.add("forged results: " + forged + " line(s) in a results file did not come from the grader");
@@ -412,6 +465,7 @@ public final class Grader {
                 if (stop.startsWith("timed out")) stats.timeouts++;
                 else if (stop.startsWith("the JVM exited")) stats.exits++;
                 else if (stop.startsWith("wrote more")) stats.floods++;
+                else if (stop.startsWith("wrote files")) stats.disk++;
                 else stats.outOfTime = true;
             }
             // Steps, names and points are the kit's; the child only says whether each item passed.

@@ -30,10 +30,16 @@ final class Submission {
         this.answers = area.resolve("answers");
     }
 
-    /** Where the submission keeps its lab sources: {@code DIR/labs/src/main/java} or {@code DIR/src/main/java}. */
+    /**
+     * Where the submission keeps its lab sources: {@code DIR/labs/src/main/java} or
+     * {@code DIR/src/main/java} ({@code DIR} as {@link SubmissionIntake} found it: no link on the
+     * way); null when it has neither.
+     */
     Path labSources() {
+        if (dir == null) return null;
         Path labs = dir.resolve("labs/src/main/java");
-        return Files.isDirectory(labs) ? labs : dir.resolve("src/main/java");
+        if (SubmissionIntake.isFolder(labs)) return labs;
+        return SubmissionIntake.isFolder(dir.resolve("src/main/java")) ? dir.resolve("src/main/java") : null;
     }
 
     /** Copies sources and answer sheets; returns how many sources were copied. */
@@ -43,7 +49,7 @@ final class Submission {
         Files.createDirectories(answers);
         int n = 0;
         Path from = labSources();
-        if (Files.isDirectory(from)) {
+        if (from != null) {
             try (Stream<Path> s = Files.walk(from)) {
                 for (Path p : s.filter(Submission::plainFile).filter(p -> p.toString().endsWith(".java")).toList()) {
                     if (++n > MAX_FILES) throw new IOException("more than " + MAX_FILES + " source files");
@@ -53,8 +59,8 @@ final class Submission {
                 }
             }
         }
-        for (Path d : List.of(dir.resolve("labs/answers"), dir.resolve("answers"))) {
-            if (!Files.isDirectory(d)) continue;
+        for (Path d : dir == null ? List.<Path>of() : List.of(dir.resolve("labs/answers"), dir.resolve("answers"))) {
+            if (!SubmissionIntake.isFolder(d)) continue;
             try (Stream<Path> s = Files.list(d)) {
                 for (Path p : s.filter(Submission::plainFile).filter(p -> p.getFileName().toString().matches("ch\\d\\d\\.txt"))
                         .toList()) {

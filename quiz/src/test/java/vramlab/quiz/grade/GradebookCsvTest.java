@@ -51,18 +51,22 @@ class GradebookCsvTest {
         "é 中 \uD83D\uDE00, unicode",
         "# not a comment",
         " leading and trailing space "})
-    @DisplayName("a reason holding a comma, a quote or a newline stays in its one cell")
+    @DisplayName("a reason holding a comma, a quote or a line break stays in its cells, each record on one line")
     void reason(String reason) throws Exception {
         Gradebook g = Gradebook.open(tmp);
         g.put(graded("alice", reason, "flag, with \"quotes\"\nand a line"));
         g.write();
         List<List<String>> items = imported(tmp.resolve(Gradebook.LONG));
-        assertThat(items.get(0)).containsExactly("student", "item", "points", "max", "status", "reason");
-        assertThat(items).hasSize(3).allSatisfy(r -> assertThat(r).hasSize(6));
-        assertThat(items.get(1)).containsExactly("alice", "3.1 rounds, up", "0", "2", "FAILED", reason);
+        assertThat(items.get(0)).containsExactly("student", "step", "title", "points", "max", "status", "reason", "detail");
+        assertThat(items).hasSize(3).allSatisfy(r -> assertThat(r).hasSize(8));
+        List<String> lines = reason.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        assertThat(items.get(1)).containsExactly("alice", "3.1", "rounds, up", "0", "2", "FAILED", lines.get(0),
+                String.join(" | ", lines.subList(1, lines.size())));
+        assertThat(Files.readString(tmp.resolve(Gradebook.LONG)).lines()).as("one line per record").hasSize(3);
         List<List<String>> wide = imported(tmp.resolve(Gradebook.WIDE));
         assertThat(wide).hasSize(2);
-        assertThat(wide.get(1)).hasSameSizeAs(wide.get(0)).contains("flag, with \"quotes\"\nand a line");
+        assertThat(wide.get(1)).hasSameSizeAs(wide.get(0)).contains("flag, with \"quotes\" | and a line");
+        assertThat(Files.readString(tmp.resolve(Gradebook.WIDE)).lines()).hasSize(2);
     }
 
     @Test
@@ -77,8 +81,8 @@ class GradebookCsvTest {
         again.put(graded("carol", "regraded"));
         again.write();
         assertThat(imported(tmp.resolve(Gradebook.LONG)))
-                .filteredOn(r -> r.get(0).equals("bob") && r.get(1).startsWith("3.1"))
-                .singleElement().satisfies(r -> assertThat(r.get(5)).isEqualTo(reason));
+                .filteredOn(r -> r.get(0).equals("bob") && r.get(1).equals("3.1"))
+                .singleElement().satisfies(r -> assertThat(r.subList(6, 8)).containsExactly("x, \"y\"", "z"));
     }
 
     @Test
@@ -87,7 +91,7 @@ class GradebookCsvTest {
         Gradebook g = Gradebook.open(tmp);
         g.put(graded("mallory", "=HYPERLINK(\"http://x\", \"y\")"));
         g.write();
-        assertThat(imported(tmp.resolve(Gradebook.LONG)).get(1).get(5)).isEqualTo("'=HYPERLINK(\"http://x\", \"y\")");
+        assertThat(imported(tmp.resolve(Gradebook.LONG)).get(1).get(6)).isEqualTo("'=HYPERLINK(\"http://x\", \"y\")");
     }
 
     @Test
@@ -95,5 +99,17 @@ class GradebookCsvTest {
     void unclosed() throws Exception {
         Files.writeString(tmp.resolve(Gradebook.LONG), "student,item,points,max,status,reason\na,b,1,2,FAILED,\"open\n");
         assertThatThrownBy(() -> Gradebook.open(tmp)).hasMessageContaining(Gradebook.LONG);
+    }
+
+    @Test
+    @DisplayName("an item file in the columns before step and title were split is read and rewritten in the new ones")
+    void oldColumns() throws Exception {
+        Files.writeString(tmp.resolve(Gradebook.LONG), "student,item,points,max,status,reason\n"
+                + "zed,3.4 merges on free,0,3,FAILED,\"expected: 1\n but was: 2\"\n");
+        Gradebook g = Gradebook.open(tmp);
+        g.put(graded("alice", "why"));
+        g.write();
+        assertThat(imported(tmp.resolve(Gradebook.LONG))).contains(
+                List.of("zed", "3.4", "merges on free", "0", "3", "FAILED", "expected: 1", "but was: 2"));
     }
 }

@@ -55,11 +55,41 @@ class GradebookTest {
         g.put(result("alice", 0, 1));
         g.write();
         List<List<String>> rows = read(tmp.resolve(Gradebook.LONG));
-        assertThat(rows.get(0)).containsExactly("student", "item", "points", "max", "status", "reason");
+        assertThat(rows.get(0)).containsExactly("student", "step", "title", "points", "max", "status", "reason", "detail");
         assertThat(rows).hasSize(5);
-        assertThat(rows.get(1)).containsExactly("alice", "3.1 rounds", "0", "2", "FAILED", "expected: 512\n but was: 1024");
-        assertThat(rows.get(2).get(5)).startsWith("(needs step 3.1 first) Todo");
-        assertThat(rows.get(4)).startsWith("alice", "q3.1 Predict, the block", "1", "4", "PARTIAL");
+        assertThat(rows.get(1)).containsExactly("alice", "3.1", "rounds", "0", "2", "FAILED", "expected: 512", "but was: 1024");
+        assertThat(rows.get(2)).startsWith("alice", "3.4", "merges", "0", "3", "WAITING");
+        assertThat(rows.get(2).get(6)).startsWith("(needs step 3.1 first) Todo");
+        assertThat(rows.get(4)).startsWith("alice", "q3.1", "Predict, the block", "1", "4", "PARTIAL");
+    }
+
+    @ParameterizedTest(name = "{0}: {2} -> {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            3.1  | FAILED  | expected: 512 but was: 1024                                              | FAILED
+            3.1  | PASSED  |                                                                          | PASSED
+            q3.1 | PARTIAL | (b) wrong                                                                | PARTIAL
+            3.1  | FAILED  | timed out after 10 s (an infinite loop?)                                 | TIMEOUT
+            3.1  | FAILED  | not run: the submission's time bound (120 s) was used up                 | TIMEOUT
+            3.1  | FAILED  | not finished: the submission's time bound was used up                    | TIMEOUT
+            3.4  | FAILED  | did not compile: the alloc core, so its steps earn nothing               | COMPILE_ERROR
+            3.1  | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | NOT_WRITTEN
+            3.4  | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | WAITING
+            3.10 | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | WAITING
+            q3.1 | FAILED  | not answered (no blank of q3.1 is filled in)                             | NOT_WRITTEN
+            q4.1 | FAILED  | not answered (labs/answers/ch04.txt, which is missing)                   | NOT_WRITTEN
+            3.1  | FAILED  | not graded: no labs/ found: looked for labs/src/main/java                | NOT_WRITTEN
+            3.4  | FAILED  | the JVM exited with status 3 during this test (System.exit, or a crash)  | CRASHED
+            3.1  | FAILED  | wrote more than 320 KiB of output around the 256 KiB cap                 | CRASHED
+            3.1  | FAILED  | wrote files past the 256 MiB cap on what a test may write                | CRASHED
+            3.1  | FAILED  | not run: the test JVM stopped before its first test: Error               | CRASHED
+            3.1  | FAILED  | the test class could not run: ExceptionInInitializerError                | CRASHED
+            """)
+    @DisplayName("the item file's status tells a time-out, a compile error, a Todo and a crash from a wrong answer")
+    void status(String step, String rowStatus, String reason, Gradebook.Status expected) {
+        int points = 4;
+        int earned = rowStatus.equals("PASSED") ? 4 : rowStatus.equals("PARTIAL") ? 1 : 0;
+        ScoreRow row = new ScoreRow(step, step + ": x", points, earned, rowStatus, reason == null ? "" : reason);
+        assertThat(Gradebook.status(row)).isEqualTo(expected);
     }
 
     @Test
