@@ -22,6 +22,7 @@ import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
+import vramlab.replay.WhatIf;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
@@ -246,9 +247,9 @@ final class ReplayCommand implements Command {
         for (Snapshot.Device d : devices) {
             Replayer.Listener listener = csv ? new CsvListener(io.out())
                     : (step, e, result, bytes, al) -> { };
-            SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
-            if (!csv) SnapshotSummary.print(r, io.out());
-            export(r.allocator(), io);
+            WhatIf w = WhatIf.run(s, d, options, listener, export != null);
+            if (!csv) SnapshotSummary.print(w, io.out());
+            export(w.main().allocator(), io);
         }
     }
 

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import vramlab.advise.SnapshotSource;
+import vramlab.snapshot.SnapshotFile;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.SnapshotTriage;
 import vramlab.triage.Triage;
@@ -52,8 +52,8 @@ final class TriageCommand implements Command {
     public int run(Io io) throws IOException {
         byte[] bytes = read(file, io.in());
         Diagnosis d;
-        if (SnapshotSource.looksLikeSnapshot(bytes)) {
-            d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, device == null ? -1 : device);
+        if (SnapshotFile.looksLikeSnapshot(bytes)) {
+            d = SnapshotTriage.of(SnapshotFile.dict(bytes, file), file, device == null ? -1 : device);
         } else {
             if (device != null) {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");

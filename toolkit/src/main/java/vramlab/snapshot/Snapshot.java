@@ -57,8 +57,11 @@ public record Snapshot(String file, String layout, List<Device> devices, Setting
                         long deviceFree) {}
 
     /**
-     * {@code allocator_settings} (PyTorch 2.6 on): the config string as the user set it and the
-     * values the allocator used.
+     * {@code allocator_settings}: the config string as the user set it and the values the
+     * allocator used. Added by pytorch/pytorch#119404 ("[Memory Snapshot] Add CUDAAllocatorConfig
+     * details into snapshot metadata", 2024); of the real files the kit is tested on, those
+     * written by 2.6 carry it and those by 2.1 to 2.5 do not. The kit never infers a release
+     * from it: it reads the key when present.
      */
     public record Settings(String conf, AllocConf values) {}
 
