@@ -87,7 +87,8 @@ public final class SnapshotReplay {
                          String card, long cardAvailable, boolean cardKnown, long firstOomShortfall,
                          List<String> start, long steps, List<Integer> recordedOoms,
                          List<Integer> replayedOoms, List<String> oomMessages,
-                         long recordedPeak, long replayedPeak, long allocatedAtPeak,
+                         long recordedPeak, int recordedPeakPosition, long replayedPeak,
+                         int replayedPeakPosition, long allocatedAtPeak,
                          List<long[]> recordedSegments,
                          List<long[]> replayedSegments, int liveBlocks, int liveBlocksMatched,
                          int skippedFrees,
@@ -167,6 +168,19 @@ public final class SnapshotReplay {
      */
     public static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
                              boolean record) {
+        return run(s, d, o, listener, record, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The replay stopped after the entry at {@code position} (0: the state before the history):
+     * its allocator holds the state at that moment ({@link WhoHolds} reads the holes from it).
+     */
+    public static Report stateAt(Snapshot s, Snapshot.Device d, Options o, int position) {
+        return run(s, d, o, (step, e, result, bytes, a) -> { }, false, position);
+    }
+
+    private static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
+                              boolean record, int stopAfter) {
         Policy recording = recordingPolicy(s, d);
         boolean same = isRecording(o.policy(), s, d);
         Policy policy = same ? recording : o.policy();
@@ -190,7 +204,10 @@ public final class SnapshotReplay {
         Run run = new Run(a, listener, live, placement == Placement.RECORDED);
         run.peak = a.reserved();
         run.allocatedAtPeak = a.allocated();
-        for (Step step : steps(d.trace())) run.apply(step, streams);
+        for (Step step : steps(d.trace())) {
+            if (step.position() > stopAfter) break;
+            run.apply(step, streams);
+        }
         List<List<String>> recordedRuns = segmentRuns(d.trace().stream()
                 .map(e -> e.action() == null ? null
                         : new long[] {e.action().ordinal(), e.addr(), e.size()})
@@ -200,7 +217,8 @@ public final class SnapshotReplay {
         if (!record) a.trace().record(false, 1);
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
-                recordedOoms, run.ooms, run.messages, timeline[0], run.peak, run.allocatedAtPeak,
+                recordedOoms, run.ooms, run.messages, timeline[0], (int) timeline[3], run.peak, run.peakPosition,
+                run.allocatedAtPeak,
                 recordedSegments(d), replayedSegments(a), liveBlocks(d), matchedLive(d, a), run.skipped,
                 count(recordedRuns), firstDifference(recordedRuns, replayedRuns), a);
     }
@@ -250,9 +268,12 @@ public final class SnapshotReplay {
 
     // ---- the card -----------------------------------------------------------------------
 
-    /** {peak reserved, reserved at the first oom (or -1)}, from the start state and the history. */
+    /**
+     * {peak reserved, reserved at the first oom (or -1), that oom's device_free, the entry where
+     * the peak was first reached (0: the start)}, from the start state and the history.
+     */
     private static long[] reservedTimeline(Snapshot.Device d, long startReserved) {
-        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1;
+        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1, where = 0;
         for (Snapshot.Entry e : d.trace()) {
             if (e.action() == null) continue;
             switch (e.action()) {
@@ -263,9 +284,12 @@ public final class SnapshotReplay {
                 }
                 default -> { }
             }
-            peak = Math.max(peak, reserved);
+            if (reserved > peak) {
+                peak = reserved;
+                where = e.position();
+            }
         }
-        return new long[] {peak, atOom, free};
+        return new long[] {peak, atOom, free, where};
     }
 
     /** The card: its total memory, what PyTorch could reach of it, and where both came from. */
@@ -411,6 +435,7 @@ public final class SnapshotReplay {
         final List<Integer> ooms = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
         long steps, peak, allocatedAtPeak, shortfall = -1;
+        int peakPosition;
         int skipped;
 
         Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints) {
@@ -432,6 +457,7 @@ public final class SnapshotReplay {
             if (a.reserved() > peak) {
                 peak = a.reserved();
                 allocatedAtPeak = a.allocated();
+                peakPosition = s.position();
             }
         }
 

@@ -91,4 +91,41 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
     private static String placementName(SnapshotReplay.Placement p) {
         return p == SnapshotReplay.Placement.RECORDED ? "the recorded addresses" : "the driver's addresses";
     }
+
+    /** The same as {@link #verdict()} and the summary, as plain values for JSON (bytes as numbers). */
+    public java.util.Map<String, Object> map() {
+        java.util.Map<String, Object> o = new java.util.LinkedHashMap<>();
+        o.put("device", (long) main.device());
+        o.put("policy", main.policy());
+        o.put("recordingSettings", main.recordingPolicy());
+        o.put("placement", main.placement().name().toLowerCase(java.util.Locale.ROOT));
+        o.put("placementWords", main.placement().words());
+        java.util.Map<String, Object> card = new java.util.LinkedHashMap<>();
+        card.put("bytes", main.cardKnown() ? main.cardAvailable() : null);
+        card.put("known", main.cardKnown());
+        card.put("from", main.card());
+        o.put("card", card);
+        o.put("recordedPeak", main.recordedPeak());
+        o.put("peak", main.replayedPeak());
+        o.put("peakEntry", (long) main.replayedPeakPosition());
+        o.put("recordedOoms", main.recordedOoms().stream().map(Long::valueOf).toList());
+        o.put("ooms", main.replayedOoms().stream().map(Long::valueOf).toList());
+        String outcome = !cardKnown() ? "unknown" : tooClose() ? "too close to call" : fits() ? "fits" : "fails";
+        o.put("outcome", outcome);
+        o.put("spare", cardKnown() && fits() ? spare() : null);
+        SnapshotReplay.Report f = failing();
+        o.put("shortfall", cardKnown() && f != null ? f.firstOomShortfall() : null);
+        o.put("failsAtEntry", cardKnown() && f != null ? (long) f.replayedOoms().get(0) : null);
+        o.put("verdict", verdict());
+        if (other != null) {
+            java.util.Map<String, Object> alt = new java.util.LinkedHashMap<>();
+            alt.put("placement", other.placement().name().toLowerCase(java.util.Locale.ROOT));
+            alt.put("peak", other.replayedPeak());
+            alt.put("ooms", other.replayedOoms().stream().map(Long::valueOf).toList());
+            o.put("otherPlacement", alt);
+        } else {
+            o.put("otherPlacement", null);
+        }
+        return o;
+    }
 }
