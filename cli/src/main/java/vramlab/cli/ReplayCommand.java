@@ -30,6 +30,7 @@ import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
+import vramlab.triage.SnapshotTriage;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -45,11 +46,10 @@ import vramlab.units.Bytes;
                 A snapshot replays the recorded run: from the state the allocator held when its
                 history began (rebuilt from the snapshot's segments when the history starts mid-run),
                 every entry in order, and it says whether it ends with the snapshot's own segments.
-                Record your own snapshot in PyTorch with
-                  torch.cuda.memory._record_memory_history(max_entries=100000)
-                  ... your workload ...
-                  torch.cuda.memory._dump_snapshot("run.pickle")
-                then ask: would another --alloc-conf have saved this run?
+                A snapshot dumped after the workload never sees an OOM (the error ends the
+                script first). Record the run so that a failure leaves its snapshot:
+                """ + SnapshotTriage.RECIPE + """
+                then ask: would another --alloc-conf have saved this run? (vramlab advise FILE)
 
                 An OOM inside the trace is a result, not a failure (exit 0). Bad traces exit 2 with
                 error: FILE:LINE: what was wrong.""")

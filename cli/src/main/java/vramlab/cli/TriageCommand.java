@@ -6,12 +6,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+
+import vramlab.replay.WhoHolds;
+import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
 import vramlab.triage.Diagnosis;
+import vramlab.triage.Json;
+import vramlab.triage.OomMoment;
 import vramlab.triage.SnapshotTriage;
 import vramlab.triage.Triage;
 
@@ -44,7 +51,8 @@ final class TriageCommand implements Command {
     @Parameters(paramLabel = "FILE", arity = "0..1", description = """
             a file holding the error message as you copied it (log prefixes, wrapped lines, \
             Python reprs and several ranks are fine), or a PyTorch memory snapshot whose trace \
-            recorded the OOM (read to the byte); - or no FILE reads standard input (end it with \
+            recorded the OOM (read to the byte; without an oom entry, its peak and, with --device, \
+            what would fail first on that card); - or no FILE reads standard input (end it with \
             Ctrl-D)""")
     String file = "-";
 
@@ -53,7 +61,29 @@ final class TriageCommand implements Command {
         byte[] bytes = read(file, io.in());
         Diagnosis d;
         if (SnapshotFile.looksLikeSnapshot(bytes)) {
-            d = SnapshotTriage.of(SnapshotFile.dict(bytes, file), file, device == null ? -1 : device);
+            Map<?, ?> dict = SnapshotFile.dict(bytes, file);
+            Snapshot s = SnapshotFile.read(bytes, file);
+            long card = device == null ? -1 : device;
+            List<OomMoment> ooms = OomMoment.all(dict, file);
+            if (ooms.isEmpty()) {
+                SnapshotTriage.Peak p = SnapshotTriage.peak(s, file, card);
+                io.out().println(json ? Json.write(p.map()) : p.text());
+                io.out().flush();
+                return 0;
+            }
+            d = SnapshotTriage.of(dict, file, card);
+            WhoHolds holds = SnapshotTriage.atOom(s, ooms.get(0));
+            if (json) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> o = new com.fasterxml.jackson.databind.ObjectMapper().readValue(d.json(), Map.class);
+                o.put("whoHolds", holds == null ? null : holds.map());
+                io.out().println(Json.write(o));
+            } else {
+                io.out().println(d.text() + (holds == null ? "" : "\n" + holds.text(10, false)
+                        + "  (every site with its stack: vramlab replay --at oom --stacks " + file + ")\n"));
+            }
+            io.out().flush();
+            return 0;
         } else {
             if (device != null) {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");

@@ -17,9 +17,18 @@ import java.util.List;
  * @param outcomes  one per setting, the baseline first: a snapshot's run as recorded, else the defaults
  * @param cardKnown whether the card comes from {@code --device} or the recording; when not, no
  *                  row is said to fit and the settings are ranked by peak reserved alone
+ * @param holders   for a snapshot, who held the memory at the recorded run's peak; else null
  */
 public record Advice(String source, long card, String cardFrom, String recorded, String where,
-                     List<Outcome> outcomes, boolean cardKnown) {
+                     List<Outcome> outcomes, boolean cardKnown, vramlab.replay.WhoHolds holders) {
+    /** How many allocation sites the report lists at the peak ({@code replay --at peak} lists all). */
+    static final int SITES_SHOWN = 5;
+
+    public Advice(String source, long card, String cardFrom, String recorded, String where,
+                  List<Outcome> outcomes, boolean cardKnown) {
+        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null);
+    }
+
     /** A setting whose peak is within this share of the defaults' is no better (kit's rule). */
     static final int SAME_PEAK_PERCENT = 2;
     /** ... or within this many bytes of it (kit's rule). */
@@ -52,8 +61,12 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         }
         List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress);
         vramlab.replay.SnapshotReplay.Report first = rows.get(0).whatIf().main();
+        vramlab.replay.WhoHolds peak = vramlab.replay.WhoHolds.at(w.snapshot(), w.device(),
+                new vramlab.replay.SnapshotReplay.Options(null, w.card()), first.replayedPeakPosition(), false,
+                "the recorded run's peak (" + formatSize(first.replayedPeak()) + " reserved, trace entry "
+                        + first.replayedPeakPosition() + ")");
         return new Advice(w.source(), first.cardAvailable(), first.card(), w.recorded(), w.where(), rows,
-                first.cardKnown());
+                first.cardKnown(), peak);
     }
 
     /** The OOMs a row counts: none when the card is unknown (the replay's card is an assumption). */
@@ -99,6 +112,9 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         if (recorded != null) {
             sb.append("recorded with: PYTORCH_CUDA_ALLOC_CONF=")
               .append(recorded.isEmpty() ? "(unset)" : recorded).append('\n');
+        }
+        if (holders != null) {
+            sb.append(holders.text(SITES_SHOWN, false));
         }
         int w = "setting".length();
         for (Outcome o : outcomes) w = Math.max(w, o.setting().name().length());

@@ -44,8 +44,16 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
 
     public boolean cardKnown() { return main.cardKnown(); }
 
-    /** Whether every placement run fits (no OOM). */
-    public boolean fits() { return main.replayedOoms().isEmpty() && (other == null || other.replayedOoms().isEmpty()); }
+    /** Whether the state the history starts from could be put back on the card whole. */
+    public boolean startFits() {
+        for (String note : main.start()) if (note.contains("could not be put back")) return false;
+        return true;
+    }
+
+    /** Whether every placement run fits (no OOM, and the start state fits). */
+    public boolean fits() {
+        return startFits() && main.replayedOoms().isEmpty() && (other == null || other.replayedOoms().isEmpty());
+    }
 
     /** Whether one placement fits and the other fails. */
     public boolean tooClose() {
@@ -66,6 +74,11 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
         if (!cardKnown()) {
             return "card unknown (no --device, no oom entry): whether it would have fitted cannot be said"
                     + " (pass --device SIZE for a verdict)";
+        }
+        if (!startFits()) {
+            return "it would not have fitted: the state the recorded history starts from (rebuilt from the"
+                    + " snapshot's segments) does not fit on " + formatSize(main.cardAvailable())
+                    + ", so what follows is not this run";
         }
         String rules = other == null ? "" : " under both placement rules";
         if (fits()) {
@@ -110,7 +123,8 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
         o.put("peakEntry", (long) main.replayedPeakPosition());
         o.put("recordedOoms", main.recordedOoms().stream().map(Long::valueOf).toList());
         o.put("ooms", main.replayedOoms().stream().map(Long::valueOf).toList());
-        String outcome = !cardKnown() ? "unknown" : tooClose() ? "too close to call" : fits() ? "fits" : "fails";
+        String outcome = !cardKnown() ? "unknown" : !startFits() ? "fails before the history"
+                : tooClose() ? "too close to call" : fits() ? "fits" : "fails";
         o.put("outcome", outcome);
         o.put("spare", cardKnown() && fits() ? spare() : null);
         SnapshotReplay.Report f = failing();
