@@ -35,9 +35,11 @@ import vramlab.triage.Triage;
         footer = """
 
                 The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, CUDA_GRAPH_POOLS,
-                CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), or NOT_PYTORCH_OOM for
-                a message from TensorFlow, JAX, ROCm, MPS, the CPU allocator or cuBLAS. A message
-                that is cut or mangled gives what could be read and names what was missing.""")
+                CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), CANNOT_TELL for a text
+                with no figure and no words naming a subsystem (then: what to collect next), or
+                NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, ROCm, MPS,
+                the CPU allocator or cuBLAS. A message that is cut or mangled gives what could be
+                read and names what was missing.""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
             print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall and \
