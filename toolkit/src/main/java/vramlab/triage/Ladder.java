@@ -97,6 +97,12 @@ public final class Ladder {
 
     private void selfSeenThroughContainer() {
         if (a.selfSeenAs < 0) return;
+        if (a.loneLine) {
+            evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is the only process"
+                    + " listed and the message gives no totals to tell it apart: NVML lists this"
+                    + " process too, so it is most likely this job itself, not a co-tenant.");
+            return;
+        }
         evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is this process: "
                 + "there is no \"this process\" line, and only that line can hold the "
                 + formatSize(a.reserved) + " PyTorch reserved (inside a container NVML shows the "
