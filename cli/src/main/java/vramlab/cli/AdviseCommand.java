@@ -4,14 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.List;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.advise.Advice;
-import vramlab.advise.Advisor;
-import vramlab.advise.Outcome;
 import vramlab.advise.Setting;
 import vramlab.advise.Workload;
 
@@ -20,15 +17,19 @@ import vramlab.advise.Workload;
         header = "replay a snapshot or trace under each allocator setting",
         description = """
                 Replays the workload under the defaults, expandable_segments:True, max_split_size_mb 128,
-                256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 (which acts
-                only under a memory fraction), through PyTorch's caching-allocator policy as the kit
-                simulates it. Prints one table (peak reserved, holes at the peak, OOMs, the first event
-                that would fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress
-                on standard error.""")
+                256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 (under
+                per_process_memory_fraction:0.99: the collection runs only under a limit), through
+                PyTorch's caching-allocator policy as the kit simulates it. A snapshot's first row is
+                its run as recorded (its peak is the snapshot's own); every other row is what
+                vramlab replay --alloc-conf ROW --device CARD prints, with its verdict and margin.
+                Prints one table (peak reserved, holes at the peak, OOMs, the first event that would
+                fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress on
+                standard error.""")
 final class AdviseCommand implements Command {
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
             the card's memory; without it a snapshot that recorded an OOM gives the card the run \
-            had (reserved at the OOM plus free), else 80GiB is assumed""")
+            had (reserved at the OOM plus free), else the card is unknown and the settings are \
+            ranked by peak""")
     Long device;
 
     @Parameters(paramLabel = "FILE", arity = "1", description = """
@@ -43,16 +44,14 @@ final class AdviseCommand implements Command {
     public int run(Io io) throws IOException {
         long device = this.device == null ? -1 : this.device;
         Workload w = Workload.read(read(file, io), file, device);
-        if (w.events().isEmpty()) {
+        if (!w.replayable()) {
             io.out().println("advise: " + w.source());
             io.out().println("Nothing to replay: the file records no allocation history. "
                     + w.state() + ".");
             io.out().flush();
             return 0;
         }
-        List<Outcome> outcomes = Advisor.compare(w.events(), w.card(), Setting.standard(), file,
-                io.err()::println);
-        Advice advice = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(), outcomes);
+        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println);
         io.out().print(advice.text());
         io.out().flush();
         return 0;

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 import picocli.CommandLine;
@@ -22,10 +24,13 @@ import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
+import vramlab.replay.WhatIf;
+import vramlab.replay.WhoHolds;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
+import vramlab.triage.SnapshotTriage;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -41,11 +46,10 @@ import vramlab.units.Bytes;
                 A snapshot replays the recorded run: from the state the allocator held when its
                 history began (rebuilt from the snapshot's segments when the history starts mid-run),
                 every entry in order, and it says whether it ends with the snapshot's own segments.
-                Record your own snapshot in PyTorch with
-                  torch.cuda.memory._record_memory_history(max_entries=100000)
-                  ... your workload ...
-                  torch.cuda.memory._dump_snapshot("run.pickle")
-                then ask: would another --alloc-conf have saved this run?
+                A snapshot dumped after the workload never sees an OOM (the error ends the
+                script first). Record the run so that a failure leaves its snapshot:
+                """ + SnapshotTriage.RECIPE + """
+                then ask: would another --alloc-conf have saved this run? (vramlab advise FILE)
 
                 An OOM inside the trace is a result, not a failure (exit 0). Bad traces exit 2 with
                 error: FILE:LINE: what was wrong.""")
@@ -82,6 +86,20 @@ final class ReplayCommand implements Command {
             write the final state and the whole history as a pickle that pytorch.org/memory_viz \
             and torch.cuda._memory_viz open""")
     String export;
+
+    @Option(names = "--at", paramLabel = "peak|oom|ENTRY", description = """
+            for a snapshot: who holds the memory at the replay's peak, its first OOM, or a trace \
+            entry: live bytes by allocation site (the first Python frame outside torch), largest \
+            first, and the largest free block of each pool""")
+    String at;
+
+    @Option(names = "--stacks", description = "with --at: each site's Python stack")
+    boolean stacks;
+
+    @Option(names = "--json", description = """
+            for a snapshot: one JSON object per device (settings, placement, card, peak, OOMs, \
+            verdict and margin, and --at's who-holds table)""")
+    boolean json;
 
     @Parameters(paramLabel = "FILE", arity = "1", description = """
             a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot \
@@ -163,9 +181,9 @@ final class ReplayCommand implements Command {
             if (SnapshotReader.isSnapshot(head)) {
                 replaySnapshot(SnapshotReader.read(in.readAllBytes(), file), io);
             } else {
-                if (deviceIndex != null) {
-                    throw new UsageException("replay",
-                            "--device-index applies to snapshots, not to text traces");
+                if (deviceIndex != null || at != null || json) {
+                    throw new UsageException("replay", (deviceIndex != null ? "--device-index"
+                            : at != null ? "--at" : "--json") + " applies to snapshots, not to text traces");
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
@@ -238,17 +256,56 @@ final class ReplayCommand implements Command {
                 : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);
         long card = device == null ? -1 : device;
         SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card);
-        if (!csv) {
+        if (json && csv) throw new UsageException("replay", "--json and --csv: choose one");
+        if (!csv && !json) {
             io.out().println("snapshot: " + s.file());
             io.out().println("layout:   " + s.layout());
             if (devices.isEmpty()) io.out().println("no device has segments or a history: nothing to replay");
         }
+        List<Object> reports = new ArrayList<>();
         for (Snapshot.Device d : devices) {
             Replayer.Listener listener = csv ? new CsvListener(io.out())
                     : (step, e, result, bytes, al) -> { };
-            SnapshotReplay.Report r = SnapshotReplay.run(s, d, options, listener, export != null);
-            if (!csv) SnapshotSummary.print(r, io.out());
-            export(r.allocator(), io);
+            WhatIf w = WhatIf.run(s, d, options, listener, export != null);
+            WhoHolds holds = at == null ? null : whoHolds(s, d, options, w.main());
+            if (json) {
+                Map<String, Object> o = w.map();
+                o.put("at", holds == null ? null : holds.map());
+                reports.add(o);
+            } else if (!csv) {
+                SnapshotSummary.print(w, io.out());
+                if (holds != null) io.out().print(holds.text(holds.sites().size(), stacks));
+                else if (at != null) io.out().println("  (no OOM in this replay: nothing to show at 'oom')");
+            }
+            export(w.main().allocator(), io);
+        }
+        if (json) {
+            Map<String, Object> root = new LinkedHashMap<>();
+            root.put("snapshot", s.file());
+            root.put("layout", s.layout());
+            root.put("devices", reports);
+            io.out().println(vramlab.triage.Json.write(root));
+        }
+    }
+
+    /** --at: the peak, the first OOM (null when none), or a trace entry. */
+    private WhoHolds whoHolds(Snapshot s, Snapshot.Device d, SnapshotReplay.Options o, SnapshotReplay.Report r) {
+        switch (at) {
+            case "peak" -> { return WhoHolds.atPeak(s, d, o, r); }
+            case "oom" -> { return WhoHolds.atFirstOom(s, d, o, r); }
+            default -> {
+                int n;
+                try {
+                    n = Integer.parseInt(at);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("replay", "--at '" + at + "': expected peak, oom or a trace entry number");
+                }
+                if (n < 0 || n > d.trace().size()) {
+                    throw new UsageException("replay", "--at " + n + ": device " + d.index() + " has trace entries 1 to "
+                            + d.trace().size() + " (0: before the history)");
+                }
+                return WhoHolds.at(s, d, o, n, false, "trace entry " + n);
+            }
         }
     }
 

@@ -6,12 +6,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import vramlab.advise.SnapshotSource;
+
+import vramlab.replay.WhoHolds;
+import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotFile;
 import vramlab.triage.Diagnosis;
+import vramlab.triage.Json;
+import vramlab.triage.OomMoment;
 import vramlab.triage.SnapshotTriage;
 import vramlab.triage.Triage;
 
@@ -28,9 +35,11 @@ import vramlab.triage.Triage;
         footer = """
 
                 The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, CUDA_GRAPH_POOLS,
-                CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), or NOT_PYTORCH_OOM for
-                a message from TensorFlow, JAX, ROCm, MPS, the CPU allocator or cuBLAS. A message
-                that is cut or mangled gives what could be read and names what was missing.""")
+                CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), CANNOT_TELL for a text
+                with no figure and no words naming a subsystem (then: what to collect next), or
+                NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, ROCm, MPS,
+                the CPU allocator or cuBLAS. A message that is cut or mangled gives what could be
+                read and names what was missing.""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
             print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall and \
@@ -44,7 +53,8 @@ final class TriageCommand implements Command {
     @Parameters(paramLabel = "FILE", arity = "0..1", description = """
             a file holding the error message as you copied it (log prefixes, wrapped lines, \
             Python reprs and several ranks are fine), or a PyTorch memory snapshot whose trace \
-            recorded the OOM (read to the byte); - or no FILE reads standard input (end it with \
+            recorded the OOM (read to the byte; without an oom entry, its peak and, with --device, \
+            what would fail first on that card); - or no FILE reads standard input (end it with \
             Ctrl-D)""")
     String file = "-";
 
@@ -52,8 +62,30 @@ final class TriageCommand implements Command {
     public int run(Io io) throws IOException {
         byte[] bytes = read(file, io.in());
         Diagnosis d;
-        if (SnapshotSource.looksLikeSnapshot(bytes)) {
-            d = SnapshotTriage.of(SnapshotSource.load(bytes, file), file, device == null ? -1 : device);
+        if (SnapshotFile.looksLikeSnapshot(bytes)) {
+            Map<?, ?> dict = SnapshotFile.dict(bytes, file);
+            Snapshot s = SnapshotFile.read(bytes, file);
+            long card = device == null ? -1 : device;
+            List<OomMoment> ooms = OomMoment.all(dict, file);
+            if (ooms.isEmpty()) {
+                SnapshotTriage.Peak p = SnapshotTriage.peak(s, file, card);
+                io.out().println(json ? Json.write(p.map()) : p.text());
+                io.out().flush();
+                return 0;
+            }
+            d = SnapshotTriage.of(dict, file, card);
+            WhoHolds holds = SnapshotTriage.atOom(s, ooms.get(0));
+            if (json) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> o = new com.fasterxml.jackson.databind.ObjectMapper().readValue(d.json(), Map.class);
+                o.put("whoHolds", holds == null ? null : holds.map());
+                io.out().println(Json.write(o));
+            } else {
+                io.out().println(d.text() + (holds == null ? "" : "\n" + holds.text(10, false)
+                        + "  (every site with its stack: vramlab replay --at oom --stacks " + file + ")\n"));
+            }
+            io.out().flush();
+            return 0;
         } else {
             if (device != null) {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");

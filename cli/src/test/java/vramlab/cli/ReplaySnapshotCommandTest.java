@@ -98,8 +98,23 @@ class ReplaySnapshotCommandTest {
     void whatIf() {
         CliRun r = CliRun.of("replay", "--alloc-conf", "expandable_segments:True", "--device-index", "0",
                 twoDevices.toString());
-        assertThat(r.out()).contains("(not the recording settings)").contains("it would have fitted: no OOM")
+        assertThat(r.out()).contains("(not the recording settings)")
+                .contains("placement: the simulated driver's addresses")
+                .contains("card unknown (no --device, no oom entry): whether it would have fitted cannot be said")
                 .doesNotContain("agreement:");
+        CliRun sized = CliRun.of("replay", "--alloc-conf", "expandable_segments:True", "--device", "1GiB",
+                "--device-index", "0", twoDevices.toString());
+        assertThat(sized.out()).containsPattern("it would have fitted: fits with [\\d.]+ MiB to spare \\(peak reserved");
+    }
+
+    @Test
+    @DisplayName("the recording's own settings given explicitly are the recording: recorded addresses, the same end state")
+    void explicitRecording() {
+        String plain = CliRun.of("replay", "--device-index", "0", twoDevices.toString()).out();
+        CliRun r = CliRun.of("replay", "--alloc-conf", "", "--device-index", "0", twoDevices.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("placement: the recorded addresses").contains("agreement:")
+                .isEqualTo(plain);
     }
 
     @Test

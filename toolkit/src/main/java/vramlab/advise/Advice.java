@@ -14,10 +14,21 @@ import java.util.List;
  * @param cardFrom  where that size came from
  * @param recorded  the allocator setting the run was recorded with, or null when unknown
  * @param where     how an event's position is named: "trace entry" (snapshots) or "line"
- * @param outcomes  one per setting, the defaults first
+ * @param outcomes  one per setting, the baseline first: a snapshot's run as recorded, else the defaults
+ * @param cardKnown whether the card comes from {@code --device} or the recording; when not, no
+ *                  row is said to fit and the settings are ranked by peak reserved alone
+ * @param holders   for a snapshot, who held the memory at the recorded run's peak; else null
  */
 public record Advice(String source, long card, String cardFrom, String recorded, String where,
-                     List<Outcome> outcomes) {
+                     List<Outcome> outcomes, boolean cardKnown, vramlab.replay.WhoHolds holders) {
+    /** How many allocation sites the report lists at the peak ({@code replay --at peak} lists all). */
+    static final int SITES_SHOWN = 5;
+
+    public Advice(String source, long card, String cardFrom, String recorded, String where,
+                  List<Outcome> outcomes, boolean cardKnown) {
+        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null);
+    }
+
     /** A setting whose peak is within this share of the defaults' is no better (kit's rule). */
     static final int SAME_PEAK_PERCENT = 2;
     /** ... or within this many bytes of it (kit's rule). */
@@ -28,34 +39,82 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         if (outcomes.isEmpty()) throw new IllegalArgumentException("Advice: no outcomes");
     }
 
-    /** The setting with the fewest OOMs, then the lowest peak; the earlier one on a tie. */
+    /** A text trace's advice on a card given with {@code --device}. */
+    public Advice(String source, long card, String cardFrom, String recorded, String where,
+                  List<Outcome> outcomes) {
+        this(source, card, cardFrom, recorded, where, outcomes, true);
+    }
+
+    /**
+     * The advice on a workload: a text trace replayed by {@link Advisor} on its card, or a
+     * snapshot's run as recorded and under each setting, on the card the first row's replay
+     * used ({@code --device}, else what the recording implies).
+     *
+     * @param file for a text trace's error messages
+     */
+    public static Advice of(Workload w, String file, List<Setting> settings,
+                            java.util.function.Consumer<String> progress) {
+        if (w.snapshot() == null) {
+            return new Advice(w.source(), w.card(), w.cardFrom(), null, w.where(),
+                    Advisor.compare(w.events(), w.card(), settings, file, progress),
+                    !w.cardFrom().startsWith("assumed"));
+        }
+        List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress);
+        vramlab.replay.SnapshotReplay.Report first = rows.get(0).whatIf().main();
+        vramlab.replay.WhoHolds peak = vramlab.replay.WhoHolds.at(w.snapshot(), w.device(),
+                new vramlab.replay.SnapshotReplay.Options(null, w.card()), first.replayedPeakPosition(), false,
+                "the recorded run's peak (" + formatSize(first.replayedPeak()) + " reserved, trace entry "
+                        + first.replayedPeakPosition() + ")");
+        return new Advice(w.source(), first.cardAvailable(), first.card(), w.recorded(), w.where(), rows,
+                first.cardKnown(), peak);
+    }
+
+    /** The OOMs a row counts: none when the card is unknown (the replay's card is an assumption). */
+    private long ooms(Outcome o) { return cardKnown ? o.ooms() : 0; }
+
+    /** Whether a row fits the card (under every placement rule run). */
+    private boolean fits(Outcome o) { return o.whatIf() == null ? o.fits() : o.whatIf().fits(); }
+
+    /**
+     * The setting with the fewest OOMs, then the lowest peak; the earlier one on a tie. With the
+     * card unknown, the lowest peak alone. The baseline (first row) unless another is clearly better.
+     */
     public Outcome best() {
         Outcome best = outcomes.get(0);
         for (Outcome o : outcomes) {
-            boolean fewer = o.ooms() < best.ooms();
-            if (fewer || (o.ooms() == best.ooms() && o.peakReserved() < best.peakReserved())) best = o;
+            boolean fewer = ooms(o) < ooms(best);
+            if (fewer || (ooms(o) == ooms(best) && o.peakReserved() < best.peakReserved())) best = o;
         }
         Outcome d = outcomes.get(0);
         long saving = d.peakReserved() - best.peakReserved();
-        boolean defaultsAsGood = d.ooms() == best.ooms() && (saving <= SAME_PEAK_BYTES
+        boolean defaultsAsGood = ooms(d) == ooms(best) && (saving <= SAME_PEAK_BYTES
                 || d.peakReserved() * 100 <= best.peakReserved() * (100L + SAME_PEAK_PERCENT));
         return defaultsAsGood ? d : best;
     }
 
-    /** The line to put in the environment, or empty when the defaults are best or nothing fits. */
+    /** The line to put in the environment, or empty when the baseline is best or nothing fits. */
     public String line() {
         Outcome b = best();
-        if (b.setting().conf().isEmpty() || !b.fits()) return "";
+        if (b.setting().conf().isEmpty() || b.setting().asRecorded() || (cardKnown && !fits(b))) return "";
         return "PYTORCH_CUDA_ALLOC_CONF=" + b.setting().conf();
     }
 
     public String text() {
         StringBuilder sb = new StringBuilder();
         sb.append("advise: ").append(source).append('\n');
-        sb.append("card: ").append(formatSize(card)).append(" (").append(cardFrom).append(")\n");
+        if (cardKnown) {
+            sb.append("card: ").append(cardFrom.startsWith(formatSize(card)) ? cardFrom
+                    : formatSize(card) + " (" + cardFrom + ")").append('\n');
+        } else {
+            sb.append("card: unknown (").append(cardFrom).append("); the settings are ranked by peak")
+              .append(" reserved, and none is said to fit: pass --device SIZE for a verdict\n");
+        }
         if (recorded != null) {
             sb.append("recorded with: PYTORCH_CUDA_ALLOC_CONF=")
               .append(recorded.isEmpty() ? "(unset)" : recorded).append('\n');
+        }
+        if (holders != null) {
+            sb.append(holders.text(SITES_SHOWN, false));
         }
         int w = "setting".length();
         for (Outcome o : outcomes) w = Math.max(w, o.setting().name().length());
@@ -63,17 +122,40 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         sb.append('\n').append(String.format(format, "setting", "peak reserved", "holes at the peak",
                 "OOMs", "first OOM"));
         for (Outcome o : outcomes) sb.append(row(o, format));
+        if (outcomes.get(0).whatIf() != null) sb.append(verdicts(w));
         sb.append('\n').append(recommendation());
+        return sb.toString();
+    }
+
+    /** Each row's verdict with its margin, and which placement rule ran (what replay prints). */
+    private String verdicts(int w) {
+        StringBuilder sb = new StringBuilder("\n");
+        if (!cardKnown) {
+            sb.append("ranked by peak reserved (the card is unknown):\n");
+            List<Outcome> ranked = new java.util.ArrayList<>(outcomes);
+            ranked.sort(java.util.Comparator.comparingLong(Outcome::peakReserved));
+            for (Outcome o : ranked) {
+                sb.append(String.format("  %-" + w + "s %s%n", o.setting().name(), formatSize(o.peakReserved())));
+            }
+            return sb.toString();
+        }
+        sb.append("verdict on ").append(formatSize(card)).append(":\n");
+        for (Outcome o : outcomes) {
+            sb.append(String.format("  %-" + w + "s %s%n", o.setting().name(), o.whatIf().verdict()));
+        }
+        sb.append("  (placement: a row with the recording's own settings is the recording, at the recorded")
+          .append(" addresses; the others at the simulated driver's; near the edge both rules run and")
+          .append(" the verdict gives the range)\n");
         return sb.toString();
     }
 
     private String row(Outcome o, String format) {
         long holes = o.fragmentationAtPeak();
         String shown = formatSize(holes) + " (" + percent(holes, o.peakReserved()) + ")";
-        String first = o.firstOom() == null ? "-" : "event " + o.firstOomStep() + ", " + position(o)
-                + ": alloc " + formatSize(o.firstOom().size());
-        return String.format(format, o.setting().name(), formatSize(o.peakReserved()), shown, o.ooms(),
-                first);
+        String first = o.firstOom() == null || !cardKnown ? "-" : "event " + o.firstOomStep() + ", "
+                + position(o) + ": alloc " + formatSize(o.firstOom().size());
+        return String.format(format, o.setting().name(), formatSize(o.peakReserved()), shown,
+                cardKnown ? String.valueOf(o.ooms()) : "?", first);
     }
 
     private String position(Outcome o) {
@@ -83,28 +165,30 @@ public record Advice(String source, long card, String cardFrom, String recorded,
 
     private String recommendation() {
         Outcome d = outcomes.get(0), b = best();
+        String base = d.setting().asRecorded() ? "the recorded settings" : "the defaults";
         StringBuilder sb = new StringBuilder("Recommendation: ");
-        if (!b.fits()) {
+        if (cardKnown && !fits(b)) {
             sb.append("no setting makes this workload fit on ").append(formatSize(card))
               .append("; the fewest OOMs (").append(b.ooms()).append(") come with ")
               .append(b.setting().name()).append(". The tensors themselves need more: shrink the ")
               .append("workload or use a larger card.\n");
             return sb.toString();
         }
-        if (b == d) {
-            sb.append("keep the defaults: no setting replays this workload with fewer OOMs, or ")
+        if (b == d || line().isEmpty()) {
+            sb.append("keep ").append(base).append(": no setting replays this workload with fewer OOMs, or ")
               .append("with more than ").append(SAME_PEAK_PERCENT).append("% (and ")
               .append(formatSize(SAME_PEAK_BYTES)).append(") less reserved at the peak.\n");
             return sb.toString();
         }
-        if (!d.fits()) {
+        if (cardKnown && !fits(d)) {
             sb.append(b.setting().name()).append(" replays the whole workload without an OOM ")
-              .append("(the defaults: ").append(d.ooms()).append(d.ooms() == 1 ? " OOM" : " OOMs")
+              .append("(").append(base).append(": ").append(d.ooms()).append(d.ooms() == 1 ? " OOM" : " OOMs")
               .append(")");
         } else {
             sb.append(b.setting().name()).append(" peaks at ").append(formatSize(b.peakReserved()))
               .append(" reserved, ").append(formatSize(d.peakReserved() - b.peakReserved()))
-              .append(" less than the defaults");
+              .append(" less than ").append(base);
+            if (!cardKnown) sb.append(" (the card is unknown: whether either fits is not said)");
         }
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
           .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=")

@@ -7,14 +7,21 @@ import java.util.function.Consumer;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
+import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
+import vramlab.replay.SnapshotReplay;
+import vramlab.replay.WhatIf;
+import vramlab.snapshot.Snapshot;
 import vramlab.trace.TraceEvent;
 
 /**
  * Replays one workload under each setting on a card of a given size, through PyTorch's policy
  * as the kit simulates it ({@link PyTorchPolicy}), and records peak reserved, the holes at that
- * peak, and the first allocation that would not fit.
+ * peak, and the first allocation that would not fit. A snapshot goes through the one model of
+ * the recorded run, {@link SnapshotReplay} by way of {@link WhatIf}: its first row is the run as
+ * recorded, every other row exactly what {@code vramlab replay --alloc-conf ROW} prints.
  */
 public final class Advisor {
     /** Inputs longer than this get a progress line per setting on standard error. */
@@ -40,6 +47,37 @@ public final class Advisor {
             out.add(replay(events, card, s, file));
         }
         return out;
+    }
+
+    /**
+     * A snapshot's device under its recorded run, then under each setting, on {@code card}
+     * (-1: the card the snapshot implies, as {@code replay} infers it).
+     */
+    public static List<Outcome> compare(Snapshot s, Snapshot.Device d, long card, List<Setting> settings,
+                                        Consumer<String> progress) {
+        List<Setting> rows = new ArrayList<>();
+        rows.add(Setting.recorded(s.settings() == null ? null : s.settings().conf()));
+        rows.addAll(settings);
+        List<Outcome> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Setting row = rows.get(i);
+            if (progress != null && d.trace().size() > PROGRESS_ABOVE) {
+                progress.accept("advise: [" + (i + 1) + "/" + rows.size() + "] " + row.name() + ", "
+                        + d.trace().size() + " trace entries");
+            }
+            out.add(replay(s, d, card, row));
+        }
+        return out;
+    }
+
+    /** One row: the replay {@code vramlab replay [--alloc-conf CONF] [--device CARD]} runs. */
+    static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row) {
+        Policy policy = row.asRecorded() ? null : Policies.create("pytorch", row.conf());
+        Watcher w = new Watcher();
+        WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card), w, false);
+        SnapshotReplay.Report r = what.main();
+        return new Outcome(row, r.replayedPeak(), r.allocatedAtPeak(), r.replayedOoms().size(), w.firstOom,
+                w.firstOomStep, r.replayedReserved(), what);
     }
 
     static Outcome replay(List<TraceEvent> events, long card, Setting s, String file) {

@@ -9,104 +9,74 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotFile;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
-import vramlab.triage.OomMoment;
 
 /**
- * What {@code advise} replays: the events of a text trace or of one device's snapshot trace,
- * and the card to replay them on. A snapshot with an {@code oom} entry gives the card the
- * recorded run had: what PyTorch reserved at the OOM plus what the driver reported free then
- * (the context and other processes are already outside that). Otherwise {@code --device}
- * gives it, or the replay's default of 80 GiB is assumed and said so.
+ * What {@code advise} replays: the events of a text trace, or one device of a snapshot (which
+ * {@link Advisor} replays through {@code vramlab.replay.SnapshotReplay}, the same model of the
+ * recorded run as {@code vramlab replay}), and the card to replay them on. A text trace has a
+ * card only from {@code --device}; a snapshot also from its {@code oom} entry (what PyTorch
+ * reserved then plus what the driver reported free), as {@code replay} infers it. When neither
+ * says, the card is unknown and advise ranks the settings by peak.
  *
- * @param events   the workload; empty when the file records no history
- * @param card     bytes the replayed allocator may take
- * @param cardFrom where the card's size came from
- * @param source   file, device and length, for the report's first line
- * @param recorded the recorded PYTORCH_CUDA_ALLOC_CONF, or null
- * @param where    how an event's position is named
- * @param state    for a file without history, what its segments held; else empty
+ * @param events    a text trace's events; empty for a snapshot
+ * @param snapshot  the snapshot, or null for a text trace
+ * @param device    the snapshot's device to replay (the first with an OOM, else the longest
+ *                  history), or null
+ * @param card      bytes from {@code --device}, or -1 (a snapshot: inferred by the replay;
+ *                  a text trace: {@link #DEFAULT_CARD}, said to be assumed)
+ * @param cardFrom  where the card's size came from
+ * @param source    file, device and length, for the report's first line
+ * @param recorded  the recorded PYTORCH_CUDA_ALLOC_CONF, or null
+ * @param where     how an event's position is named
+ * @param state     for a file without history, what its segments held; else empty
  */
-public record Workload(List<TraceEvent> events, long card, String cardFrom, String source,
-                       String recorded, String where, String state) {
-    /** The card {@code vramlab replay} assumes when nothing says otherwise. */
+public record Workload(List<TraceEvent> events, Snapshot snapshot, Snapshot.Device device, long card,
+                       String cardFrom, String source, String recorded, String where, String state) {
+    /** The card a text trace replays on when nothing says otherwise. */
     public static final long DEFAULT_CARD = 80 * GiB;
 
-    /** @param device the card's bytes from {@code --device}, or -1 */
-    public static Workload read(byte[] bytes, String file, long device) {
-        if (SnapshotSource.looksLikeSnapshot(bytes)) {
-            return snapshot(SnapshotSource.load(bytes, file), file, device);
-        }
+    /** Whether there is a history to replay. */
+    public boolean replayable() {
+        return !events.isEmpty() || (device != null && !device.trace().isEmpty());
+    }
+
+    /** @param card the card's bytes from {@code --device}, or -1 */
+    public static Workload read(byte[] bytes, String file, long card) {
+        if (SnapshotFile.looksLikeSnapshot(bytes)) return snapshot(SnapshotFile.read(bytes, file), file, card);
         List<TraceEvent> events = new ArrayList<>();
         InputStreamReader text = new InputStreamReader(new ByteArrayInputStream(bytes),
                 StandardCharsets.UTF_8);
         new TraceReader(new BufferedReader(text), file).forEachRemaining(events::add);
-        long card = device > 0 ? device : DEFAULT_CARD;
-        String from = device > 0 ? "--device" : "assumed; pass --device SIZE";
+        String from = card > 0 ? "--device" : "assumed; pass --device SIZE";
         String source = file + ", " + events.size() + " events";
-        return new Workload(events, card, from, source, null, "line", "");
+        return new Workload(events, null, null, card > 0 ? card : DEFAULT_CARD, from, source, null, "line", "");
     }
 
-    static Workload snapshot(Map<?, ?> snap, String file, long device) {
-        int d = SnapshotSource.pickDevice(snap);
-        List<TraceEvent> events = SnapshotSource.events(snap, d, file);
-        long card = device;
-        String from = "--device";
-        if (card <= 0) {
-            OomMoment oom = null;
-            for (OomMoment m : OomMoment.all(snap, file)) if (m.device() == d && oom == null) oom = m;
-            if (oom != null) {
-                card = oom.reserved() + oom.deviceFree();
-                from = "what the recorded run could hold: " + formatSize(oom.reserved())
-                        + " reserved at its OOM (trace entry " + oom.entry() + ") plus "
-                        + formatSize(oom.deviceFree()) + " free";
-            } else {
-                card = DEFAULT_CARD;
-                from = "assumed: the snapshot records no OOM and no card size; pass --device SIZE";
-            }
+    static Workload snapshot(Snapshot s, String file, long card) {
+        Snapshot.Device d = SnapshotFile.pickDevice(s);
+        String recorded = s.settings() == null ? null : s.settings().conf();
+        if (d == null) {
+            return new Workload(List.of(), s, null, card, "", file + ", no device", recorded, "trace entry",
+                    "no device has segments or a history");
         }
-        String source = file + ", device " + d + ", " + SnapshotSource.entries(snap, d)
-                + " trace entries, " + events.size() + " replayed events";
-        String state = events.isEmpty() ? segments(snap) : "";
-        String recorded = SnapshotSource.recordedConf(snap);
-        return new Workload(events, card, from, source, recorded, "trace entry", state);
-    }
-
-    /** A segment's live bytes: its blocks' when listed, else its allocated_size. */
-    private static long allocated(Map<?, ?> s) {
-        if (s.get("blocks") instanceof List<?> blocks && !blocks.isEmpty()) {
-            long sum = 0;
-            for (Object o : blocks) {
-                boolean live = o instanceof Map<?, ?> b && live(b.get("state"));
-                if (live && ((Map<?, ?>) o).get("size") instanceof Number n) {
-                    sum += n.longValue();
-                }
-            }
-            return sum;
-        }
-        return s.get("allocated_size") instanceof Number a ? a.longValue() : 0;
-    }
-
-    private static boolean live(Object state) {
-        return "active_allocated".equals(state) || "active_pending_free".equals(state);
+        String source = file + ", device " + d.index() + ", " + d.trace().size() + " trace entries";
+        String state = d.trace().isEmpty() ? segments(d) : "";
+        return new Workload(List.of(), s, d, card, card > 0 ? "--device" : "", source, recorded,
+                "trace entry", state);
     }
 
     /** What the dumped segments hold, for a snapshot with nothing to replay. */
-    private static String segments(Map<?, ?> snap) {
-        long n = 0, total = 0, allocated = 0;
-        if (snap.get("segments") instanceof List<?> segs) {
-            for (Object o : segs) {
-                if (!(o instanceof Map<?, ?> s)) continue;
-                n++;
-                if (s.get("total_size") instanceof Number t) total += t.longValue();
-                allocated += allocated(s);
-            }
+    private static String segments(Snapshot.Device d) {
+        long allocated = 0;
+        for (Snapshot.Segment s : d.segments()) {
+            for (Snapshot.Block b : s.blocks()) if (b.isActive()) allocated += b.size();
         }
-        return n + " segments hold " + formatSize(total) + ", " + formatSize(allocated)
-                + " of it allocated ("
-                + formatSize(total - allocated) + " reserved but unallocated)";
+        return d.segments().size() + " segments hold " + formatSize(d.reserved()) + ", " + formatSize(allocated)
+                + " of it allocated (" + formatSize(d.reserved() - allocated) + " reserved but unallocated)";
     }
 }

@@ -46,13 +46,36 @@ public final class SnapshotReplay {
     public static final long DEFAULT_CARD = 80 * Bytes.GiB;
 
     /**
+     * Where a new segment goes. The driver alone decides where a {@code cudaMalloc} lands, and
+     * best fit breaks ties between equal free blocks by address, so placement can move a verdict.
+     */
+    public enum Placement {
+        /** Each new segment at the address the recording's {@code segment_alloc} (or first map) gave it. */
+        RECORDED("the recorded addresses (each new segment where the recording's segment_alloc put it)"),
+        /** Each new segment where the kit's simulated driver places it. */
+        DRIVER("the simulated driver's addresses (the recorded ones belong to other settings)");
+
+        private final String words;
+
+        Placement(String words) { this.words = words; }
+
+        public String words() { return words; }
+
+        public Placement other() { return this == RECORDED ? DRIVER : RECORDED; }
+    }
+
+    /**
      * How to replay.
      *
-     * @param policy the policy to replay under, or null for the one that recorded the snapshot
-     * @param card   the card's memory, or -1 to infer it from the snapshot
+     * @param policy    the policy to replay under, or null for the one that recorded the snapshot
+     * @param card      the card's memory, or -1 to infer it from the snapshot
+     * @param placement where new segments go, or null: the recorded addresses under the recording
+     *                  settings (given or not), the simulated driver's under any other
      */
-    public record Options(Policy policy, long card) {
-        public static Options recorded() { return new Options(null, -1); }
+    public record Options(Policy policy, long card, Placement placement) {
+        public Options(Policy policy, long card) { this(policy, card, null); }
+
+        public static Options recorded() { return new Options(null, -1, null); }
     }
 
     /** One step of the replay, from one or more history entries. */
@@ -60,10 +83,13 @@ public final class SnapshotReplay {
                         boolean recordedOom) {}
 
     /** What one device's replay found, with the recorded figures beside the replayed ones. */
-    public record Report(int device, String policy, boolean recordingPolicy, String card,
+    public record Report(int device, String policy, boolean recordingPolicy, Placement placement,
+                         String card, long cardAvailable, boolean cardKnown, long firstOomShortfall,
                          List<String> start, long steps, List<Integer> recordedOoms,
                          List<Integer> replayedOoms, List<String> oomMessages,
-                         long recordedPeak, long replayedPeak, List<long[]> recordedSegments,
+                         long recordedPeak, int recordedPeakPosition, long replayedPeak,
+                         int replayedPeakPosition, long allocatedAtPeak,
+                         List<long[]> recordedSegments,
                          List<long[]> replayedSegments, int liveBlocks, int liveBlocksMatched,
                          int skippedFrees,
                          int segmentActions, String segmentActionDifference, CachingAllocator allocator) {
@@ -95,6 +121,18 @@ public final class SnapshotReplay {
 
     private SnapshotReplay() {}
 
+    /**
+     * Whether {@code p} is the recording: null, or PyTorch's policy with the very values the
+     * recording used ({@code --alloc-conf ''} on a run recorded with the defaults,
+     * {@code expandable_segments:False} on one that says so).
+     */
+    public static boolean isRecording(Policy p, Snapshot s, Snapshot.Device d) {
+        if (p == null) return true;
+        Policy recording = recordingPolicy(s, d);
+        return p instanceof PyTorchPolicy given && recording instanceof PyTorchPolicy rec
+                && given.conf().equals(rec.conf());
+    }
+
     /** The policy and settings that recorded the snapshot, as far as it says. */
     public static Policy recordingPolicy(Snapshot s, Snapshot.Device d) {
         if (s.settings() != null) return new PyTorchPolicy(s.settings().values(), s.settings().conf());
@@ -113,7 +151,8 @@ public final class SnapshotReplay {
                     + s.settings().conf() + "'" + (conf.isEmpty() ? "" : "; " + conf) + ")";
         }
         return "pytorch with " + (conf.isEmpty() ? "the default settings" : conf)
-                + " (the snapshot records no allocator_settings, PyTorch < 2.6"
+                + " (the snapshot records no allocator_settings: written before"
+                + " pytorch/pytorch#119404 added them"
                 + (conf.isEmpty() ? "" : "; expandable segments seen in its segments") + ")";
     }
 
@@ -129,9 +168,24 @@ public final class SnapshotReplay {
      */
     public static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
                              boolean record) {
+        return run(s, d, o, listener, record, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The replay stopped after the entry at {@code position} (0: the state before the history):
+     * its allocator holds the state at that moment ({@link WhoHolds} reads the holes from it).
+     */
+    public static Report stateAt(Snapshot s, Snapshot.Device d, Options o, int position) {
+        return run(s, d, o, (step, e, result, bytes, a) -> { }, false, position);
+    }
+
+    private static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
+                              boolean record, int stopAfter) {
         Policy recording = recordingPolicy(s, d);
-        Policy policy = o.policy() == null ? recording : o.policy();
-        boolean same = o.policy() == null;
+        boolean same = isRecording(o.policy(), s, d);
+        Policy policy = same ? recording : o.policy();
+        Placement placement = o.placement() != null ? o.placement()
+                : same ? Placement.RECORDED : Placement.DRIVER;
         Map<Long, Integer> streams = new HashMap<>();
         streams.put(0L, 0);
         StartState start = StartState.of(d, recording, streams);
@@ -147,8 +201,13 @@ public final class SnapshotReplay {
         a.memoryStats().resetAccumulated();
         a.memoryStats().resetPeak();
         a.trace().record(true, Long.MAX_VALUE);
-        Run run = new Run(a, listener, live, same);
-        for (Step step : steps(d.trace())) run.apply(step, streams);
+        Run run = new Run(a, listener, live, placement == Placement.RECORDED);
+        run.peak = a.reserved();
+        run.allocatedAtPeak = a.allocated();
+        for (Step step : steps(d.trace())) {
+            if (step.position() > stopAfter) break;
+            run.apply(step, streams);
+        }
         List<List<String>> recordedRuns = segmentRuns(d.trace().stream()
                 .map(e -> e.action() == null ? null
                         : new long[] {e.action().ordinal(), e.addr(), e.size()})
@@ -156,8 +215,10 @@ public final class SnapshotReplay {
         List<List<String>> replayedRuns = segmentRuns(a.trace().entries().stream()
                 .map(e -> new long[] {e.action().ordinal(), e.addr(), e.size()}).toList());
         if (!record) a.trace().record(false, 1);
-        return new Report(d.index(), describe(policy, s, same), same, card.why(), startNotes, run.steps,
-                recordedOoms, run.ooms, run.messages, timeline[0], Math.max(run.peak, start.reserved()),
+        return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
+                card.available(), card.known(), run.shortfall, startNotes, run.steps,
+                recordedOoms, run.ooms, run.messages, timeline[0], (int) timeline[3], run.peak, run.peakPosition,
+                run.allocatedAtPeak,
                 recordedSegments(d), replayedSegments(a), liveBlocks(d), matchedLive(d, a), run.skipped,
                 count(recordedRuns), firstDifference(recordedRuns, replayedRuns), a);
     }
@@ -207,9 +268,12 @@ public final class SnapshotReplay {
 
     // ---- the card -----------------------------------------------------------------------
 
-    /** {peak reserved, reserved at the first oom (or -1)}, from the start state and the history. */
+    /**
+     * {peak reserved, reserved at the first oom (or -1), that oom's device_free, the entry where
+     * the peak was first reached (0: the start)}, from the start state and the history.
+     */
     private static long[] reservedTimeline(Snapshot.Device d, long startReserved) {
-        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1;
+        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1, where = 0;
         for (Snapshot.Entry e : d.trace()) {
             if (e.action() == null) continue;
             switch (e.action()) {
@@ -220,13 +284,16 @@ public final class SnapshotReplay {
                 }
                 default -> { }
             }
-            peak = Math.max(peak, reserved);
+            if (reserved > peak) {
+                peak = reserved;
+                where = e.position();
+            }
         }
-        return new long[] {peak, atOom, free};
+        return new long[] {peak, atOom, free, where};
     }
 
     /** The card: its total memory, what PyTorch could reach of it, and where both came from. */
-    private record Card(long total, long available, String why) {}
+    private record Card(long total, long available, String why, boolean known) {}
 
     /**
      * As given; else the total is 80 GiB (or the recorded peak, if more), but no more than the
@@ -236,7 +303,7 @@ public final class SnapshotReplay {
      * the context and other processes), in whole 2 MiB pages.
      */
     private static Card card(long given, long[] timeline, List<StartState.SegmentAt> bases) {
-        if (given > 0) return new Card(given, given, Bytes.formatSize(given) + " (--device)");
+        if (given > 0) return new Card(given, given, Bytes.formatSize(given) + " (--device)", true);
         long total = Math.max(DEFAULT_CARD, Bytes.alignUp(timeline[0], Bytes.GiB));
         String why = "80 GiB assumed (no snapshot records the card)";
         if (total > DEFAULT_CARD) why = Bytes.formatSize(total) + ", the recorded peak rounded up";
@@ -247,14 +314,14 @@ public final class SnapshotReplay {
                     + " each, lie that close together)";
         }
         if (timeline[1] < 0) {
-            return new Card(total, total, why + "; no oom entry bounds what PyTorch could use");
+            return new Card(total, total, why + "; no oom entry bounds what PyTorch could use", false);
         }
         long available = Math.max(Gpu.PAGE, (timeline[1] + timeline[2]) / Gpu.PAGE * Gpu.PAGE);
         total = Math.max(total, available);
         return new Card(total, available, Bytes.formatSize(available)
                 + " for PyTorch, inferred from the oom entry ("
                 + Bytes.formatSize(timeline[1]) + " reserved then + " + Bytes.formatSize(timeline[2])
-                + " device_free); total " + why);
+                + " device_free); total " + why, true);
     }
 
     /** The largest card whose expandable reservations fit between the recorded bases. */
@@ -367,7 +434,8 @@ public final class SnapshotReplay {
         final Set<String> failed = new HashSet<>();
         final List<Integer> ooms = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
-        long steps, peak;
+        long steps, peak, allocatedAtPeak, shortfall = -1;
+        int peakPosition;
         int skipped;
 
         Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints) {
@@ -386,7 +454,11 @@ public final class SnapshotReplay {
                 case FREE -> free(e);
                 case EMPTY_CACHE -> listener.event(steps, e, Replayer.Result.OK, a.emptyCache(), a);
             }
-            peak = Math.max(peak, a.reserved());
+            if (a.reserved() > peak) {
+                peak = a.reserved();
+                allocatedAtPeak = a.allocated();
+                peakPosition = s.position();
+            }
         }
 
         private void alloc(Step s, TraceEvent e, int stream) {
@@ -399,6 +471,7 @@ public final class SnapshotReplay {
                 listener.event(steps, e, Replayer.Result.OK, s.size(), a);
             } catch (CudaOutOfMemoryError oom) {
                 failed.add(s.handle());
+                if (ooms.isEmpty()) shortfall = shortfall(oom.report());
                 ooms.add(s.position());
                 messages.add(oom.getMessage());
                 listener.oom(steps, e, oom);
@@ -406,6 +479,16 @@ public final class SnapshotReplay {
             } finally {
                 a.expectSegmentAt(CachingAllocator.NO_HINT);
             }
+        }
+
+        /**
+         * What the failing request lacked: the segment it tried for, less what the driver had
+         * free (or, under a memory fraction, what the limit still allowed).
+         */
+        private static long shortfall(vramlab.alloc.OomReport r) {
+            long room = r.deviceFree();
+            if (r.allowed() >= 0) room = Math.min(room, Math.max(0, r.allowed() - r.reserved()));
+            return Math.max(0, r.tried() - room);
         }
 
         private void free(TraceEvent e) {

@@ -18,8 +18,15 @@ public final class SnapshotSummary {
     private SnapshotSummary() {}
 
     public static void print(SnapshotReplay.Report r, PrintStream out) {
+        print(new WhatIf(r, null), out);
+    }
+
+    /** The summary of a replay and, near the edge, of the other placement rule beside it. */
+    public static void print(WhatIf w, PrintStream out) {
+        SnapshotReplay.Report r = w.main();
         out.println("device " + r.device());
         out.println("  policy:  " + r.policy());
+        out.println("  placement: " + w.placement());
         out.println("  card:    " + r.card());
         for (String note : r.start()) out.println("  start:   " + note);
         out.println("  history: " + r.steps() + " steps replayed; OOMs recorded at "
@@ -42,7 +49,7 @@ public final class SnapshotSummary {
                     : "they differ from the recorded " + r.segmentActions() + " at "
                     + r.segmentActionDifference()));
         }
-        out.println("  " + verdict(r));
+        out.println("  " + verdict(w));
         out.print(indent(MemorySummary.format(r.allocator().memoryStats(), r.device())));
         int blocks = r.allocator().segments().stream().mapToInt(seg -> seg.blocks().size()).sum();
         if (r.allocator().segments().size() <= MAP_LIMIT && blocks <= 4 * MAP_LIMIT) {
@@ -54,11 +61,13 @@ public final class SnapshotSummary {
     }
 
     /** One line: agreement under the recording policy, or "would it have fitted" under another. */
-    public static String verdict(SnapshotReplay.Report r) {
+    public static String verdict(SnapshotReplay.Report r) { return verdict(new WhatIf(r, null)); }
+
+    /** {@link #verdict(SnapshotReplay.Report)}, with the other placement's range when it ran. */
+    public static String verdict(WhatIf w) {
+        SnapshotReplay.Report r = w.main();
         if (!r.recordingPolicy()) {
-            String fit = r.replayedOoms().isEmpty()
-                    ? "it would have fitted: no OOM"
-                    : "it would not have fitted: OOM at " + entries(r.replayedOoms());
+            String fit = w.verdict();
             return fit + "; peak reserved " + Bytes.formatSize(r.replayedPeak()) + " (recorded "
                     + Bytes.formatSize(r.recordedPeak()) + ")"
                     + (r.recordedOoms().isEmpty() ? ""
@@ -74,7 +83,7 @@ public final class SnapshotSummary {
         String ooms = r.recordedOoms().isEmpty() ? (r.replayedOoms().isEmpty() ? "" : "; but the replay OOMs")
                 : r.oomsAgree() ? "; the recorded OOM recurs at " + entries(r.recordedOoms())
                 : "; the recorded OOM does NOT recur at " + entries(r.recordedOoms());
-        return "agreement: " + segs + ooms;
+        return "agreement: " + segs + ooms + (r.cardKnown() ? "; on this card: " + w.verdict() : "");
     }
 
     private static void row(PrintStream out, String label, long recorded, long replayed) {

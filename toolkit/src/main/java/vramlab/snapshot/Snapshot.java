@@ -42,9 +42,33 @@ public record Snapshot(String file, String layout, List<Device> devices, Setting
      * A block dict. {@code address} is the block's own key from 2.1 on; the 2.0 layout has none,
      * so it is the segment's address plus the sizes before it (as memory_snapshot.cpp computes it).
      */
-    public record Block(long address, long size, long requested, String state) {
+    public record Block(long address, long size, long requested, String state, List<Frame> frames) {
+        public Block(long address, long size, long requested, String state) {
+            this(address, size, requested, state, List.of());
+        }
+
         /** {@code active_allocated}, or freed with events pending ({@code active_pending_free}). */
         public boolean isActive() { return state.startsWith("active"); }
+    }
+
+    /**
+     * One frame of the stack PyTorch recorded with a block or an entry ({@code frames}: a list
+     * of {@code {filename, line, name}}, innermost first; C++ frames too when recorded with
+     * {@code stacks="all"}). A block's frames are where it was allocated; a free entry's are
+     * the free's own when the history was recorded with {@code context="all"}.
+     */
+    public record Frame(String filename, long line, String name) {
+        /** A Python frame: its file ends in {@code .py}. */
+        public boolean isPython() { return filename.endsWith(".py"); }
+
+        /** Inside PyTorch itself: a Python file under a {@code torch/} folder. */
+        public boolean isTorch() {
+            String f = filename.replace('\\', '/');
+            return f.startsWith("torch/") || f.contains("/torch/");
+        }
+
+        @Override
+        public String toString() { return filename + ":" + line + " " + name; }
     }
 
     /**
@@ -54,11 +78,19 @@ public record Snapshot(String file, String layout, List<Device> devices, Setting
      * {@code device_free}, -1 otherwise.
      */
     public record Entry(int position, String word, DeviceTrace.Action action, long addr, long size, long stream,
-                        long deviceFree) {}
+                        long deviceFree, List<Frame> frames) {
+        public Entry(int position, String word, DeviceTrace.Action action, long addr, long size, long stream,
+                     long deviceFree) {
+            this(position, word, action, addr, size, stream, deviceFree, List.of());
+        }
+    }
 
     /**
-     * {@code allocator_settings} (PyTorch 2.6 on): the config string as the user set it and the
-     * values the allocator used.
+     * {@code allocator_settings}: the config string as the user set it and the values the
+     * allocator used. Added by pytorch/pytorch#119404 ("[Memory Snapshot] Add CUDAAllocatorConfig
+     * details into snapshot metadata", 2024); of the real files the kit is tested on, those
+     * written by 2.6 carry it and those by 2.1 to 2.5 do not. The kit never infers a release
+     * from it: it reads the key when present.
      */
     public record Settings(String conf, AllocConf values) {}
 

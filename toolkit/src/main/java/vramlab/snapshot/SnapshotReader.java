@@ -101,7 +101,7 @@ public final class SnapshotReader {
 
     private static Snapshot fromSegmentList(List<?> segments, String file) {
         TreeMap<Integer, List<Snapshot.Segment>> byDevice = new TreeMap<>();
-        boolean legacy = segments(segments, file, byDevice);
+        boolean legacy = segments(segments, file, byDevice, new java.util.HashMap<>());
         List<Snapshot.Device> devices = new ArrayList<>();
         byDevice.forEach((d, segs) -> devices.add(new Snapshot.Device(d, segs, List.of(), 0)));
         return new Snapshot(file, "torch.cuda.memory_snapshot(): the bare list of segments, no history"
@@ -110,13 +110,14 @@ public final class SnapshotReader {
 
     private static Snapshot fromDict(Map<?, ?> root, String file) {
         TreeMap<Integer, List<Snapshot.Segment>> byDevice = new TreeMap<>();
+        Map<Object, Object> seen = new java.util.HashMap<>();     // frames and stacks, each held once
         Object segs = root.get("segments");
         boolean legacy = false;
         if (segs != null) {
             if (!(segs instanceof List<?> list)) {
                 throw new TraceException(file, 0, "'segments' is not a list");
             }
-            legacy = segments(list, file, byDevice);
+            legacy = segments(list, file, byDevice, seen);
         }
         if (!(root.get("device_traces") instanceof List<?> traces)) {
             throw new TraceException(file, 0, "'device_traces' is not a list");
@@ -129,7 +130,7 @@ public final class SnapshotReader {
         }
         for (int d : indices) {
             List<Snapshot.Entry> trace = d < traces.size()
-                    ? entries(traces.get(d), d, file, entryKeys) : List.of();
+                    ? entries(traces.get(d), d, file, entryKeys, seen) : List.of();
             devices.add(new Snapshot.Device(d, byDevice.getOrDefault(d, List.of()), trace, traces.size()));
         }
         Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s
@@ -153,7 +154,8 @@ public final class SnapshotReader {
     }
 
     /** Fills {@code out} by device; returns whether the blocks are 2.0's (with 'history'). */
-    private static boolean segments(List<?> list, String file, Map<Integer, List<Snapshot.Segment>> out) {
+    private static boolean segments(List<?> list, String file, Map<Integer, List<Snapshot.Segment>> out,
+                                    Map<Object, Object> seen) {
         boolean legacy = false;
         for (int i = 0; i < list.size(); i++) {
             String where = "segments[" + i + "]";
@@ -181,7 +183,7 @@ public final class SnapshotReader {
                 long size = number(b, "size", file, w);
                 long req = b.containsKey("requested_size") ? number(b, "requested_size", file, w) : 0;
                 String state = b.get("state") instanceof String st ? st : "inactive";
-                bs.add(new Snapshot.Block(ba, size, req, state));
+                bs.add(new Snapshot.Block(ba, size, req, state, frames(b.get("frames"), seen)));
                 at = ba + size;
             }
             if (at - address != total) {
@@ -197,7 +199,8 @@ public final class SnapshotReader {
         return legacy;
     }
 
-    private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys) {
+    private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys,
+                                                Map<Object, Object> seen) {
         if (!(o instanceof List<?> list)) {
             throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
         }
@@ -221,9 +224,30 @@ public final class SnapshotReader {
             } else if (action != null && action != DeviceTrace.Action.SNAPSHOT) {
                 addr = number(e, "addr", file, where);
             }
-            out.add(new Snapshot.Entry(pos, word, action, addr, size, stream, free));
+            out.add(new Snapshot.Entry(pos, word, action, addr, size, stream, free, frames(e.get("frames"), seen)));
         }
         return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * A {@code frames} list as records; anything else (absent, or not a list of dicts) is no
+     * frames: a stack is shown to the user, never needed to replay. Equal frame dicts (PyTorch
+     * writes the same ones again and again) become one record.
+     */
+    private static List<Snapshot.Frame> frames(Object o, Map<Object, Object> seen) {
+        if (!(o instanceof List<?> list) || list.isEmpty()) return List.of();
+        List<Snapshot.Frame> out = new ArrayList<>(list.size());
+        for (Object f : list) {
+            if (!(f instanceof Map<?, ?> m)) continue;
+            String file = m.get("filename") instanceof String s ? s : "";
+            long line = m.get("line") instanceof Number n ? n.longValue() : 0;
+            String name = m.get("name") instanceof String s ? s : "";
+            Snapshot.Frame frame = new Snapshot.Frame(file, line, name);
+            out.add((Snapshot.Frame) seen.computeIfAbsent(frame, k -> k));
+        }
+        @SuppressWarnings("unchecked")
+        List<Snapshot.Frame> stack = (List<Snapshot.Frame>) seen.computeIfAbsent(List.copyOf(out), k -> k);
+        return stack;
     }
 
     /** {@code allocator_settings} as the values the allocator used (SNAP:330-361). */

@@ -18,6 +18,8 @@ final class Account {
     final long self, others, nonPyTorch;
     /** The pid whose line is this process (no "this process" line, a container's pid); or -1. */
     final int selfSeenAs;
+    /** Whether {@link #selfSeenAs} is a lone process line in a message with no totals. */
+    final boolean loneLine;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -30,6 +32,10 @@ final class Account {
         long s = r.get(Figure.THIS_PROCESS);
         int seenAs = -1;
         if (s < 0 && reserved >= 0) seenAs = lineHoldingReserved(r.processes(), reserved);
+        // A lone "Process P" line and no totals, the message cut (before "Of the allocated memory"):
+        // NVML lists this process too, so the one line is most likely this job, not a co-tenant.
+        loneLine = s < 0 && reserved < 0 && !r.missing().isEmpty() && r.processes().size() == 1;
+        if (loneLine) seenAs = r.processes().keySet().iterator().next();
         selfSeenAs = seenAs;
         if (seenAs >= 0) s = r.processes().get(seenAs);
         self = s;

@@ -87,6 +87,19 @@ public enum Cause {
             "Checkpoint activations, train in bf16/fp16, use a smaller optimizer state "
                     + "(8-bit, or sharded with FSDP/ZeRO).",
             "Use a GPU with more memory, or shard the model over several.")),
+    CANNOT_TELL(0, "cannot tell from this text: it carries no figure that supports a cause",
+            "Collect the failure's own figures: the full message PyTorch printed (its sentences give"
+                    + " the request, free, reserved and allocated bytes), or a snapshot dumped at the"
+                    + " failure.", List.of(
+            "Paste the whole error, not its last line: PyTorch's OutOfMemoryError text carries the"
+                    + " figures the ladder needs (then run this triage again).",
+            "Record a snapshot at the failure: torch.cuda.memory._record_memory_history(max_entries="
+                    + "100000) at start, and torch._C._cuda_attach_out_of_memory_observer(lambda device,"
+                    + " alloc, device_alloc, device_free: torch.cuda.memory._dump_snapshot(\"oom.pickle\"))"
+                    + " (or _dump_snapshot in an except torch.OutOfMemoryError around the step); then"
+                    + " vramlab triage oom.pickle.",
+            "At the failure, note nvidia-smi's per-process memory and torch.cuda.memory_reserved():"
+                    + " the gap between them is memory outside PyTorch's allocator.")),
     NOT_PYTORCH_OOM(0, "not a PyTorch CUDA out-of-memory error",
             "", List.of(
             "This triage reads PyTorch CUDA caching-allocator messages only; look up the memory "
@@ -104,7 +117,7 @@ public enum Cause {
         this.fixes = fixes;
     }
 
-    /** The step of the ladder (1 to 6); 0 for {@link #NOT_PYTORCH_OOM}. */
+    /** The step of the ladder (1 to 6); 0 for {@link #CANNOT_TELL} and {@link #NOT_PYTORCH_OOM}. */
     public int step() { return step; }
 
     public String title() { return title; }

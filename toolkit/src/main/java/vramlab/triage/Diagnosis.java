@@ -95,7 +95,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             boolean byWords = c.bytes() < 0 && c.share() == 100;
             String bytes = c.bytes() >= 0 ? formatSize(c.bytes()) : byWords ? "(named by the paste)"
                     : "(no figure)";
-            String verdict = c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
+            String verdict = c.cause() == Cause.CANNOT_TELL ? "no figure to weigh"
+                    : c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
                     : "too small to count";
             String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
             sb.append(String.format("  %-22s %4s  %-20s %s\n", c.cause().name(), share, bytes,

@@ -86,6 +86,7 @@ public final class Ladder {
         if (pick == null) pick = byWordsAlone();
         // end::ladder[]
         candidates.add(tensors());
+        if (pick == null && noFigures()) return cannotTell();
         if (pick == null) return full();
         if (pick == named) evidence.add(named.evidence());
         picked = pick;
@@ -96,6 +97,12 @@ public final class Ladder {
 
     private void selfSeenThroughContainer() {
         if (a.selfSeenAs < 0) return;
+        if (a.loneLine) {
+            evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is the only process"
+                    + " listed and the message gives no totals to tell it apart: NVML lists this"
+                    + " process too, so it is most likely this job itself, not a co-tenant.");
+            return;
+        }
         evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is this process: "
                 + "there is no \"this process\" line, and only that line can hold the "
                 + formatSize(a.reserved) + " PyTorch reserved (inside a container NVML shows the "
@@ -353,6 +360,23 @@ public final class Ladder {
         return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, true, true,
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
                         + "what it no longer allocates." : "the live tensors (no figure).");
+    }
+
+    /** Neither the request, nor what was free, nor what PyTorch held: nothing to weigh. */
+    private boolean noFigures() {
+        return a.requested < 0 && a.free < 0 && a.reserved < 0 && a.allocated < 0 && a.capacity <= 0;
+    }
+
+    /**
+     * A message with no figure and no words naming a subsystem: a full card is the likeliest
+     * story but nothing in the text shows it, so the answer is what to collect next.
+     */
+    private Cause cannotTell() {
+        picked = new Candidate(Cause.CANNOT_TELL, -1, 0, false, false, "no figure to weigh");
+        candidates.add(picked);
+        return say(Cause.CANNOT_TELL, "No figure in this text (no request, free, reserved or allocated"
+                + " bytes) and no words naming NCCL, a graph capture or cuDNN: a full card is the"
+                + " common story, but nothing here shows it. Collect the figures next (see below).");
     }
 
     private Cause full() {

@@ -247,6 +247,21 @@ public final class MessageParser {
         String text = all.toString();
         Draft d = new Draft(source, clues);
         d.backend = "CUDA";
+        String framework = otherFramework(text);
+        if (framework != null) {
+            d.family = Family.LOOK_ALIKE;
+            d.backend = framework;
+            return d.build();
+        }
+        if (contains(text, "cuDNNerror:CUDNN_STATUS_ALLOC_FAILED")) {
+            // PyTorch's own wording (AT_CUDNN_CHECK in aten/src/ATen/cudnn/Exceptions.h: "cuDNN
+            // error: " + cudnnGetErrorString): cuDNN could not allocate its workspace or handle.
+            d.family = Family.CUDNN_ERROR;
+            d.clues.add(Clue.CUDNN);
+            d.notes.add("cuDNN itself failed to allocate (CUDNN_STATUS_ALLOC_FAILED), raised by PyTorch:"
+                    + " its workspace or handle did not fit beside what PyTorch holds.");
+            return d.build();
+        }
         if (contains(text, "NCCL") && contains(text, "Cudafailure\\d*['\"]?outofmemory"
                 + "|ncclUnhandledCudaError.*outofmemory|FailedtoCUDAcalloc")) {
             d.family = Family.NCCL_ERROR;
@@ -281,6 +296,25 @@ public final class MessageParser {
             d.notes.add("It carries no allocator figures; the ladder can only go by its words.");
         }
         return d.build();
+    }
+
+    /**
+     * Another framework's CUDA out-of-memory text, told by its own marks before any CUDA word is
+     * read as PyTorch's: TensorFlow's stream executor and BFC allocator (and its "Could not
+     * create cudnn handle"), the NVHPC OpenACC runtime ("Accelerator Fatal Error: call to
+     * cuMemAlloc returned error 2"), Lua Torch7's cutorch (THC built by luarocks, Lua stack
+     * traces, "Error in CuDNN"), and JAX/XLA. Null when none.
+     */
+    private static String otherFramework(String text) {
+        if (contains(text, "tensorflow[/\\\\]|stream_executor|bfc_allocator|GPU_\\d+_bfc|Couldnotcreatecudnnhandle")) {
+            return "TensorFlow";
+        }
+        if (contains(text, "AcceleratorFatalError|calltocuMem\\w*returnederror")) return "OpenACC (NVHPC runtime)";
+        if (contains(text, "luarocks_cutorch|cutorch[/\\\\]|share[/\\\\]lua[/\\\\]|luajit:|qlua:|ErrorinCuDNN:")) {
+            return "Lua Torch7 (cutorch)";
+        }
+        if (contains(text, "RESOURCE_EXHAUSTED:|XlaRuntimeError|jaxlib")) return "JAX/XLA";
+        return null;
     }
 
     private static boolean contains(String text, String regex) {

@@ -10,6 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import vramlab.replay.SnapshotReplay;
+import vramlab.replay.WhatIf;
+import vramlab.replay.WhoHolds;
+import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotFile;
 import vramlab.trace.TraceException;
 
 /**
@@ -39,6 +44,85 @@ public final class SnapshotTriage {
             preface.add("The snapshot records " + ooms.size() + " OOMs; this reads the first.");
         }
         return Ladder.climb(reading(m, capacity), preface);
+    }
+
+    /** What to run so that the next failure leaves a snapshot with its {@code oom} entry. */
+    public static final String RECIPE = """
+            Record the next failure where it happens (torch/csrc/cuda/Module.cpp binds
+            torch._C._cuda_attach_out_of_memory_observer; PyTorch's "Understanding GPU Memory"
+            shows the observer; it runs before the OutOfMemoryError is raised):
+              import torch
+              torch.cuda.memory._record_memory_history(max_entries=100000)
+              def oom_observer(device, alloc, device_alloc, device_free):
+                  torch.cuda.memory._dump_snapshot("oom.pickle")
+              torch._C._cuda_attach_out_of_memory_observer(oom_observer)
+              try:
+                  ...  # your training step
+              except torch.OutOfMemoryError:
+                  torch.cuda.memory._dump_snapshot("oom_after.pickle")
+                  raise
+            """;
+
+    /**
+     * A snapshot whose run did not fail while recorded: its peak, who held it, and, on a card of
+     * {@code capacity} bytes, what would fail first and who held the memory then.
+     *
+     * @param text the report
+     * @param map  the same as plain values, for {@code --json}
+     */
+    public record Peak(String text, Map<String, Object> map) {}
+
+    /**
+     * @throws TraceException when no device has segments or a history
+     */
+    public static Peak peak(Snapshot s, String file, long capacity) {
+        Snapshot.Device d = SnapshotFile.pickDevice(s);
+        if (d == null) {
+            throw new TraceException(file, 0, "no 'oom' entry in any device's trace, and no device has"
+                    + " segments or a history: nothing to analyse");
+        }
+        SnapshotReplay.Options recorded = new SnapshotReplay.Options(null, -1);
+        SnapshotReplay.Report r = SnapshotReplay.run(s, d, recorded, (step, e, res, b, a) -> { }, false);
+        WhoHolds atPeak = WhoHolds.atPeak(s, d, recorded, r);
+        StringBuilder sb = new StringBuilder();
+        Map<String, Object> o = new LinkedHashMap<>();
+        sb.append("Format: a PyTorch memory snapshot, device ").append(d.index()).append(", ")
+          .append(d.trace().size()).append(" trace entries\n\n");
+        sb.append("No OOM: the recorded run did not run out of memory while its history was recorded")
+          .append(" (no 'oom' entry). Its peak instead:\n");
+        sb.append("  peak reserved ").append(formatSize(r.recordedPeak())).append(" (the snapshot's own")
+          .append(" segment actions), reached at trace entry ").append(atPeak.position()).append('\n');
+        sb.append('\n').append(atPeak.text(10, false));
+        o.put("oom", false);
+        o.put("device", (long) d.index());
+        o.put("recordedPeak", r.recordedPeak());
+        o.put("peak", atPeak.map());
+        if (capacity > 0) {
+            SnapshotReplay.Options card = new SnapshotReplay.Options(null, capacity);
+            WhatIf w = WhatIf.run(s, d, card, (step, e, res, b, a) -> { }, false);
+            sb.append("\nOn a card of ").append(formatSize(capacity)).append(" (--device), with the recorded")
+              .append(" settings: ").append(w.verdict()).append('\n');
+            o.put("onCard", w.map());
+            WhoHolds first = WhoHolds.atFirstOom(s, d, card, w.main());
+            if (first != null) {
+                sb.append('\n').append(first.text(10, false));
+                o.put("atFirstOom", first.map());
+            }
+        } else {
+            sb.append("\nPass --device SIZE to see what would fail first on a smaller card, at which entry,")
+              .append(" and who held the memory then.\n");
+        }
+        sb.append('\n').append(RECIPE);
+        o.put("collectNext", RECIPE);
+        return new Peak(sb.toString(), o);
+    }
+
+    /** Who held the memory at a recorded OOM, from the snapshot model of the same file. */
+    public static WhoHolds atOom(Snapshot s, OomMoment m) {
+        Snapshot.Device d = s.device(m.device());
+        if (d == null) return null;
+        return WhoHolds.at(s, d, new SnapshotReplay.Options(null, -1), m.entry(), true,
+                "the recorded OOM (trace entry " + m.entry() + ")");
     }
 
     static Reading reading(OomMoment m, long capacity) {

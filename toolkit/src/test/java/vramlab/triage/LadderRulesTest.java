@@ -231,10 +231,11 @@ class LadderRulesTest {
             R alone = new R();
             alone.family = Family.CUDA_ERROR;
             Diagnosis d = alone.climb();
-            assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+            assertThat(d.cause()).as("no figure and no words: the text cannot tell").isEqualTo(Cause.CANNOT_TELL);
+            assertThat(d.runnerUp()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
             assertThat(d.evidence()).anySatisfy(e -> assertThat(e).isEqualTo("3. NCCL: cannot measure non-PyTorch "
                     + "memory in this process."));
-            assertThat(last(d)).endsWith("(Without figures this is the fallback, not a finding.)");
+            assertThat(last(d)).startsWith("No figure in this text");
         }
 
         @Test
@@ -356,7 +357,10 @@ class LadderRulesTest {
                     + "the fallback, not a finding.)");
             R legacy = new R();
             legacy.family = Family.THC_LEGACY;
-            assertThat(last(legacy.climb())).endsWith("(Without figures this is the fallback, not a finding.)");
+            Diagnosis old = legacy.climb();
+            assertThat(old.cause()).isEqualTo(Cause.CANNOT_TELL);
+            assertThat(last(old)).startsWith("No figure in this text");
+            assertThat(old.fixes()).anySatisfy(f -> assertThat(f).contains("_cuda_attach_out_of_memory_observer"));
         }
     }
 

@@ -13,7 +13,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import vramlab.advise.Advice;
-import vramlab.advise.Advisor;
 import vramlab.advise.Setting;
 import vramlab.advise.Workload;
 import vramlab.kit.RealSnapshotsFolder;
@@ -97,9 +96,8 @@ class NotesExamplesTest {
         assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
         String name = "nesta-discrete-diffusion.oom.pickle.gz";
         Workload w = Workload.read(Files.readAllBytes(dir.resolve(name)), name, -1);
-        Advice a = new Advice(w.source(), w.card(), w.cardFrom(), w.recorded(), w.where(),
-                Advisor.compare(w.events(), w.card(), Setting.standard(), name, null));
-        // replayed on the card the run had, the defaults fail where the recorded run failed
+        Advice a = Advice.of(w, name, Setting.standard(), null);
+        // the first row is the run as recorded: on the card it had, it fails where it failed
         assertThat(a.outcomes().get(0).firstOom().line()).isEqualTo(1118);
         check("advise-nesta.txt", a.text());
     }

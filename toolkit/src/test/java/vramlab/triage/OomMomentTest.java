@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import vramlab.advise.SnapshotSource;
 import vramlab.kit.RealSnapshotsFolder;
+import vramlab.snapshot.SnapshotFile;
 
 @DisplayName("The allocator's state at a recorded OOM, rebuilt backwards from the dump")
 class OomMomentTest {
@@ -70,7 +70,7 @@ class OomMomentTest {
         void forwardAgrees(String name) throws Exception {
             Path dir = Snapshots.realDir();
             assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
-            Map<?, ?> snap = SnapshotSource.load(Files.readAllBytes(dir.resolve(name)), name);
+            Map<?, ?> snap = SnapshotFile.dict(Files.readAllBytes(dir.resolve(name)), name);
             OomMoment m = OomMoment.all(snap, name).get(0);
             long reserved = 0, allocated = 0;
             List<?> trace = (List<?>) ((List<?>) snap.get("device_traces")).get(m.device());

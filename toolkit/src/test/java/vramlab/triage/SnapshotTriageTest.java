@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import vramlab.advise.SnapshotSource;
 import vramlab.kit.RealSnapshotsFolder;
+import vramlab.snapshot.SnapshotFile;
 
 @DisplayName("Triage from a snapshot's recorded OOM")
 class SnapshotTriageTest {
@@ -45,7 +45,7 @@ class SnapshotTriageTest {
         Path dir = Snapshots.realDir();
         assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
         Path f = dir.resolve("nesta-discrete-diffusion.oom.pickle.gz");
-        Diagnosis d = SnapshotTriage.of(SnapshotSource.load(Files.readAllBytes(f), f.toString()), f.toString(), -1);
+        Diagnosis d = SnapshotTriage.of(SnapshotFile.dict(Files.readAllBytes(f), f.toString()), f.toString(), -1);
         assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(402653184L);
         assertThat(d.reading().get(Figure.FREE)).isEqualTo(264634368L);
         assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);

@@ -243,7 +243,7 @@ class TriageMessagesTest {
                 node7:5151:5190 [2] include/alloc.h:103 NCCL WARN Failed to CUDA calloc 8388608 bytes
                 node7:5151:5190 [2] NCCL INFO transport/p2p.cc:300 -> 1
                 """),
-            c("a framework re-raised the OOM without figures", Cause.FULL_OR_DRIVER_RESERVE, Family.WRAPPED, "",
+            c("a framework re-raised the OOM without figures", Cause.CANNOT_TELL, Family.WRAPPED, "",
                 "RuntimeError: CUDA out of memory occurred when warming up the sampler. Please try lowering "
                     + "max_num_seqs."),
             c("a paste that starts at 'Tried to allocate'", Cause.OTHER_PROCESSES, Family.RESERVED_IN_TOTAL,
@@ -296,7 +296,7 @@ class TriageMessagesTest {
                 "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 7.93 GiB total "
                     + "capacity; 7.41 GiB already allocated; 3.19 MiB free; 30.00 MiB cached)"),
             // ---- before 0.4 ----
-            c("THCudaCheck, before 0.4", Cause.FULL_OR_DRIVER_RESERVE, Family.THC_LEGACY, "",
+            c("THCudaCheck, before 0.4", Cause.CANNOT_TELL, Family.THC_LEGACY, "",
                 """
                 THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1510/work/torch/lib/THC/generic/THCStorage.cu line=66 error=2 : out of memory
                 Traceback (most recent call last):
@@ -326,7 +326,7 @@ class TriageMessagesTest {
                 [rank0]:                         : 12.00 GiB
                 """),
             // ---- raw CUDA and NCCL errors ----
-            c("a raw 'CUDA error: out of memory'", Cause.FULL_OR_DRIVER_RESERVE, Family.CUDA_ERROR, "",
+            c("a raw 'CUDA error: out of memory'", Cause.CANNOT_TELL, Family.CUDA_ERROR, "",
                 """
                 RuntimeError: CUDA error: out of memory
                 CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.

@@ -26,6 +26,7 @@ public final class LadderFigure {
             case CUDA_GRAPH_POOLS -> "\"allocated in private pools\" large?";
             case CUDNN_WORKSPACE -> "failed in a convolution (cudnn.benchmark)?";
             case FULL_OR_DRIVER_RESERVE -> "otherwise";
+            case CANNOT_TELL -> "no figure and no words: collect the figures first";
             case NOT_PYTORCH_OOM -> "not a PyTorch CUDA message";
         };
     }

@@ -1,0 +1,93 @@
+package vramlab.snapshot;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+import vramlab.trace.TraceException;
+
+/**
+ * A snapshot file's bytes as {@code replay}, {@code advise} and {@code triage} receive them:
+ * gzipped or not, a pickle, a JSON dict or the bare list of segments. The one place that tells a
+ * snapshot from a pasted message and unzips it; {@link SnapshotReader} reads what it returns.
+ */
+public final class SnapshotFile {
+    private SnapshotFile() {}
+
+    /**
+     * Whether a file's bytes are a snapshot: gzip, a pickle, or a JSON dict with
+     * {@code device_traces} (a JSON log line that happens to start with a brace is not).
+     */
+    public static boolean looksLikeSnapshot(byte[] bytes) {
+        if (isGzip(bytes)) return true;
+        byte[] head = Arrays.copyOf(bytes, Math.min(64, bytes.length));
+        if (!SnapshotReader.isSnapshot(head)) return false;
+        int i = 0;
+        while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
+        return (bytes[i] & 0xff) == 0x80
+                || new String(bytes, StandardCharsets.UTF_8).contains("\"device_traces\"");
+    }
+
+    /** The snapshot, read whole. */
+    public static Snapshot read(byte[] bytes, String file) {
+        return SnapshotReader.read(unzipped(bytes, file), file);
+    }
+
+    /**
+     * The snapshot's top-level dict as the unpickler made it, for readers of keys the model does
+     * not keep ({@code vramlab.triage.OomMoment}). A bare list of segments becomes
+     * {@code {segments: list, device_traces: []}}: a state without history.
+     */
+    public static Map<?, ?> dict(byte[] bytes, String file) {
+        Object root = SnapshotReader.load(unzipped(bytes, file), file);
+        if (root instanceof List<?> segments) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("segments", segments);
+            m.put("device_traces", List.of());
+            return m;
+        }
+        return (Map<?, ?>) root;
+    }
+
+    /** The bytes, gunzipped when they start with gzip's magic number. */
+    public static byte[] unzipped(byte[] bytes, String file) {
+        return isGzip(bytes) ? gunzip(bytes, file) : bytes;
+    }
+
+    static boolean isGzip(byte[] b) {
+        return b.length >= 2 && (b[0] & 0xff) == 0x1f && (b[1] & 0xff) == 0x8b;
+    }
+
+    /** Gunzips a whole file (the one place a size cap on the unzipped bytes belongs). */
+    static byte[] gunzip(byte[] bytes, String file) {
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The device to read: the first whose trace has an {@code oom} entry, else the one with the
+     * longest history, and of equal histories the one holding the most (a file whose only
+     * history on device 0 is one stray entry still answers for the device its segments are on).
+     */
+    public static Snapshot.Device pickDevice(Snapshot s) {
+        Snapshot.Device best = null;
+        for (Snapshot.Device d : s.devices()) {
+            for (Snapshot.Entry e : d.trace()) {
+                if (e.action() == vramlab.alloc.DeviceTrace.Action.OOM) return d;
+            }
+            if (best == null || d.trace().size() > best.trace().size()
+                    || (d.trace().size() == best.trace().size() && d.reserved() > best.reserved())) {
+                best = d;
+            }
+        }
+        return best;
+    }
+}
