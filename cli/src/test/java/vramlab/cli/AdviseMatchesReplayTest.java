@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import vramlab.advise.Setting;
+import vramlab.kit.RealSnapshotsFolder;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
 import vramlab.units.Bytes;
@@ -39,13 +40,9 @@ class AdviseMatchesReplayTest {
     /** Small files with a history: a real OOM with empty_cache, and a history begun mid-run. */
     static final Set<String> FAST = Set.of("nesta-discrete-diffusion.oom.pickle.gz", "magma27.memory_snapshot.pickle.gz");
 
+    /** The set's snapshots/ folder, or null without the set (RealSnapshotsFolder: one locator for every test). */
     static Path folder() {
-        String given = System.getProperty("vramlab.realSnapshots.dir");
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.isDirectory(root.resolve("labgen"))) root = root.getParent();
-        Path base = given != null ? Path.of(given)
-                : (root == null ? Path.of("") : root).resolve("../shared/real-snapshots").normalize();
-        return base.resolve("snapshots");
+        return RealSnapshotsFolder.snapshots().orElse(null);
     }
 
     static boolean all() { return "all".equals(System.getProperty("vramlab.realSnapshots")); }
@@ -54,7 +51,7 @@ class AdviseMatchesReplayTest {
     static List<Path> files() throws Exception {
         Path dir = folder();
         List<Path> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
+        if (dir == null) {
             out.add(null);
             return out;
         }
@@ -69,8 +66,7 @@ class AdviseMatchesReplayTest {
     @Test
     @DisplayName("the real snapshots are there (skipped, saying where, when ../shared is absent)")
     void present() throws Exception {
-        assumeTrue(Files.isDirectory(folder()), "no real snapshots in " + folder()
-                + " (the project's ../shared/real-snapshots); set -Dvramlab.realSnapshots.dir=DIR to read them");
+        assumeTrue(folder() != null, RealSnapshotsFolder.MISSING);
         assertThat(files()).isNotEmpty();
     }
 
@@ -89,21 +85,20 @@ class AdviseMatchesReplayTest {
         assumePresent(f);
         Snapshot s = SnapshotFile.read(Files.readAllBytes(f), f.toString());
         Snapshot.Device d = SnapshotFile.pickDevice(s);
-        assumeTrue(d != null && !d.trace().isEmpty(), f + " records no history");
+        assumeTrue(d != null && !d.trace().isEmpty(), f.getFileName() + " records no history");
         long peak = recordedPeak(run("replay", "--device-index", String.valueOf(d.index()), f.toString()));
         compare(f, Bytes.alignUp(peak * 3 / 4, 2 * Bytes.MiB) + "B");
     }
 
     private static void assumePresent(Path f) {
-        assumeTrue(f != null, "no real snapshots in " + folder() + " (the project's ../shared/real-snapshots);"
-                + " set -Dvramlab.realSnapshots.dir=DIR to read them");
+        assumeTrue(f != null, RealSnapshotsFolder.MISSING);
     }
 
     private static void compare(Path f, String card) throws Exception {
         assumePresent(f);
         Snapshot s = SnapshotFile.read(Files.readAllBytes(f), f.toString());
         Snapshot.Device d = SnapshotFile.pickDevice(s);
-        assumeTrue(d != null && !d.trace().isEmpty(), f + " records no history");
+        assumeTrue(d != null && !d.trace().isEmpty(), f.getFileName() + " records no history");
         List<String> advise = new ArrayList<>(List.of("advise"));
         if (card != null) advise.addAll(List.of("--device", card));
         advise.add(f.toString());

@@ -16,9 +16,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 @DisplayName("vramlab replay --at and --json")
 class ReplayAtTest {
     static Path nesta() {
-        Path f = AdviseMatchesReplayTest.folder().resolve("nesta-discrete-diffusion.oom.pickle.gz");
-        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f + " (the project's ../shared/real-snapshots);"
-                + " set -Dvramlab.realSnapshots.dir=DIR to read them");
+        Path dir = AdviseMatchesReplayTest.folder();
+        assumeTrue(dir != null, vramlab.kit.RealSnapshotsFolder.MISSING);
+        Path f = dir.resolve("nesta-discrete-diffusion.oom.pickle.gz");
+        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f.getFileName() + " in the set");
         return f;
     }
 

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 @DisplayName("vramlab triage on a real snapshot: who holds the memory, and the peak when nothing failed")
 class TriageSnapshotTest {
     static Path real(String name) {
-        Path f = AdviseMatchesReplayTest.folder().resolve(name + ".gz");
-        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f + " (the project's ../shared/real-snapshots);"
-                + " set -Dvramlab.realSnapshots.dir=DIR to read them");
+        Path dir = AdviseMatchesReplayTest.folder();
+        assumeTrue(dir != null, vramlab.kit.RealSnapshotsFolder.MISSING);
+        Path f = dir.resolve(name + ".gz");
+        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f.getFileName() + " in the set");
         return f;
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import vramlab.kit.RealSnapshotsFolder;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
 
@@ -36,14 +37,10 @@ class WhoHoldsTest {
     }
 
     static Path real(String name) {
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.isDirectory(root.resolve("labgen"))) root = root.getParent();
-        String given = System.getProperty("vramlab.realSnapshots.dir");
-        Path dir = given != null ? Path.of(given)
-                : (root == null ? Path.of("") : root).resolve("../shared/real-snapshots").normalize();
-        Path f = dir.resolve("snapshots").resolve(name + ".gz");
-        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f + " (the project's ../shared/real-snapshots);"
-                + " set -Dvramlab.realSnapshots.dir=DIR to read them");
+        Path dir = RealSnapshotsFolder.snapshots().orElse(null);
+        assumeTrue(dir != null, RealSnapshotsFolder.MISSING);
+        Path f = dir.resolve(name + ".gz");
+        assumeTrue(Files.isRegularFile(f), "no real snapshot " + f.getFileName() + " in the set");
         return f;
     }
 
