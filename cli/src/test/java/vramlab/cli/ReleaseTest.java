@@ -52,7 +52,7 @@ class ReleaseTest {
     @DisplayName("the release is written, with no solutions/, no answer keys and no instructor tools")
     void written() {
         assertThat(made.status()).as(made.err()).isZero();
-        assertThat(made.out()).contains("no solutions, no step bodies: checked");
+        assertThat(made.out()).contains("no solutions, no step bodies, no quiz keys: checked");
         for (String absent : List.of("solutions", "bench", "site", "quiz/gradescope", "HACKING.adoc", ".ci")) {
             assertThat(release.resolve(absent)).as(absent).doesNotExist();
         }
@@ -99,9 +99,17 @@ class ReleaseTest {
         Shell quiz = Shell.run(release, "./vramlab quiz 3", Map.of(), 10);
         assertThat(quiz.status()).as(quiz.output()).isZero();
         assertThat(quiz.output()).contains("q3.1");
-        Shell check = Shell.run(release, "./vramlab quiz 3 --check labs/answers/ch03.txt", Map.of(), 10);
-        assertThat(check.status()).as(check.output()).isEqualTo(2);
-        assertThat(check.output()).contains("error: quiz: --check needs the kit's reference simulator");
+        // The practice key, hashed: the kit's reference sheet scores full marks, as in the instructor's copy.
+        Files.copy(root.resolve("solutions/answers/ch03.txt"), tmp.resolve("ref-ch03.txt"));
+        Shell check = Shell.run(release, "./vramlab quiz 3 --check " + tmp.resolve("ref-ch03.txt"), Map.of(), 10);
+        assertThat(check.status()).as(check.output()).isZero();
+        Matcher full = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(check.output());
+        assertThat(full.find()).as(check.output()).isTrue();
+        assertThat(full.group(1)).isEqualTo(full.group(2));
+        Shell exercise = Shell.run(release, "./vramlab exercise 3 2 --seed 3 --answer", Map.of(), 10);
+        assertThat(exercise.output()).isEqualTo(CliRun.of("exercise", "3", "2", "--seed", "3", "--answer").out());
+        Shell graded = Shell.run(release, "./vramlab grade", Map.of(), 10);
+        assertThat(graded.output()).contains("Score: ").contains("quiz marked on the practice numbers");
         Shell grade = Shell.run(release, "./vramlab grade --practice " + tmp, Map.of(), 5);
         assertThat(grade.output()).contains("error: grade: grading submissions needs the instructor's copy");
         if (Main.commands().containsKey("check")) {
