@@ -75,7 +75,7 @@ public final class Ch06Feedback {
                     "a block holds up to 16 tokens, so 17 tokens take two: round the division UP")
             .mistake("zero tokens given a block", (n, right, got) -> n == 0 && got > 0,
                     "no tokens, no blocks")
-            .mistake("a block too many for a multiple of 16 ((n + 16) / 16)", (n, right, got) -> got == right + 1,
+            .mistake("a block too many for a multiple of 16", (n, right, got) -> got == right + 1,
                     "16 tokens fill one block exactly: round up only a partial block, never a full one");
 
     /** 6.7 and 6.8: a request's block table, or the free queue, after the calls named. */
