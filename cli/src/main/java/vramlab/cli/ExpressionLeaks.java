@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  * shape (every name, qualified name and call without arguments one {@code x}, every number too, {@code 1L} as {@code 1}, no spaces), and a text shows the body when its shape holds
  * one of them. Only expressions with at least two operators count, so a rule in words ("round
  * up", "ceil(n / 16)") is not a leak; a format string of a body counts as written.
+ * Only expressions with a grouped term count, and never an n-bit mask alone.
  */
 final class ExpressionLeaks {
     private static final Pattern BEGIN = Pattern.compile("^\\s*// lab:begin (\\d+\\.\\d+) .*$");
@@ -53,11 +54,18 @@ final class ExpressionLeaks {
                         // Loop headers, blocks and string building are not a rule's arithmetic.
                         if (e.contains("{") || e.contains(";") || e.contains("++") || e.contains("--") || e.startsWith("+")
                                 || e.matches("x\\(.*")) continue;
-                        if (OPERATOR.matcher(e).results().count() >= 2) mine.add(e);
+                        // A rule's arithmetic has a grouped term and two operators; a sum ("a + b + c") or
+                        // an n-bit mask ("(1 << n) - 1", a field's width from the contract) alone is not a body.
+                        if (e.contains("(") && !e.equals("(x<<x)-x") && OPERATOR.matcher(e).results().count() >= 2) mine.add(e);
                     }
                 }
             }
         }
+        // A format string the generated labs hold (a contract's Javadoc quoting Linux's) tells nothing.
+        StringBuilder labs = new StringBuilder();
+        for (String text : vramlab.labgen.LabGenerator.generate(solutionsModule).values()) labs.append(filled(text)).append('\n');
+        String everywhere = labs.toString();
+        for (Set<String> set : out.values()) set.removeIf(e -> e.startsWith("\"") && everywhere.contains(e.substring(1)));
         out.values().removeIf(Set::isEmpty);
         return new ExpressionLeaks(out);
     }
@@ -115,4 +123,37 @@ final class ExpressionLeaks {
     }
 
     Map<String, Set<String>> shapes() { return shapes; }
+
+    /**
+     * One line per file under {@code dir} that shows a step's body as an expression: what a
+     * student reads, that is the string literals of Java sources (hints, help, messages) and the
+     * whole of notes, pages and JShell files; the generated cores ({@code labs/}, {@code cores/})
+     * are {@code StepBodies}' to check.
+     */
+    List<String> shownIn(Path dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(dir)) {
+            files = s.filter(Files::isRegularFile)
+                    .filter(p -> p.toString().matches(".*\\.(java|adoc|jsh|html|txt|md)$")).sorted().toList();
+        }
+        for (Path f : files) {
+            String rel = dir.relativize(f).toString().replace('\\', '/');
+            if (rel.startsWith("labs/") || rel.startsWith("cores/")) continue;
+            String text = Files.readString(f, StandardCharsets.UTF_8);
+            if (rel.endsWith(".html")) text = vramlab.quiz.build.StepBodies.plainText(text);
+            if (rel.endsWith(".java")) text = literals(text);
+            for (String l : shownIn(text)) out.add(rel + ": shows the body of " + l);
+        }
+        return out;
+    }
+
+    /** The string literals of a Java source, one a line, those joined by {@code +} read as one. */
+    static String literals(String java) {
+        String joined = java.replaceAll("\"\\s*\\+\\s*\"", "");
+        Matcher m = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*+)\"").matcher(joined);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) sb.append(m.group(1).replace("\\\"", "\"")).append('\n');
+        return sb.toString();
+    }
 }

@@ -35,8 +35,9 @@ import vramlab.quiz.build.StepBodies;
                 Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
                 labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
                 docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
-                graded step's body anywhere (sources, rendered pages, compiled code): the command reads
-                everything it wrote and fails if it finds one. In the release, mvn test grades the student's
+                graded step's body anywhere (sources, rendered pages, compiled code; hints and notes compared
+                as expressions, names and numbers filled in) and no quiz key: the command reads everything it
+                wrote and fails if it finds one. In the release, mvn test grades the student's
                 labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
                 grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
 final class ReleaseCommand implements Command {
@@ -75,6 +76,7 @@ final class ReleaseCommand implements Command {
         }
         write(root, dir, site);
         List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
         shown.addAll(PracticeKeys.keysShownIn(dir));
         if (!shown.isEmpty()) {
             io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");

@@ -61,6 +61,12 @@ class ReleaseSelfCheckTest {
     }
 
     @Test
+    @DisplayName("no step body in the release as an expression (names and numbers filled in): hints, JShell help, notes")
+    void noBodyAsExpression() throws Exception {
+        assertThat(ExpressionLeaks.of(root.resolve("solutions")).shownIn(release)).isEmpty();
+    }
+
+    @Test
     @DisplayName("the check finds a key: a choice constant in a question, or a filled-in sheet line")
     void theCheckCanFail() throws Exception {
         Path dir = tmp.resolve("leaky");

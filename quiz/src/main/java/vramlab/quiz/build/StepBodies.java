@@ -94,6 +94,9 @@ public final class StepBodies {
     }
 
     /** HTML as a reader sees it: tags removed, entities decoded. */
+    public static String plainText(String html) { return plain(html); }
+
+    /** HTML as a reader sees it: tags removed, entities decoded. */
     static String plain(String html) {
         String t = html.replaceAll("(?s)<[^>]*>", "");
         return t.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
