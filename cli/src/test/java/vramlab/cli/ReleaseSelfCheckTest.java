@@ -151,4 +151,19 @@ class ReleaseSelfCheckTest {
         assertThat(far.status()).isEqualTo(2);
         assertThat(far.err()).contains("seeds 1-20");
     }
+
+    @Test
+    @DisplayName("--reference is not offered in the release (it has none), and lab says whose code runs")
+    void noReferenceInTheRelease() {
+        for (String[] args : List.of(new String[] {"check", "3.1", "--reference"}, new String[] {"lab", "3", "--reference"},
+                new String[] {"jshell", "3", "--reference"})) {
+            CliRun r = inRelease(args);
+            assertThat(r.status()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err()).startsWith("error: " + args[0] + ": --reference: this copy has no reference cores").hasLineCount(1);
+        }
+        assertThat(StudentCores.whose(release, true, "lab ch03-caching-allocator"))
+                .isEqualTo("vramlab: lab ch03-caching-allocator runs your cores in labs/");
+        assertThat(StudentCores.whose(root, false, "lab ch03-caching-allocator")).contains("runs the reference cores in solutions/")
+                .contains("to run yours");
+    }
 }

@@ -78,18 +78,25 @@ class ReleaseTest {
 
     @Test
     @Order(3)
-    @DisplayName("its own mvn test builds and grades the student's labs: 0 for the untouched copy, out of every lab item")
+    @DisplayName("its own mvn test builds and grades the student's labs and quiz: 0 for the untouched copy, out of every item")
     void mvnTest() throws Exception {
         Shell r = Shell.run(release, "mvn -B -q test", Map.of(), 15);
         assertThat(r.status()).as(r.output()).isZero();
-        assertThat(r.output()).contains("TODO step 3.1").contains("Flag: quiz not marked here");
+        // The quiz is marked too, on the practice numbers (the release's hashed keys), and says so.
+        assertThat(r.output()).contains("TODO step 3.1").contains("Flag: quiz marked on practice numbers")
+                .contains("q3.1: 0/");
         Matcher m = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(r.output());
         assertThat(m.find()).as(r.output()).isTrue();
         assertThat(m.group(1)).isEqualTo("0");
         int labItems = 0;
         Matcher g = Pattern.compile("@Graded\\(step = \"(\\d[^\"]*)\", points = (\\d+)\\)").matcher(testSources());
         while (g.find()) labItems += Integer.parseInt(g.group(2));
-        assertThat(Integer.parseInt(m.group(2))).isEqualTo(labItems);
+        int quizPoints = 0;
+        for (int ch = 1; ch <= 7; ch++) {
+            String id = String.format("ch%02d", ch);
+            for (vramlab.quiz.Question q : QuizCommand.questions(id)) quizPoints += q.points(vramlab.quiz.Variant.seed(id));
+        }
+        assertThat(Integer.parseInt(m.group(2))).isEqualTo(labItems + quizPoints);
     }
 
     @Test
@@ -123,6 +130,28 @@ class ReleaseTest {
 
     @Test
     @Order(5)
+    @DisplayName("as a student: a right step passes check, a wrong one fails with the rule and no body")
+    void checkRightAndWrong() throws Exception {
+        String file = "vramlab/buddy/BuddyAllocator.java";
+        Path mine = release.resolve("labs/src/main/java").resolve(file);
+        String handedOut = Files.readString(mine);
+        try {
+            Files.copy(root.resolve("solutions/src/main/java").resolve(file), mine, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Shell right = Shell.run(release, "./vramlab check 6.2", Map.of(), 5);
+            assertThat(right.status()).as(right.output()).isZero();
+            assertThat(right.output()).contains("check runs your cores in labs/").contains("  pass  ");
+            Files.writeString(mine, Files.readString(mine).replace("return offset ^ (1L << order);", "return offset + (1L << order);"));
+            Shell wrong = Shell.run(release, "./vramlab check 6.2", Map.of(), 5);
+            assertThat(wrong.status()).as(wrong.output()).isEqualTo(1);
+            assertThat(wrong.output()).contains("expected").contains("but was").contains("Rule: ").contains("Reread: ch06");
+            assertThat(ExpressionLeaks.of(root.resolve("solutions")).shownIn(wrong.output())).as(wrong.output()).isEmpty();
+        } finally {
+            Files.writeString(mine, handedOut);
+        }
+    }
+
+    @Test
+    @Order(6)
     @DisplayName("GitHub Classroom: with CachingAllocator.java broken, the workflow posts every other core's points")
     void classroom() throws Exception {
         Path labs = release.resolve("labs/src/main/java");
