@@ -23,7 +23,9 @@ import vramlab.quiz.KitPaths;
  * (full marks, and one wrong part loses exactly that part's points, with the same words), its
  * exercises answer as the instructor's copy does, and no quiz key is written out in it. The
  * release's launcher is run here in memory with {@code vramlab.home} pointing at the release;
- * {@link ReleaseTest} (grading-fixtures) runs the real launcher in a built release.
+ * {@link ReleaseTest} (grading-fixtures) runs the real launcher in a built release. One release
+ * is written for the whole class (it takes most of its time), which also holds the quick half of
+ * {@link ReleaseTest}'s body check: the sources a release copies show no graded step's body.
  */
 class ReleaseSelfCheckTest {
     @TempDir static Path tmp;
@@ -58,6 +60,12 @@ class ReleaseSelfCheckTest {
         assertThat(q).contains("Blanks.choice(\"q3.5.a.layer\", Layer.class)").doesNotContain("Layer.CACHING_ALLOCATOR)");
         assertThat(release.resolve("chapters/ch03-caching-allocator/src/test/java/vramlab/ch03/quiz/Ch03QuestionsTest.java")).doesNotExist();
         assertThat(Files.readString(release.resolve(KitPaths.RELEASE_MARKER))).contains("no quiz keys");
+    }
+
+    @Test
+    @DisplayName("what a release copies shows no graded step's body as text (the quick half of ReleaseTest)")
+    void noStepBodies() throws Exception {
+        assertThat(vramlab.quiz.build.StepBodies.of(root.resolve("solutions")).shownIn(release)).isEmpty();
     }
 
     @Test
