@@ -71,7 +71,7 @@ final class ExerciseCommand implements Command {
         String answerText = release ? PracticeKeys.exercise(KitPaths.root(), chapter.number(), n, seed, "answer") : null;
         if (release && prompt == null) {
             throw new UsageException("exercise", "--seed " + seed + ": this copy holds the exercises for seeds 1-"
-                    + PracticeKeys.SEEDS + ", computed by the kit's reference when it was made (its cores here are yours)");
+                    + PracticeKeys.exerciseSeeds(KitPaths.root()) + ", computed by the kit's reference when it was made (its cores here are yours)");
         }
         io.out().println("Exercise " + chapter.number() + "." + n + ": " + e.title() + " (seed " + seed + ")");
         io.out().println();

@@ -38,7 +38,7 @@ import vramlab.units.Bytes;
  * Also the release's check that no quiz key is written out in it ({@link #keysShownIn}).
  */
 final class PracticeKeys {
-    /** The exercise seeds whose answers a release holds. */
+    /** The exercise seeds whose answers {@code ./vramlab release} writes. */
     static final int SEEDS = 20;
 
     private static final String DIR = "quiz/src/main/resources/";
@@ -47,8 +47,12 @@ final class PracticeKeys {
 
     private PracticeKeys() {}
 
-    /** Writes the practice keys and the exercises' answers into the release at {@code dir}. */
-    static void write(Path dir) throws IOException {
+    /**
+     * Writes the practice keys, and the exercises' prompts and answers for seeds 1 to
+     * {@code seeds}, into the release at {@code dir}. (Exercise 4.2 searches for its answer: about
+     * 2 s a seed on a laptop, most of a release's time.)
+     */
+    static void write(Path dir, int seeds) throws IOException {
         Map<String, List<Question>> byChapter = new TreeMap<>();
         for (Question q : ServiceLoader.load(Question.class)) byChapter.computeIfAbsent(q.chapter(), c -> new ArrayList<>()).add(q);
         for (Map.Entry<String, List<Question>> e : byChapter.entrySet()) {
@@ -57,10 +61,11 @@ final class PracticeKeys {
             Files.writeString(f, PracticeKey.write(e.getKey(), QuizCommand.questions(e.getKey())), StandardCharsets.UTF_8);
         }
         Map<String, String> answers = new LinkedHashMap<>();
+        answers.put("seeds", Integer.toString(seeds));
         for (ChapterLab ch : Chapters.all()) {
             List<Exercise> all = ch.exercises();
             for (int i = 0; i < all.size(); i++) {
-                for (long seed = 1; seed <= SEEDS; seed++) {
+                for (long seed = 1; seed <= seeds; seed++) {
                     answers.put(exerciseKey(ch.number(), i + 1, seed) + " prompt", all.get(i).prompt(seed));
                     answers.put(exerciseKey(ch.number(), i + 1, seed) + " answer", all.get(i).answer(seed));
                 }
@@ -69,6 +74,14 @@ final class PracticeKeys {
         Path f = dir.resolve(DIR + EXERCISES);
         Files.createDirectories(f.getParent());
         Files.writeString(f, JSON.writeValueAsString(answers) + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** In a release: how many seeds of each exercise it holds (1 to the number), 0 when none. */
+    static int exerciseSeeds(Path root) throws IOException {
+        Path f = root.resolve(DIR + EXERCISES);
+        if (!Files.isRegularFile(f)) return 0;
+        Map<String, String> all = JSON.readValue(Files.readString(f, StandardCharsets.UTF_8), new TypeReference<>() {});
+        return Integer.parseInt(all.getOrDefault("seeds", "0"));
     }
 
     static String exerciseKey(int chapter, int n, long seed) { return chapter + "." + n + " seed " + seed; }

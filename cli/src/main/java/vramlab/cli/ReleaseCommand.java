@@ -89,7 +89,10 @@ final class ReleaseCommand implements Command {
     }
 
     /** Writes the release of the kit at {@code root} into {@code dir}; {@code site} is a rendered student edition, or null. */
-    static void write(Path root, Path dir, Path site) throws IOException {
+    static void write(Path root, Path dir, Path site) throws IOException { write(root, dir, site, PracticeKeys.SEEDS); }
+
+    /** The same, with the exercises' answers for seeds 1 to {@code seeds} (the kit's quick test writes fewer). */
+    static void write(Path root, Path dir, Path site, int seeds) throws IOException {
         Files.createDirectories(dir);
         for (String f : List.of("vramlab", "vramlab.cmd", ".gitignore")) copy(root.resolve(f), dir.resolve(f));
         dir.resolve("vramlab").toFile().setExecutable(true, false);
@@ -126,11 +129,11 @@ final class ReleaseCommand implements Command {
         Files.writeString(dir.resolve("labs/STUDENT_COPY"), "labs/ is the student's: the kit's maintainers' checks leave it alone.\n");
         Files.writeString(dir.resolve("cores/pom.xml"), CORES_POM);
         if (site != null) copyTree(site, dir.resolve("docs"));
-        PracticeKeys.write(dir);
+        PracticeKeys.write(dir, seeds);
         Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written " + LocalDate.now()
                 + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
                 + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"
-                + "practice sheet with them) and the exercises' answers for seeds 1-" + PracticeKeys.SEEDS
+                + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");
         Files.writeString(dir.resolve("README.adoc"), README);
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
