@@ -24,7 +24,6 @@ import java.util.stream.Stream;
  * Only expressions with a grouped term count, and never an n-bit mask alone.
  */
 final class ExpressionLeaks {
-    private static final Pattern BEGIN = Pattern.compile("^\\s*// lab:begin (\\d+\\.\\d+) .*$");
     private static final Pattern OPERATOR = Pattern.compile(">>>|<<|>>|[-+*/%^&|~]");
     private static final Pattern FORMAT = Pattern.compile("\"([^\"]*%[-0-9]*[sdx][^\"]*)\"");
 
@@ -35,32 +34,22 @@ final class ExpressionLeaks {
     /** The shapes of every step's body marked in {@code solutionsModule}. */
     static ExpressionLeaks of(Path solutionsModule) throws IOException {
         Map<String, Set<String>> out = new LinkedHashMap<>();
-        try (Stream<Path> s = Files.walk(solutionsModule.resolve("src/main/java"))) {
-            for (Path f : s.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                String step = null;
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    Matcher m = BEGIN.matcher(line);
-                    if (m.matches()) {
-                        step = m.group(1);
-                        continue;
-                    }
-                    if (line.strip().equals("// lab:end")) step = null;
-                    if (step == null) continue;
-                    String code = line.replaceAll("//.*$", "").strip();
-                    Set<String> mine = out.computeIfAbsent(step, k -> new LinkedHashSet<>());
-                    Matcher fm = FORMAT.matcher(code);
-                    while (fm.find()) if (fm.group(1).strip().length() >= 4) mine.add("\"" + filled(fm.group(1).strip()));
-                    for (String e : expressions(code)) {
-                        // Loop headers, blocks and string building are not a rule's arithmetic.
-                        if (e.contains("{") || e.contains(";") || e.contains("++") || e.contains("--") || e.startsWith("+")
-                                || e.matches("x\\(.*")) continue;
-                        // A rule's arithmetic has a grouped term and two operators; a sum ("a + b + c") or
-                        // an n-bit mask ("(1 << n) - 1", a field's width from the contract) alone is not a body.
-                        if (e.contains("(") && !e.equals("(x<<x)-x") && OPERATOR.matcher(e).results().count() >= 2) mine.add(e);
-                    }
+        vramlab.quiz.build.StepBodies.lines(solutionsModule).forEach((step, lines) -> {
+            Set<String> mine = out.computeIfAbsent(step, k -> new LinkedHashSet<>());
+            for (String line : lines) {
+                String code = line.replaceAll("//.*$", "").strip();
+                Matcher fm = FORMAT.matcher(code);
+                while (fm.find()) if (fm.group(1).strip().length() >= 4) mine.add("\"" + filled(fm.group(1).strip()));
+                for (String e : expressions(code)) {
+                    // Loop headers, blocks and string building are not a rule's arithmetic.
+                    if (e.contains("{") || e.contains(";") || e.contains("++") || e.contains("--") || e.startsWith("+")
+                            || e.matches("x\\(.*")) continue;
+                    // A rule's arithmetic has a grouped term and two operators; a sum ("a + b + c") or
+                    // an n-bit mask ("(1 << n) - 1", a field's width from the contract) alone is not a body.
+                    if (e.contains("(") && !e.equals("(x<<x)-x") && OPERATOR.matcher(e).results().count() >= 2) mine.add(e);
                 }
             }
-        }
+        });
         // A format string the generated labs hold (a contract's Javadoc quoting Linux's) tells nothing.
         StringBuilder labs = new StringBuilder();
         for (String text : vramlab.labgen.LabGenerator.generate(solutionsModule).values()) labs.append(filled(text)).append('\n');
