@@ -1,5 +1,9 @@
 // ch07 Pinned host memory: what ./vramlab jshell pinned loads first.
 import static vramlab.units.Bytes.*;
+import vramlab.units.Bytes;
+// Sizes with a fraction (mib(1.5)), as you would say them; Bytes.readable(x) prints any size in units.
+long mib(double m) { return Math.round(m * MiB); }
+long gib(double g) { return Math.round(g * GiB); }
 import java.util.*;
 import vramlab.driver.*;
 import vramlab.pinned.*;

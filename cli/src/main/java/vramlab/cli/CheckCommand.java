@@ -59,8 +59,10 @@ final class CheckCommand implements Command {
             throw new UsageException("check", "--mine and --reference exclude each other");
         }
         Path root = StudentCores.root();
+        if (which.reference) StudentCores.refuseReferenceInRelease(root, "check");
         Target target = Target.of(what, (Files.isDirectory(root.resolve("solutions")) ? LabGenerator.steps(root.resolve("solutions"))
                 : LabGenerator.stepsFromStubs(root.resolve("cores"))));
+        io.err().println(StudentCores.whose(root, !which.reference, "check"));
         Kit kit = chapterKit(root, target.chapter());
         Path work = StudentCores.work(root).resolveSibling("vramlab-check");
         Grader grader = new Grader(kit, new Grader.Options(Duration.ofSeconds(10), Duration.ofMinutes(3), 4L << 20,

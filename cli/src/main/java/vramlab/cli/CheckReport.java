@@ -44,11 +44,10 @@ final class CheckReport {
 
     private static void item(StringBuilder sb, LabGenerator.Step step, ScoreRow r) {
         Outcome o = Outcome.of(step.id(), r);
-        sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, shorten(r.name(), 70), r.earned(), r.points()));
+        // The whole name, always: a long one pushes its points to the right rather than losing its end.
+        sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, r.name(), r.earned(), r.points()));
         for (String line : o.lines) sb.append("        ").append(line).append('\n');
     }
-
-    private static String shorten(String s, int n) { return s.length() <= n ? s : s.substring(0, n - 3) + "..."; }
 
     /** One test's outcome: a tag and the lines to show under it. */
     record Outcome(String tag, List<String> lines) {

@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Exercise;
+import vramlab.quiz.KitPaths;
 
 /**
  * {@code vramlab exercise <chapter> [N] [--seed S] [--answer]}: a chapter's homework. Without a
@@ -46,7 +47,7 @@ final class ExerciseCommand implements Command {
     }
 
     @Override
-    public int run(Io io) {
+    public int run(Io io) throws java.io.IOException {
         if (!rest.isEmpty()) throw new UsageException("exercise", expected());
         ChapterLab chapter = LabCommand.find(chapterName, "exercise");
         List<Exercise> all = chapter.exercises();
@@ -65,13 +66,20 @@ final class ExerciseCommand implements Command {
         }
         int n = number(number, all.size());
         Exercise e = all.get(n - 1);
+        boolean release = KitPaths.isRelease(KitPaths.root());
+        String prompt = release ? PracticeKeys.exercise(KitPaths.root(), chapter.number(), n, seed, "prompt") : null;
+        String answerText = release ? PracticeKeys.exercise(KitPaths.root(), chapter.number(), n, seed, "answer") : null;
+        if (release && prompt == null) {
+            throw new UsageException("exercise", "--seed " + seed + ": this copy holds the exercises for seeds 1-"
+                    + PracticeKeys.exerciseSeeds(KitPaths.root()) + ", computed by the kit's reference when it was made (its cores here are yours)");
+        }
         io.out().println("Exercise " + chapter.number() + "." + n + ": " + e.title() + " (seed " + seed + ")");
         io.out().println();
-        io.out().println(e.prompt(seed).stripTrailing());
+        io.out().println((prompt != null ? prompt : e.prompt(seed)).stripTrailing());
         if (answer) {
             io.out().println();
             io.out().println("Answer (computed by the simulator for seed " + seed + "):");
-            io.out().println(e.answer(seed).stripTrailing());
+            io.out().println((answerText != null ? answerText : e.answer(seed)).stripTrailing());
         } else {
             io.out().println();
             io.out().println("(add --answer to see what the simulator computes)");

@@ -99,7 +99,11 @@ final class GradeCommand implements Command {
         } catch (IllegalStateException e) {
             throw new UsageException("grade", e.getMessage());
         }
-        Salt salt = salt(practice, kit.hasQuiz());
+        // A student's copy has no salt: its quiz is marked on the practice numbers, and the table says so.
+        boolean studentsCopy = KitPaths.isRelease(root) || Files.isRegularFile(root.resolve("labs/STUDENT_COPY"));
+        boolean unsalted = System.getenv("VRAMLAB_SALT") == null && System.getenv("VRAMLAB_SALT_FILE") == null
+                && System.getProperty("vramlab.salt") == null && System.getProperty("vramlab.salt.file") == null;
+        Salt salt = salt(practice || studentsCopy && unsalted && submissions.isEmpty(), kit.hasQuiz());
         if (!submissions.isEmpty() && KitPaths.isRelease(root)) {
             throw new UsageException("grade", "grading submissions needs the instructor's copy of the kit (the reference"
                     + " cores and the quiz keys stay there); a student release grades only its own labs/: ./vramlab grade");
@@ -144,6 +148,8 @@ final class GradeCommand implements Command {
         Grader.Result r = g.gradeOne(LabReport.workingCopyStudent(root), root, out);
         List<String> flags = new ArrayList<>(r.flags());
         if (!kit.hasQuiz()) flags.add("quiz not marked here: its keys need the kit's reference simulator (hand in labs/answers/)");
+        else if (salt.isPractice()) flags.add("quiz marked on the practice numbers (no instructor salt here); a sheet with"
+                + " the course's own numbers is marked by your instructor");
         io.out().println(Reports.table(r.rows(), flags));
         io.out().println("(run " + r.runId() + "; results.json in " + out + ")");
         if (classroom != null) {

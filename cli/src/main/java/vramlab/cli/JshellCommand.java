@@ -48,7 +48,10 @@ final class JshellCommand implements Command {
         boolean mine = StudentCores.inChild();
         if (!mine) {
             Path root = StudentCores.root();
-            if (StudentCores.mine(root, cores, "jshell")) {
+            boolean wantMine = StudentCores.mine(root, cores, "jshell");
+            // Said at an interactive prompt; piped snippets (scripts, the kit's tests) keep stderr for errors.
+            if (System.console() != null) io.err().println(StudentCores.whose(root, wantMine, "jshell " + chapter.id()));
+            if (wantMine) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
                 if (System.console() == null) {
                     return StudentCores.runChild(root, built.classpath(), List.of("jshell", chapter.id()), io, true);

@@ -46,10 +46,10 @@ final class LabCommand implements Command {
         ChapterLab c = find(chapter, "lab");
         if (!StudentCores.inChild()) {
             Path root = StudentCores.root();
-            if (StudentCores.mine(root, cores, "lab")) {
+            boolean mine = StudentCores.mine(root, cores, "lab");
+            io.err().println(StudentCores.whose(root, mine, "lab " + c.id()));
+            if (mine) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
-                io.err().println("vramlab: running " + c.id() + " on your cores in labs/"
-                        + " (--reference runs the reference)");
                 return StudentCores.runChild(root, built.classpath(), List.of("lab", c.id()), io, false);
             }
         }

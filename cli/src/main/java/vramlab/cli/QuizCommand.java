@@ -70,18 +70,27 @@ final class QuizCommand implements Command {
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();
         if (KitPaths.isRelease(KitPaths.root())) {
-            String what = key ? "--key" : check != null ? "--check" : sheet != null ? "--sheet" : null;
-            if (what != null) {
-                throw new UsageException("quiz", what + " needs the kit's reference simulator (it computes the keys),"
-                        + " which a student release does not include: it stays with your instructor's copy. Answer in"
-                        + " labs/answers/" + id + ".txt, or the sheet your instructor handed out, and hand it in");
+            // No reference simulator here: the practice numbers' key, hashed, marks and prints them.
+            List<Question> practice = PracticeKeys.quiz(KitPaths.root(), id);
+            if (key) throw new UsageException("quiz", "--key: the answer key stays with your instructor's copy of the kit");
+            if (!practice.isEmpty()) {
+                if (student != null && (check != null || sheet != null)) {
+                    throw new UsageException("quiz", "--student " + student + ": this copy checks the practice numbers only"
+                            + " (no --student); a sheet with your own numbers is marked by your instructor");
+                }
+                if (!salt.isPractice()) throw new UsageException("quiz", "an instructor salt is set, but this copy holds"
+                        + " the practice numbers only: unset VRAMLAB_SALT / VRAMLAB_SALT_FILE");
+                if (student == null) questions = practice;
+            } else if (check != null || sheet != null) {
+                throw new UsageException("quiz", (check != null ? "--check" : "--sheet") + ": this copy holds no practice key"
+                        + " for " + id + " (quiz/src/main/resources/" + vramlab.quiz.PracticeKey.resource(id) + ")");
             }
         }
         if (check != null) return check(Path.of(check), id, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
         if (key) return key(id, v, salt, questions, io);
         io.out().print(text(chapter, v, salt, questions));
-        if (sheet != null) writeSheet(Path.of(sheet), id, v, questions, io);
+        if (sheet != null) writeSheet(Path.of(sheet), id, v, salt, questions, io);
         return 0;
     }
 
@@ -134,12 +143,13 @@ final class QuizCommand implements Command {
         }
     }
 
-    private static void writeSheet(Path file, String id, Variant v, List<Question> questions, Io io) throws IOException {
+    private static void writeSheet(Path file, String id, Variant v, Salt salt, List<Question> questions, Io io)
+            throws IOException {
         if (Files.exists(file) && hasAnswers(file)) {
             throw new UsageException("quiz", file + " already holds answers; move it away or pick another file");
         }
         if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, AnswerSheet.template(id, v, questions), StandardCharsets.UTF_8);
+        Files.writeString(file, AnswerSheet.template(id, v, questions, !salt.isPractice()), StandardCharsets.UTF_8);
         io.out().println("Wrote a blank answer sheet for variant " + v.fingerprint() + " to " + file);
     }
 
@@ -170,6 +180,20 @@ final class QuizCommand implements Command {
                     + "': expected 1-64 letters, digits or ._@+-");
         }
         Variant v = Variant.of(id, whose, salt);
+        String chapterLine = sheet.get("chapter");
+        if (chapterLine != null && !chapterLine.isBlank() && !chapterLine.strip().equals(id)) {
+            throw new UsageException("quiz", file + ":" + sheet.lineOf("chapter") + ": a sheet for " + chapterLine.strip()
+                    + ", not " + id + ": check it with ./vramlab quiz " + chapterLine.strip() + " --check " + file);
+        }
+        String variantLine = sheet.get("variant");
+        if (variantLine != null && !variantLine.isBlank() && !variantLine.strip().equals(v.fingerprint())) {
+            throw new UsageException("quiz", file + ":" + sheet.lineOf("variant") + ": written for variant " + variantLine.strip()
+                    + ", but these are the numbers of variant " + v.fingerprint() + " ("
+                    + (v.isSeed() ? "the practice numbers" : "student " + v.student() + ", "
+                    + (salt.isPractice() ? "practice numbers" : "graded numbers")) + "): "
+                    + (salt.isPractice() ? "a sheet with the course's own numbers only your instructor can mark"
+                    : "give the sheet's own student with --student"));
+        }
         if (student == null && whose != null) {
             io.out().println("Checking " + file + " for student " + whose + " (its student line), variant "
                     + v.fingerprint());

@@ -36,8 +36,9 @@ import vramlab.quiz.grade.GradescopeZip;
                 Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
                 labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
                 docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
-                graded step's body anywhere (sources, rendered pages, compiled code): the command reads
-                everything it wrote and fails if it finds one. In the release, mvn test grades the student's
+                graded step's body anywhere (sources, rendered pages, compiled code; hints and notes compared
+                as expressions, names and numbers filled in) and no quiz key: the command reads everything it
+                wrote and fails if it finds one. In the release, mvn test grades the student's
                 labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
                 grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
 final class ReleaseCommand implements Command {
@@ -82,13 +83,15 @@ final class ReleaseCommand implements Command {
             if (site == null) return 1;
         }
         write(root, dir, site);
-        List<String> shown = StepBodies.of(root.resolve("solutions")).shownIn(dir);
+        List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(PracticeKeys.keysShownIn(dir));
         if (!shown.isEmpty()) {
             io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");
             shown.forEach(s -> io.err().println("  " + s));
             return 1;
         }
-        io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies: checked)");
+        io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies, no quiz keys: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
         return 0;
     }
@@ -109,7 +112,10 @@ final class ReleaseCommand implements Command {
     }
 
     /** Writes the release of the kit at {@code root} into {@code dir}; {@code site} is a rendered student edition, or null. */
-    static void write(Path root, Path dir, Path site) throws IOException {
+    static void write(Path root, Path dir, Path site) throws IOException { write(root, dir, site, PracticeKeys.SEEDS); }
+
+    /** The same, with the exercises' answers for seeds 1 to {@code seeds} (the kit's quick test writes fewer). */
+    static void write(Path root, Path dir, Path site, int seeds) throws IOException {
         Files.createDirectories(dir);
         for (String f : List.of("vramlab", "vramlab.cmd", ".gitignore")) copy(root.resolve(f), dir.resolve(f));
         dir.resolve("vramlab").toFile().setExecutable(true, false);
@@ -124,6 +130,13 @@ final class ReleaseCommand implements Command {
                 Path to = dir.resolve("chapters").resolve(ch.getFileName().toString());
                 copy(ch.resolve("pom.xml"), to.resolve("pom.xml"));
                 for (String sub : List.of("src/main", "src/test", "src/docs")) copyTree(ch.resolve(sub), to.resolve(sub));
+                // Only the graded tests go out: the maintainers' own (the questions' keys against hand
+                // models, the hints fed wrong bodies, the reference's points) hold keys and bodies.
+                try (Stream<Path> t = Files.walk(to)) {
+                    for (Path f : t.filter(f -> f.getFileName().toString().endsWith("Test.java")).toList()) {
+                        if (!Files.readString(f).contains("@Graded")) Files.delete(f);
+                    }
+                }
             }
         }
         Map<String, String> generated = LabGenerator.generate(root.resolve("solutions"));
@@ -139,9 +152,12 @@ final class ReleaseCommand implements Command {
         Files.writeString(dir.resolve("labs/STUDENT_COPY"), "labs/ is the student's: the kit's maintainers' checks leave it alone.\n");
         Files.writeString(dir.resolve("cores/pom.xml"), CORES_POM);
         if (site != null) copyTree(site, dir.resolve("docs"));
+        PracticeKeys.write(dir, seeds);
         Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written " + LocalDate.now()
                 + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
-                + " copy of the kit.\n");
+                + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"
+                + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
+                + " as computed by the reference; no graded (salted) number is here.\n");
         Files.writeString(dir.resolve("README.adoc"), README);
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
@@ -215,10 +231,13 @@ final class ReleaseCommand implements Command {
             . Check one step: `./vramlab check 3.1`. Check everything: `mvn test`, which compiles your
               cores one at a time (a file that does not compile costs only its own core's steps, and
               says where) and ends with `Score: X/Y`.
-            . The quiz: `./vramlab quiz <chapter>` prints the questions. Write your answers in
-              `labs/answers/chNN.txt` (your instructor may hand you a sheet with your own numbers) and
-              hand it in; checking a sheet needs the course's answer keys, which stay with your
-              instructor.
+            . The quiz: `./vramlab quiz <chapter>` prints the questions with the practice numbers. Write
+              your answers in `labs/answers/chNN.txt` and check them with
+              `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
+              the right answer (this copy holds the practice answers as hashes only). A sheet your
+              instructor hands out with your own numbers is marked by your instructor alone.
+            . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
+              computed by the kit's reference when this copy was made).
 
             On Windows use `vramlab.cmd` in place of `./vramlab`.
 

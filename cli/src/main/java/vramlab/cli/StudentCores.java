@@ -47,9 +47,34 @@ final class StudentCores {
         if (a.mine && a.reference) {
             throw new UsageException(command, "--mine and --reference exclude each other");
         }
+        if (a.reference) refuseReferenceInRelease(root, command);
         if (a.mine) return true;
         if (a.reference) return false;
         return Files.exists(labs(root).resolve(MARKER));
+    }
+
+    /** {@code --reference} in a student release, which has no reference: one line saying so. */
+    static void refuseReferenceInRelease(Path root, String command) {
+        if (vramlab.quiz.KitPaths.isRelease(root)) {
+            throw new UsageException(command, "--reference: this copy has no reference cores (they stay with your"
+                    + " instructor's copy); it runs your labs/, and where a core of yours does not compile, the cores as"
+                    + " handed out (every step a Todo)");
+        }
+    }
+
+    /**
+     * The line that says whose code a command runs, and the one command that switches: said by
+     * {@code lab}, {@code jshell} and {@code check} every time, on standard error.
+     */
+    static String whose(Path root, boolean mine, String command) {
+        if (mine) {
+            return "vramlab: " + command + " runs your cores in labs/" + (vramlab.quiz.KitPaths.isRelease(root) ? ""
+                    : Files.exists(labs(root).resolve(MARKER)) ? " (--reference runs the reference in solutions/)"
+                    : " (--reference runs the reference in solutions/; touch labs/STUDENT_COPY to make yours the default)");
+        }
+        return "vramlab: " + command + " runs the reference cores in solutions/, not your labs/ ("
+                + (command.equals("check") ? "drop --reference" : Files.exists(labs(root).resolve(MARKER)) ? "drop --reference"
+                : "--mine, or touch labs/STUDENT_COPY once") + " to run yours)";
     }
 
     /** Where the kit is: {@code -Dvramlab.home} (the launcher sets it), else the folder above. */

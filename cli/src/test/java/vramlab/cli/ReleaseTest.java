@@ -52,7 +52,7 @@ class ReleaseTest {
     @DisplayName("the release is written, with no solutions/, no answer keys and no instructor tools")
     void written() {
         assertThat(made.status()).as(made.err()).isZero();
-        assertThat(made.out()).contains("no solutions, no step bodies: checked");
+        assertThat(made.out()).contains("no solutions, no step bodies, no quiz keys: checked");
         for (String absent : List.of("solutions", "bench", "site", "quiz/gradescope", "HACKING.adoc", ".ci")) {
             assertThat(release.resolve(absent)).as(absent).doesNotExist();
         }
@@ -78,18 +78,25 @@ class ReleaseTest {
 
     @Test
     @Order(3)
-    @DisplayName("its own mvn test builds and grades the student's labs: 0 for the untouched copy, out of every lab item")
+    @DisplayName("its own mvn test builds and grades the student's labs and quiz: 0 for the untouched copy, out of every item")
     void mvnTest() throws Exception {
         Shell r = Shell.run(release, "mvn -B -q test", Map.of(), 15);
         assertThat(r.status()).as(r.output()).isZero();
-        assertThat(r.output()).contains("TODO step 3.1").contains("Flag: quiz not marked here");
+        // The quiz is marked too, on the practice numbers (the release's hashed keys), and says so.
+        assertThat(r.output()).contains("TODO step 3.1").contains("Flag: quiz marked on practice numbers")
+                .contains("q3.1: 0/");
         Matcher m = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(r.output());
         assertThat(m.find()).as(r.output()).isTrue();
         assertThat(m.group(1)).isEqualTo("0");
         int labItems = 0;
         Matcher g = Pattern.compile("@Graded\\(step = \"(\\d[^\"]*)\", points = (\\d+)\\)").matcher(testSources());
         while (g.find()) labItems += Integer.parseInt(g.group(2));
-        assertThat(Integer.parseInt(m.group(2))).isEqualTo(labItems);
+        int quizPoints = 0;
+        for (int ch = 1; ch <= 7; ch++) {
+            String id = String.format("ch%02d", ch);
+            for (vramlab.quiz.Question q : QuizCommand.questions(id)) quizPoints += q.points(vramlab.quiz.Variant.seed(id));
+        }
+        assertThat(Integer.parseInt(m.group(2))).isEqualTo(labItems + quizPoints);
     }
 
     @Test
@@ -99,9 +106,17 @@ class ReleaseTest {
         Shell quiz = Shell.run(release, "./vramlab quiz 3", Map.of(), 10);
         assertThat(quiz.status()).as(quiz.output()).isZero();
         assertThat(quiz.output()).contains("q3.1");
-        Shell check = Shell.run(release, "./vramlab quiz 3 --check labs/answers/ch03.txt", Map.of(), 10);
-        assertThat(check.status()).as(check.output()).isEqualTo(2);
-        assertThat(check.output()).contains("error: quiz: --check needs the kit's reference simulator");
+        // The practice key, hashed: the kit's reference sheet scores full marks, as in the instructor's copy.
+        Files.copy(root.resolve("solutions/answers/ch03.txt"), tmp.resolve("ref-ch03.txt"));
+        Shell check = Shell.run(release, "./vramlab quiz 3 --check " + tmp.resolve("ref-ch03.txt"), Map.of(), 10);
+        assertThat(check.status()).as(check.output()).isZero();
+        Matcher full = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(check.output());
+        assertThat(full.find()).as(check.output()).isTrue();
+        assertThat(full.group(1)).isEqualTo(full.group(2));
+        Shell exercise = Shell.run(release, "./vramlab exercise 3 2 --seed 3 --answer", Map.of(), 10);
+        assertThat(exercise.output()).isEqualTo(CliRun.of("exercise", "3", "2", "--seed", "3", "--answer").out());
+        Shell graded = Shell.run(release, "./vramlab grade", Map.of(), 10);
+        assertThat(graded.output()).contains("Score: ").contains("quiz marked on the practice numbers");
         Shell grade = Shell.run(release, "./vramlab grade --practice " + tmp, Map.of(), 5);
         assertThat(grade.output()).contains("error: grade: grading submissions needs the instructor's copy");
         if (Main.commands().containsKey("check")) {
@@ -115,6 +130,28 @@ class ReleaseTest {
 
     @Test
     @Order(5)
+    @DisplayName("as a student: a right step passes check, a wrong one fails with the rule and no body")
+    void checkRightAndWrong() throws Exception {
+        String file = "vramlab/buddy/BuddyAllocator.java";
+        Path mine = release.resolve("labs/src/main/java").resolve(file);
+        String handedOut = Files.readString(mine);
+        try {
+            Files.copy(root.resolve("solutions/src/main/java").resolve(file), mine, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Shell right = Shell.run(release, "./vramlab check 6.2", Map.of(), 5);
+            assertThat(right.status()).as(right.output()).isZero();
+            assertThat(right.output()).contains("check runs your cores in labs/").contains("  pass  ");
+            Files.writeString(mine, Files.readString(mine).replace("return offset ^ (1L << order);", "return offset + (1L << order);"));
+            Shell wrong = Shell.run(release, "./vramlab check 6.2", Map.of(), 5);
+            assertThat(wrong.status()).as(wrong.output()).isEqualTo(1);
+            assertThat(wrong.output()).contains("expected").contains("but was").contains("Rule: ").contains("Reread: ch06");
+            assertThat(ExpressionLeaks.of(root.resolve("solutions")).shownIn(wrong.output())).as(wrong.output()).isEmpty();
+        } finally {
+            Files.writeString(mine, handedOut);
+        }
+    }
+
+    @Test
+    @Order(6)
     @DisplayName("GitHub Classroom: with CachingAllocator.java broken, the workflow posts every other core's points")
     void classroom() throws Exception {
         Path labs = release.resolve("labs/src/main/java");

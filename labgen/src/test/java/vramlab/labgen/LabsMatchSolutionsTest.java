@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -39,6 +41,14 @@ class LabsMatchSolutionsTest {
         for (Path p : LabGenerator.javaFiles(labsSrc)) {
             actual.put("src/main/java/" + labsSrc.relativize(p).toString().replace('\\', '/'), LabGenerator.read(p));
         }
+        List<String> differ = new ArrayList<>();
+        expected.forEach((file, text) -> { if (!text.equals(actual.get(file))) differ.add("labs/" + file); });
+        actual.keySet().stream().filter(f -> !expected.containsKey(f)).forEach(f -> differ.add("labs/" + f));
+        // One line that says what to do, before any diff: a student who forgot the marker needs no diff.
+        assertThat(differ).as("labs/ is not the generator's output (" + differ.size() + " files differ, first "
+                + differ.stream().limit(3).toList() + "). Writing the steps yourself? Then labs/ is yours: touch"
+                + " labs/STUDENT_COPY (this check then leaves it alone). Maintaining the kit? Regenerate it: ./vramlab labgen")
+                .isEmpty();
         assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
         expected.forEach((file, text) -> assertThat(actual.get(file)).as("labs/" + file).isEqualTo(text));
     }

@@ -163,19 +163,31 @@ public final class AnswerSheet {
 
     /** The sheet a student fills in: the header, then each question's prompt and blanks. */
     public static String template(String chapter, Variant v, List<Question> questions) {
-        return write(chapter, v, questions, false);
+        return write(chapter, v, questions, false, false);
+    }
+
+    /**
+     * The sheet a student fills in; {@code graded}: its numbers come from an instructor's salt, so
+     * its header says that only the instructor can mark it.
+     */
+    public static String template(String chapter, Variant v, List<Question> questions, boolean graded) {
+        return write(chapter, v, questions, false, graded);
     }
 
     /** The same sheet with every blank filled from the key: the instructor's answer key. */
     public static String key(String chapter, Variant v, List<Question> questions) {
-        return write(chapter, v, questions, true);
+        return write(chapter, v, questions, true, true);
     }
 
-    private static String write(String chapter, Variant v, List<Question> questions, boolean filled) {
+    private static String write(String chapter, Variant v, List<Question> questions, boolean filled, boolean graded) {
         StringBuilder sb = new StringBuilder();
         sb.append("# Quiz answer sheet. Write each answer after its '='; keep the keys as they are.\n");
-        sb.append("# Check your answers without seeing the key: ./vramlab quiz ").append(chapter)
-          .append(" --student <id> --check <this file>\n");
+        if (graded) {
+            sb.append("# Its numbers are the course's own (your instructor's salt): only your instructor can mark it.\n");
+        } else {
+            sb.append("# Check your answers without seeing the key: ./vramlab quiz ").append(chapter)
+              .append(" --check <this file>\n");
+        }
         sb.append("chapter = ").append(chapter).append('\n');
         sb.append("student = ").append(v.isSeed() ? "" : v.student()).append('\n');
         sb.append("variant = ").append(v.fingerprint()).append('\n');

@@ -31,6 +31,15 @@ final class Json {
         }
     }
 
+    /** Reads {@code json} as a {@code type} (records included). */
+    static <T> T read(String json, Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** Jackson's hook for where whitespace goes; one instance per document (it counts depth). */
     private static final class Layout implements PrettyPrinter {
         private final int lineLevels;

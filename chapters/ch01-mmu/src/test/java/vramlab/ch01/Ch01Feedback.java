@@ -22,7 +22,7 @@ public final class Ch01Feedback {
             .mistake("the levels walked bottom up", (va, right, got) -> got.equals(reversed(right)),
                     "the walk starts at the root (PDE3, the VA's top bits) and goes down to PDE0")
             .mistake("an index not masked to its level's bits", (va, right, got) -> got.stream().anyMatch(i -> i > 511),
-                    "an index is only its level's bits: (va >>> lo) & (entries - 1)")
+                    "an index is only its level's bits: shift the VA down to the level's lowest bit, then keep as many bits as the level's table has entries for")
             .mistake("an index taken from the wrong bits (shifted by one)", (va, right, got) -> shiftedByOne(va, got),
                     "each level's index is the VA's bits [hi:lo] of that level: PDE3 48:47, PDE2 46:38, PDE1 37:29,"
                             + " PDE0 28:21")

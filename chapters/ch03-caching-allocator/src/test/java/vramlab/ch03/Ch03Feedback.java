@@ -48,7 +48,9 @@ public final class Ch03Feedback {
 
         long minimum(PoolKind p) { return p == PoolKind.SMALL ? MIN_BLOCK : LARGE_STEP; }
 
-        @Override public String toString() { return "shouldSplit(" + pool + ", " + block + ", " + rounded + ")"; }
+        @Override public String toString() {
+            return "shouldSplit(" + pool + ", " + Bytes.readable(block) + ", " + Bytes.readable(rounded) + ")";
+        }
     }
 
     /** 3.3: {@code shouldSplit(pool, block, rounded)}. */
@@ -66,7 +68,11 @@ public final class Ch03Feedback {
 
     /** What {@code findFreeBlock} was asked, and the free set it looked in. */
     public record Find(List<vramlab.alloc.Block> pool, int stream, long rounded) {
-        @Override public String toString() { return "findFreeBlock(" + pool + ", stream " + stream + ", " + rounded + ")"; }
+        /** Each free block with its stream: the hint "another stream's block" must be checkable from the listing. */
+        @Override public String toString() {
+            return "findFreeBlock(" + pool.stream().map(b -> b + " stream " + b.stream()).toList() + ", stream " + stream
+                    + ", " + Bytes.readable(rounded) + ")";
+        }
     }
 
     /** 3.2: {@code findFreeBlock(pool, stream, rounded)}; the answer is a block, or null. */

@@ -26,9 +26,9 @@ public final class Ch05Feedback {
             .mistake("the range mapped as asked, not in whole pages", (a, right, got) -> got.offset() == a.offset()
                     && got.size() == a.size(), "map whole pages: round the start down and the end up to the page size")
             .mistake("the end rounded down", (a, right, got) -> got.offset() == right.offset() && end(got) < end(right),
-                    "a page the range only touches is mapped too: round the END up, (offset + size + page - 1) / page")
+                    "a page the range only touches is mapped too: round the END up to a page boundary")
             .mistake("the start rounded up", (a, right, got) -> got.offset() > right.offset(),
-                    "the page the range starts in is mapped: round the START down, offset / page");
+                    "the page the range starts in is mapped: round the START down to a page boundary");
 
     /** 5.1 and 5.2: bytes the driver holds after a call. */
     public static final Feedback<String, Long> MAP_BYTES = Feedback.<String, Long>forStep("5.1", MAP)

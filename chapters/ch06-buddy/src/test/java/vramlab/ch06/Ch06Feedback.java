@@ -22,11 +22,11 @@ public final class Ch06Feedback {
     /** 6.1: {@code orderFor(size)} on a pool of 1 MiB (order 20) minimum blocks. */
     public static final Feedback<Long, Integer> ORDER_FOR = Feedback.<Long, Integer>forStep("6.1", ORDER)
             .mistake("below the minimum block", (size, right, got) -> got < MIN_ORDER,
-                    "no block is smaller than the pool's minimum: order = max(minOrder, ceil(log2(size)))")
+                    "no block is smaller than the pool's minimum order; above it, the order of the smallest power of two that holds the size")
             .mistake("rounding down (floor of log2)", (size, right, got) -> got == right - 1,
-                    "a block must hold the size: round UP to a power of two, 64 - numberOfLeadingZeros(size - 1)")
+                    "a block must hold the whole size: round UP to the next power of two, never down")
             .mistake("an exact power of two doubled", (size, right, got) -> got == right + 1 && Long.bitCount(size) == 1,
-                    "a size that is already a power of two is its own order: take log2 of size - 1, then add one");
+                    "a size that is already a power of two fits a block of exactly that size: its own order, not the next");
 
     /** What {@code buddyOf} was asked. */
     public record Buddy(long offset, int order) {
@@ -37,12 +37,12 @@ public final class Ch06Feedback {
     public static final Feedback<Buddy, Long> BUDDY_OF = Feedback.<Buddy, Long>forStep("6.2", BUDDY)
             .mistake("the block's size added (the buddy is not always above)",
                     (b, right, got) -> got == b.offset() + (1L << b.order()),
-                    "a lower buddy's partner is above it and an upper one's below: flip the order's bit, offset ^ (1 << order)")
+                    "a lower buddy's partner is above it and an upper one's below: the two offsets differ only in the bit that the block's size sets")
             .mistake("the block's size subtracted", (b, right, got) -> got == b.offset() - (1L << b.order()),
-                    "a buddy may be above or below: flip the order's bit, offset ^ (1 << order)")
+                    "a buddy may be above or below: the two offsets differ only in the bit that the block's size sets")
             .mistake("the bit of the wrong order", (b, right, got) -> got == (b.offset() ^ (1L << (b.order() + 1)))
                     || got == (b.offset() ^ (1L << (b.order() - 1))),
-                    "two buddies of order k differ in bit k exactly: 1 << order, not 1 << (order + 1)");
+                    "two buddies of order k differ in exactly one bit, the one worth the block's own size (2 to the k), not its parent's or its half's");
 
     /** 6.3 and 6.4: the pool's map ({@code [A 1][F 1][F 2]...}) after the calls named. */
     public static final Feedback<String, String> SPLIT_MAP = Feedback.<String, String>forStep("6.3", SPLIT)
@@ -67,16 +67,16 @@ public final class Ch06Feedback {
             .mistake("the line without its newline", (what, right, got) -> (got + "\n").equals(right),
                     "each buddyinfo line ends with a newline, as /proc/buddyinfo's do")
             .mistake("the numbers right, the layout not", (what, right, got) -> counts(got).equals(counts(right)),
-                    "use /proc/buddyinfo's layout: \"Node 0, zone %8s \" then \"%6d \" per order");
+                    "use /proc/buddyinfo's layout: the node and the zone name padded to a fixed width, then each order's count right-aligned in a fixed-width column (compare the spacing of expected and actual)");
 
     /** 6.6: {@code blocksNeeded(tokens)} with 16-token blocks. */
     public static final Feedback<Long, Integer> BLOCKS_NEEDED = Feedback.<Long, Integer>forStep("6.6", BLOCKS)
             .mistake("rounding down (n / 16)", (n, right, got) -> got == n / 16 && got < right,
-                    "a block holds up to 16 tokens, so 17 tokens take two: ceil(n / 16) = (n + 15) / 16")
+                    "a block holds up to 16 tokens, so 17 tokens take two: round the division UP")
             .mistake("zero tokens given a block", (n, right, got) -> n == 0 && got > 0,
-                    "no tokens, no blocks: ceil(0 / 16) = 0")
-            .mistake("a block too many for a multiple of 16 ((n + 16) / 16)", (n, right, got) -> got == right + 1,
-                    "16 tokens fill one block exactly: (n + 15) / 16, not (n + 16) / 16");
+                    "no tokens, no blocks")
+            .mistake("a block too many for a multiple of 16", (n, right, got) -> got == right + 1,
+                    "16 tokens fill one block exactly: round up only a partial block, never a full one");
 
     /** 6.7 and 6.8: a request's block table, or the free queue, after the calls named. */
     public static final Feedback<String, List<Integer>> TABLES = Feedback.<String, List<Integer>>forStep("6.7", ALL_OR_NONE)

@@ -75,7 +75,7 @@ class Ch06FeedbackTest {
         buddy((o, k) -> o ^ (1L << (k + 1)), "the bit of the wrong order");
         blocks(n -> (int) (n / 16), "rounding down (n / 16)");
         blocks(n -> (int) Math.max(1, (n + 15) / 16), "zero tokens given a block");
-        blocks(n -> (int) ((n + 16) / 16), "a block too many for a multiple of 16 ((n + 16) / 16)");
+        blocks(n -> (int) ((n + 16) / 16), "a block too many for a multiple of 16");
     }
 
     @Test

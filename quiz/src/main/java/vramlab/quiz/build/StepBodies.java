@@ -42,6 +42,20 @@ public final class StepBodies {
         for (String text : LabGenerator.generate(solutionsModule).values()) generated.append(squash(text)).append('\n');
         String everywhere = generated.toString();
         Map<String, List<String>> out = new LinkedHashMap<>();
+        lines(solutionsModule).forEach((step, lines) -> {
+            for (String line : lines) {
+                String sq = squash(line);
+                if (sq.length() >= TELLING && !everywhere.contains(sq)) {   // nowhere in labs
+                    out.computeIfAbsent(step, k -> new ArrayList<>()).add(sq);
+                }
+            }
+        });
+        return new StepBodies(out);
+    }
+
+    /** Each step's body as written in {@code solutionsModule}: the lines between its markers, by step id. */
+    public static Map<String, List<String>> lines(Path solutionsModule) throws IOException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
         Path src = solutionsModule.resolve("src/main/java");
         try (Stream<Path> s = Files.walk(src)) {
             for (Path f : s.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
@@ -53,14 +67,11 @@ public final class StepBodies {
                         continue;
                     }
                     if (line.strip().equals("// lab:end")) step = null;
-                    String sq = squash(line);
-                    if (step != null && sq.length() >= TELLING && !everywhere.contains(sq)) {   // nowhere in labs
-                        out.computeIfAbsent(step, k -> new ArrayList<>()).add(sq);
-                    }
+                    if (step != null) out.computeIfAbsent(step, k -> new ArrayList<>()).add(line);
                 }
             }
         }
-        return new StepBodies(out);
+        return out;
     }
 
     /** The steps that have telling lines (a step whose every line also appears elsewhere has none). */
@@ -92,6 +103,9 @@ public final class StepBodies {
         }
         return out;
     }
+
+    /** HTML as a reader sees it: tags removed, entities decoded. */
+    public static String plainText(String html) { return plain(html); }
 
     /** HTML as a reader sees it: tags removed, entities decoded. */
     static String plain(String html) {

@@ -121,6 +121,35 @@ public final class Feedback<I, A> {
         throw new AssertionFailedError(m, expected, actual);
     }
 
+    /**
+     * Passes when {@code run} throws {@code expected}, the exception the step's contract (its
+     * Javadoc) names; its message is the student's to word, so it is not checked. Otherwise fails
+     * in the kit's format: {@code orderFor(0): expected IllegalArgumentException but was 20}. A
+     * step not written yet ({@code vramlab.lab.Todo}) and an {@link Error} pass through.
+     */
+    public void checkThrows(String call, Class<? extends RuntimeException> expected, Supplier<?> run) {
+        String got;
+        try {
+            got = "the answer " + format.apply(cast(run.get()));
+        } catch (RuntimeException e) {
+            if (expected.isInstance(e)) return;
+            if (e.getClass().getName().equals("vramlab.lab.Todo")) throw e;
+            got = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
+        }
+        throw new AssertionFailedError(call + ": expected " + expected.getSimpleName() + " but was " + got
+                + "\nRule: the contract (the method's Javadoc) says which calls throw " + expected.getSimpleName() + "."
+                + "\nReread: " + section + ".");
+    }
+
+    @SuppressWarnings("unchecked")
+    private A cast(Object o) {
+        try {
+            return (A) o;
+        } catch (ClassCastException e) {
+            return null;
+        }
+    }
+
     /** The failure message: the call with expected and actual, then the mistake it looks like, if known. */
     public String message(String call, I input, A expected, A actual) {
         StringBuilder sb = new StringBuilder(call).append(": expected ").append(format.apply(expected))

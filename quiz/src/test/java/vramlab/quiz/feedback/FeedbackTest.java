@@ -61,4 +61,22 @@ class FeedbackTest {
         assertThatThrownBy(() -> c.everyMistakeExercised(java.util.List.of(ROUND8)))
                 .hasMessageContaining("9.1 'no rounding'");
     }
+
+    @Test
+    @DisplayName("checkThrows holds a call to the exception the contract names, any words, and says expected vs actual")
+    void checkThrows() {
+        Feedback<Long, Long> f = Feedback.<Long, Long>forStep("9.2", "ch09 \"Rule 2\"");
+        f.checkThrows("order(0)", IllegalArgumentException.class, () -> {
+            throw new IllegalArgumentException("size must be positive");
+        });
+        Throwable none = catchThrowable(() -> f.checkThrows("order(0)", IllegalArgumentException.class, () -> 20L));
+        assertThat(none).isInstanceOf(AssertionFailedError.class)
+                .hasMessageStartingWith("order(0): expected IllegalArgumentException but was the answer 20")
+                .hasMessageContaining("Reread: ch09 \"Rule 2\".");
+        Throwable other = catchThrowable(() -> f.checkThrows("order(0)", IllegalArgumentException.class, () -> {
+            throw new IllegalStateException("no");
+        }));
+        assertThat(other).isInstanceOf(AssertionFailedError.class)
+                .hasMessageStartingWith("order(0): expected IllegalArgumentException but was IllegalStateException (no)");
+    }
 }

@@ -80,7 +80,7 @@ public final class MapThenAccess implements Question {
         return List.of(
                 Part.of("a", 1, Blanks.choice("q2.5.a.access", access)),
                 Part.of("b", 1, Blanks.number("q2.5.b.ptes", ptes)),
-                Part.of("c", 1, Blanks.choice("q2.5.c.next", DriverCall.CU_MEM_SET_ACCESS)),
+                Part.of("c", 1, Blanks.choice("q2.5.c.next", DriverCall.class)),
                 Part.of("d", 1, Blanks.choice("q2.5.d.whole", whole)));
     }
 }

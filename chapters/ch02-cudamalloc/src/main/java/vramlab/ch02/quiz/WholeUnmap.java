@@ -68,7 +68,9 @@ public final class WholeUnmap implements Question {
                 Part.of("b", 1, Blanks.size("q2.6.b.mapped", mapped, Bytes::parse)),
                 Part.of("c", 1, Blanks.size("q2.6.c.held", held, Bytes::parse)),
                 Part.of("d", 1, Blanks.sizeThat("q2.6.d.unmap", "a size cuMemUnmap(va, size) accepts here",
-                        Bytes::parse, size -> unmaps(s, size), s[0] * Gpu.PAGE)));
+                        Bytes::parse, size -> unmaps(s, size), s[0] * Gpu.PAGE,
+                        // cuMemUnmap takes whole mappings only, and va starts the one mapping.
+                        () -> List.of(new Blanks.Span(s[0] * Gpu.PAGE, s[0] * Gpu.PAGE)))));
     }
 
     /** Replays the prompt, cuMemRelease included, on a fresh process, then tries cuMemUnmap(va, size). */

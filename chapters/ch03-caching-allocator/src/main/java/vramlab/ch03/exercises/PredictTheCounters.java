@@ -83,6 +83,11 @@ public final class PredictTheCounters implements Exercise {
                 break;
             }
         }
-        return failed + sim.counters() + "\nsegments: " + sim.allocator().segments().size() + "\n" + sim.map();
+        // The counters once, exact (a block under 1 MiB is not "0M"), then the map's segments
+        // without its own counters line, which rounds to whole MiB.
+        String map = sim.map();
+        return failed + "requested " + Bytes.readable(sim.requested()) + ", allocated " + Bytes.readable(sim.allocated())
+                + ", reserved " + Bytes.readable(sim.reserved()) + "\nsegments: " + sim.allocator().segments().size()
+                + "\n" + map.substring(map.indexOf('\n') + 1);
     }
 }

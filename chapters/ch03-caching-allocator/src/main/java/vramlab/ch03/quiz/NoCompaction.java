@@ -39,8 +39,8 @@ public final class NoCompaction implements Question {
     @Override
     public List<Part> parts(Variant v) {
         return List.of(
-                Part.of("a", 1, Blanks.choice("q3.5.a.layer", Layer.CACHING_ALLOCATOR)),
-                Part.of("b", 1, Blanks.choice("q3.5.b.jvm", JvmHas.A_MAP_OF_EVERY_REFERENCE)),
-                Part.of("c", 1, Blanks.choice("q3.5.c.remedy", Remedy.EXPANDABLE_SEGMENTS)));
+                Part.of("a", 1, Blanks.choice("q3.5.a.layer", Layer.class)),
+                Part.of("b", 1, Blanks.choice("q3.5.b.jvm", JvmHas.class)),
+                Part.of("c", 1, Blanks.choice("q3.5.c.remedy", Remedy.class)));
     }
 }

@@ -63,7 +63,7 @@ public final class EmptyCacheQuestion implements Question {
         long released = sim.emptyCache();
         return List.of(
                 Part.of("a", 1, Blanks.size("q4.3.a.released", released, Bytes::parse)),
-                Part.of("b", 1, Blanks.choice("q4.3.b.releases", Releases.WHOLLY_FREE_SEGMENTS)),
-                Part.of("c", 1, Blanks.choice("q4.3.c.cause", Cause.OTHER_PROCESSES)));
+                Part.of("b", 1, Blanks.choice("q4.3.b.releases", Releases.class)),
+                Part.of("c", 1, Blanks.choice("q4.3.c.cause", Cause.class)));
     }
 }

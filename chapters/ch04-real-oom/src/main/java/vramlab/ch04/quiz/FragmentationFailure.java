@@ -127,8 +127,9 @@ public class FragmentationFailure implements Question {
                         Blanks.size(id + ".b.largest", sim.largestFreeBlock(), Bytes::parse)),
                 Part.of("c", 1, Blanks.size(id + ".c.tried", tried, Bytes::parse)),
                 Part.of("d", 1, Blanks.sizeThat(id + ".d.succeeds", "a request that succeeds now", Bytes::parse,
-                        n -> succeeds(v, n), mib(p[1]))),
+                        n -> succeeds(v, n), mib(p[1]), () -> Blanks.scan(n -> succeeds(v, n), 512, mib(20 * p[0])))),
                 Part.of("e", 1, Blanks.sizeThat(id + ".e.fails", "a request of at most the free bytes that fails",
-                        Bytes::parse, n -> n <= free && !succeeds(v, n), mib(p[1]) + 1)));
+                        Bytes::parse, n -> n <= free && !succeeds(v, n), mib(p[1]) + 1,
+                        () -> Blanks.scan(n -> n <= free && !succeeds(v, n), 512, mib(20 * p[0])))));
     }
 }

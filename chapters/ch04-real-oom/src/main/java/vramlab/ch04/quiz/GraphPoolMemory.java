@@ -35,8 +35,8 @@ public final class GraphPoolMemory implements Question {
     @Override
     public List<Part> parts(Variant v) {
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.6.a.cause", Cause.CUDA_GRAPH_POOLS)),
-                Part.of("b", 1, Blanks.choice("q4.6.b.owner", Owner.THE_GRAPHS_PRIVATE_POOL)),
-                Part.of("c", 1, Blanks.choice("q4.6.c.release", Release.DELETE_THE_GRAPH_THEN_EMPTY_CACHE)));
+                Part.of("a", 1, Blanks.choice("q4.6.a.cause", Cause.class)),
+                Part.of("b", 1, Blanks.choice("q4.6.b.owner", Owner.class)),
+                Part.of("c", 1, Blanks.choice("q4.6.c.release", Release.class)));
     }
 }

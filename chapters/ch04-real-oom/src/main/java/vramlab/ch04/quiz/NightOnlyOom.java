@@ -58,8 +58,8 @@ public final class NightOnlyOom implements Question {
     @Override
     public List<Part> parts(Variant v) {
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.4.a.cause", Cause.OTHER_PROCESSES)),
+                Part.of("a", 1, Blanks.choice("q4.4.a.cause", Cause.class)),
                 Part.of("b", 1, Blanks.number("q4.4.b.pid", facts(v)[0])),
-                Part.of("c", 1, Blanks.choice("q4.4.c.first", FirstStep.LIST_THE_GPU_PROCESSES)));
+                Part.of("c", 1, Blanks.choice("q4.4.c.first", FirstStep.class)));
     }
 }

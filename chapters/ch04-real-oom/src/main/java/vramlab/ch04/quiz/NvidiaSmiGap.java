@@ -3,7 +3,6 @@ package vramlab.ch04.quiz;
 import static vramlab.units.Bytes.mib;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -111,8 +110,7 @@ public class NvidiaSmiGap implements Question {
         Run r = run(v);
         CachingAllocator a = r.allocator();
         return List.of(
-                Part.of("a", 1, Blanks.choices(id + ".a.terms",
-                        EnumSet.of(Term.ROUNDING_TAX, Term.CACHED_BUT_UNALLOCATED, Term.CUDA_CONTEXT), Term.class)),
+                Part.of("a", 1, Blanks.choices(id + ".a.terms", Term.class)),
                 Part.of("b", 1, Blanks.number(id + ".b.requested", a.requested())),
                 Part.of("c", 1, Blanks.size(id + ".c.tax", a.allocated() - a.requested(), Bytes::parse)),
                 Part.of("d", 1, Blanks.size(id + ".d.cached", a.reserved() - a.allocated(), Bytes::parse)),

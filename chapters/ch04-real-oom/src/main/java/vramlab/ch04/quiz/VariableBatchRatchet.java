@@ -2,7 +2,6 @@ package vramlab.ch04.quiz;
 
 import static vramlab.units.Bytes.mib;
 
-import java.util.EnumSet;
 import java.util.List;
 
 import vramlab.alloc.Block;
@@ -62,10 +61,9 @@ public final class VariableBatchRatchet implements Question {
             sim.emptyCache();
         }
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.5.a.cause", Cause.FRAGMENTATION)),
+                Part.of("a", 1, Blanks.choice("q4.5.a.cause", Cause.class)),
                 Part.of("b", 1, Blanks.size("q4.5.b.reserved", sim.reserved(), Bytes::parse)),
-                Part.of("c", 1, Blanks.choice("q4.5.c.why", Why.EVERY_SEGMENT_HOLDS_A_LIVE_BLOCK)),
-                Part.of("d", 1, Blanks.choices("q4.5.d.fixes",
-                        EnumSet.of(Fix.EXPANDABLE_SEGMENTS, Fix.PAD_TO_A_FEW_FIXED_SHAPES), Fix.class)));
+                Part.of("c", 1, Blanks.choice("q4.5.c.why", Why.class)),
+                Part.of("d", 1, Blanks.choices("q4.5.d.fixes", Fix.class)));
     }
 }

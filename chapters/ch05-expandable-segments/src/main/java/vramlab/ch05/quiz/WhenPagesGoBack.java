@@ -56,7 +56,7 @@ public final class WhenPagesGoBack implements Question {
         long afterEmpty = one.reserved();
         return List.of(
                 Part.of("a", 1, Blanks.size("q5.4.a.reserved", afterFree, Bytes::parse)),
-                Part.of("b", 1, Blanks.choice("q5.4.b.when", Released.ON_EMPTY_CACHE_OR_OOM_RETRY)),
+                Part.of("b", 1, Blanks.choice("q5.4.b.when", Released.class)),
                 Part.of("c", 1, Blanks.size("q5.4.c.reserved", afterEmpty, Bytes::parse)),
                 Part.of("d", 1, Blanks.size("q5.4.d.reserved", sharedPage(s).reserved(), Bytes::parse)));
     }

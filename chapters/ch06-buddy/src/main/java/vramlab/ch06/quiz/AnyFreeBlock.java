@@ -94,6 +94,6 @@ public final class AnyFreeBlock implements Question {
                 Part.of("a", 1, Blanks.number("q6.6.a.first", table.get(0))),
                 Part.of("b", 1, Blanks.number("q6.6.b.last", table.get(table.size() - 1))),
                 Part.of("c", 1, Blanks.choice("q6.6.c.contiguous", consecutive ? Contiguous.YES : Contiguous.NO)),
-                Part.of("d", 1, Blanks.choice("q6.6.d.reason", Reason.ANY_FREE_BLOCK_SERVES_ANY_REQUEST)));
+                Part.of("d", 1, Blanks.choice("q6.6.d.reason", Reason.class)));
     }
 }

@@ -1,0 +1,177 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.quiz.KitPaths;
+
+/**
+ * A student release checks every point alone, and holds no key: written from this kit, its
+ * practice keys mark the kit's own reference sheets exactly as the instructor's copy marks them
+ * (full marks, and one wrong part loses exactly that part's points, with the same words), its
+ * exercises answer as the instructor's copy does, and no quiz key is written out in it. The
+ * release's launcher is run here in memory with {@code vramlab.home} pointing at the release;
+ * {@link ReleaseTest} (grading-fixtures) runs the real launcher in a built release. One release
+ * is written for the whole class (it takes most of its time), which also holds the quick half of
+ * {@link ReleaseTest}'s body check: the sources a release copies show no graded step's body.
+ */
+class ReleaseSelfCheckTest {
+    @TempDir static Path tmp;
+    static Path root;
+    static Path release;
+
+    @BeforeAll
+    static void write() throws Exception {
+        root = KitPaths.root();
+        release = tmp.resolve("course");
+        ReleaseCommand.write(root, release, null, 3);      // seeds 1-3 of each exercise: ReleaseTest writes all
+    }
+
+    static CliRun inRelease(String... args) { return as(release, () -> CliRun.of(args)); }
+
+    static <T> T as(Path home, Supplier<T> run) {
+        String old = System.getProperty("vramlab.home");
+        System.setProperty("vramlab.home", home.toString());
+        try {
+            return run.get();
+        } finally {
+            if (old == null) System.clearProperty("vramlab.home");
+            else System.setProperty("vramlab.home", old);
+        }
+    }
+
+    @Test
+    @DisplayName("no quiz key in the release: the release's own check finds none, and no choice constant is in a question")
+    void noKeys() throws Exception {
+        assertThat(PracticeKeys.keysShownIn(release)).isEmpty();
+        String q = Files.readString(release.resolve("chapters/ch03-caching-allocator/src/main/java/vramlab/ch03/quiz/NoCompaction.java"));
+        assertThat(q).contains("Blanks.choice(\"q3.5.a.layer\", Layer.class)").doesNotContain("Layer.CACHING_ALLOCATOR)");
+        assertThat(release.resolve("chapters/ch03-caching-allocator/src/test/java/vramlab/ch03/quiz/Ch03QuestionsTest.java")).doesNotExist();
+        assertThat(Files.readString(release.resolve(KitPaths.RELEASE_MARKER))).contains("no quiz keys");
+    }
+
+    @Test
+    @DisplayName("what a release copies shows no graded step's body as text (the quick half of ReleaseTest)")
+    void noStepBodies() throws Exception {
+        assertThat(vramlab.quiz.build.StepBodies.of(root.resolve("solutions")).shownIn(release)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("no step body in the release as an expression (names and numbers filled in): hints, JShell help, notes")
+    void noBodyAsExpression() throws Exception {
+        assertThat(ExpressionLeaks.of(root.resolve("solutions")).shownIn(release)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("the check finds a key: a choice constant in a question, or a filled-in sheet line")
+    void theCheckCanFail() throws Exception {
+        Path dir = tmp.resolve("leaky");
+        String question = "chapters/ch03-caching-allocator/src/main/java/vramlab/ch03/quiz/NoCompaction.java";
+        Path q = dir.resolve(question);
+        Files.createDirectories(q.getParent());
+        Files.createDirectories(dir.resolve("labs/answers"));
+        Files.writeString(q, Files.readString(release.resolve(question)).replace("Blanks.choice(\"q3.5.a.layer\", Layer.class)",
+                "Blanks.choice(\"q3.5.a.layer\", Layer.CACHING_ALLOCATOR)"));
+        Path sheet = dir.resolve("labs/answers/ch04.txt");
+        Files.writeString(sheet, Files.readString(release.resolve("labs/answers/ch04.txt"))
+                .replace("q4.4.a.cause = \n", "q4.4.a.cause = other processes\n"));
+        assertThat(PracticeKeys.keysShownIn(dir)).hasSize(2)
+                .anySatisfy(s -> assertThat(s).startsWith("chapters/ch03-caching-allocator/").contains("Layer.CACHING_ALLOCATOR"))
+                .anySatisfy(s -> assertThat(s).startsWith("labs/answers/ch04.txt:").contains("q4.4.a.cause"));
+    }
+
+    @Test
+    @DisplayName("quiz N --check in the release marks the reference sheets as the instructor's copy does: full marks")
+    void fullMarks() {
+        for (int ch = 1; ch <= 7; ch++) {
+            String sheet = root.resolve(String.format("solutions/answers/ch%02d.txt", ch)).toString();
+            int n = ch;
+            CliRun mine = inRelease("quiz", "" + n, "--check", sheet);
+            CliRun theirs = as(root, () -> CliRun.of("quiz", "" + n, "--check", sheet));
+            assertThat(mine.status()).as(mine.err()).isZero();
+            assertThat(mine.out()).as("ch%02d", ch).isEqualTo(theirs.out());
+            Matcher m = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(mine.out());
+            assertThat(m.find()).isTrue();
+            assertThat(m.group(1)).as(mine.out()).isEqualTo(m.group(2));
+        }
+    }
+
+    @Test
+    @DisplayName("one wrong part loses exactly its points, with the instructor's copy's words; ranges and sets too")
+    void oneWrongPart() throws Exception {
+        record Wrong(int chapter, String line, String with) {}
+        for (Wrong w : List.of(new Wrong(3, "q3.5.a.layer = ", "DRIVER_CUDA_MALLOC"),
+                new Wrong(3, "q3.1.a.size = ", "1KiB"),
+                new Wrong(4, "q4.5.d.fixes = ", "EXPANDABLE_SEGMENTS, LARGER_BATCHES"),
+                new Wrong(4, "q4.7.d.succeeds = ", "1000MiB"),
+                new Wrong(2, "q2.6.d.unmap = ", "1"))) {
+            Path ref = root.resolve(String.format("solutions/answers/ch%02d.txt", w.chapter()));
+            List<String> lines = Files.readAllLines(ref, StandardCharsets.UTF_8);
+            int at = -1;
+            for (int i = 0; i < lines.size(); i++) if (lines.get(i).startsWith(w.line())) at = i;
+            assertThat(at).as(w.line()).isNotNegative();
+            lines.set(at, w.line() + w.with());
+            Path sheet = tmp.resolve("wrong-" + w.line().strip().replace(" =", "") + ".txt");
+            Files.write(sheet, lines, StandardCharsets.UTF_8);
+            CliRun mine = inRelease("quiz", "" + w.chapter(), "--check", sheet.toString());
+            CliRun theirs = as(root, () -> CliRun.of("quiz", "" + w.chapter(), "--check", sheet.toString()));
+            assertThat(mine.out()).isEqualTo(theirs.out());
+            Matcher m = Pattern.compile("Score: (\\d+)/(\\d+)").matcher(mine.out());
+            assertThat(m.find()).isTrue();
+            assertThat(Integer.parseInt(m.group(1))).as(mine.out()).isEqualTo(Integer.parseInt(m.group(2)) - 1);
+            assertThat(mine.out()).contains("  wrong  " + w.line().substring(0, w.line().indexOf('.', 2)));
+        }
+    }
+
+    @Test
+    @DisplayName("a sheet of another chapter, or of a salted variant, stops with one line saying why")
+    void otherSheets() throws Exception {
+        CliRun chapter = inRelease("quiz", "3", "--check", root.resolve("solutions/answers/ch04.txt").toString());
+        assertThat(chapter.status()).isEqualTo(2);
+        assertThat(chapter.err()).contains("a sheet for ch04, not ch03").hasLineCount(1);
+        Path salted = tmp.resolve("salted.txt");
+        Files.writeString(salted, Files.readString(root.resolve("labs/answers/ch03.txt")).replaceFirst("variant = \\w+", "variant = 0badf00d"));
+        CliRun variant = inRelease("quiz", "3", "--check", salted.toString());
+        assertThat(variant.status()).isEqualTo(2);
+        assertThat(variant.err()).contains("written for variant 0badf00d").contains("only your instructor can mark").hasLineCount(1);
+    }
+
+    @Test
+    @DisplayName("exercise 3 2 --seed 3 --answer prints in the release what the instructor's copy prints")
+    void exercises() {
+        CliRun mine = inRelease("exercise", "3", "2", "--seed", "3", "--answer");
+        CliRun theirs = as(root, () -> CliRun.of("exercise", "3", "2", "--seed", "3", "--answer"));
+        assertThat(mine.status()).as(mine.err()).isZero();
+        assertThat(mine.out()).contains("Answer (computed by the simulator for seed 3):").isEqualTo(theirs.out());
+        CliRun far = inRelease("exercise", "3", "2", "--seed", "999", "--answer");
+        assertThat(far.status()).isEqualTo(2);
+        assertThat(far.err()).contains("seeds 1-3");
+    }
+
+    @Test
+    @DisplayName("--reference is not offered in the release (it has none), and lab says whose code runs")
+    void noReferenceInTheRelease() {
+        for (String[] args : List.of(new String[] {"check", "3.1", "--reference"}, new String[] {"lab", "3", "--reference"},
+                new String[] {"jshell", "3", "--reference"})) {
+            CliRun r = inRelease(args);
+            assertThat(r.status()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err()).startsWith("error: " + args[0] + ": --reference: this copy has no reference cores").hasLineCount(1);
+        }
+        assertThat(StudentCores.whose(release, true, "lab ch03-caching-allocator"))
+                .isEqualTo("vramlab: lab ch03-caching-allocator runs your cores in labs/");
+        assertThat(StudentCores.whose(root, false, "lab ch03-caching-allocator")).contains("runs the reference cores in solutions/")
+                .contains("to run yours");
+    }
+}
