@@ -23,6 +23,7 @@ import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
 import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotInput;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
@@ -161,7 +162,7 @@ final class ReplayCommand implements Command {
             byte[] head = in.readNBytes(64);
             in.reset();
             if (SnapshotReader.isSnapshot(head)) {
-                replaySnapshot(SnapshotReader.read(in.readAllBytes(), file), io);
+                replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {
                 if (deviceIndex != null) {
                     throw new UsageException("replay",
@@ -267,6 +268,18 @@ final class ReplayCommand implements Command {
         List<String> out = new ArrayList<>();
         for (Snapshot.Device d : devices) out.add(String.valueOf(d.index()));
         return String.join(", ", out);
+    }
+
+    /**
+     * A snapshot's bytes, capped ({@link SnapshotInput}): a file is read again from its start,
+     * so that a gzip one is counted before it is unzipped into memory; standard input, which
+     * cannot be read twice, is read from the unzipped stream up to the cap.
+     */
+    private byte[] snapshotBytes(InputStream unzipped) throws IOException {
+        if (file.equals("-")) return SnapshotInput.readAll(unzipped, file);
+        try (InputStream raw = Files.newInputStream(Path.of(file))) {
+            return SnapshotInput.readAll(raw, file);
+        }
     }
 
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */

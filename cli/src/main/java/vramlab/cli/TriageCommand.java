@@ -11,6 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.advise.SnapshotSource;
+import vramlab.snapshot.SnapshotInput;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.SnapshotTriage;
 import vramlab.triage.Triage;
@@ -66,9 +67,9 @@ final class TriageCommand implements Command {
     }
 
     private static byte[] read(String file, InputStream in) throws IOException {
-        if (file.equals("-")) return in.readAllBytes();
-        try {
-            return Files.readAllBytes(Path.of(file));
+        if (file.equals("-")) return SnapshotInput.readAll(in, file);     // capped, unzipped
+        try (InputStream f = Files.newInputStream(Path.of(file))) {
+            return SnapshotInput.readAll(f, file);
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

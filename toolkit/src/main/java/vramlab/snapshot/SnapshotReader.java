@@ -1,6 +1,5 @@
 package vramlab.snapshot;
 
-import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,7 +8,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import net.razorvine.pickle.Unpickler;
 import vramlab.alloc.AllocConf;
 import vramlab.alloc.DeviceTrace;
 import vramlab.alloc.PoolKind;
@@ -61,18 +59,11 @@ public final class SnapshotReader {
      * through this, so it never reaches the JSON library (which TeaVM cannot compile).
      */
     public static Object loadPickle(byte[] bytes, String file) {
-        Object root;
-        try {
-            root = new Unpickler().loads(bytes);
-        } catch (TraceException e) {
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
-        }
-        return checked(root, file);
+        return checked(PickleReader.read(bytes, file), file);
     }
 
     private static Object checked(Object root, String file) {
+        Shape.check(root, file);
         boolean dict = root instanceof Map<?, ?> m && m.containsKey("device_traces");
         boolean list = root instanceof List<?> l && l.stream().allMatch(o -> o instanceof Map<?, ?> s
                 && s.containsKey("total_size") && s.containsKey("blocks"));
@@ -95,8 +86,15 @@ public final class SnapshotReader {
     }
 
     private static Snapshot of(Object root, String file) {
-        return root instanceof List<?> segments ? fromSegmentList(segments, file)
-                : fromDict((Map<?, ?>) root, file);
+        try {
+            return root instanceof List<?> segments ? fromSegmentList(segments, file)
+                    : fromDict((Map<?, ?>) root, file);
+        } catch (TraceException e) {
+            throw e;
+        } catch (RuntimeException e) {       // a shape no check above foresaw: still one line, no type name
+            throw new TraceException(file, 0, "not a memory snapshot the kit can read: its dict or one of its"
+                    + " entries has an unexpected shape");
+        }
     }
 
     private static Snapshot fromSegmentList(List<?> segments, String file) {
@@ -236,9 +234,19 @@ public final class SnapshotReader {
         long[] divisions = new long[AllocConf.INTERVALS];
         if (s.get("roundup_power2_divisions") instanceof Map<?, ?> d) {
             for (Map.Entry<?, ?> e : d.entrySet()) {
-                long mb = Long.parseLong(String.valueOf(e.getKey()));
+                long mb;
+                try {
+                    mb = Long.parseLong(String.valueOf(e.getKey()));
+                } catch (NumberFormatException x) {
+                    throw new TraceException(file, 0, where + ".roundup_power2_divisions: expected a size in MB"
+                            + " as a key, found " + Shape.describe(e.getKey()));
+                }
                 if (!Bytes.isPowerOfTwo(mb)) {
                     throw new TraceException(file, 0, where + ": interval " + mb + " MB");
+                }
+                if (!(e.getValue() instanceof Integer || e.getValue() instanceof Long)) {
+                    throw new TraceException(file, 0, where + ".roundup_power2_divisions[" + mb + "]: expected"
+                            + " an integer, found " + Shape.describe(e.getValue()));
                 }
                 int index = Math.min(63 - Long.numberOfLeadingZeros(mb), AllocConf.INTERVALS - 1);
                 divisions[index] = ((Number) e.getValue()).longValue();
@@ -254,6 +262,7 @@ public final class SnapshotReader {
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();     // addresses above 2^63 keep their bits
-        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found " + v + ")");
+        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found "
+                + (v == null && !m.containsKey(key) ? "no such key" : Shape.describe(v)) + ")");
     }
 }
