@@ -27,6 +27,7 @@ import vramlab.snapshot.SnapshotInput;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
+import vramlab.trace.TraceException;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -159,7 +160,13 @@ final class ReplayCommand implements Command {
         }
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
-            byte[] head = in.readNBytes(64);
+            byte[] head;
+            try {
+                head = in.readNBytes(64);
+            } catch (java.util.zip.ZipException | java.io.EOFException e) {
+                throw new TraceException(file, 0, "not a readable gzip file: "
+                        + (e.getMessage() == null ? "it ends early" : e.getMessage()));
+            }
             in.reset();
             if (SnapshotReader.isSnapshot(head)) {
                 replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
@@ -293,6 +300,12 @@ final class ReplayCommand implements Command {
         raw.mark(2);
         boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
         raw.reset();
-        return gzip ? new GZIPInputStream(raw) : raw;
+        if (!gzip) return raw;
+        try {
+            return new GZIPInputStream(raw);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceException(file, 0, "not a readable gzip file: "
+                    + (e.getMessage() == null ? "it ends in its header" : e.getMessage()));
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -51,15 +52,28 @@ final class Json {
 
     /** The value of the JSON file {@code file} holding {@code bytes} (UTF-8, -16 or -32). */
     static Object read(byte[] bytes, String file) {
+        JsonParser parser = null;
         try {
-            return MAPPER.readValue(bytes, Object.class);
+            parser = MAPPER.createParser(bytes);
+            return MAPPER.readValue(parser, Object.class);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
+            if ((at == null || at.getLineNr() <= 0) && parser != null) {
+                at = parser.currentLocation();     // a limit exceeded carries no place of its own
+            }
             long line = at == null ? 0 : Math.max(at.getLineNr(), 0);
             long column = at == null ? 0 : Math.max(at.getColumnNr(), 0);
             throw new TraceException(file, line, column, "bad JSON: " + plain(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new TraceException(file, 0, "bad JSON: " + e.getMessage());
+        } finally {
+            if (parser != null) {
+                try {
+                    parser.close();
+                } catch (IOException ignored) {
+                    // a parser over bytes in memory has nothing to release
+                }
+            }
         }
     }
 

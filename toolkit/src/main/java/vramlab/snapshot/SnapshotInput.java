@@ -63,13 +63,6 @@ public final class SnapshotInput {
                     + " bytes");
         }
         if (!isGzip(raw)) return raw;
-        long trailer = raw.length < 18 ? 0 : (raw[raw.length - 4] & 0xffL) | (raw[raw.length - 3] & 0xffL) << 8
-                | (raw[raw.length - 2] & 0xffL) << 16 | (raw[raw.length - 1] & 0xffL) << 24;
-        if (trailer > limit) {          // ISIZE, the last member's size mod 2^32 (RFC 1952, 2.3.1)
-            throw new TraceException(file, 0, "unzips to more than " + Bytes.readable(limit) + " (" + limit
-                    + " bytes), the most the kit reads from one file: its gzip trailer says " + trailer
-                    + " bytes; refused before unzipping any of it");
-        }
         try {
             long n = count(raw, limit);
             if (n > limit) {

@@ -271,6 +271,9 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
         try {
             int n = in.read(buf, limit, buf.length - limit);
             if (n < 0) eof = true; else limit += n;
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceException(file, lineNo + 1, "broken gzip data after this line ("
+                    + (e.getMessage() == null ? "it ends early" : e.getMessage()) + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         }
