@@ -136,8 +136,11 @@ public final class Main {
      */
     static String unexpected(Throwable e) {
         String m = e.getMessage();
+        // the JDK's own exceptions (a null, a cast, an index) say it in Java's words: not shown
+        boolean readable = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException;
         String what = e instanceof StackOverflowError ? "its input nests too deep to follow"
-                : m == null || m.isBlank() ? "an internal error" : m.lines().findFirst().orElse(m);
+                : !readable || m == null || m.isBlank() ? "an internal error" : m.lines().findFirst().orElse(m);
         return what + " (an internal error of the kit: VRAMLAB_DEBUG=1 prints where)";
     }
 }
