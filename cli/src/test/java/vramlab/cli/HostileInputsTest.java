@@ -8,7 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
 import org.junit.jupiter.api.DisplayName;
@@ -16,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import vramlab.snapshot.SnapshotWriter;
 
 /**
  * The hostile files and the crashes {@link FuzzTest} found, through the launcher: exit 2 and
@@ -102,6 +107,35 @@ class HostileInputsTest {
     void sheetTooLarge() throws IOException {
         Path f = Files.writeString(dir.resolve("big.txt"), "# x\n".repeat(300_000));
         refused(FuzzTest.launch("quiz", "ch03", "--check", f.toString()), f, "larger than 1 MiB");
+    }
+
+    @Test
+    @DisplayName("found by the fuzzer: a segment on device 2^31 - 1 (or -1) reached the simulator and exited 1")
+    void deviceIndex() throws IOException {
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", 2097152, "device", Integer.MAX_VALUE,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", 2097152, "state", "inactive"))));
+        Path f = Files.write(dir.resolve("dev.pickle"),
+                SnapshotWriter.pickle(new HashMap<>(Map.of("segments", List.of(seg), "device_traces", List.of()))));
+        refused(FuzzTest.launch("replay", f.toString()), f,
+                "segments[0].device: device 2147483647; the kit simulates devices 0 to 15");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise"})
+    @DisplayName("found by the fuzzer: a snapshot whose sizes imply a card of a petabyte ran the heap out; refused")
+    void hugeCard(String command) throws IOException {
+        long pib = 1L << 50;
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", pib, "device", 0,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", pib, "state", "active_allocated"))));
+        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0,
+                "device_free", pib);
+        Path f = Files.write(dir.resolve("card.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
+                "segments", List.of(seg), "device_traces", List.of(List.of(oom))))));
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "is more than the kit simulates, 4 TiB; give --device SIZE");
+        assertThat(o.allocated()).isLessThan(64L << 20);
     }
 
     @Test

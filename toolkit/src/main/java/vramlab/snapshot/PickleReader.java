@@ -2,6 +2,7 @@ package vramlab.snapshot;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -136,7 +137,8 @@ final class PickleReader extends Unpickler {
         long remain = in.remaining() - width;
         if (n < 0 || n > remain) {
             String declared = n >= 0 ? n + " bytes"
-                    : width == 8 ? Long.toUnsignedString(n) + " bytes" : "a negative length, " + n;
+                    : width == 8 ? BigInteger.valueOf(n).add(BigInteger.ONE.shiftLeft(64)) + " bytes"  // unsigned
+                    : "a negative length, " + n;
             throw refuse(name() + " declares " + declared + " but the file has " + Math.max(remain, 0)
                     + " left after it");
         }

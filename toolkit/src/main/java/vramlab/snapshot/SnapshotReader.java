@@ -123,7 +123,10 @@ public final class SnapshotReader {
         List<Snapshot.Device> devices = new ArrayList<>();
         TreeSet<Integer> indices = new TreeSet<>(byDevice.keySet());
         for (int d = 0; d < traces.size(); d++) {
-            if (traces.get(d) instanceof List<?> l && !l.isEmpty()) indices.add(d);
+            if (traces.get(d) instanceof List<?> l && !l.isEmpty()) {
+                checkDevice(d, file, "device_traces[" + d + "]");
+                indices.add(d);
+            }
         }
         for (int d : indices) {
             List<Snapshot.Entry> trace = d < traces.size()
@@ -160,7 +163,8 @@ public final class SnapshotReader {
             }
             long address = number(s, "address", file, where);
             long total = number(s, "total_size", file, where);
-            int device = s.containsKey("device") ? (int) number(s, "device", file, where) : 0;
+            long device = s.containsKey("device") ? number(s, "device", file, where) : 0;
+            checkDevice(device, file, where + ".device");
             PoolKind pool = "small".equals(s.get("segment_type")) ? PoolKind.SMALL : PoolKind.LARGE;
             long stream = s.containsKey("stream") ? number(s, "stream", file, where) : 0;
             boolean expandable = Boolean.TRUE.equals(s.get("is_expandable"));
@@ -186,7 +190,7 @@ public final class SnapshotReader {
                 throw new TraceException(file, 0, where + ": its blocks cover " + (at - address)
                         + " bytes but total_size is " + total);
             }
-            out.computeIfAbsent(device, k -> new ArrayList<>())
+            out.computeIfAbsent((int) device, k -> new ArrayList<>())
                     .add(new Snapshot.Segment(address, total, pool, stream, expandable, List.copyOf(bs)));
         }
         for (List<Snapshot.Segment> segs : out.values()) {
@@ -255,6 +259,16 @@ public final class SnapshotReader {
         AllocConf values = new AllocConf(expandable, maxSplit < 0 ? Long.MAX_VALUE : maxSplit,
                 AllocConf.defaults().maxNonSplitRounding(), divisions, gc, -1);
         return new Snapshot.Settings(conf, values);
+    }
+
+    /** Device indices the kit simulates: 0 to 15 (GpuProcess.MAX_DEVICES, 16, in the core). */
+    static final int MAX_DEVICE = 15;
+
+    private static void checkDevice(long device, String file, String where) {
+        if (device < 0 || device > MAX_DEVICE) {
+            throw new TraceException(file, 0, where + ": device " + device + "; the kit simulates devices 0 to "
+                    + MAX_DEVICE);
+        }
     }
 
     private static long number(Map<?, ?> m, String key, String file, String where) {
