@@ -50,6 +50,8 @@ import vramlab.snapshot.SnapshotReader;
 class FuzzTest {
     static final boolean FULL = "full".equals(System.getProperty("vramlab.fuzz"));
     static final long SEED = Long.getLong("vramlab.fuzz.seed", 34L);
+    /** -Dvramlab.fuzz.trace=true: each case printed before it runs (a case that kills the JVM is then the last line). */
+    static final boolean TRACE = Boolean.getBoolean("vramlab.fuzz.trace");
     private static final Pattern JAVA_NAMES = Pattern.compile(
             "java\\.|javax\\.|Exception|Error:|\\bat [a-z]+\\.|NullPointer|IndexOutOfBounds|ClassCast|NegativeArraySize");
 
@@ -154,7 +156,10 @@ class FuzzTest {
         assertThat(goods).as("inputs to corrupt").isNotEmpty();
         List<String> failures = new ArrayList<>();
         int refused = 0, ran = 0;
-        for (int i = 0; i < cases; i++) {
+        int only = Integer.getInteger("vramlab.fuzz.only", -1);      // -Dvramlab.fuzz.only=N: case N alone
+        int from = only >= 0 ? only : Integer.getInteger("vramlab.fuzz.from", 0);
+        int to = only >= 0 ? only + 1 : Math.min(cases, Integer.getInteger("vramlab.fuzz.to", cases));
+        for (int i = from; i < to; i++) {
             long seed = SEED * 1_000_003L + kind.hashCode() * 7919L + i;
             Corruptor c = new Corruptor(seed);
             byte[] good = goods.get(c.nextInt(goods.size()));
@@ -177,6 +182,12 @@ class FuzzTest {
             String[] args = command.equals("quiz")
                     ? new String[] {"quiz", chapterOf(good), "--check", file.toString()}
                     : new String[] {command, file.toString()};
+            if (TRACE) {
+                Runtime rt = Runtime.getRuntime();
+                if (i % 20 == 0) System.gc();
+                System.out.println("  case " + i + " seed " + seed + " " + command + " " + c.how + bad.length + " B"
+                        + (i % 20 == 0 ? ", heap in use " + (rt.totalMemory() - rt.freeMemory()) : ""));
+            }
             Outcome o = launch(args);
             String repro = kind + " case " + i + " (seed " + seed + ", " + c.how.toString().strip() + "): "
                     + String.join(" ", args) + " -> exit " + o.status + ", allocated " + o.allocated + " B: "
@@ -194,7 +205,9 @@ class FuzzTest {
     /** A snapshot's fields changed and written again as a pickle (see {@link Corruptor#corruptTree}). */
     private static byte[] tree(Corruptor c, byte[] good) {
         try {
-            return new Pickler(false).dumps(c.corruptTree(SnapshotReader.load(good, "good")));
+            // with the memo, as Python pickles: a snapshot shares its strings, and a pickle without
+            // it can be 40 times the size (a 2.5 MB snapshot became 112 MB)
+            return new Pickler(true).dumps(c.corruptTree(SnapshotReader.load(good, "good")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
