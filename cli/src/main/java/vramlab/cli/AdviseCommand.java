@@ -1,6 +1,7 @@
 package vramlab.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import picocli.CommandLine.Parameters;
 import vramlab.advise.Advice;
 import vramlab.advise.Setting;
 import vramlab.advise.Workload;
+import vramlab.snapshot.SnapshotInput;
 
 /** {@code vramlab advise [--device SIZE] FILE}: the workload under every allocator setting. */
 @CommandLine.Command(name = "advise", mixinStandardHelpOptions = true,
@@ -58,9 +60,9 @@ final class AdviseCommand implements Command {
     }
 
     private static byte[] read(String file, Io io) throws IOException {
-        if (file.equals("-")) return io.in().readAllBytes();
-        try {
-            return Files.readAllBytes(Path.of(file));
+        if (file.equals("-")) return SnapshotInput.readAll(io.in(), file);     // capped, unzipped
+        try (InputStream in = Files.newInputStream(Path.of(file))) {
+            return SnapshotInput.readAll(in, file);
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

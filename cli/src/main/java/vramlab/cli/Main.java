@@ -9,6 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import vramlab.trace.TraceException;
+import vramlab.units.Bytes;
 
 /**
  * {@code ./vramlab <command> [args]}, parsed by picocli ({@link Launcher}). Exit status
@@ -117,10 +118,29 @@ public final class Main {
         } catch (UsageException | TraceException e) {
             io.err().println("error: " + e.getMessage());
             return 2;
-        } catch (Exception e) {
-            io.err().println("error: " + name + ": " + e);
+        } catch (Exception | StackOverflowError e) {
+            io.err().println("error: " + name + ": " + unexpected(e));
             if (System.getenv("VRAMLAB_DEBUG") != null) e.printStackTrace(io.err());
             return 1;
+        } catch (OutOfMemoryError e) {
+            io.err().println("error: " + name + ": ran out of memory (the heap holds "
+                    + Bytes.readable(Runtime.getRuntime().maxMemory()) + "; give it more with"
+                    + " VRAMLAB_JAVA_OPTS=-Xmx8g, or hand it a smaller file)");
+            return 1;
         }
+    }
+
+    /**
+     * A failure nobody foresaw, in one line without a Java type name: its message when it has
+     * one, and where to look for the rest ({@code VRAMLAB_DEBUG=1} prints the stack trace).
+     */
+    static String unexpected(Throwable e) {
+        String m = e.getMessage();
+        // the JDK's own exceptions (a null, a cast, an index) say it in Java's words: not shown
+        boolean readable = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException;
+        String what = e instanceof StackOverflowError ? "its input nests too deep to follow"
+                : !readable || m == null || m.isBlank() ? "an internal error" : m.lines().findFirst().orElse(m);
+        return what + " (an internal error of the kit: VRAMLAB_DEBUG=1 prints where)";
     }
 }

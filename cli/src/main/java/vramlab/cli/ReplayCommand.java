@@ -27,10 +27,12 @@ import vramlab.replay.SummaryListener;
 import vramlab.replay.WhatIf;
 import vramlab.replay.WhoHolds;
 import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotInput;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
 import vramlab.trace.ReadAhead;
 import vramlab.triage.SnapshotTriage;
+import vramlab.trace.TraceException;
 import vramlab.trace.TraceReader;
 import vramlab.units.Bytes;
 
@@ -176,10 +178,16 @@ final class ReplayCommand implements Command {
         }
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
-            byte[] head = in.readNBytes(64);
+            byte[] head;
+            try {
+                head = in.readNBytes(64);
+            } catch (java.util.zip.ZipException | java.io.EOFException e) {
+                throw new TraceException(file, 0, "not a readable gzip file: "
+                        + (e.getMessage() == null ? "it ends early" : e.getMessage()));
+            }
             in.reset();
             if (SnapshotReader.isSnapshot(head)) {
-                replaySnapshot(SnapshotReader.read(in.readAllBytes(), file), io);
+                replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {
                 if (deviceIndex != null || at != null || json) {
                     throw new UsageException("replay", (deviceIndex != null ? "--device-index"
@@ -326,6 +334,18 @@ final class ReplayCommand implements Command {
         return String.join(", ", out);
     }
 
+    /**
+     * A snapshot's bytes, capped ({@link SnapshotInput}): a file is read again from its start,
+     * so that a gzip one is counted before it is unzipped into memory; standard input, which
+     * cannot be read twice, is read from the unzipped stream up to the cap.
+     */
+    private byte[] snapshotBytes(InputStream unzipped) throws IOException {
+        if (file.equals("-")) return SnapshotInput.readAll(unzipped, file);
+        try (InputStream raw = Files.newInputStream(Path.of(file))) {
+            return SnapshotInput.readAll(raw, file);
+        }
+    }
+
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
         InputStream raw;
@@ -337,6 +357,12 @@ final class ReplayCommand implements Command {
         raw.mark(2);
         boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
         raw.reset();
-        return gzip ? new GZIPInputStream(raw) : raw;
+        if (!gzip) return raw;
+        try {
+            return new GZIPInputStream(raw);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceException(file, 0, "not a readable gzip file: "
+                    + (e.getMessage() == null ? "it ends in its header" : e.getMessage()));
+        }
     }
 }

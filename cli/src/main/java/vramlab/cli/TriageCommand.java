@@ -16,6 +16,7 @@ import picocli.CommandLine.Parameters;
 import vramlab.replay.WhoHolds;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
+import vramlab.snapshot.SnapshotInput;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.Json;
 import vramlab.triage.OomMoment;
@@ -98,9 +99,9 @@ final class TriageCommand implements Command {
     }
 
     private static byte[] read(String file, InputStream in) throws IOException {
-        if (file.equals("-")) return in.readAllBytes();
-        try {
-            return Files.readAllBytes(Path.of(file));
+        if (file.equals("-")) return SnapshotInput.readAll(in, file);     // capped, unzipped
+        try (InputStream f = Files.newInputStream(Path.of(file))) {
+            return SnapshotInput.readAll(f, file);
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

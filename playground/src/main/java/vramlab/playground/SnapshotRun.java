@@ -9,6 +9,7 @@ import vramlab.replay.Policies;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotInput;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.trace.TraceException;
 
@@ -35,6 +36,10 @@ public final class SnapshotRun {
                 p = Policies.create(c.policy, c.allocConf);
             }
             long size = card.isEmpty() ? -1 : TraceRun.card(card);
+            if (bytes.length > SnapshotInput.MAX_INPUT) {
+                return "error: " + file + ": more than 1 GiB (" + SnapshotInput.MAX_INPUT + " bytes), the most the kit"
+                        + " reads from one file\n";
+            }
             if (!SnapshotReader.isSnapshot(bytes)) {
                 return "error: " + file + ": not a PyTorch memory snapshot (a pickle, or its dict as JSON)\n";
             }
@@ -54,6 +59,8 @@ public final class SnapshotRun {
             }
         } catch (TraceException | IllegalArgumentException e) {
             return "error: " + e.getMessage() + "\n";
+        } catch (RuntimeException | StackOverflowError e) {   // one line on the page, as ./vramlab says it
+            return "error: " + file + ": not a memory snapshot the kit can read (an internal error of the kit)\n";
         }
         return new String(buf.toByteArray(), StandardCharsets.UTF_8);
     }

@@ -40,8 +40,41 @@ public final class AnswerSheet {
     /** An empty sheet: every blank unanswered. */
     public static AnswerSheet empty(String where) { return new AnswerSheet(where, Map.of(), Map.of()); }
 
+    /** The largest sheet read: 1 MiB (a filled sheet is some 10 KB). */
+    public static final int MAX_BYTES = 1 << 20;
+
+    /**
+     * Reads a sheet file: at most {@link #MAX_BYTES}, UTF-8. A longer file, or bytes that are
+     * not UTF-8, are an {@link IllegalArgumentException} naming the file and the line and byte.
+     */
     public static AnswerSheet read(Path file) throws IOException {
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        byte[] bytes;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new IllegalArgumentException(file + ": larger than 1 MiB (" + MAX_BYTES + " bytes); an answer"
+                    + " sheet is a text file of some 10 KB");
+        }
+        return parse(utf8(bytes, file.toString()), file.toString());
+    }
+
+    /** {@code bytes} as UTF-8 text, or an error at the first byte that is not. */
+    private static String utf8(byte[] bytes, String where) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult r = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(in, out, true);
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            for (int i = 0; i < at; i++) if (bytes[i] == '\n') line++;
+            throw new IllegalArgumentException(where + ":" + line + ": byte " + at + " (0x"
+                    + Integer.toHexString(bytes[at] & 0xff) + ") is not UTF-8 text; save the sheet as UTF-8");
+        }
+        return out.flip().toString();
     }
 
     /**
@@ -133,8 +166,12 @@ public final class AnswerSheet {
     static String nearest(String k, java.util.Collection<String> known) {
         String best = null;
         int bestD = 3;
+        String lower = k.toLowerCase(java.util.Locale.ROOT);
         for (String c : known) {
-            int d = distance(k.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
+            String other = c.toLowerCase(java.util.Locale.ROOT);
+            // the distance is at least the difference in length: a long key costs no table
+            if (Math.abs(lower.length() - other.length()) >= bestD) continue;
+            int d = distance(lower, other);
             if (d < bestD) {
                 bestD = d;
                 best = c;

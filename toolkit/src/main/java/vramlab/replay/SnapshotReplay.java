@@ -44,6 +44,20 @@ import vramlab.units.Bytes;
 public final class SnapshotReplay {
     /** The default card when the snapshot records none: an 80 GiB device (A100 / H100 80GB). */
     public static final long DEFAULT_CARD = 80 * Bytes.GiB;
+    /**
+     * The largest card the kit simulates: 4 TiB, some twenty times today's largest. Its frame
+     * bitmaps take 8 MB each; a snapshot whose sizes imply a card of petabytes (a corrupted
+     * field) would take more heap than any machine has, so it is refused.
+     */
+    public static final long MAX_CARD = 4 * Bytes.TiB;
+
+    /** Refuses a card above {@link #MAX_CARD}, saying where its size came from. */
+    public static void checkCard(long total, String why, String file) {
+        if (total > MAX_CARD) {
+            throw new vramlab.trace.TraceException(file, 0, "a card of " + Bytes.readable(total) + " (" + why
+                    + ") is more than the kit simulates, " + Bytes.readable(MAX_CARD) + "; give --device SIZE");
+        }
+    }
 
     /**
      * Where a new segment goes. The driver alone decides where a {@code cudaMalloc} lands, and
@@ -193,6 +207,7 @@ public final class SnapshotReplay {
         List<Integer> recordedOoms = new ArrayList<>();
         for (Snapshot.Entry e : d.trace()) if (e.action() == Action.OOM) recordedOoms.add(e.position());
         Card card = card(o.card(), timeline, start.expandableBases());
+        checkCard(card.total(), card.why(), s.file());
         Gpu gpu = new Gpu(d.index(), card.total(), card.total() - card.available());
         CachingAllocator a = new CachingAllocator(gpu.open(1, "replay", 0), policy);
         List<String> startNotes = new ArrayList<>(start.notes());

@@ -2,8 +2,11 @@ package vramlab.snapshot;
 
 import java.io.IOException;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +23,18 @@ import vramlab.trace.TraceException;
  * {@link TraceException} at the file, line and column Jackson stopped at.
  */
 final class Json {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * Nesting at most {@link Shape#MAX_DEPTH} deep and a document of at most
+     * {@link SnapshotInput#MAX_INPUT} bytes; strings and numbers keep Jackson's own caps (20 M
+     * characters, 1000 digits), so no declared or runaway size is ever allocated.
+     */
+    private static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(Shape.MAX_DEPTH)
+            .maxDocumentLength(SnapshotInput.MAX_INPUT)
+            .build();
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(
+                    JsonFactory.builder().streamReadConstraints(LIMITS).build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
@@ -38,16 +52,34 @@ final class Json {
 
     /** The value of the JSON file {@code file} holding {@code bytes} (UTF-8, -16 or -32). */
     static Object read(byte[] bytes, String file) {
+        JsonParser parser = null;
         try {
-            return MAPPER.readValue(bytes, Object.class);
+            parser = MAPPER.createParser(bytes);
+            return MAPPER.readValue(parser, Object.class);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
+            if ((at == null || at.getLineNr() <= 0) && parser != null) {
+                at = parser.currentLocation();     // a limit exceeded carries no place of its own
+            }
             long line = at == null ? 0 : Math.max(at.getLineNr(), 0);
             long column = at == null ? 0 : Math.max(at.getColumnNr(), 0);
-            throw new TraceException(file, line, column, "bad JSON: " + e.getOriginalMessage());
+            throw new TraceException(file, line, column, "bad JSON: " + plain(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new TraceException(file, 0, "bad JSON: " + e.getMessage());
+        } finally {
+            if (parser != null) {
+                try {
+                    parser.close();
+                } catch (IOException ignored) {
+                    // a parser over bytes in memory has nothing to release
+                }
+            }
         }
+    }
+
+    /** Jackson's message without the name of the Java setting behind a limit. */
+    private static String plain(String message) {
+        return message == null ? "(no message)" : message.replaceAll(",? from `[^`]*`", "");
     }
 
     private static String where(JsonProcessingException e) {

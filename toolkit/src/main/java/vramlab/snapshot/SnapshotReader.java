@@ -1,6 +1,5 @@
 package vramlab.snapshot;
 
-import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,7 +8,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import net.razorvine.pickle.Unpickler;
 import vramlab.alloc.AllocConf;
 import vramlab.alloc.DeviceTrace;
 import vramlab.alloc.PoolKind;
@@ -61,18 +59,11 @@ public final class SnapshotReader {
      * through this, so it never reaches the JSON library (which TeaVM cannot compile).
      */
     public static Object loadPickle(byte[] bytes, String file) {
-        Object root;
-        try {
-            root = new Unpickler().loads(bytes);
-        } catch (TraceException e) {
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            throw new TraceException(file, 0, "not a readable snapshot (pickle or JSON): " + e.getMessage());
-        }
-        return checked(root, file);
+        return checked(PickleReader.read(bytes, file), file);
     }
 
     private static Object checked(Object root, String file) {
+        Shape.check(root, file);
         boolean dict = root instanceof Map<?, ?> m && m.containsKey("device_traces");
         boolean list = root instanceof List<?> l && l.stream().allMatch(o -> o instanceof Map<?, ?> s
                 && s.containsKey("total_size") && s.containsKey("blocks"));
@@ -95,8 +86,15 @@ public final class SnapshotReader {
     }
 
     private static Snapshot of(Object root, String file) {
-        return root instanceof List<?> segments ? fromSegmentList(segments, file)
-                : fromDict((Map<?, ?>) root, file);
+        try {
+            return root instanceof List<?> segments ? fromSegmentList(segments, file)
+                    : fromDict((Map<?, ?>) root, file);
+        } catch (TraceException e) {
+            throw e;
+        } catch (RuntimeException e) {       // a shape no check above foresaw: still one line, no type name
+            throw new TraceException(file, 0, "not a memory snapshot the kit can read: its dict or one of its"
+                    + " entries has an unexpected shape");
+        }
     }
 
     private static Snapshot fromSegmentList(List<?> segments, String file) {
@@ -126,7 +124,10 @@ public final class SnapshotReader {
         List<Snapshot.Device> devices = new ArrayList<>();
         TreeSet<Integer> indices = new TreeSet<>(byDevice.keySet());
         for (int d = 0; d < traces.size(); d++) {
-            if (traces.get(d) instanceof List<?> l && !l.isEmpty()) indices.add(d);
+            if (traces.get(d) instanceof List<?> l && !l.isEmpty()) {
+                checkDevice(d, file, "device_traces[" + d + "]");
+                indices.add(d);
+            }
         }
         for (int d : indices) {
             List<Snapshot.Entry> trace = d < traces.size()
@@ -164,7 +165,8 @@ public final class SnapshotReader {
             }
             long address = number(s, "address", file, where);
             long total = number(s, "total_size", file, where);
-            int device = s.containsKey("device") ? (int) number(s, "device", file, where) : 0;
+            long device = s.containsKey("device") ? number(s, "device", file, where) : 0;
+            checkDevice(device, file, where + ".device");
             PoolKind pool = "small".equals(s.get("segment_type")) ? PoolKind.SMALL : PoolKind.LARGE;
             long stream = s.containsKey("stream") ? number(s, "stream", file, where) : 0;
             boolean expandable = Boolean.TRUE.equals(s.get("is_expandable"));
@@ -190,7 +192,7 @@ public final class SnapshotReader {
                 throw new TraceException(file, 0, where + ": its blocks cover " + (at - address)
                         + " bytes but total_size is " + total);
             }
-            out.computeIfAbsent(device, k -> new ArrayList<>())
+            out.computeIfAbsent((int) device, k -> new ArrayList<>())
                     .add(new Snapshot.Segment(address, total, pool, stream, expandable, List.copyOf(bs)));
         }
         for (List<Snapshot.Segment> segs : out.values()) {
@@ -260,9 +262,19 @@ public final class SnapshotReader {
         long[] divisions = new long[AllocConf.INTERVALS];
         if (s.get("roundup_power2_divisions") instanceof Map<?, ?> d) {
             for (Map.Entry<?, ?> e : d.entrySet()) {
-                long mb = Long.parseLong(String.valueOf(e.getKey()));
+                long mb;
+                try {
+                    mb = Long.parseLong(String.valueOf(e.getKey()));
+                } catch (NumberFormatException x) {
+                    throw new TraceException(file, 0, where + ".roundup_power2_divisions: expected a size in MB"
+                            + " as a key, found " + Shape.describe(e.getKey()));
+                }
                 if (!Bytes.isPowerOfTwo(mb)) {
                     throw new TraceException(file, 0, where + ": interval " + mb + " MB");
+                }
+                if (!(e.getValue() instanceof Integer || e.getValue() instanceof Long)) {
+                    throw new TraceException(file, 0, where + ".roundup_power2_divisions[" + mb + "]: expected"
+                            + " an integer, found " + Shape.describe(e.getValue()));
                 }
                 int index = Math.min(63 - Long.numberOfLeadingZeros(mb), AllocConf.INTERVALS - 1);
                 divisions[index] = ((Number) e.getValue()).longValue();
@@ -273,11 +285,22 @@ public final class SnapshotReader {
         return new Snapshot.Settings(conf, values);
     }
 
+    /** Device indices the kit simulates: 0 to 15 (GpuProcess.MAX_DEVICES, 16, in the core). */
+    static final int MAX_DEVICE = 15;
+
+    private static void checkDevice(long device, String file, String where) {
+        if (device < 0 || device > MAX_DEVICE) {
+            throw new TraceException(file, 0, where + ": device " + device + "; the kit simulates devices 0 to "
+                    + MAX_DEVICE);
+        }
+    }
+
     private static long number(Map<?, ?> m, String key, String file, String where) {
         Object v = m.get(key);
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();     // addresses above 2^63 keep their bits
-        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found " + v + ")");
+        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found "
+                + (v == null && !m.containsKey(key) ? "no such key" : Shape.describe(v)) + ")");
     }
 }

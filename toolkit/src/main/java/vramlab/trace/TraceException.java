@@ -23,6 +23,22 @@ public final class TraceException extends RuntimeException {
         this.what = what;
     }
 
+    private TraceException(String message, String file, String what) {
+        super(message);
+        this.file = file;
+        this.line = 0;
+        this.what = what;
+    }
+
+    /**
+     * Bad input at a byte of a binary file ({@code file: byte N: what}), as a pickle's errors
+     * are: the offset is where the opcode that went wrong starts, counted from 0 as
+     * {@code python -m pickletools} counts it.
+     */
+    public static TraceException atByte(String file, long offset, String what) {
+        return new TraceException(file + ": byte " + offset + ": " + what, file, what);
+    }
+
     public String file() { return file; }
     public long line() { return line; }
     public String what() { return what; }

@@ -42,6 +42,12 @@ import vramlab.units.Bytes;
  */
 public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     private static final int MAX_WORDS = 3;
+    /**
+     * The longest line read: 1 MiB. A trace line is a command and two short words; without a
+     * cap, a file of one endless line (a gzip of zeros, say) would double the buffer until it
+     * no longer fits an array.
+     */
+    public static final int MAX_LINE = 1 << 20;
 
     private final InputStream in;
     private final String file;
@@ -255,10 +261,19 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
             limit -= pos;
             pos = 0;
         }
-        if (limit == buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
+        if (limit == buf.length) {
+            if (buf.length >= MAX_LINE) {
+                throw new TraceException(file, lineNo + 1, "a line longer than 1 MiB (" + MAX_LINE + " bytes);"
+                        + " a trace line is 'alloc <handle> <size>', 'free <handle>' or 'empty_cache'");
+            }
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
         try {
             int n = in.read(buf, limit, buf.length - limit);
             if (n < 0) eof = true; else limit += n;
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new TraceException(file, lineNo + 1, "broken gzip data after this line ("
+                    + (e.getMessage() == null ? "it ends early" : e.getMessage()) + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
         }
@@ -317,14 +332,14 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
             expectWords(1, "empty_cache");
             op = TraceEvent.Op.EMPTY_CACHE;
         } else {
-            throw error("unknown command '" + word(0) + "' (expected alloc, free or empty_cache)");
+            throw error("unknown command '" + shown(word(0)) + "' (expected alloc, free or empty_cache)");
         }
     }
 
     private void expectWords(int n, String form) {
         if (words != n) {
             String joined = String.join(" ", text(lineFrom, lineTo).split("\\s+"));
-            throw error("'" + joined + "': expected " + form);
+            throw error("'" + shown(joined) + "': expected " + form);
         }
     }
 
@@ -395,7 +410,22 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     }
 
     private TraceException badSize(int from, int to, String why) {
-        return error("bad size '" + text(from, to) + "': " + why);
+        return error("bad size '" + shown(text(from, to)) + "': " + why);
+    }
+
+    /** Text from a file as an error quotes it: at most 60 characters, control characters as \\xNN. */
+    public static String shown(String text) {
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        for (; i < text.length() && sb.length() < 60; i++) {
+            char c = text.charAt(i);
+            if (c < ' ' || c == 0x7f) {
+                sb.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+            } else {
+                sb.append(c);
+            }
+        }
+        return i < text.length() ? sb + "..." : sb.toString();
     }
 
     private TraceException error(String what) { return new TraceException(file, lineNo, what); }

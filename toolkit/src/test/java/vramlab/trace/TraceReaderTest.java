@@ -59,7 +59,7 @@ class TraceReaderTest {
                         out.add(line + " empty_cache  0");
                     }
                     default -> throw new TraceException("f", line,
-                            "unknown command '" + w[0] + "' (expected alloc, free or empty_cache)");
+                            "unknown command '" + TraceReader.shown(w[0]) + "' (expected alloc, free or empty_cache)");
                 }
             }
         } catch (TraceException e) {
@@ -69,7 +69,9 @@ class TraceReaderTest {
     }
 
     private static void expect(String[] w, int n, String form, long line) {
-        if (w.length != n) throw new TraceException("f", line, "'" + String.join(" ", w) + "': expected " + form);
+        if (w.length != n) {
+            throw new TraceException("f", line, "'" + TraceReader.shown(String.join(" ", w)) + "': expected " + form);
+        }
     }
 
     private static long referenceSize(String text, long line) {
@@ -77,10 +79,13 @@ class TraceReaderTest {
         try {
             n = Bytes.parse(text);
         } catch (IllegalArgumentException | ArithmeticException e) {
-            throw new TraceException("f", line, "bad size '" + text
+            throw new TraceException("f", line, "bad size '" + TraceReader.shown(text)
                     + "': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
         }
-        if (n <= 0) throw new TraceException("f", line, "bad size '" + text + "': an allocation must be at least 1 byte");
+        if (n <= 0) {
+            throw new TraceException("f", line, "bad size '" + TraceReader.shown(text)
+                    + "': an allocation must be at least 1 byte");
+        }
         return n;
     }
 

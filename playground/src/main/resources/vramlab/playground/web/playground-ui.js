@@ -209,14 +209,48 @@
     return parts.join("");
   }
 
-  /** The file's bytes, unzipped by the browser itself when they start with gzip's magic bytes. */
+  /**
+   * The most a snapshot may hold, unzipped: 1 GiB, as ./vramlab reads it (SnapshotInput.MAX_INPUT;
+   * PlaygroundLimitsTest holds the two equal).
+   */
+  var MAX_INPUT = 1073741824;
+
+  function tooLarge(what) {
+    return new Error(what + " more than 1 GiB (" + MAX_INPUT + " bytes), the most the kit reads from one file");
+  }
+
+  /**
+   * The file's bytes, unzipped by the browser itself when they start with gzip's magic bytes: read
+   * chunk by chunk and given up, the stream cancelled, as soon as it passes MAX_INPUT, so a small
+   * file that unzips without end (a gzip bomb) never fills the page's memory.
+   */
   function unzipped(bytes) {
+    if (bytes.length > MAX_INPUT) return Promise.reject(tooLarge("the file is"));
     if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return Promise.resolve(bytes);
     if (typeof DecompressionStream !== "function") {
       return Promise.reject(new Error("this browser cannot unzip .gz files: unzip it first"));
     }
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+    var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
+    var chunks = [];
+    var total = 0;
+    function next() {
+      return reader.read().then(function (r) {
+        if (r.done) {
+          var out = new Uint8Array(total);
+          var at = 0;
+          chunks.forEach(function (c) { out.set(c, at); at += c.length; });
+          return out;
+        }
+        total += r.value.length;
+        if (total > MAX_INPUT) {
+          reader.cancel();
+          throw tooLarge("it unzips to");
+        }
+        chunks.push(r.value);
+        return next();
+      });
+    }
+    return next();
   }
 
   /** The paste-a-snapshot page: a file replayed under another policy, all on this machine. */

@@ -1,0 +1,150 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import vramlab.snapshot.SnapshotWriter;
+
+/**
+ * The hostile files and the crashes {@link FuzzTest} found, through the launcher: exit 2 and
+ * one line that names the file, never exit 1, a Java type name or a stack trace.
+ */
+@DisplayName("Hostile files through the launcher: exit 2, one line naming the file")
+class HostileInputsTest {
+    @TempDir
+    Path dir;
+
+    private static void refused(FuzzTest.Outcome o, Path file, String... fragments) {
+        assertThat(o.status()).as(o.err()).isEqualTo(2);
+        assertThat(o.err()).hasLineCount(1).startsWith("error: ").contains(file.getFileName().toString())
+                .doesNotContain("java.", "Exception");
+        for (String f : fragments) assertThat(o.err()).contains(f);
+    }
+
+    private static byte[] gzip(byte[] b) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(out)) {
+            z.write(b);
+        }
+        return out.toByteArray();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a pickle that calls os.system: not a memory snapshot, it calls posix.system, that is os.system")
+    void osSystem(String command) throws IOException {
+        Path f = Files.write(dir.resolve("evil.pickle"), HexFormat.of().parseHex(
+                "800263706f7369780a73797374656d0a7100580a0000006563686f2070776e656471018571025271032e"));
+        refused(FuzzTest.launch(command, f.toString()), f,
+                "byte 2: not a memory snapshot: it calls posix.system, that is os.system");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a 10-byte pickle declaring a 2 GiB string, gzipped: refused at byte 2")
+    void declaredLength(String command) throws IOException {
+        byte[] pickle = {(byte) 0x80, 4, 'X', (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f, 'a', 'b', 'c'};
+        Path f = Files.write(dir.resolve("s.pickle.gz"), gzip(pickle));
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "byte 2: BINUNICODE declares 2147483647 bytes but the file has 3 left");
+        assertThat(o.allocated()).isLessThan(64L << 20);
+    }
+
+    @Test
+    @DisplayName("found by the fuzzer: replay of a gzip whose deflate data breaks early exited 1 ('invalid literal/lengths set')")
+    void brokenGzipStream() throws IOException {
+        byte[] z = gzip("[{\"device_traces\": []}]".repeat(200).getBytes(StandardCharsets.US_ASCII));
+        for (int i = 12; i < z.length - 8; i += 3) z[i] ^= 0x5a;        // the header intact, the data broken
+        Path f = Files.write(dir.resolve("broken.json.gz"), z);
+        refused(FuzzTest.launch("replay", f.toString()), f, "gzip");
+    }
+
+    @Test
+    @DisplayName("a gzip cut inside its header: exit 2, not a reading exception")
+    void cutHeader() throws IOException {
+        byte[] z = Arrays.copyOf(gzip("alloc a 1\n".getBytes(StandardCharsets.US_ASCII)), 5);
+        Path f = Files.write(dir.resolve("cut.gz"), z);
+        refused(FuzzTest.launch("replay", f.toString()), f, "not a readable gzip file");
+    }
+
+    @Test
+    @DisplayName("a text trace of one endless line (gzip of zeros): refused at line 1")
+    void endlessLine() throws IOException {
+        Path f = Files.write(dir.resolve("zeros.gz"), gzip(new byte[4 << 20]));
+        FuzzTest.Outcome o = FuzzTest.launch("replay", f.toString());
+        refused(o, f, ":1: a line longer than 1 MiB");
+        assertThat(o.allocated()).isLessThan(64L << 20);
+    }
+
+    @Test
+    @DisplayName("found by the fuzzer: quiz --check of a sheet with a byte that is not UTF-8 exited 1 ('Input length = 1')")
+    void sheetNotUtf8() throws IOException {
+        Path f = dir.resolve("sheet.txt");
+        Files.write(f, "chapter = ch03\nstudent = \nq3.1.a.size = 5\u00ff12\n".getBytes(StandardCharsets.ISO_8859_1));
+        refused(FuzzTest.launch("quiz", "ch03", "--check", f.toString()), f,
+                "sheet.txt:3: byte 41 (0xff) is not UTF-8 text");
+    }
+
+    @Test
+    @DisplayName("a sheet over 1 MiB is refused with its limit")
+    void sheetTooLarge() throws IOException {
+        Path f = Files.writeString(dir.resolve("big.txt"), "# x\n".repeat(300_000));
+        refused(FuzzTest.launch("quiz", "ch03", "--check", f.toString()), f, "larger than 1 MiB");
+    }
+
+    @Test
+    @DisplayName("found by the fuzzer: a segment on device 2^31 - 1 (or -1) reached the simulator and exited 1")
+    void deviceIndex() throws IOException {
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", 2097152, "device", Integer.MAX_VALUE,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", 2097152, "state", "inactive"))));
+        Path f = Files.write(dir.resolve("dev.pickle"),
+                SnapshotWriter.pickle(new HashMap<>(Map.of("segments", List.of(seg), "device_traces", List.of()))));
+        refused(FuzzTest.launch("replay", f.toString()), f,
+                "segments[0].device: device 2147483647; the kit simulates devices 0 to 15");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise"})
+    @DisplayName("found by the fuzzer: a snapshot whose sizes imply a card of a petabyte ran the heap out; refused")
+    void hugeCard(String command) throws IOException {
+        long pib = 1L << 50;
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", pib, "device", 0,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", pib, "state", "active_allocated"))));
+        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0,
+                "device_free", pib);
+        Path f = Files.write(dir.resolve("card.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
+                "segments", List.of(seg), "device_traces", List.of(List.of(oom))))));
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "is more than the kit simulates, 4 TiB; give --device SIZE");
+        assertThat(o.allocated()).isLessThan(64L << 20);
+    }
+
+    @Test
+    @DisplayName("an unexpected failure is one line without a Java type name, exit 1")
+    void unexpected() {
+        assertThat(Main.unexpected(new IllegalStateException("the books do not balance\nsecond line")))
+                .isEqualTo("the books do not balance (an internal error of the kit: VRAMLAB_DEBUG=1 prints where)");
+        assertThat(Main.unexpected(new ClassCastException("class java.util.HashMap cannot be cast")))
+                .startsWith("an internal error (").doesNotContain("java.");
+        assertThat(Main.unexpected(new StackOverflowError())).startsWith("its input nests too deep");
+    }
+}
