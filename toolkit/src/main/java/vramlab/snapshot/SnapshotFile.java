@@ -1,15 +1,11 @@
 package vramlab.snapshot;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
-
-import vramlab.trace.TraceException;
 
 /**
  * A snapshot file's bytes as {@code replay}, {@code advise} and {@code triage} receive them:
@@ -24,7 +20,7 @@ public final class SnapshotFile {
      * {@code device_traces} (a JSON log line that happens to start with a brace is not).
      */
     public static boolean looksLikeSnapshot(byte[] bytes) {
-        if (isGzip(bytes)) return true;
+        if (SnapshotInput.isGzip(bytes)) return true;
         byte[] head = Arrays.copyOf(bytes, Math.min(64, bytes.length));
         if (!SnapshotReader.isSnapshot(head)) return false;
         int i = 0;
@@ -54,22 +50,12 @@ public final class SnapshotFile {
         return (Map<?, ?>) root;
     }
 
-    /** The bytes, gunzipped when they start with gzip's magic number. */
+    /**
+     * The bytes, unzipped when they start with gzip's magic number, through the kit's one capped
+     * reader ({@link SnapshotInput}): a gzip bomb is refused before it is held.
+     */
     public static byte[] unzipped(byte[] bytes, String file) {
-        return isGzip(bytes) ? gunzip(bytes, file) : bytes;
-    }
-
-    static boolean isGzip(byte[] b) {
-        return b.length >= 2 && (b[0] & 0xff) == 0x1f && (b[1] & 0xff) == 0x8b;
-    }
-
-    /** Gunzips a whole file (the one place a size cap on the unzipped bytes belongs). */
-    static byte[] gunzip(byte[] bytes, String file) {
-        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
-        }
+        return SnapshotInput.isGzip(bytes) ? SnapshotInput.readAll(new ByteArrayInputStream(bytes), file) : bytes;
     }
 
     /**
