@@ -2,16 +2,11 @@ package vramlab.site;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DisplayName;
@@ -20,8 +15,6 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-import vramlab.kit.ChapterLab;
-import vramlab.kit.Chapters;
 import vramlab.triage.Cause;
 import vramlab.triage.Ladder;
 
@@ -77,6 +70,13 @@ class OneStoryTest {
         }
 
         @Test
+        @DisplayName("a Java file's printed texts: text blocks, and one concatenation of literals as one text")
+        void javaStrings() {
+            assertThat(JavaStrings.of("String s = \"a \" + // why\n   \"b\"; f(\"c\", x + \"d\");\n"
+                    + "String t = \"\"\"\n    five. six\n    \"\"\";")).containsExactly("a b", "c", "d", "    five. six\n    ");
+        }
+
+        @Test
         @DisplayName("the checker's rung names follow the Ladder's own order")
         void rungsFollowTheLadder() {
             assertThat(OneStory.RUNGS).hasSameSizeAs(Ladder.FRAGMENTATION_FIXES);
@@ -103,23 +103,22 @@ class OneStoryTest {
     }
 
     @TestFactory
-    @DisplayName("every generated text agrees: outputs, lab output, the triage's fixes")
-    Stream<DynamicTest> generated() {
+    @DisplayName("every text the chapters' code prints agrees: lab output, outputs (their strings), the triage's fixes")
+    Stream<DynamicTest> generated() throws IOException {
+        Path root = Repo.root();
         List<DynamicTest> tests = new ArrayList<>();
-        for (Course.ChapterDir c : Course.chapters(Repo.root())) {
-            ChapterLab lab = Chapters.find(c.id());
-            for (Map.Entry<String, Method> e : FigureRegistry.outputs(lab).entrySet()) {
-                String where = c.id() + "/output-" + e.getKey() + ".txt";
-                tests.add(DynamicTest.dynamicTest(where, () -> assertThat(
-                        OneStory.check(where, (String) e.getValue().invoke(null))).isEmpty()));
-            }
-            String where = c.id() + "/lab-output.txt";
+        List<Path> sources;
+        try (Stream<Path> s = Files.walk(root.resolve("chapters"))) {
+            sources = s.filter(p -> p.toString().replace('\\', '/').contains("/src/main/java/"))
+                    .filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        assertThat(sources).as("the chapters' Java").isNotEmpty();
+        for (Path f : sources) {
+            String where = root.relativize(f).toString();
             tests.add(DynamicTest.dynamicTest(where, () -> {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-                    lab.run(out);
-                }
-                assertThat(OneStory.check(where, bytes.toString(StandardCharsets.UTF_8))).isEmpty();
+                List<OneStory.Finding> found = new ArrayList<>();
+                for (String text : JavaStrings.of(Files.readString(f))) found.addAll(OneStory.check(where, text));
+                assertThat(found).as("statements in the strings this code prints").isEmpty();
             }));
         }
         for (Cause cause : Cause.values()) {
@@ -132,5 +131,19 @@ class OneStoryTest {
             }));
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    @DisplayName("every generated text of this build's site agrees (under -Psite): outputs, lab output, examples")
+    Stream<DynamicTest> rendered() throws IOException {
+        Rendered.site(Edition.STUDENT);
+        Path generated = Repo.root().resolve("site/target/generated");
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(generated)) {
+            files = s.filter(p -> p.toString().endsWith(".txt") || p.toString().endsWith(".adoc")).sorted().toList();
+        }
+        assertThat(files).as("generated texts under %s", generated).isNotEmpty();
+        return files.stream().map(f -> DynamicTest.dynamicTest(generated.relativize(f).toString(),
+                () -> assertThat(OneStory.check(f.toString(), Files.readString(f))).isEmpty()));
     }
 }
