@@ -189,7 +189,8 @@ public final class Ladder {
         if (r.family() == Family.NCCL_ERROR) {
             c = Candidate.named(Cause.NCCL_BUFFERS, "3. NCCL: the failing allocation was NCCL's "
                     + "own (its log says Cuda failure 'out of memory' or Failed to CUDA calloc), "
-                    + "made with cudaMalloc outside PyTorch's allocator.");
+                    + "made with cudaMalloc or, since NCCL 2.19, the driver's cuMem calls, outside "
+                    + "PyTorch's allocator.");
         } else if (r.has(Clue.GRAPH_CAPTURE)) {
             c = Candidate.named(Cause.CUDA_GRAPH_POOLS, "4. Graph capture: the paste shows a "
                     + "CUDA-graph capture under way (a capture frame, or a \"capturing\" log line "
