@@ -42,8 +42,8 @@ public final class Ladder {
         /** The rung as the triage prints it: the fix, then when it comes first and why. */
         public String text() { return fix + " " + why; }
 
-        /** One line: the name and the condition under which it is the first thing to try. */
-        public String line() { return name + ": first when " + firstWhen; }
+        /** One line: the name and when it is the first thing to try. */
+        public String line() { return name + ": " + firstWhen; }
     }
 
     // tag::fragmentation-fixes[]
@@ -56,13 +56,13 @@ public final class Ladder {
      * retry (c10/cuda/CUDACachingAllocator.cpp: ExpandableSegment::unmap, release_cached_blocks).
      */
     public static final List<Rung> FRAGMENTATION_FIXES = List.of(
-            new Rung("steady shapes", "batch sizes or lengths change from step to step",
+            new Rung("steady shapes", "first when batch sizes or lengths change from step to step",
                     "Keep tensor shapes steady: pad or bucket variable-length batches to a few "
                             + "sizes, so each step reuses the blocks the last one freed.",
                     "First when the sizes change from step to step: the holes then lie between "
                             + "live blocks, often inside one page, where no allocator setting "
                             + "reaches them; padding costs nothing at run time."),
-            new Rung("expandable_segments:True", "shapes are steady but grow, or cannot be padded",
+            new Rung("expandable_segments:True", "first when shapes are steady but grow, or cannot be padded",
                     "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; "
                             + "newer releases also read PYTORCH_ALLOC_CONF): segments grow page by "
                             + "page, and at empty_cache() or the OOM retry PyTorch unmaps every page "
@@ -71,14 +71,14 @@ public final class Ladder {
                     "First when the shapes are steady but grow (the batch of N + 1) or cannot be "
                             + "padded: the free bytes are then slivers at the ends of fixed segments "
                             + "or whole free pages. A hole smaller than a page stays a hole."),
-            new Rung("max_split_size_mb", "the release has no expandable segments (before 2.1)",
+            new Rung("max_split_size_mb", "first when the release has no expandable segments (before 2.1)",
                     "Set max_split_size_mb so large cached blocks are not split for small requests.",
                     "First on a release without expandable segments (before 2.1)."),
-            new Rung("smaller batch", "the live tensors alone exceed the card",
+            new Rung("smaller batch", "first when the live tensors alone exceed the card",
                     "Lower the batch size.",
                     "It costs throughput, so it comes after the free rungs, unless the live "
                             + "tensors alone exceed the card."),
-            new Rung("restart", "never: it is the last resort",
+            new Rung("restart", "last, always: it only resets the cache",
                     "Restart the process: it only resets the cache.",
                     "Last. empty_cache() is on no rung: a segment with a hole also holds a live "
                             + "block, and only wholly free segments (or whole free pages) go back."));

@@ -76,9 +76,48 @@ public final class Figures {
     /** The largest servable sequence over time for each contender of the standard comparison. */
     public static String figureLargestServable() {
         Comparison c = Comparison.standard(1);
-        return largestServable(c.run(false), c.budget() / c.model().kvBytesPerToken());
+        return largestServable(standardResults(), c.budget() / c.model().kvBytesPerToken());
     }
     // end::largest-servable[]
+
+    /** The standard comparison's results: the serving runs take seconds, so both charts share one run. */
+    static synchronized List<Result> standardResults() {
+        if (standard == null) standard = List.copyOf(Comparison.standard(1).run(false));
+        return standard;
+    }
+
+    private static List<Result> standard;
+
+    /** The comparison as a chart: internal waste and external fragmentation per contender. */
+    public static String figureComparison() {
+        return comparison(standardResults());
+    }
+
+    /** Two bars per result, internal waste and external fragmentation, in percent, one scale. */
+    public static String comparison(List<Result> results) {
+        int left = 250, barW = 420, rowH = 44, top = 44;
+        Svg svg = new Svg(left + barW + 130, top + rowH * results.size() + 50);
+        String title = "The standard workload: what each allocator wastes inside blocks, and leaves unusable between them";
+        svg.text(10, 22, title, "start", 12, ".ink", true);
+        double max = 0.05;
+        for (Result r : results) max = Math.max(max, Math.max(r.internalWaste(), r.externalFragmentation()));
+        int y = top;
+        for (Result r : results) {
+            svg.text(10, y + 16, r.name(), "start", 11, ".ink", true);
+            double wi = barW * r.internalWaste() / max, we = barW * r.externalFragmentation() / max;
+            svg.rect(left, y, Math.max(1, wi), 14, Palette.ROUNDING, null, "internal waste " + pct(r.internalWaste()));
+            svg.text(left + Math.max(1, wi) + 6, y + 12, pct(r.internalWaste()), "start", 10);
+            svg.rect(left, y + 17, Math.max(1, we), 14, Palette.OTHER, null,
+                    "external fragmentation " + pct(r.externalFragmentation()));
+            svg.text(left + Math.max(1, we) + 6, y + 29, pct(r.externalFragmentation()), "start", 10);
+            y += rowH;
+        }
+        svg.legend(10, y + 4, List.of(new Svg.Key(Palette.ROUNDING, "internal waste (handed out, not asked for)"),
+                new Svg.Key(Palette.OTHER, "external fragmentation (free, but in pieces too small)")), 11);
+        return svg.toString(title);
+    }
+
+    private static String pct(double f) { return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * f); }
 
     /**
      * A line per result: the longest sequence it could admit at each step, in tokens. Each
