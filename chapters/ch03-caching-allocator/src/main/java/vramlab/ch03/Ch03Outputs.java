@@ -141,12 +141,17 @@ public final class Ch03Outputs {
 
     /** The run of {@link #outputThreeNumbers()} as PyTorch's memory_summary() lays it out. */
     public static String outputMemorySummary() {
+        return MemorySummary.format(summaryRun().allocator().memoryStats(), 0, true);
+    }
+
+    /** The run the summary prints (and {@link Ch03Figures#figureMemorySummary} annotates). */
+    static Sim summaryRun() {
         Sim sim = new Sim(mib(64), new PyTorchPolicy());
         Block t0 = sim.alloc(100);
         Block t1 = sim.alloc(mib(3) + 1);
         sim.alloc(mib(5) + 1);
         sim.free(t1);
         sim.free(t0);
-        return MemorySummary.format(sim.allocator().memoryStats(), 0, true);
+        return sim;
     }
 }
