@@ -11,8 +11,11 @@ import java.util.Map;
 import vramlab.alloc.Block;
 import vramlab.alloc.MemoryStats;
 import vramlab.alloc.MemorySummary;
+import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.Segment;
 import vramlab.alloc.Sim;
+import vramlab.alloc.ToyPolicy;
 import vramlab.figures.Palette;
 import vramlab.figures.Svg;
 import vramlab.figures.TextMetrics;
@@ -137,5 +140,55 @@ public final class Ch03Figures {
             for (Block b = s.first(); b != null; b = b.next()) if (!b.isAllocated()) n += b.size();
         }
         return n;
+    }
+
+    /**
+     * The size ladder of {@link Ch03Outputs#outputLadderBothPolicies} drawn to one linear scale:
+     * for each request, under the toy policy and under PyTorch's, the segment it would get (the
+     * outline), the block inside it, and the request inside the block; the red part is the
+     * rounding. Every size is the policy's own answer.
+     */
+    public static String figureSizeLadder() {
+        List<Policy> policies = List.of(new ToyPolicy(), new PyTorchPolicy());
+        List<String> names = List.of("toy", "PyTorch");
+        long max = 0;
+        for (long n : Ch03Outputs.LADDER_SIZES) {
+            for (Policy p : policies) max = Math.max(max, p.segmentSize(p.roundSize(n)));
+        }
+        int left = 14, labelW = 120, policyW = 60, barW = 420, laneH = 15, rowGap = 10, top = 34;
+        double barX = left + labelW + policyW, textX = barX + barW + 10, widest = 0;
+        for (long n : Ch03Outputs.LADDER_SIZES) {
+            for (Policy p : policies) widest = Math.max(widest, TextMetrics.width(Ch03Outputs.cell(p, n), 10));
+        }
+        String title = "The size ladder to scale: segment (outline), block, and the request inside it";
+        int rows = Ch03Outputs.LADDER_SIZES.length;
+        Svg svg = new Svg((int) Math.ceil(Math.max(textX + widest + 12, 20 + TextMetrics.width(title, 12, true))),
+                top + rows * (2 * laneH + rowGap) + 60);
+        svg.text(left, 20, title, "start", 12, ".ink", true);
+        double y = top;
+        for (long n : Ch03Outputs.LADDER_SIZES) {
+            svg.text(left, y + laneH + 4, Bytes.readable(n), "start", 11, ".ink", true);
+            for (int i = 0; i < policies.size(); i++) {
+                Policy p = policies.get(i);
+                long block = p.roundSize(n), segment = p.segmentSize(block);
+                svg.text(barX - 8, y + 11, names.get(i), "end", 10, ".muted", false);
+                double sw = Math.max(2, barW * (double) segment / max), bw = barW * (double) block / max;
+                double rw = barW * (double) n / max;
+                svg.rect(barX, y, sw, laneH - 3, Palette.FREE, null, names.get(i) + ": " + Bytes.readable(segment)
+                        + " " + p.poolFor(block).name().toLowerCase(java.util.Locale.ROOT) + " segment");
+                svg.rect(barX, y, bw, laneH - 3, Palette.ROUNDING, null,
+                        names.get(i) + ": block of " + Bytes.readable(block) + " for " + Bytes.readable(n));
+                svg.rect(barX, y, rw, laneH - 3, Palette.LIVE, null, null);
+                svg.text(textX, y + 10, Ch03Outputs.cell(p, n), "start", 10);
+                y += laneH;
+            }
+            y += rowGap;
+        }
+        svg.text(barX, y + 4, "scale: " + Bytes.readable(max) + " = " + barW + " px; the small requests are there, too thin to see",
+                "start", 10, ".muted", false);
+        svg.legend(left, y + 14, List.of(new Svg.Key(Palette.LIVE, "requested"),
+                new Svg.Key(Palette.ROUNDING, "rounding (block less request)"),
+                new Svg.Key(Palette.FREE, "rest of the segment the block would come from")), 11);
+        return svg.toString(title);
     }
 }
