@@ -1,5 +1,7 @@
 package vramlab.ch07;
 
+import static vramlab.units.Bytes.mib;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,6 +10,8 @@ import vramlab.driver.CopyEngine;
 import vramlab.driver.Stream;
 import vramlab.figures.Palette;
 import vramlab.figures.Svg;
+import vramlab.pinned.CachingHostAllocator;
+import vramlab.pinned.HostBlock;
 import vramlab.pinned.PinnedSim;
 
 /**
@@ -123,5 +127,107 @@ public final class PinnedFigures {
         if (label.startsWith("copy")) return Palette.COPY;
         if (label.startsWith("fill")) return Palette.WORK;
         return Palette.COMPUTE;
+    }
+
+    /** One block's state at one moment of {@link #heldByEventsRun}. */
+    enum Held { CHECKED_OUT, WAITING, FREE_LIST }
+
+    /** The blocks' states after each call of the run, at the host's clock. */
+    record Sample(long at, String call, List<Held> blocks, int pendingEvents) {}
+
+    /** Steps of the loop the figure draws. */
+    static final int HELD_STEPS = 5;
+
+    /**
+     * A loop whose host runs ahead of the GPU: each step pins an 8 MiB batch, fills it for 1 ms,
+     * queues its copy behind the step's 3 ms kernel and deletes the batch. The state of
+     * every block is read from the allocator after each call.
+     */
+    static List<Sample> heldByEventsRun() {
+        PinnedSim sim = new PinnedSim();
+        CachingHostAllocator a = sim.allocator();
+        List<HostBlock> order = new ArrayList<>();
+        List<Sample> out = new ArrayList<>();
+        out.add(sample(sim, order, "start"));
+        for (int step = 1; step <= HELD_STEPS; step++) {
+            HostBlock b = sim.pin(mib(8));
+            if (!order.contains(b)) order.add(b);
+            out.add(sample(sim, order, "step " + step + ": pin(8 MiB)"));
+            sim.clock().advanceBy(1_000_000);                 // the host fills the batch
+            sim.kernel("step " + step, 3_000_000);
+            sim.copyToDevice(sim.cuda(mib(8)), b);
+            sim.del(b);
+            out.add(sample(sim, order, "step " + step + ": copy queued, del"));
+        }
+        sim.synchronize();
+        a.processEvents();
+        out.add(sample(sim, order, "synchronize(), then the next allocate's processEvents()"));
+        return out;
+    }
+
+    private static Sample sample(PinnedSim sim, List<HostBlock> order, String call) {
+        List<Held> states = new ArrayList<>();
+        for (HostBlock b : order) {
+            states.add(b.allocated() ? Held.CHECKED_OUT : b.eventCount() > 0 ? Held.WAITING : Held.FREE_LIST);
+        }
+        return new Sample(sim.clock().now(), call, states, sim.allocator().pendingEvents());
+    }
+
+    /**
+     * Pinned blocks held by their events over time: one lane per block the loop pinned, coloured
+     * by its state between one call and the next (checked out, freed but waiting for its copy's
+     * event, on the free list). The host runs ahead of the GPU, so each step finds the last
+     * step's block still waiting and pins another.
+     */
+    public static String figureHeldByEvents() {
+        List<Sample> samples = heldByEventsRun();
+        int blocks = samples.get(samples.size() - 1).blocks().size();
+        long end = samples.get(samples.size() - 1).at() + 1_000_000;
+        int left = 110, width = 900, top = 34;
+        double scale = (width - left - 20) / (double) end;
+        String title = "Pinned blocks held by events: the host runs ahead of the GPU, so a step finds the last batch's block still waiting";
+        Svg svg = new Svg(width, top + blocks * LANE_H + 80);
+        svg.text(4, 18, title, "start", 12, ".ink", true);
+        for (int i = 0; i < blocks; i++) {
+            int y = top + i * LANE_H;
+            svg.text(4, y + 15, "block " + (i + 1), "start", 11);
+            for (int k = 0; k < samples.size(); k++) {
+                Sample s = samples.get(k);
+                if (i >= s.blocks().size()) continue;
+                long from = s.at(), to = k + 1 < samples.size() ? samples.get(k + 1).at() : end;
+                if (to <= from) continue;
+                Held h = s.blocks().get(i);
+                double x = left + from * scale, w = Math.max(1, (to - from) * scale);
+                svg.rect(x, y, w, LANE_H - 6, heldRole(h), h == Held.FREE_LIST ? null : ".line",
+                        "block " + (i + 1) + " " + heldLabel(h) + " from " + Clock.ms(from) + " to " + Clock.ms(to)
+                        + " (after " + s.call() + ")");
+                String step = s.call().split(":")[0];
+                if (h == Held.CHECKED_OUT && vramlab.figures.TextMetrics.width(step, 10) + 6 <= w) {
+                    svg.text(x + 3, y + 14, step, "start", 10, ".on-colour", false);
+                }
+            }
+        }
+        int y = top + blocks * LANE_H;
+        svg.text(left, y + 12, "0 ms", "start", 10);
+        svg.text(width - 20, y + 12, Clock.ms(end) + " (host clock)", "end", 10);
+        svg.legend(4, y + 24, List.of(new Svg.Key(Palette.LIVE, heldLabel(Held.CHECKED_OUT)),
+                new Svg.Key(Palette.ACCENT, heldLabel(Held.WAITING)), new Svg.Key(Palette.FREE, heldLabel(Held.FREE_LIST))), 11);
+        return svg.toString(title);
+    }
+
+    static String heldLabel(Held h) {
+        return switch (h) {
+            case CHECKED_OUT -> "checked out";
+            case WAITING -> "freed, in the event queue";
+            case FREE_LIST -> "on the free list";
+        };
+    }
+
+    private static String heldRole(Held h) {
+        return switch (h) {
+            case CHECKED_OUT -> Palette.LIVE;
+            case WAITING -> Palette.ACCENT;
+            case FREE_LIST -> Palette.FREE;
+        };
     }
 }
