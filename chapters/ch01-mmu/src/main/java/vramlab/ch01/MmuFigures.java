@@ -28,6 +28,21 @@ public final class MmuFigures {
         return walkSvg(p.walk(ptr + 0x40));
     }
 
+    /** The 64 KiB page the second walk figure maps, at VA_BASE + 2 MiB + 192 KiB, frame 0x4_5670_0000. */
+    static final long WALK64_VA = GpuProcess.VA_BASE + mib(2) + 0x30000, WALK64_FRAME = 0x4_5670_0000L;
+
+    /** The walk {@link #figurePageWalk64k} draws: one 64 KiB page mapped, read at offset 0x1234 into it. */
+    static Walk walk64k() {
+        vramlab.gmmu.AddressSpace s = new vramlab.gmmu.AddressSpace(vramlab.gmmu.MmuFormat.VER2, new vramlab.gmmu.Tlb(64));
+        s.map(WALK64_VA, Pte.local(PageSize.SIZE_64K, WALK64_FRAME, Access.READWRITE, 0));
+        return s.walk(WALK64_VA + 0x1234);
+    }
+
+    /** figures/page-walk-64k.svg: the same walk for a 64 KiB page, one level deeper than a 2 MiB one. */
+    public static String figurePageWalk64k() {
+        return walkSvg(walk64k());
+    }
+
     /** Any walk as an SVG: a column of level boxes, each with its index and the entry it read. */
     public static String walkSvg(Walk w) {
         int rowH = 46;
