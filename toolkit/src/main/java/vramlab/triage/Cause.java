@@ -13,18 +13,8 @@ public enum Cause {
                     + "then torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab "
                     + "advise oom.pickle; or rerun once with "
                     + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
-                    + "holes were the cause.", List.of(
-            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; newer "
-                    + "releases also read PYTORCH_ALLOC_CONF): segments grow page by page, so freed "
-                    + "holes are returned and re-mapped instead of stranded.",
-            "Keep tensor shapes steady: pad or bucket variable-length batches to a few sizes, so "
-                    + "each step reuses the blocks the last one freed.",
-            "On a release without expandable segments, set max_split_size_mb so large cached "
-                    + "blocks are not split for small requests.",
-            "Lower the batch size (it costs throughput).",
-            "Restart the process (last: it only resets the cache). empty_cache() will not help: "
-                    + "a segment with a hole also holds a live block, and only whole free segments "
-                    + "are released.")),
+                    + "holes were the cause (if not, they may lie inside pages, which only steady "
+                    + "shapes close).", Ladder.texts(Ladder.FRAGMENTATION_FIXES)),
     OTHER_PROCESSES(2, "other processes hold memory on the same GPU",
             "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv next to "
                     + "os.getpid() (inside a container the pids are the host's: match the sizes "

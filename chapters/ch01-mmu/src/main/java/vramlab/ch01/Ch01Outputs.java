@@ -75,17 +75,23 @@ public final class Ch01Outputs {
     /** The TLB: how much memory 64 entries reach, and a sweep of 16 MiB through them. */
     public static String outputTlbReach() {
         return capture(out -> {
-            long base = GpuProcess.VA_BASE;
             for (PageSize size : List.of(PageSize.SIZE_2M, PageSize.SIZE_64K, PageSize.SIZE_4K)) {
-                AddressSpace s = new AddressSpace(MmuFormat.VER2, new Tlb(64));
-                for (long off = 0; off < mib(16); off += size.bytes()) {
-                    s.map(base + off, Pte.local(size, off, Access.READWRITE, 0));
-                }
-                for (long off = 0; off < mib(16); off += 4096) s.translate(base + off);
+                Tlb tlb = sweep(size);
                 out.printf("%3s pages: 64 entries reach %7s; a 16 MiB sweep: %4d hits, %4d misses%n",
-                        size, Bytes.readable(64 * size.bytes()), s.tlb().hits(), s.tlb().misses());
+                        size, Bytes.readable(64 * size.bytes()), tlb.hits(), tlb.misses());
             }
         });
+    }
+
+    /** 16 MiB mapped in pages of {@code size}, read once in 4 KiB steps through a 64-entry TLB. */
+    static Tlb sweep(PageSize size) {
+        long base = GpuProcess.VA_BASE;
+        AddressSpace s = new AddressSpace(MmuFormat.VER2, new Tlb(64));
+        for (long off = 0; off < mib(16); off += size.bytes()) {
+            s.map(base + off, Pte.local(size, off, Access.READWRITE, 0));
+        }
+        for (long off = 0; off < mib(16); off += 4096) s.translate(base + off);
+        return s.tlb();
     }
 
     /** Misconception: reserving address space costs memory. */

@@ -55,4 +55,70 @@ public final class CudaMallocFigures {
                 new Svg.Key(Palette.ROUNDING, "lost to rounding (mapped, not asked for)")), 12);
         return svg.toString(title);
     }
+
+    /** The largest request {@link #figureTaxBySize} plots. */
+    static final long TAX_MAX = Bytes.mib(24);
+
+    /**
+     * What the driver maps for each request size of the tax curve: every multiple of 64 KiB up to
+     * {@link #TAX_MAX}, and one byte more, each a cudaMalloc on a fresh toy process. Pairs of
+     * (asked, mapped); mapped is {@code allocationSize}, the slice for a small request.
+     */
+    static List<long[]> taxPoints() {
+        List<long[]> out = new java.util.ArrayList<>();
+        GpuProcess p = new Gpu(gib(1)).openToyProcess();
+        for (long m = 1; m * Bytes.kib(64) <= TAX_MAX; m++) {
+            for (long size : new long[] {m * Bytes.kib(64), m * Bytes.kib(64) + 1}) {
+                if (size > TAX_MAX) continue;
+                long ptr = p.cudaMalloc(size);
+                out.add(new long[] {size, p.allocationSize(ptr)});
+                p.cudaFree(ptr);
+            }
+        }
+        return out;
+    }
+
+    static double taxShare(long[] point) { return (point[1] - point[0]) / (double) point[1]; }
+
+    /**
+     * The rounding tax as a share of what is mapped, per request size: zero at every multiple of
+     * 2 MiB, almost half one byte later at 2 MiB + 1 B, and falling with each page as requests grow.
+     */
+    public static String figureTaxBySize() {
+        List<long[]> pts = taxPoints();
+        int left = 60, top = 40, w = 640, h = 220;
+        Svg svg = new Svg(left + w + 30, top + h + 70);
+        String title = "The rounding tax per request size: the share of the mapping nobody asked for";
+        svg.text(10, 20, title, "start", 12, ".ink", true);
+        svg.line(left, top + h, left + w, top + h, null);
+        svg.line(left, top, left, top + h, null);
+        double yMax = 0.5;
+        for (int pct = 0; pct <= 50; pct += 10) {
+            double y = top + h - h * (pct / 100.0) / yMax;
+            svg.text(left - 6, y + 4, pct + "%", "end", 10);
+            if (pct > 0) svg.line(left, y, left + w, y, ".faint");
+        }
+        for (long mib = 0; mib <= TAX_MAX / Bytes.MiB; mib += 4) {
+            double x = left + w * (mib * (double) Bytes.MiB) / TAX_MAX;
+            svg.text(x, top + h + 16, mib + " MiB", "middle", 10);
+        }
+        List<double[]> line = new java.util.ArrayList<>();
+        for (long[] p : pts) {
+            line.add(new double[] {left + w * (double) p[0] / TAX_MAX, top + h - h * taxShare(p) / yMax});
+        }
+        svg.polyline(line, 1, 1.4, "tax share of each request size, one byte past every 64 KiB");
+        for (long[] p : pts) {
+            if (p[0] == Bytes.mib(2) + 1 || p[0] == Bytes.mib(8) + 1 || p[0] == Bytes.mib(16) + 1) {
+                double x = left + w * (double) p[0] / TAX_MAX, y = top + h - h * taxShare(p) / yMax;
+                svg.text(x + 5, y - 2, Bytes.readable(p[0]) + ": " + pct(taxShare(p)), "start", 10);
+            }
+        }
+        svg.text(left, top + h + 36, "request size (up to 1 MiB: a 512 B slice of a shared page, almost no tax)", "start", 10,
+                ".muted", false);
+        svg.legend(left, top + h + 46, List.of(new Svg.Key(Palette.SERIES.get(1),
+                "(mapped - asked) / mapped, asked = every multiple of 64 KiB and one byte more")), 10);
+        return svg.toString(title);
+    }
+
+    static String pct(double share) { return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share); }
 }

@@ -52,14 +52,17 @@ public final class Ch03Outputs {
         Policy real = new PyTorchPolicy();
         StringBuilder sb = new StringBuilder(String.format("%-20s %-26s %-26s%n", "request",
                 "toy: block, pool, segment", "PyTorch: block, pool, segment"));
-        for (long n : new long[] {100, 300_000, mib(1), mib(1) + 1, mib(3) / 2, 2_516_582, mib(9),
-            mib(10), mib(25)}) {
+        for (long n : LADDER_SIZES) {
             sb.append(String.format("%-20s %-26s %-26s%n", readable(n), cell(toy, n), cell(real, n)));
         }
         return sb.toString();
     }
 
-    private static String cell(Policy p, long n) {
+    /** The requests of the ladder, in the table and in {@link Ch03Figures#figureSizeLadder}. */
+    static final long[] LADDER_SIZES = {100, 300_000, mib(1), mib(1) + 1, mib(3) / 2, 2_516_582, mib(9),
+        mib(10), mib(25)};
+
+    static String cell(Policy p, long n) {
         long r = p.roundSize(n);
         return compact(r) + ", " + p.poolFor(r).name().toLowerCase() + ", " + compact(p.segmentSize(r));
     }
@@ -141,12 +144,17 @@ public final class Ch03Outputs {
 
     /** The run of {@link #outputThreeNumbers()} as PyTorch's memory_summary() lays it out. */
     public static String outputMemorySummary() {
+        return MemorySummary.format(summaryRun().allocator().memoryStats(), 0, true);
+    }
+
+    /** The run the summary prints (and {@link Ch03Figures#figureMemorySummary} annotates). */
+    static Sim summaryRun() {
         Sim sim = new Sim(mib(64), new PyTorchPolicy());
         Block t0 = sim.alloc(100);
         Block t1 = sim.alloc(mib(3) + 1);
         sim.alloc(mib(5) + 1);
         sim.free(t1);
         sim.free(t0);
-        return MemorySummary.format(sim.allocator().memoryStats(), 0, true);
+        return sim;
     }
 }

@@ -145,6 +145,11 @@ public final class Ch04Outputs {
         return sb.toString();
     }
 
+    /** Fragmentation's fix ladder in one line a rung: the order and the condition that puts each first. */
+    public static String outputFragmentationLadder() {
+        return vramlab.triage.Ladder.fragmentationLadder();
+    }
+
     /** {@code text} cut at spaces into lines of at most {@code width} characters. */
     static String wrap(String text, int width) {
         StringBuilder sb = new StringBuilder();

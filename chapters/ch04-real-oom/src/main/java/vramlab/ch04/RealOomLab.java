@@ -94,8 +94,9 @@ public final class RealOomLab {
                   3. A 4 MiB request still succeeds: an exact fit in a hole.
                   4. empty_cache() releases 0 MiB: both segments hold live 6 MiB blocks. It is not a
                      defragmenter.
-                  5. Under expandable segments, freed pages go back to the driver at once, and the
-                     8 MiB request maps fresh pages at fresh, contiguous VA (+40M).
+                  5. Under the expandable twin, freed pages go back to the driver at free (the twin's
+                     simplification: PyTorch unmaps only whole free pages, at empty_cache() or the
+                     OOM retry), and the 8 MiB request maps fresh pages at fresh, contiguous VA (+40M).
                   The toy is the simplified policy chapter 3 starts from; real PyTorch rounds and splits differently
                   (./vramlab replay --policy pytorch, and the notes' "Where the toy simplifies").
                 """;

@@ -132,4 +132,9 @@ public final class Ch05Outputs {
         }
         return sb.toString();
     }
+
+    /** Fragmentation's fix ladder, the triage's own (vramlab.triage.Ladder), one line a rung. */
+    public static String outputFragmentationLadder() {
+        return vramlab.triage.Ladder.fragmentationLadder();
+    }
 }

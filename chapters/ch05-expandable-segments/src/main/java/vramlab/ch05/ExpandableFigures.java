@@ -75,6 +75,83 @@ public final class ExpandableFigures {
         return svg.toString("A 25 MiB block over two 20 MiB pages");
     }
 
+    /** The requests of {@link #figureGrowing}, made in order and never freed. */
+    static final long[] GROWING = {mib(8), mib(14), mib(14)};
+
+    /** The two allocators of {@link #figureGrowing} after the first {@code k} requests: classic, then expandable. */
+    static List<CachingAllocator> growingAfter(int k) {
+        List<CachingAllocator> out = new java.util.ArrayList<>();
+        for (String conf : new String[] {"", "expandable_segments:True"}) {
+            CachingAllocator a = new CachingAllocator(new Gpu(ExpandableLab.DEVICE).openToyProcess(),
+                    conf.isEmpty() ? new PyTorchPolicy() : new PyTorchPolicy(conf));
+            for (int i = 0; i < k; i++) a.alloc(GROWING[i]);
+            out.add(a);
+        }
+        return out;
+    }
+
+    /**
+     * One segment growing in its reserved address range against classic segments: after each
+     * request of {@link #GROWING}, PyTorch's default allocator (each segment its own cudaMalloc,
+     * a block never crosses from one to the next) and the expandable segment (one reserved VA
+     * range, 20 MiB pages mapped as blocks need them, a block may straddle two pages).
+     */
+    public static String figureGrowing() {
+        String[] names = {"classic segments", "expandable segment"};
+        int left = 10, top = 30, rowH = 46, stepGap = 14;
+        double widest = 0;
+        for (int k = 1; k <= GROWING.length; k++) {
+            for (CachingAllocator a : growingAfter(k)) {
+                double x = left;
+                for (Segment seg : a.segments()) x += seg.size() / (double) mib(1) * PX_PER_MIB + 12;
+                widest = Math.max(widest, x);
+            }
+        }
+        String title = "Three requests, 8, 14 and 14 MiB: new segments, or one segment mapping pages as it grows";
+        int width = (int) Math.ceil(Math.max(widest + 10, 20 + TextMetrics.width(title, 12, true)));
+        Svg svg = new Svg(width, top + GROWING.length * (2 * rowH + stepGap) + 40);
+        svg.text(left, 18, title, "start", 12, ".ink", true);
+        int y = top;
+        for (int k = 1; k <= GROWING.length; k++) {
+            List<CachingAllocator> both = growingAfter(k);
+            for (int i = 0; i < both.size(); i++) {
+                CachingAllocator a = both.get(i);
+                svg.text(left, y + 12, growingLabel(k, names[i], a), "start", 11, ".ink", i == 0);
+                double x = left;
+                for (Segment seg : a.segments()) {
+                    for (Block b : seg.blocks()) {
+                        double bx = x + b.offset() / (double) mib(1) * PX_PER_MIB, w = b.size() / (double) mib(1) * PX_PER_MIB;
+                        String role = b.isAllocated() ? Palette.LIVE : !b.isMapped() ? Palette.UNMAPPED : Palette.FREE;
+                        svg.rect(bx, y + 18, w, 20, role, role.equals(Palette.LIVE) ? ".line" : null,
+                                names[i] + ", segment " + seg.id() + ": " + Bytes.readable(b.size())
+                                + (b.isAllocated() ? " live" : b.isMapped() ? " free" : " reserved VA, no pages"));
+                    }
+                    if (seg.isExpandable()) {
+                        for (int p = 1; p < seg.pages().pageCount(); p++) {
+                            double px = x + p * seg.pages().pageSize() / (double) mib(1) * PX_PER_MIB;
+                            svg.line(px, y + 15, px, y + 41, ".faint");
+                        }
+                    }
+                    x += seg.size() / (double) mib(1) * PX_PER_MIB + 12;
+                }
+                y += rowH;
+            }
+            y += stepGap;
+        }
+        double below = svg.legend(left, y, KEYS, 11);
+        svg.text(left, below + 8, "faint vertical lines: the expandable segment's 20 MiB page boundaries", "start", 11,
+                ".muted", false);
+        svg.height((int) Math.ceil(below + 16));
+        return svg.toString(title);
+    }
+
+    static String growingLabel(int k, String name, CachingAllocator a) {
+        StringBuilder asked = new StringBuilder();
+        for (int i = 0; i < k; i++) asked.append(i == 0 ? "" : ", ").append(Bytes.readable(GROWING[i]));
+        return "after " + asked + ": " + name + ", " + a.segments().size() + " segment"
+                + (a.segments().size() == 1 ? "" : "s") + ", reserved " + Bytes.readable(a.reserved());
+    }
+
     static CachingAllocator finalState(Policy p) {
         CachingAllocator a = new CachingAllocator(new Gpu(ExpandableLab.DEVICE).openToyProcess(), p);
         Block act = a.alloc(mib(30));

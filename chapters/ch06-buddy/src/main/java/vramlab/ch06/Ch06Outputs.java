@@ -47,11 +47,7 @@ public final class Ch06Outputs {
 
     /** Sixteen 1 MiB blocks, and the eight freed in adjacent pairs that are not buddies. */
     public static String outputNeighboursNotBuddies() {
-        BuddyAllocator b = pool16();
-        List<Long> at = new ArrayList<>();
-        for (int i = 0; i < 16; i++) at.add(b.alloc(mib(1)));
-        for (int i : new int[] {1, 2, 5, 6, 9, 10, 13, 14}) b.free(at.get(i));
-        b.checkInvariants();
+        BuddyAllocator b = neighboursNotBuddies();
         StringBuilder sb = new StringBuilder("16 x alloc(1 MiB), then free blocks 1,2 5,6 9,10 13,14:\n");
         sb.append(b.map()).append('\n').append(b.buddyinfo());
         sb.append("free ").append(readable(b.freeBytes())).append(", largest free block ")
@@ -66,6 +62,19 @@ public final class Ch06Outputs {
         sb.append("would fit after compaction: ").append(b.fitsAfterCompaction(mib(2))).append('\n');
         return sb.toString();
     }
+
+    /** The pool of {@link #outputNeighboursNotBuddies} (and {@link Figures#figureCheckerboard}) after its frees. */
+    static BuddyAllocator neighboursNotBuddies() {
+        BuddyAllocator b = pool16();
+        List<Long> at = new ArrayList<>();
+        for (int i = 0; i < 16; i++) at.add(b.alloc(mib(1)));
+        for (int i : FREED_NEIGHBOURS) b.free(at.get(i));
+        b.checkInvariants();
+        return b;
+    }
+
+    /** The blocks the misconception frees: adjacent pairs that straddle buddy boundaries. */
+    static final int[] FREED_NEIGHBOURS = {1, 2, 5, 6, 9, 10, 13, 14};
 
     /** Power-of-two rounding: the worst single request, and the average over uniform sizes. */
     public static String outputRoundingWaste() {

@@ -160,8 +160,12 @@ public final class Ch07Outputs {
     /** Misconception: a block is reusable as soon as its own copy finished. */
     public static String outputHeadOfLine() {
         PinnedSim sim = new PinnedSim();
+        return headOfLine(sim, new Stream(1, "stream 1", sim.clock(), CopyEngine.PCIE4));
+    }
+
+    /** The head-of-line scenario on {@code sim}, its slow copy on {@code side}; returns what it shows. */
+    static String headOfLine(PinnedSim sim, Stream side) {
         CachingHostAllocator a = sim.allocator();
-        Stream side = new Stream(1, "stream 1", sim.clock(), CopyEngine.PCIE4);
         HostBlock slow = sim.pin(mib(16));
         HostBlock fast = sim.pin(mib(2));
         side.kernel("long kernel", 50_000_000);            // stream 1 is busy for 50 ms

@@ -54,15 +54,29 @@ public final class VariableBatchRatchet implements Scenario {
      * @throws IllegalStateException when no OOM comes in {@link #MAX_STEPS} steps, which is what
      *         padding the lengths should achieve
      */
-    // tag::ratchet[]
     @Override
     public Outcome run(Policy policy, long seed) {
+        return run(policy, seed, MAX_STEPS, (step, reserved) -> {});
+    }
+
+    /** Told what PyTorch holds reserved after each step's {@code empty_cache()}. */
+    @FunctionalInterface
+    public interface StepWatcher {
+        void afterStep(int step, long reserved);
+    }
+
+    /**
+     * Runs as {@link #run(Policy, long)} does, for at most {@code maxSteps} steps, telling
+     * {@code watcher} the reserved bytes after every step that completed.
+     */
+    // tag::ratchet[]
+    public Outcome run(Policy policy, long seed, int maxSteps, StepWatcher watcher) {
         Random rnd = new Random(seed);
         Rig rig = Rig.card((1536 + 256L * rnd.nextInt(3)) * MiB, (200 + rnd.nextInt(200)) * MiB,
                 (300 + rnd.nextInt(200)) * MiB, policy);
         Set<Integer> lengthsSeen = new HashSet<>();
         List<Block> tables = new ArrayList<>();                  // one per length, kept
-        for (int step = 1; step <= MAX_STEPS; step++) {
+        for (int step = 1; step <= maxSteps; step++) {
             int tokens = padded(160 + rnd.nextInt(417));
             List<Block> acts = new ArrayList<>();
             try {
@@ -83,12 +97,13 @@ public final class VariableBatchRatchet implements Scenario {
             acts.forEach(b -> rig.free(rig.torch, b));
             long released = rig.torch.emptyCache();             // "to be safe", every batch
             rig.check();
+            watcher.afterStep(step, rig.torch.reserved());
             if (step % 100 == 0) {
                 rig.say("Step " + step + ": reserved " + size(rig.torch.reserved()) + ", tables "
                         + size(bytes(tables)) + ", empty_cache() released " + size(released) + ".");
             }
         }
-        throw new IllegalStateException(name() + ": no OOM in " + MAX_STEPS + " steps; reserved "
+        throw new IllegalStateException(name() + ": no OOM in " + maxSteps + " steps; reserved "
                 + size(rig.torch.reserved()) + " for " + tables.size() + " tables");
     }
     // end::ratchet[]
