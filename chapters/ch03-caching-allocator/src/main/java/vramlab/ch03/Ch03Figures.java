@@ -51,6 +51,24 @@ public final class Ch03Figures {
         return SegmentMapFigure.steps("Split and merge on one segment (toy policy)", steps);
     }
 
+    /** {@link Ch03Outputs#outputPoolsNeverMix}'s run as segment maps: a free 20 MiB large segment, then 900 KiB. */
+    static List<Step> poolsNeverMixSteps() {
+        Sim sim = new Sim(mib(64));
+        List<Step> steps = new ArrayList<>();
+        Block big = sim.alloc(mib(20));
+        sim.free(big);
+        steps.add(step("alloc(20 MiB), then free it: the large pool caches a whole free segment", sim));
+        sim.alloc(vramlab.units.Bytes.kib(900));
+        steps.add(step("alloc(900 KiB): small, so a new 2 MiB small segment; the 20 MiB stays free", sim));
+        return steps;
+    }
+
+    /** Pools never mix: a small request beside a free large segment still costs a cudaMalloc. */
+    public static String figurePoolsNeverMix() {
+        return SegmentMapFigure.steps("Pools never mix: 900 KiB does not use the free 20 MiB large segment",
+                poolsNeverMixSteps());
+    }
+
     private static Step step(String caption, Sim sim) {
         return new Step(caption, SegmentMapFigure.snapshot(sim.allocator()));
     }

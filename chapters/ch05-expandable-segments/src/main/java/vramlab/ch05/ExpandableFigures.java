@@ -119,19 +119,7 @@ public final class ExpandableFigures {
                 svg.text(left, y + 12, growingLabel(k, names[i], a), "start", 11, ".ink", i == 0);
                 double x = left;
                 for (Segment seg : a.segments()) {
-                    for (Block b : seg.blocks()) {
-                        double bx = x + b.offset() / (double) mib(1) * PX_PER_MIB, w = b.size() / (double) mib(1) * PX_PER_MIB;
-                        String role = b.isAllocated() ? Palette.LIVE : !b.isMapped() ? Palette.UNMAPPED : Palette.FREE;
-                        svg.rect(bx, y + 18, w, 20, role, role.equals(Palette.LIVE) ? ".line" : null,
-                                names[i] + ", segment " + seg.id() + ": " + Bytes.readable(b.size())
-                                + (b.isAllocated() ? " live" : b.isMapped() ? " free" : " reserved VA, no pages"));
-                    }
-                    if (seg.isExpandable()) {
-                        for (int p = 1; p < seg.pages().pageCount(); p++) {
-                            double px = x + p * seg.pages().pageSize() / (double) mib(1) * PX_PER_MIB;
-                            svg.line(px, y + 15, px, y + 41, ".faint");
-                        }
-                    }
+                    wholeSegment(svg, seg, x, y + 18, names[i]);
                     x += seg.size() / (double) mib(1) * PX_PER_MIB + 12;
                 }
                 y += rowH;
@@ -143,6 +131,89 @@ public final class ExpandableFigures {
                 ".muted", false);
         svg.height((int) Math.ceil(below + 16));
         return svg.toString(title);
+    }
+
+    /** One row of {@link #figureShrinking}: what was done, and the segment after it. */
+    record ShrinkStep(String caption, CachingAllocator allocator, long released) {}
+
+    /**
+     * {@link #GROWING}'s three blocks under expandable segments, then: free the middle one and
+     * empty the cache, free the last one and empty it again. Each step is a fresh allocator
+     * replayed to that point, so every row is the simulator's state at that moment.
+     */
+    static List<ShrinkStep> shrinkingRun() {
+        List<ShrinkStep> out = new java.util.ArrayList<>();
+        for (int step = 0; step < 3; step++) {
+            CachingAllocator a = new CachingAllocator(new Gpu(ExpandableLab.DEVICE).openToyProcess(),
+                    new PyTorchPolicy("expandable_segments:True"));
+            List<Block> live = new java.util.ArrayList<>();
+            for (long n : GROWING) live.add(a.alloc(n));
+            long released = 0;
+            String caption = "8, 14 and 14 MiB live";
+            if (step >= 1) {
+                a.free(live.get(1));
+                released = a.emptyCache();
+                caption = "free the first 14 MiB block, empty_cache()";
+            }
+            if (step >= 2) {
+                a.free(live.get(2));
+                released = a.emptyCache();
+                caption = "then free the second 14 MiB block, empty_cache()";
+            }
+            out.add(new ShrinkStep(caption, a, released));
+        }
+        return out;
+    }
+
+    static String shrinkLabel(ShrinkStep s) {
+        return s.caption() + ": released " + Bytes.readable(s.released()) + ", reserved "
+                + Bytes.readable(s.allocator().reserved());
+    }
+
+    /**
+     * Shrinking an expandable segment: empty_cache unmaps only the pages that lie wholly inside a
+     * free block. Freeing the block that straddles the page boundary unmaps nothing; freeing the
+     * last block too leaves the second page wholly free, and it goes.
+     */
+    public static String figureShrinking() {
+        List<ShrinkStep> steps = shrinkingRun();
+        int left = 10, top = 30, rowH = 50;
+        double widest = 0;
+        for (ShrinkStep st : steps) {
+            for (Segment seg : st.allocator().segments()) widest = Math.max(widest, left + seg.size() / (double) mib(1) * PX_PER_MIB);
+            widest = Math.max(widest, left + TextMetrics.width(shrinkLabel(st), 11));
+        }
+        String title = "empty_cache() on an expandable segment unmaps only pages wholly inside free blocks";
+        Svg svg = new Svg((int) Math.ceil(Math.max(widest + 10, 20 + TextMetrics.width(title, 12, true))),
+                top + steps.size() * rowH + 60);
+        svg.text(left, 18, title, "start", 12, ".ink", true);
+        int y = top;
+        for (ShrinkStep st : steps) {
+            svg.text(left, y + 12, shrinkLabel(st), "start", 11);
+            for (Segment seg : st.allocator().segments()) wholeSegment(svg, seg, left, y + 18, "expandable segment");
+            y += rowH;
+        }
+        double below = svg.legend(left, y, KEYS, 11);
+        svg.text(left, below + 8, "faint vertical lines: 20 MiB page boundaries", "start", 11, ".muted", false);
+        svg.height((int) Math.ceil(below + 16));
+        return svg.toString(title);
+    }
+
+    /** Every block of a segment from {@code x}, unmapped address space dashed, page boundaries faint. */
+    private static void wholeSegment(Svg svg, Segment seg, double x, int y, String name) {
+        for (Block b : seg.blocks()) {
+            double bx = x + b.offset() / (double) mib(1) * PX_PER_MIB, w = b.size() / (double) mib(1) * PX_PER_MIB;
+            String role = b.isAllocated() ? Palette.LIVE : !b.isMapped() ? Palette.UNMAPPED : Palette.FREE;
+            svg.rect(bx, y, w, 20, role, role.equals(Palette.LIVE) ? ".line" : null,
+                    name + ", segment " + seg.id() + ": " + Bytes.readable(b.size())
+                    + (b.isAllocated() ? " live" : b.isMapped() ? " free" : " reserved VA, no pages"));
+        }
+        if (seg.isExpandable()) {
+            for (int p = 1; p < seg.pages().pageCount(); p++) {
+                double px = x + p * seg.pages().pageSize() / (double) mib(1) * PX_PER_MIB;
+                svg.line(px, y - 3, px, y + 23, ".faint");
+            }
+        }
     }
 
     static String growingLabel(int k, String name, CachingAllocator a) {

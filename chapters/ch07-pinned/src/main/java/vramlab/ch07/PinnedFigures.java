@@ -230,4 +230,43 @@ public final class PinnedFigures {
             case FREE_LIST -> Palette.FREE;
         };
     }
+
+    /** The batch sizes {@link #figurePowerOfTwoBill} pins, in bytes. */
+    static final long[] BILL_SIZES = {mib(3), mib(4), mib(5), mib(8) + 1, mib(10), mib(12), mib(16), mib(17)};
+
+    /**
+     * Rule 1's bill: each batch size, asked of a fresh allocator, inside the power-of-two block it
+     * gets; the red part is pinned and unused. Every block size is the allocator's own.
+     */
+    public static String figurePowerOfTwoBill() {
+        long max = 0;
+        long[] blocks = new long[BILL_SIZES.length];
+        for (int i = 0; i < BILL_SIZES.length; i++) {
+            PinnedSim sim = new PinnedSim();
+            blocks[i] = sim.pin(BILL_SIZES[i]).size();
+            max = Math.max(max, blocks[i]);
+        }
+        int left = 110, barW = 520, rowH = 24, top = 34;
+        String title = "pin_memory=True rounds every request up to a power of two";
+        Svg svg = new Svg(left + barW + 250, top + rowH * BILL_SIZES.length + 50);
+        svg.text(4, 18, title, "start", 12, ".ink", true);
+        int y = top;
+        for (int i = 0; i < BILL_SIZES.length; i++) {
+            long asked = BILL_SIZES[i], block = blocks[i];
+            svg.text(4, y + 13, vramlab.units.Bytes.readable(asked), "start", 11);
+            svg.rect(left, y, barW * (double) block / max, rowH - 8, Palette.ROUNDING, null,
+                    "block of " + vramlab.units.Bytes.readable(block) + " for " + vramlab.units.Bytes.readable(asked));
+            svg.rect(left, y, barW * (double) asked / max, rowH - 8, Palette.LIVE, null, null);
+            svg.text(left + barW * (double) block / max + 6, y + 12, billLabel(asked, block), "start", 10);
+            y += rowH;
+        }
+        svg.legend(4, y + 6, List.of(new Svg.Key(Palette.LIVE, "asked for"),
+                new Svg.Key(Palette.ROUNDING, "pinned, never used (the block less the request)")), 11);
+        return svg.toString(title);
+    }
+
+    static String billLabel(long asked, long block) {
+        return vramlab.units.Bytes.readable(block) + " block, " + String.format(java.util.Locale.ROOT, "%.0f%%",
+                100.0 * (block - asked) / block) + " unused";
+    }
 }
