@@ -9,7 +9,13 @@ import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import java.util.ArrayList;
+import java.util.List;
+
 import vramlab.advise.Advice;
+import vramlab.advise.Outcome;
+import vramlab.replay.RunPage;
+import vramlab.replay.Timeline;
 import vramlab.advise.Setting;
 import vramlab.advise.Workload;
 import vramlab.snapshot.SnapshotInput;
@@ -34,6 +40,11 @@ final class AdviseCommand implements Command {
             ranked by peak""")
     Long device;
 
+    @Option(names = "--html", paramLabel = "PAGE", description = """
+            also write one offline HTML page (inline SVG, no script): reserved and allocated over \
+            the run under each setting, the card line, each OOM, and who holds the memory at the peak""")
+    String html;
+
     @Parameters(paramLabel = "FILE", arity = "1", description = """
             a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, \
             either gzipped) or a text trace; - reads standard input""")
@@ -53,9 +64,24 @@ final class AdviseCommand implements Command {
             io.out().flush();
             return 0;
         }
-        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println);
+        if (html != null && w.snapshot() == null) {
+            throw new UsageException("advise", "--html " + html + ": applies to snapshots, not to text traces");
+        }
+        if (html != null) HtmlPage.checkWritable("advise", html);
+        List<Timeline> timelines = html == null ? null : new ArrayList<>();
+        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println, timelines);
         io.out().print(advice.text());
         io.out().flush();
+        if (html != null) {
+            List<RunPage.Row> rows = new ArrayList<>();
+            for (int i = 0; i < advice.outcomes().size(); i++) {
+                Outcome o = advice.outcomes().get(i);
+                rows.add(new RunPage.Row(o.setting().name(), timelines.get(i), o.whatIf().verdict()));
+            }
+            HtmlPage.write("advise", html, RunPage.html(w.source(), advice.cardKnown() ? advice.card() : -1,
+                    rows, advice.holders()));
+            io.err().println("advise: wrote " + html);
+        }
         return 0;
     }
 

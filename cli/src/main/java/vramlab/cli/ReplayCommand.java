@@ -24,6 +24,8 @@ import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
+import vramlab.replay.RunPage;
+import vramlab.replay.Timeline;
 import vramlab.replay.WhatIf;
 import vramlab.replay.WhoHolds;
 import vramlab.snapshot.Snapshot;
@@ -97,6 +99,11 @@ final class ReplayCommand implements Command {
 
     @Option(names = "--stacks", description = "with --at: each site's Python stack")
     boolean stacks;
+
+    @Option(names = "--html", paramLabel = "PAGE", description = """
+            for a snapshot: also write one offline HTML page (inline SVG, no script): reserved and \
+            allocated over the run, the card line, each OOM, and who holds the memory at the peak""")
+    String html;
 
     @Option(names = "--json", description = """
             for a snapshot: one JSON object per device (settings, placement, card, peak, OOMs, \
@@ -189,9 +196,9 @@ final class ReplayCommand implements Command {
             if (SnapshotReader.isSnapshot(head)) {
                 replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {
-                if (deviceIndex != null || at != null || json) {
+                if (deviceIndex != null || at != null || json || html != null) {
                     throw new UsageException("replay", (deviceIndex != null ? "--device-index"
-                            : at != null ? "--at" : "--json") + " applies to snapshots, not to text traces");
+                            : at != null ? "--at" : html != null ? "--html" : "--json") + " applies to snapshots, not to text traces");
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
@@ -256,6 +263,11 @@ final class ReplayCommand implements Command {
      */
     private void replaySnapshot(Snapshot s, Io io) {
         List<Snapshot.Device> devices = devices(s);
+        if (html != null && devices.size() != 1) {
+            throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
+                    + ": choose one with --device-index N for --html");
+        }
+        if (html != null) HtmlPage.checkWritable("replay", html);
         if ((csv || export != null) && devices.size() > 1) {
             throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
                     + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
@@ -274,7 +286,15 @@ final class ReplayCommand implements Command {
         for (Snapshot.Device d : devices) {
             Replayer.Listener listener = csv ? new CsvListener(io.out())
                     : (step, e, result, bytes, al) -> { };
+            Timeline timeline = html == null ? null : new Timeline();
+            if (timeline != null) listener = Timeline.both(listener, timeline);
             WhatIf w = WhatIf.run(s, d, options, listener, export != null);
+            if (timeline != null) {
+                String name = policy == null ? "as recorded" : conf == null ? policyName : conf;
+                HtmlPage.write("replay", html, RunPage.html(s.file() + ", device " + d.index(),
+                        w.cardKnown() ? w.main().cardAvailable() : -1,
+                        List.of(new RunPage.Row(name, timeline, w.verdict())), WhoHolds.atPeak(s, d, options, w.main())));
+            }
             WhoHolds holds = at == null ? null : whoHolds(s, d, options, w.main());
             if (json) {
                 Map<String, Object> o = w.map();

@@ -54,12 +54,22 @@ public record Advice(String source, long card, String cardFrom, String recorded,
      */
     public static Advice of(Workload w, String file, List<Setting> settings,
                             java.util.function.Consumer<String> progress) {
+        return of(w, file, settings, progress, null);
+    }
+
+    /**
+     * The same; for a snapshot, each row's replay is also heard by a new timeline added to
+     * {@code timelines} (for {@code --html}: the page draws the runs the table reports).
+     */
+    public static Advice of(Workload w, String file, List<Setting> settings,
+                            java.util.function.Consumer<String> progress,
+                            List<vramlab.replay.Timeline> timelines) {
         if (w.snapshot() == null) {
             return new Advice(w.source(), w.card(), w.cardFrom(), null, w.where(),
                     Advisor.compare(w.events(), w.card(), settings, file, progress),
                     !w.cardFrom().startsWith("assumed"));
         }
-        List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress);
+        List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress, timelines);
         vramlab.replay.SnapshotReplay.Report first = rows.get(0).whatIf().main();
         vramlab.replay.WhoHolds peak = vramlab.replay.WhoHolds.at(w.snapshot(), w.device(),
                 new vramlab.replay.SnapshotReplay.Options(null, w.card()), first.replayedPeakPosition(), false,

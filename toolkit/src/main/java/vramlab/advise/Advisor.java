@@ -12,6 +12,7 @@ import vramlab.driver.Gpu;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotReplay;
+import vramlab.replay.Timeline;
 import vramlab.replay.WhatIf;
 import vramlab.snapshot.Snapshot;
 import vramlab.trace.TraceEvent;
@@ -56,6 +57,12 @@ public final class Advisor {
      */
     public static List<Outcome> compare(Snapshot s, Snapshot.Device d, long card, List<Setting> settings,
                                         Consumer<String> progress) {
+        return compare(s, d, card, settings, progress, null);
+    }
+
+    /** The same, each row's replay also heard by a new {@link Timeline} added to {@code timelines}. */
+    public static List<Outcome> compare(Snapshot s, Snapshot.Device d, long card, List<Setting> settings,
+                                        Consumer<String> progress, List<Timeline> timelines) {
         List<Setting> rows = new ArrayList<>();
         rows.add(Setting.recorded(s.settings() == null ? null : s.settings().conf()));
         rows.addAll(settings);
@@ -66,16 +73,23 @@ public final class Advisor {
                 progress.accept("advise: [" + (i + 1) + "/" + rows.size() + "] " + row.name() + ", "
                         + d.trace().size() + " trace entries");
             }
-            out.add(replay(s, d, card, row));
+            Timeline t = timelines == null ? null : new Timeline();
+            if (t != null) timelines.add(t);
+            out.add(replay(s, d, card, row, t));
         }
         return out;
     }
 
     /** One row: the replay {@code vramlab replay [--alloc-conf CONF] [--device CARD]} runs. */
     static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row) {
+        return replay(s, d, card, row, null);
+    }
+
+    private static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row, Timeline timeline) {
         Policy policy = row.asRecorded() ? null : Policies.create("pytorch", row.conf());
         Watcher w = new Watcher();
-        WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card), w, false);
+        WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card),
+                timeline == null ? w : Timeline.both(w, timeline), false);
         SnapshotReplay.Report r = what.main();
         return new Outcome(row, r.replayedPeak(), r.allocatedAtPeak(), r.replayedOoms().size(), w.firstOom,
                 w.firstOomStep, r.replayedReserved(), what);

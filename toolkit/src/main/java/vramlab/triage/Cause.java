@@ -3,7 +3,7 @@ package vramlab.triage;
 import java.util.List;
 
 /**
- * The six causes of a real CUDA OOM in the order the 3 a.m. ladder checks them, plus the answer
+ * The causes of a real CUDA OOM in the order the 3 a.m. ladder checks them, plus the answer
  * for a message that is not a PyTorch CUDA OOM at all. Each cause carries its fix ladder,
  * cheapest first.
  */
@@ -40,6 +40,36 @@ public enum Cause {
             "Run once with NCCL_DEBUG=INFO to see the channels and buffers each communicator sets up.",
             "Budget for it: what PyTorch may use is the capacity minus the context and NCCL's "
                     + "scratch.")),
+    // Which in-process memory lies outside PyTorch's cache (pytorch/pytorch main, read 2026-12):
+    // cuBLAS's workspace comes from the caching allocator (aten/src/ATen/cuda/CublasHandlePool.cpp:
+    // allocateCUDABlasWorkspace; its size from CUBLAS_WORKSPACE_CONFIG, getChosenWorkspaceSize),
+    // and the comment in setupCUDABlasHandle says that without it cuBLAS (CUDA 12.2+) allocates
+    // with cudaMallocAsync outside the cache; cuDNN's convolution workspace also comes from the
+    // cache (aten/src/ATen/native/cudnn/Conv_v7.cpp: Workspace, raw_alloc). NCCL allocates with
+    // cudaMalloc or, since 2.19, cuMem (NVIDIA/nccl src/include/alloc.h: ncclCudaCalloc, ncclCuMemAlloc), logged
+    // under NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALLOC.
+    OUTSIDE_ALLOCATOR(3, "this process holds memory outside PyTorch's caching allocator",
+            "Tell the holders apart one run at a time, comparing nvidia-smi's figure for this "
+                    + "process with torch.cuda.memory_reserved(): a process that only calls "
+                    + "torch.cuda.init() shows the context alone; NCCL_DEBUG=INFO "
+                    + "NCCL_DEBUG_SUBSYS=ALLOC logs NCCL's own allocations in a distributed run; "
+                    + "a run without the suspect library (an extension, TensorRT, CuPy, a custom "
+                    + "kernel) shows what it holds.", List.of(
+            "Measure the context first: nvidia-smi's figure for a process that only calls "
+                    + "torch.cuda.init() is the context and the loaded kernels; only what lies "
+                    + "beyond it belongs to a library.",
+            "NCCL, only in a distributed run: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALLOC logs its "
+                    + "buffers, and the NCCL rung's fixes apply (fewer communicators, "
+                    + "NCCL_BUFFSIZE, NCCL_MAX_NCHANNELS).",
+            "cuBLAS and cuDNN: PyTorch hands them workspaces from its own cache, counted in "
+                    + "reserved; a library that calls them with its own handles gets workspaces "
+                    + "outside it. CUBLAS_WORKSPACE_CONFIG bounds cuBLAS's, and "
+                    + "torch.backends.cudnn.benchmark = False keeps cuDNN's choices modest.",
+            "Another library's direct cudaMalloc (CuPy, TensorRT, a custom extension): rerun "
+                    + "without it, or route it through PyTorch's allocator where the library "
+                    + "takes one (c10::cuda::CUDACachingAllocator::raw_alloc from C++).",
+            "Budget for it: what PyTorch may use is the capacity minus the context and what the "
+                    + "libraries hold.")),
     CUDA_GRAPH_POOLS(4, "CUDA graphs keep their private memory pools reserved",
             "torch.cuda.memory_summary() and a snapshot (segments whose segment_pool_id is not "
                     + "(0, 0) belong to graphs); then rerun once without graphs (vLLM "

@@ -370,14 +370,19 @@ public final class Ladder {
         long beyond = Math.max(0, outside - ContextReserve.PROCESS_CONTEXT);
         boolean large = outside >= ContextReserve.NON_PYTORCH_ALLOWANCE;
         boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
-        String s = "3. NCCL: this process holds " + formatSize(a.self) + ", PyTorch reserved "
+        // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
+        boolean distributed = r.has(Clue.DISTRIBUTED);
+        String s = (distributed ? "3. NCCL" : "3. Outside PyTorch") + ": this process holds "
+                + formatSize(a.self) + ", PyTorch reserved "
                 + formatSize(a.reserved) + ": " + formatSize(Math.max(0, outside))
                 + " is non-PyTorch memory" + (large ? ", more than a context (the kit's line: "
                 + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")"
-                + (r.has(Clue.DISTRIBUTED) ? ", and the paste shows a distributed run."
-                        : "; the paste shows no distributed run, so also suspect another library "
-                        + "that allocates on its own.") : ", about a context's worth.");
-        add(Cause.NCCL_BUFFERS, beyond, fits, large, s);
+                + (distributed ? ", and the paste shows a distributed run."
+                        : "; the paste shows no distributed run, so not NCCL by default: a "
+                        + "library's own cudaMalloc, cuBLAS or cuDNN workspaces outside "
+                        + "PyTorch's cache, NCCL if a process group exists after all, or a "
+                        + "larger context.") : ", about a context's worth.");
+        add(distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR, beyond, fits, large, s);
     }
 
     private void graphPools() {

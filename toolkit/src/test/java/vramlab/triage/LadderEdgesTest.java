@@ -109,9 +109,28 @@ class LadderEdgesTest {
     class MiddleRungs {
         // 20 GiB card, 1 MiB free, 512 MiB asked. This process holds 1 GiB outside PyTorch: NCCL
         // gives back what lies beyond a 512 MiB context, 512 MiB.
+        // The paste shows a distributed run: without one the same gap is not put on NCCL.
         R base() {
-            return card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, 19000L)
+            R r = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, 19000L)
                     .put(Figure.THIS_PROCESS, 20024L);
+            r.clues.add(Clue.DISTRIBUTED);
+            return r;
+        }
+
+        @Test
+        @DisplayName("without a distributed run the same 512 MiB is OUTSIDE_ALLOCATOR, step 3, its holders named")
+        void noDistributedRunIsNotNccl() {
+            R r = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.RESERVED, 19000L)
+                    .put(Figure.THIS_PROCESS, 20024L).put(Figure.OTHER_PROCESSES, 0L).put(Figure.PRIVATE_POOLS, 600L);
+            Diagnosis d = r.climb();
+            assertThat(d.cause()).as(all(d)).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+            assertThat(d.runnerUp()).isEqualTo(Cause.CUDA_GRAPH_POOLS);
+            assertThat(Cause.OUTSIDE_ALLOCATOR.step()).isEqualTo(Cause.NCCL_BUFFERS.step());
+            assertThat(rung(d, 3)).startsWith("3. Outside PyTorch: ").contains("not NCCL by default")
+                    .contains("cudaMalloc").contains("cuBLAS or cuDNN").contains("context");
+            assertThat(String.join("\n", Cause.OUTSIDE_ALLOCATOR.fixes()) + Cause.OUTSIDE_ALLOCATOR.check())
+                    .contains("NCCL_DEBUG=INFO").contains("CUBLAS_WORKSPACE_CONFIG")
+                    .contains("torch.backends.cudnn").contains("torch.cuda.init()").contains("a run without");
         }
 
         @Test
@@ -135,9 +154,11 @@ class LadderEdgesTest {
         void largerWins() {
             Diagnosis pools = base().put(Figure.OTHER_PROCESSES, 0L).put(Figure.PRIVATE_POOLS, 1025L).climb();
             assertThat(pools.cause()).as(all(pools)).isEqualTo(Cause.CUDA_GRAPH_POOLS);
-            Diagnosis nccl = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
+            R ncclRun = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
                     .put(Figure.RESERVED, 17000L).put(Figure.THIS_PROCESS, 19561L).put(Figure.PRIVATE_POOLS, 0L)
-                    .proc(4242, 1024).climb();
+                    .proc(4242, 1024);
+            ncclRun.clues.add(Clue.DISTRIBUTED);
+            Diagnosis nccl = ncclRun.climb();
             assertThat(nccl.cause()).as("2049 MiB beyond a context outranks a 1 GiB co-tenant\n" + all(nccl))
                     .isEqualTo(Cause.NCCL_BUFFERS);
         }
@@ -262,7 +283,7 @@ class LadderEdgesTest {
                     .put(Figure.THIS_PROCESS, 300L).put(Figure.OTHER_PROCESSES, 0L).climb();
             assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
             assertThat(rung(d, 1)).startsWith("1. Fragmentation: cannot check");
-            assertThat(rung(d, 3)).isEqualTo("3. NCCL: this process holds 300.00 MiB, PyTorch reserved 0 bytes: "
+            assertThat(rung(d, 3)).isEqualTo("3. Outside PyTorch: this process holds 300.00 MiB, PyTorch reserved 0 bytes: "
                     + "300.00 MiB is non-PyTorch memory, about a context's worth.");
             assertThat(last(d)).startsWith("6. Otherwise the card is simply full: PyTorch has 0 bytes of 20.00 GiB, "
                     + "100.00 MiB is free. This process holds 300.00 MiB beyond what PyTorch reserved");

@@ -239,21 +239,24 @@ class LadderRulesTest {
         }
 
         @Test
-        @DisplayName("1 GiB outside PyTorch: suspect NCCL, with or without a distributed run in the paste")
+        @DisplayName("1 GiB outside PyTorch: NCCL in a distributed run; without one, the holders are named, not NCCL")
         void outside() {
             R r = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 20024L).put(Figure.RESERVED, 19000L);
             Diagnosis d = r.climb();
-            assertThat(d.cause()).isEqualTo(Cause.NCCL_BUFFERS);
-            assertThat(rung(d, 3)).startsWith("3. NCCL: this process holds 19.55 GiB, PyTorch reserved 18.55 GiB: "
-                    + "1024.00 MiB is non-PyTorch memory, more than a context")
-                    .endsWith("also suspect another library that allocates on its own.");
+            assertThat(d.cause()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+            assertThat(rung(d, 3)).startsWith("3. Outside PyTorch: this process holds 19.55 GiB, PyTorch reserved "
+                    + "18.55 GiB: 1024.00 MiB is non-PyTorch memory, more than a context")
+                    .endsWith("so not NCCL by default: a library's own cudaMalloc, cuBLAS or cuDNN workspaces "
+                            + "outside PyTorch's cache, NCCL if a process group exists after all, or a larger context.");
             r.clues.add(Clue.DISTRIBUTED);
-            assertThat(rung(r.climb(), 3)).endsWith(", and the paste shows a distributed run.");
+            Diagnosis distributed = r.climb();
+            assertThat(distributed.cause()).isEqualTo(Cause.NCCL_BUFFERS);
+            assertThat(rung(distributed, 3)).startsWith("3. NCCL: ").endsWith(", and the paste shows a distributed run.");
             R level = card(20480L, 1L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 19000L).put(Figure.RESERVED, 19000L);
-            assertThat(rung(level.climb(), 3)).isEqualTo("3. NCCL: this process holds 18.55 GiB, PyTorch reserved "
-                    + "18.55 GiB: 0 bytes is non-PyTorch memory, about a context's worth.");
+            assertThat(rung(level.climb(), 3)).isEqualTo("3. Outside PyTorch: this process holds 18.55 GiB, "
+                    + "PyTorch reserved 18.55 GiB: 0 bytes is non-PyTorch memory, about a context's worth.");
         }
 
         // 1 GiB outside PyTorch is the line; what lies beyond a 512 MiB context is given back.
@@ -264,12 +267,18 @@ class LadderRulesTest {
                 1024 | 513 | true
                 1024 | 514 | false
                 """)
-        @DisplayName("from 1 GiB outside PyTorch, when what lies beyond a context covers the request")
+        @DisplayName("from 1 GiB outside PyTorch, when what lies beyond a context covers the request: NCCL only in a distributed run")
         void threshold(long outside, long tried, boolean blamed) {
-            Diagnosis d = card(20480L, 1L, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
-                    .put(Figure.OTHER_PROCESSES, 0L).put(Figure.THIS_PROCESS, 19000L + outside)
-                    .put(Figure.RESERVED, 19000L).climb();
-            assertThat(d.cause() == Cause.NCCL_BUFFERS).as(String.join("\n", d.evidence())).isEqualTo(blamed);
+            for (boolean distributed : new boolean[] {false, true}) {
+                R r = card(20480L, 1L, tried).put(Figure.RESERVED_BUT_UNALLOCATED, 0L)
+                        .put(Figure.OTHER_PROCESSES, 0L).put(Figure.THIS_PROCESS, 19000L + outside)
+                        .put(Figure.RESERVED, 19000L);
+                if (distributed) r.clues.add(Clue.DISTRIBUTED);
+                Diagnosis d = r.climb();
+                Cause holder = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
+                assertThat(d.cause() == holder).as(String.join("\n", d.evidence())).isEqualTo(blamed);
+                assertThat(d.cause()).isNotEqualTo(distributed ? Cause.OUTSIDE_ALLOCATOR : Cause.NCCL_BUFFERS);
+            }
         }
     }
 

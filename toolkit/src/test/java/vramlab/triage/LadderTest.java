@@ -40,14 +40,16 @@ class LadderTest {
         a co-tenant more than twice the holes outranks   | 512   | 1000    | 18000 | 17500    | 2001   | 0       |             | OTHER_PROCESSES
         a lone line holding what PyTorch reserved is us  | 512   | 0       |       | 19000    | 19500  | 0       |             | FULL_OR_DRIVER_RESERVE
         a line smaller than PyTorch's share is a tenant  | 512   | 0       |       | 10000    | 9000   | 0       |             | OTHER_PROCESSES
-        1 GiB outside PyTorch in this process            | 512   | 0       | 20024 | 19000    | 0      | 0       |             | NCCL_BUFFERS
+        1 GiB outside PyTorch, no distributed run         | 512   | 0       | 20024 | 19000    | 0      | 0       |             | OUTSIDE_ALLOCATOR
+        1 GiB outside PyTorch in a distributed run       | 512   | 0       | 20024 | 19000    | 0      | 0       | DISTRIBUTED | NCCL_BUFFERS
         just under 1 GiB outside PyTorch                 | 512   | 0       | 20023 | 19000    | 0      | 0       | DISTRIBUTED | FULL_OR_DRIVER_RESERVE
         private pools larger than the request            | 512   | 0       | 19900 | 19000    | 0      | 600     |             | CUDA_GRAPH_POOLS
         small private pools, a convolution               | 512   | 0       | 19900 | 19000    | 0      | 100     | CUDNN       | CUDNN_WORKSPACE
         graph pools outrank cuDNN                        | 512   | 0       | 19900 | 19000    | 0      | 600     | CUDNN       | CUDA_GRAPH_POOLS
         a capture in progress outranks the figures       | 512   | 2048    | 19900 | 19000    | 0      | 0       | GRAPH_CAPTURE | CUDA_GRAPH_POOLS
         a co-tenant ties 1 GiB outside PyTorch: step 2   | 512   | 0       | 20024 | 19000    | 1024   | 0       |             | OTHER_PROCESSES
-        1 GiB outside PyTorch ties graph pools: step 3   | 512   | 0       | 20024 | 19000    | 0      | 600     |             | NCCL_BUFFERS
+        1 GiB outside PyTorch ties graph pools: step 3   | 512   | 0       | 20024 | 19000    | 0      | 600     |             | OUTSIDE_ALLOCATOR
+        ... and in a distributed run, NCCL's              | 512   | 0       | 20024 | 19000    | 0      | 600     | DISTRIBUTED | NCCL_BUFFERS
         a co-tenant ties graph pools: step 2             | 512   | 0       | 18000 | 17500    | 1024   | 600     |             | OTHER_PROCESSES
         nothing: a full card                             | 512   | 0       | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE
         a request larger than the card                   | 40960 | 50000   | 19900 | 19000    | 0      | 0       |             | FULL_OR_DRIVER_RESERVE

@@ -23,6 +23,7 @@ public final class LadderFigure {
             case FRAGMENTATION -> "reserved but unallocated >= the request?";
             case OTHER_PROCESSES -> "\"Process P has X\" lines, X large?";
             case NCCL_BUFFERS -> "this process >> PyTorch reserved, distributed run?";
+            case OUTSIDE_ALLOCATOR -> "this process >> PyTorch reserved, no distributed run?";
             case CUDA_GRAPH_POOLS -> "\"allocated in private pools\" large?";
             case CUDNN_WORKSPACE -> "failed in a convolution (cudnn.benchmark)?";
             case FULL_OR_DRIVER_RESERVE -> "otherwise";
@@ -35,7 +36,9 @@ public final class LadderFigure {
     /** The flowchart, as a standalone SVG document in the course's palette. */
     public static String figureLadder() {
         List<Cause> steps = new ArrayList<>();
-        for (Cause c : Cause.values()) if (c.step() > 0) steps.add(c);
+        // OUTSIDE_ALLOCATOR shares step 3 with NCCL (the same gap, without a distributed run) and
+        // has no scenario of its own: the flowchart keeps one box per scenario.
+        for (Cause c : Cause.values()) if (c.step() > 0 && c != Cause.OUTSIDE_ALLOCATOR) steps.add(c);
         Svg svg = new Svg(W, TOP + steps.size() * ROW + 20);
         String title = "CUDA out of memory: the ladder, top to bottom";
         svg.text(20, 30, title, "start", 16, ".ink", true);

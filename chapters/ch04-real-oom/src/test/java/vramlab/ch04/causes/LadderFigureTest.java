@@ -26,6 +26,7 @@ class LadderFigureTest {
         int last = -1;
         for (Cause c : Cause.values()) {
             if (c.step() == 0) continue;        // NOT_PYTORCH_OOM and CANNOT_TELL are no rung
+            if (c == Cause.OUTSIDE_ALLOCATOR) continue;   // step 3 without a distributed run: no scenario
             int at = svg.indexOf(">" + c.name() + "<");
             assertThat(at).as(c.name()).isGreaterThan(last);
             last = at;

@@ -1,0 +1,84 @@
+package vramlab.replay;
+
+import static vramlab.units.Bytes.formatSize;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vramlab.figures.RunChart;
+import vramlab.figures.Svg;
+
+/**
+ * One offline page of a run ({@code advise --html}, {@code replay --html}): reserved and
+ * allocated over the run under each setting, the card line, each OOM marked, the verdicts, and
+ * who held the memory at the peak. Inline SVG and CSS only: no script runs, nothing is fetched.
+ * The figures the page draws are also embedded as JSON ({@code <script type="application/json"
+ * id="vramlab-run">}, data, never executed), taken from the drawn series themselves.
+ */
+public final class RunPage {
+    /** One setting's run: its name, the series heard from its replay, and its verdict in words. */
+    public record Row(String name, Timeline timeline, String verdict) {}
+
+    private RunPage() {}
+
+    /** @param card the bytes the card offers PyTorch, or -1 when unknown (no card line) */
+    public static String html(String source, long card, List<Row> rows, WhoHolds atPeak) {
+        List<RunChart.Series> series = new ArrayList<>();
+        List<Object> data = new ArrayList<>();
+        for (Row r : rows) {
+            Timeline t = r.timeline();
+            long[] e = new long[t.size()], res = new long[t.size()], al = new long[t.size()];
+            for (int i = 0; i < t.size(); i++) {
+                e[i] = t.position(i);
+                res[i] = t.reserved(i);
+                al[i] = t.allocated(i);
+            }
+            series.add(new RunChart.Series(r.name(), e, res, al, t.ooms()));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", r.name());
+            m.put("peakReserved", t.peakReserved());
+            List<Object> ooms = new ArrayList<>();
+            for (int p : t.ooms()) ooms.add((long) p);
+            m.put("ooms", ooms);
+            m.put("verdict", r.verdict());
+            data.add(m);
+        }
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("source", source);
+        root.put("card", card);
+        root.put("series", data);
+        root.put("atPeak", atPeak == null ? null : atPeak.map());
+        StringBuilder sb = new StringBuilder();
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>vramlab: ")
+          .append(Svg.escape(source)).append("</title>\n<style>\nbody{font-family:").append(Svg.FONT)
+          .append(";margin:1.5em;max-width:960px}\ntable{border-collapse:collapse}td,th{padding:2px 8px;"
+                  + "text-align:left;border-bottom:1px solid #ccc}td.n{text-align:right}\n</style>\n</head>\n<body>\n");
+        sb.append("<h1>").append(Svg.escape(source)).append("</h1>\n<p>")
+          .append(card > 0 ? "The card offers PyTorch " + formatSize(card) + " (the line across the chart)."
+                  : "The card is unknown (no --device, no oom entry): no card line, settings ranked by peak.")
+          .append("</p>\n");
+        sb.append(RunChart.svg("Reserved and allocated over the run", series, card));
+        sb.append("<table>\n<tr><th>setting</th><th>peak reserved</th><th>OOMs</th><th>verdict</th></tr>\n");
+        for (int i = 0; i < rows.size(); i++) {
+            Timeline t = rows.get(i).timeline();
+            sb.append("<tr><td>").append(Svg.escape(rows.get(i).name())).append("</td><td class=\"n\">")
+              .append(formatSize(t.peakReserved())).append("</td><td class=\"n\">").append(t.ooms().size())
+              .append("</td><td>").append(Svg.escape(rows.get(i).verdict())).append("</td></tr>\n");
+        }
+        sb.append("</table>\n");
+        if (atPeak != null) {
+            sb.append("<h2>Who holds the memory at ").append(Svg.escape(atPeak.when())).append("</h2>\n<table>\n"
+                    + "<tr><th>bytes</th><th>blocks</th><th>allocated at</th></tr>\n");
+            for (WhoHolds.Site s : atPeak.sites()) {
+                sb.append("<tr><td class=\"n\">").append(formatSize(s.bytes())).append("</td><td class=\"n\">")
+                  .append(s.count()).append("</td><td>").append(Svg.escape(s.where())).append("</td></tr>\n");
+            }
+            sb.append("</table>\n");
+        }
+        sb.append("<script type=\"application/json\" id=\"vramlab-run\">")
+          .append(vramlab.triage.Json.write(root).replace("</", "<\\/")).append("</script>\n</body>\n</html>\n");
+        return sb.toString();
+    }
+}
