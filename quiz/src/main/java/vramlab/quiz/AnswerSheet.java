@@ -218,8 +218,14 @@ public final class AnswerSheet {
 
     private static String write(String chapter, Variant v, List<Question> questions, boolean filled, boolean graded) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# Quiz answer sheet. Write each answer after its '='; keep the keys as they are.\n");
-        if (graded) {
+        if (filled) {
+            sb.append("# Quiz answer key: every blank filled in from the reference. For the instructor; never hand it out.\n");
+        } else {
+            sb.append("# Quiz answer sheet. Write each answer after its '='; keep the keys as they are.\n");
+        }
+        if (filled) {
+            sb.append(v.isSeed() ? "# The practice numbers' key.\n" : "# This student's numbers (your salt).\n");
+        } else if (graded) {
             sb.append("# Its numbers are the course's own (your instructor's salt): only your instructor can mark it.\n");
         } else {
             sb.append("# Check your answers without seeing the key: ./vramlab quiz ").append(chapter)
