@@ -64,7 +64,7 @@ class ContainerPidTest {
                 + "\"this process\" line, and only that line can hold the 9.77 GiB PyTorch reserved (inside a "
                 + "container NVML shows the host's pid).");
         assertThat(rung(d, 2)).isEqualTo("2. Other processes: the message lists none besides this one.");
-        assertThat(rung(d, 3)).startsWith("3. NCCL: this process holds 10.25 GiB, PyTorch reserved 9.77 GiB: "
+        assertThat(rung(d, 3)).startsWith("3. Outside PyTorch: this process holds 10.25 GiB, PyTorch reserved 9.77 GiB: "
                 + "500.00 MiB is non-PyTorch memory");
     }
 
