@@ -253,7 +253,7 @@ class WrongBodiesTest {
                                 + "the 'Reread:' section of the chapter's Feedback); check it with the chapter's "
                                 + "Feedback\nfeedback:\n" + unnamed);
                     }
-                    if (unnamed == null && withoutRule.contains(m.key())) {
+                    if (withoutRule.contains(m.key()) && !namesNoRule(m.key())) {
                         throw new AssertionError("listed in " + WITHOUT_RULE + " but its feedback names the rule now: "
                                 + "remove the entry\n" + m.key());
                     }
@@ -268,6 +268,12 @@ class WrongBodiesTest {
             out.add(DynamicContainer.dynamicContainer("step " + step + " " + sources.get(step).step().title(), tests));
         });
         return out.stream();
+    }
+
+    /** Some losing wrong body with this key (two can share one: the same line twice) has a failure naming no rule. */
+    static boolean namesNoRule(String key) {
+        return mutants.values().stream().flatMap(List::stream).filter(m -> m.key().equals(key)).map(outcomes::get)
+                .anyMatch(o -> o != null && o.losesPoints() && !o.feedback().stream().allMatch(WrongBodiesTest::namesRule));
     }
 
     /** A failure names the rule: a recognised mistake's {@code Rule:} line, or the section to reread. */
