@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.ExpressionLeaks;
 import vramlab.quiz.build.StepBodies;
 import vramlab.quiz.grade.GradescopeZip;
 

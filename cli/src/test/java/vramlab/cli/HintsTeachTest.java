@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.ExpressionLeaks;
 
 /**
  * Hints teach without answering: no text a student reads while working a step (the chapters'

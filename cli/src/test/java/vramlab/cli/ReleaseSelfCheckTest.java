@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.ExpressionLeaks;
 
 /**
  * A student release checks every point alone, and holds no key: written from this kit, its

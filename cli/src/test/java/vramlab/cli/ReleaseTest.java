@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.build.ExpressionLeaks;
 import vramlab.quiz.build.StepBodies;
 
 /**

@@ -58,5 +58,34 @@ public final class Ch05Feedback {
             .mistake("a page under a live block released", (what, right, got) -> got > right,
                     "a page that holds any live byte stays mapped; only whole free pages are unmapped");
 
-    static List<Feedback<?, ?>> all() { return List.of(MAP_RANGE, MAP_BYTES, GROWTH, UNMAP_RANGE, RELEASED); }
+    /** 5.1: which pages are mapped after a call ({@code #} mapped, {@code _} not, page 0 first). */
+    public static final Feedback<String, String> PAGES_MAPPED = Feedback.<String, String>forStep("5.1", MAP)
+            .mistake("the pages kept when the driver ran out", (what, right, got) -> what.equals("after OOM")
+                    && got.chars().filter(c -> c == '#').count() > right.chars().filter(c -> c == '#').count(),
+                    "map is all or nothing: when a cuMemCreate fails, unmap the pages this call mapped and map nothing");
+
+    /** 5.1: what a call that the driver refused did (an error other than out-of-memory propagates). */
+    public static final Feedback<String, String> DRIVER_ERROR = Feedback.forStep("5.1", MAP);
+
+    /** 5.2: a fact of the allocator after a block outgrew its page (a count, a flag, what a call did). */
+    public static final Feedback<String, String> GROWTH_STATE = Feedback.forStep("5.2", GROW);
+
+    /** 5.3: which pages stay mapped after an unmap ({@code #} mapped, {@code _} not, page 0 first). */
+    public static final Feedback<String, String> PAGES_KEPT = Feedback.<String, String>forStep("5.3", SHRINK)
+            .mistake("pages only partly inside the range unmapped", (what, right, got) ->
+                    got.chars().filter(c -> c == '#').count() < right.chars().filter(c -> c == '#').count(),
+                    "unmap only pages WHOLLY inside: round the start up and the end down");
+
+    /** 5.3: bytes mapped or reserved after an unmap or empty_cache. */
+    public static final Feedback<String, Long> SHRUNK = Feedback.<String, Long>forStep("5.3", SHRINK)
+            .showing(Bytes::readable)
+            .mistake("pages only partly inside the range unmapped", (what, right, got) -> what.equals("after unmap")
+                    && got < right, "unmap only pages WHOLLY inside: round the start up and the end down")
+            .mistake("a page under a live block released", (what, right, got) -> what.equals("after empty_cache")
+                    && got < right, "a page that holds any live byte stays mapped; only whole free pages are unmapped");
+
+    static List<Feedback<?, ?>> all() {
+        return List.of(MAP_RANGE, MAP_BYTES, GROWTH, UNMAP_RANGE, RELEASED, PAGES_MAPPED, DRIVER_ERROR, GROWTH_STATE,
+                PAGES_KEPT, SHRUNK);
+    }
 }

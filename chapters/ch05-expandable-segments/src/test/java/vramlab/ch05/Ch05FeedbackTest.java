@@ -48,6 +48,7 @@ class Ch05FeedbackTest {
         CONTRACT.recognises(Ch05Feedback.MAP_RANGE, asked, right, pages(mib(5), mib(30), true, true),
                 "the start rounded up");
         CONTRACT.recognises(Ch05Feedback.MAP_BYTES, "after OOM", 0L, mib(40), "the pages kept when the driver ran out");
+        CONTRACT.recognises(Ch05Feedback.PAGES_MAPPED, "after OOM", "#_", "##", "the pages kept when the driver ran out");
     }
 
     @Test
@@ -67,5 +68,9 @@ class Ch05FeedbackTest {
                 "pages only partly inside the range unmapped");
         CONTRACT.recognises(Ch05Feedback.UNMAP_RANGE, asked, right, new Range(mib(10), 0), "nothing unmapped");
         CONTRACT.recognises(Ch05Feedback.RELEASED, "released", mib(20), mib(40), "a page under a live block released");
+        CONTRACT.recognises(Ch05Feedback.PAGES_KEPT, "after unmap", "#_#", "___",
+                "pages only partly inside the range unmapped");
+        CONTRACT.recognises(Ch05Feedback.SHRUNK, "after unmap", mib(40), 0L, "pages only partly inside the range unmapped");
+        CONTRACT.recognises(Ch05Feedback.SHRUNK, "after empty_cache", mib(20), 0L, "a page under a live block released");
     }
 }

@@ -1,7 +1,5 @@
 package vramlab.ch05;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.mib;
 
 import org.junit.jupiter.api.DisplayName;
@@ -35,6 +33,26 @@ class ExpandableStepsTest {
         return sb.append(" mapped=").append(s.mappedBytes()).toString();
     }
 
+    /** The first {@code n} pages, {@code #} mapped and {@code _} not. */
+    static String mapped(ExpandableSegment s, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) sb.append(s.isMapped(i) ? '#' : '_');
+        return sb.toString();
+    }
+
+    /** What {@code run} did: returned normally, or threw (the exception's name, out of memory or not). */
+    static String outcome(Runnable run) {
+        try {
+            run.run();
+            return "returned normally";
+        } catch (CudaException e) {
+            return e.isOutOfMemory() ? "CudaException (out of memory)" : "CudaException (not out of memory)";
+        } catch (RuntimeException e) {
+            if (e.getClass().getName().equals("vramlab.lab.Todo")) throw e;
+            return e.getClass().getSimpleName();
+        }
+    }
+
     @Test
     @Graded(step = "5.1", points = 2)
     @Timeout(10)
@@ -45,10 +63,10 @@ class ExpandableStepsTest {
         ExpandableSegment.Range r = s.map(mib(5), mib(30));         // touches pages 0 and 1
         Ch05Feedback.MAP_RANGE.check("map(5 MiB, 30 MiB) on 20 MiB pages", new Ch05Feedback.Asked(mib(5), mib(30)), r,
                 new ExpandableSegment.Range(0, mib(40)), () -> pages(s));
-        assertThat(s.mappedBytes()).as("mappedBytes(); " + pages(s)).isEqualTo(mib(40));
+        Ch05Feedback.MAP_BYTES.check("the segment's mappedBytes() after it", "mapped", s.mappedBytes(), mib(40),
+                () -> pages(s));
         Ch05Feedback.MAP_BYTES.check("what the driver holds after it", "mapped", p.mappedBytes(), mib(40), () -> pages(s));
-        assertThat(s.isMapped(0) && s.isMapped(1) && !s.isMapped(2)).as("pages 0 and 1 mapped, not 2; " + pages(s))
-                .isTrue();
+        Ch05Feedback.PAGES_MAPPED.check("pages 0-2 mapped after it", "mapped", mapped(s, 3), "##_", () -> pages(s));
         ExpandableSegment.Range next = s.map(mib(40), 1);
         Ch05Feedback.MAP_RANGE.check("then map(40 MiB, 1 B)", new Ch05Feedback.Asked(mib(40), 1), next,
                 new ExpandableSegment.Range(mib(40), mib(20)), () -> pages(s));
@@ -62,23 +80,26 @@ class ExpandableStepsTest {
         GpuProcess p = new Gpu(mib(50)).openToyProcess();
         ExpandableSegment s = new ExpandableSegment(p, mib(50), mib(20));
         ExpandableSegment.Range r = s.map(0, mib(60));               // three pages, only two fit
-        assertThat(r.size()).as("the size map(0, 60 MiB) returns on a 50 MiB card; " + pages(s)).isZero();
+        Ch05Feedback.MAP_BYTES.check("the size map(0, 60 MiB) returns on a 50 MiB card", "after OOM", r.size(), 0L,
+                () -> pages(s));
         Ch05Feedback.MAP_BYTES.check("what the driver holds after the failed map(0, 60 MiB)", "after OOM",
                 p.mappedBytes(), 0L, () -> pages(s));
-        assertThat(p.gpu().free()).as("the card's free bytes after it").isEqualTo(mib(50));
+        Ch05Feedback.MAP_BYTES.check("the card's free bytes after it", "free", p.gpu().free(), mib(50), () -> pages(s));
         // a map() that maps nothing passes the lines above: a range that fits must be mapped
         ExpandableSegment.Range one = s.map(0, mib(20));             // exactly one page fits
-        assertThat(one).as("a range of exactly one page maps that page; " + pages(s))
-                .isEqualTo(new ExpandableSegment.Range(0, mib(20)));
+        Ch05Feedback.MAP_RANGE.check("then map(0, 20 MiB), exactly one page, on the 50 MiB card",
+                new Ch05Feedback.Asked(0, mib(20)), one, new ExpandableSegment.Range(0, mib(20)), () -> pages(s));
         ExpandableSegment.Range more = s.map(mib(20), mib(40));      // two more pages, one fits
-        assertThat(more.size()).as("the size map(20 MiB, 40 MiB) returns with one page left; " + pages(s)).isZero();
-        assertThat(s.isMapped(0) && !s.isMapped(1)).as("only this call's page is given back; " + pages(s)).isTrue();
+        Ch05Feedback.MAP_BYTES.check("the size map(20 MiB, 40 MiB) returns with one page left", "after OOM",
+                more.size(), 0L, () -> pages(s));
+        Ch05Feedback.PAGES_MAPPED.check("pages 0-1 mapped after it (only this call's page is given back)", "after OOM",
+                mapped(s, 2), "#_", () -> pages(s));
         Ch05Feedback.MAP_BYTES.check("what the driver holds after the failed map(20 MiB, 40 MiB)", "after OOM",
                 p.mappedBytes(), mib(20), () -> pages(s));
         ExpandableSegment odd = new ExpandableSegment(p, mib(16), mib(3));   // 3 MiB: not a 2 MiB multiple
-        assertThatThrownBy(() -> odd.map(0, 1)).as("a driver error other than out-of-memory is not an empty "
-                + "range: it propagates").isInstanceOfSatisfying(CudaException.class,
-                        e -> assertThat(e.isOutOfMemory()).isFalse());
+        Ch05Feedback.DRIVER_ERROR.check("map(0, 1 B) on 3 MiB pages, which the driver refuses (a driver error other "
+                + "than out-of-memory propagates)", "driver error", outcome(() -> odd.map(0, 1)),
+                "CudaException (not out of memory)");
     }
 
     @Test
@@ -93,8 +114,10 @@ class ExpandableStepsTest {
         Ch05Feedback.GROWTH.check("the offset of alloc(20 MiB) after alloc(15 MiB) on 20 MiB pages", "offset",
                 y.offset(), mib(15), a::toString);
         Ch05Feedback.GROWTH.check("reserved after both", "reserved", a.reserved(), mib(40), a::toString);
-        assertThat(y.next().size()).as("the free block after it; %s", a).isEqualTo(mib(5));
-        assertThat(y.next().isMapped()).as("the free block after it is mapped; %s", a).isTrue();
+        Ch05Feedback.GROWTH.check("the size of the free block after it", "free after", y.next().size(), mib(5),
+                a::toString);
+        Ch05Feedback.GROWTH_STATE.check("isMapped() of the free block after it", "mapped",
+                String.valueOf(y.next().isMapped()), "true", a::toString);
     }
 
     @Test
@@ -105,15 +128,18 @@ class ExpandableStepsTest {
         CachingAllocator a = expandable(mib(200));
         Block b = a.alloc(mib(25));
         a.checkInvariants();
-        assertThat(b.size()).as("the size of alloc(25 MiB); %s", a).isEqualTo(mib(25));
+        Ch05Feedback.GROWTH.check("the size of alloc(25 MiB)", "size", b.size(), mib(25), a::toString);
         Ch05Feedback.GROWTH.check("reserved after alloc(25 MiB) on 20 MiB pages", "reserved", a.reserved(), mib(40),
                 a::toString);
-        assertThat(a.memoryStats().stat("segment", "all").current()).as("%s", a).isZero();
+        Ch05Feedback.GROWTH_STATE.check("memory_stats' segment.all.current (an expandable segment is not a new "
+                + "cudaMalloc segment)", "segments", String.valueOf(a.memoryStats().stat("segment", "all").current()),
+                "0", a::toString);
         CachingAllocator small = expandable(mib(40));
-        assertThatThrownBy(() -> small.alloc(mib(50))).as("three 20 MiB pages on a 40 MiB card; %s", small)
-                .isInstanceOf(CudaOutOfMemoryError.class);
+        Ch05Feedback.GROWTH_STATE.checkThrows("alloc(50 MiB) on a 40 MiB card (three 20 MiB pages)",
+                CudaOutOfMemoryError.class, () -> small.alloc(mib(50)));
         small.checkInvariants();
-        assertThat(small.reserved()).as("a failed map leaves nothing mapped; %s", small).isZero();
+        Ch05Feedback.GROWTH.check("reserved after the failed alloc(50 MiB) (a failed map leaves nothing mapped)",
+                "after OOM", small.reserved(), 0L, small::toString);
     }
 
     @Test
@@ -127,10 +153,11 @@ class ExpandableStepsTest {
         ExpandableSegment.Range r = s.unmap(mib(10), mib(45));       // only page 1 is wholly inside
         Ch05Feedback.UNMAP_RANGE.check("unmap(10 MiB, 45 MiB) of three mapped 20 MiB pages",
                 new Ch05Feedback.Asked(mib(10), mib(45)), r, new ExpandableSegment.Range(mib(20), mib(20)), () -> pages(s));
-        assertThat(s.isMapped(0) && !s.isMapped(1) && s.isMapped(2)).as("pages 0 and 2 stay; " + pages(s)).isTrue();
-        assertThat(p.mappedBytes()).as("what the driver holds after it; " + pages(s)).isEqualTo(mib(40));
-        assertThat(s.unmap(mib(41), mib(18)).size()).as("unmap(41 MiB, 18 MiB): no whole page inside; " + pages(s))
-                .isZero();
+        Ch05Feedback.PAGES_KEPT.check("pages 0-2 mapped after it", "after unmap", mapped(s, 3), "#_#", () -> pages(s));
+        Ch05Feedback.SHRUNK.check("what the driver holds after it", "after unmap", p.mappedBytes(), mib(40),
+                () -> pages(s));
+        Ch05Feedback.SHRUNK.check("the size unmap(41 MiB, 18 MiB) returns (no whole page inside)", "unmapped",
+                s.unmap(mib(41), mib(18)).size(), 0L, () -> pages(s));
     }
 
     @Test
@@ -146,6 +173,6 @@ class ExpandableStepsTest {
         a.checkInvariants();
         Ch05Feedback.RELEASED.check("emptyCache() with [30 free][5 live] on pages 0-1", "released", released, mib(20),
                 a::toString);
-        assertThat(a.reserved()).as("reserved after it; %s", a).isEqualTo(mib(20));
+        Ch05Feedback.SHRUNK.check("reserved after it", "after empty_cache", a.reserved(), mib(20), a::toString);
     }
 }

@@ -85,6 +85,13 @@ public final class Ch06Feedback {
             .mistake("the new tokens counted alone", (what, right, got) -> what.equals("grown") && got.size() > right.size(),
                     "a request's blocks cover ALL its tokens: blocksNeeded(old + new) - blocks it already holds");
 
+    /** 6.7: did {@code allocateSlots} admit the request? */
+    public static final Feedback<String, Boolean> ADMITTED = Feedback.<String, Boolean>forStep("6.7", ALL_OR_NONE)
+            .mistake("a request admitted without enough free blocks", (what, right, got) -> what.equals("too big")
+                    && got, "count the free blocks first: take all a request needs, or none (and answer false)")
+            .mistake("a request refused though its blocks are free", (what, right, got) -> what.equals("fits") && !got,
+                    "a request whose blocks (its tokens in all, 16 a block, less those it holds) are free is admitted");
+
     public static final Feedback<String, List<Integer>> FREE_QUEUE = Feedback.<String, List<Integer>>forStep("6.8", REVERSE)
             .mistake("freed in allocation order", (what, right, got) -> got.equals(headReversed(right, what)),
                     "free a request's blocks last block first: blocks without a hash go to the front of the"
@@ -126,6 +133,7 @@ public final class Ch06Feedback {
     }
 
     static List<Feedback<?, ?>> all() {
-        return List.of(ORDER_FOR, BUDDY_OF, SPLIT_MAP, MERGE_MAP, BUDDYINFO, BLOCKS_NEEDED, TABLES, FREE_QUEUE, DOUBLE_FREE);
+        return List.of(ORDER_FOR, BUDDY_OF, SPLIT_MAP, MERGE_MAP, BUDDYINFO, BLOCKS_NEEDED, TABLES, ADMITTED, FREE_QUEUE,
+                DOUBLE_FREE);
     }
 }

@@ -102,6 +102,8 @@ class Ch06FeedbackTest {
     void kv() {
         CONTRACT.recognises(Ch06Feedback.TABLES, "refused", List.of(), List.of(3),
                 "blocks taken before refusing (not all or nothing)");
+        CONTRACT.recognises(Ch06Feedback.ADMITTED, "too big", false, true, "a request admitted without enough free blocks");
+        CONTRACT.recognises(Ch06Feedback.ADMITTED, "fits", true, false, "a request refused though its blocks are free");
         CONTRACT.recognises(Ch06Feedback.TABLES, "grown", List.of(1, 2), List.of(1, 2, 3), "the new tokens counted alone");
         CONTRACT.recognises(Ch06Feedback.FREE_QUEUE, "3", List.of(3, 2, 1, 4, 5), List.of(1, 2, 3, 4, 5),
                 "freed in allocation order");

@@ -135,15 +135,19 @@ class GradedStepsTest {
     @DisplayName("6.7: allocate_slots takes every block a request needs, or none")
     void allocateSlots() {
         KvCacheManager m = kv(4);                              // blocks 1, 2, 3 usable
-        assertThat(m.allocateSlots("a", 17)).as("allocateSlots(a, 17); " + m.map()).isTrue();
-        assertThat(m.blocks("a")).as("a's blocks; " + m.map()).containsExactly(1, 2);
-        assertThat(m.allocateSlots("b", 20)).as("allocateSlots(b, 20) with one block free; " + m.map()).isFalse();
+        Ch06Feedback.ADMITTED.check("allocateSlots(a, 17) with three blocks free", "fits", m.allocateSlots("a", 17), true,
+                m::map);
+        Ch06Feedback.TABLES.check("a's blocks after it", "taken", m.blocks("a"), List.of(1, 2), m::map);
+        Ch06Feedback.ADMITTED.check("allocateSlots(b, 20) with one block free", "too big", m.allocateSlots("b", 20),
+                false, m::map);
         Ch06Feedback.TABLES.check("b's blocks after allocateSlots(b, 20) was refused", "refused", m.blocks("b"),
                 List.of(), m::map);
-        assertThat(m.allocateSlots("a", 15)).as("allocateSlots(a, 15); " + m.map()).isTrue();   // 32 tokens
+        Ch06Feedback.ADMITTED.check("allocateSlots(a, 15), 32 tokens in all in a's two blocks", "fits",
+                m.allocateSlots("a", 15), true, m::map);
         Ch06Feedback.TABLES.check("a's blocks after 15 more tokens (32 in all: still 2 blocks)", "grown", m.blocks("a"),
                 List.of(1, 2), m::map);
-        assertThat(m.allocateSlots("b", 16)).as(m.map()).isTrue();
+        Ch06Feedback.ADMITTED.check("allocateSlots(b, 16) with one block free", "fits", m.allocateSlots("b", 16), true,
+                m::map);
         m.checkInvariants();
     }
 

@@ -41,7 +41,26 @@ public final class Ch07Feedback {
     public static final Feedback<String, Long> OWNED = Feedback.<String, Long>forStep("7.2", GRAPHS)
             .showing(Bytes::readable)
             .mistake("an oversize block cached", (what, right, got) -> what.equals("oversize") && got > right,
-                    "a block above pinned_max_cached_size_mb is released at free, not cached");
+                    "a block above pinned_max_cached_size_mb is released at free, not cached")
+            .mistake("a block of exactly the limit released", (what, right, got) -> what.equals("at the limit")
+                    && got < right, "only a block ABOVE pinned_max_cached_size_mb is released; one of exactly the"
+                            + " limit is cached");
+
+    /** 7.2: cudaFreeHost calls after a free. */
+    public static final Feedback<String, Long> RELEASES = Feedback.<String, Long>forStep("7.2", GRAPHS)
+            .mistake("an oversize block cached", (what, right, got) -> what.equals("oversize") && got < right,
+                    "a block above pinned_max_cached_size_mb is released at free (one cudaFreeHost), not cached");
+
+    /** 7.2: is the block handed out the one freed before? */
+    public static final Feedback<String, Boolean> HANDED_OUT = Feedback.<String, Boolean>forStep("7.2", GRAPHS)
+            .mistake("a captured block recycled", (what, right, got) -> what.equals("parked") && got,
+                    "a graph replays into the block's address forever: a block a capture allocated and a copy used"
+                            + " is parked, never handed to another request")
+            .mistake("an ordinary block parked", (what, right, got) -> what.equals("cached") && !got,
+                    "parking is for blocks a graph capture allocated; an ordinary freed block is cached and reused");
+
+    /** 7.3: events left, and what the lab's loop read, once the copies retired. */
+    public static final Feedback<String, Object> RETIRED = Feedback.forStep("7.3", EVENTS);
 
     /** 7.3: is the block handed out the freed one? */
     public static final Feedback<String, Boolean> REUSE = Feedback.<String, Boolean>forStep("7.3", EVENTS)
@@ -50,12 +69,18 @@ public final class Ch07Feedback {
             .mistake("never made available after its events retired", (what, right, got) -> right && !got,
                     "processEvents pops the events that completed, oldest first, and frees a block at its last one");
 
-    /** 7.4: what {@code emptyHostCache()} frees. */
+    /** 7.4: what {@code emptyHostCache()} frees, what the allocator owns after it, calls to cudaFreeHost. */
     public static final Feedback<String, Long> EMPTIED = Feedback.<String, Long>forStep("7.4", EMPTY)
-            .mistake("a block still in use freed", (what, right, got) -> what.equals("freed") && got > right,
+            .mistake("a block still in use freed", (what, right, got) -> what.equals("freed") && got > right
+                    || what.equals("owned") && got < right,
                     "empty_host_cache frees the blocks on the free lists only; a block in use stays")
             .mistake("the free lists kept (blocks freed twice)", (what, right, got) -> what.equals("calls") && got > right,
                     "clear the free lists once their blocks are released, so none is cudaFreeHost'd twice");
 
-    static List<Feedback<?, ?>> all() { return List.of(ROUND_SIZE, FATE, OWNED, REUSE, EMPTIED); }
+    /** 7.4: the blocks the allocator still owns after emptying its cache. */
+    public static final Feedback<String, String> KEPT = Feedback.forStep("7.4", EMPTY);
+
+    static List<Feedback<?, ?>> all() {
+        return List.of(ROUND_SIZE, FATE, OWNED, RELEASES, HANDED_OUT, REUSE, RETIRED, EMPTIED, KEPT);
+    }
 }

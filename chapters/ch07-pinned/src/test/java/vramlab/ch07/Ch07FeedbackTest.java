@@ -59,6 +59,11 @@ class Ch07FeedbackTest {
         CONTRACT.recognises(Ch07Feedback.FATE, "ordinary, used by a copy", Fate.CACHE, Fate.PARK,
                 "an ordinary block parked");
         CONTRACT.recognises(Ch07Feedback.OWNED, "oversize", 0L, 64 * MiB, "an oversize block cached");
+        CONTRACT.recognises(Ch07Feedback.OWNED, "at the limit", 32 * MiB, 0L, "a block of exactly the limit released");
+        CONTRACT.recognises(Ch07Feedback.RELEASES, "oversize", 1L, 0L, "an oversize block cached");
+        CONTRACT.recognises(Ch07Feedback.HANDED_OUT, "parked", false, true, "a captured block recycled");
+        CONTRACT.recognises(Ch07Feedback.HANDED_OUT, "cached", true, false, "an ordinary block parked");
+        CONTRACT.recognises(Ch07Feedback.EMPTIED, "owned", MiB, 0L, "a block still in use freed");
         CONTRACT.recognises(Ch07Feedback.REUSE, "in flight", false, true, "reused before its copy finished");
         CONTRACT.recognises(Ch07Feedback.REUSE, "retired", true, false, "never made available after its events retired");
         CONTRACT.recognises(Ch07Feedback.EMPTIED, "freed", 258 * MiB, 259 * MiB, "a block still in use freed");

@@ -1,8 +1,9 @@
 package vramlab.ch07;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static vramlab.units.Bytes.KiB;
 import static vramlab.units.Bytes.MiB;
+
+import java.util.List;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -35,15 +36,16 @@ class PinnedStepsTest {
                     sim::toString);
         }
         HostBlock b = sim.pin(5 * MiB + 1);
-        assertThat(b.size()).as("pin(5 MiB + 1); allocator:%n%s", sim).isEqualTo(8 * MiB);
+        Ch07Feedback.ROUND_SIZE.check("the size of pin(5 MiB + 1 B)", 5 * MiB + 1, b.size(), 8 * MiB, sim::toString);
         sim.checkInvariants();
         for (String option : new String[] {"pinned_max_round_threshold_mb:48", "pinned_max_cached_size_mb:48"}) {
             PinnedSim limited = new PinnedSim(option);
-            assertThat(limited.allocator().roundSize(48 * MiB)).as("%s: 48 MiB is not above it, so rounded", option)
-                    .isEqualTo(64 * MiB);
-            assertThat(limited.allocator().roundSize(48 * MiB + 1)).as("%s: above it, the exact size", option)
-                    .isEqualTo(48 * MiB + 1);
-            assertThat(limited.allocator().roundSize(3 * MiB + 1)).as("%s: far below it", option).isEqualTo(4 * MiB);
+            Ch07Feedback.ROUND_SIZE.check("roundSize(48 MiB) with " + option + " (not above it, so rounded)", 48 * MiB,
+                    limited.allocator().roundSize(48 * MiB), 64 * MiB, limited::toString);
+            Ch07Feedback.ROUND_SIZE.check("roundSize(48 MiB + 1 B) with " + option + " (above it, the exact size)",
+                    48 * MiB + 1, limited.allocator().roundSize(48 * MiB + 1), 48 * MiB + 1, limited::toString);
+            Ch07Feedback.ROUND_SIZE.check("roundSize(3 MiB + 1 B) with " + option + " (far below it)", 3 * MiB + 1,
+                    limited.allocator().roundSize(3 * MiB + 1), 4 * MiB, limited::toString);
         }
     }
 
@@ -63,9 +65,11 @@ class PinnedStepsTest {
         Ch07Feedback.FATE.check("fateOf(" + staging[0] + ") after del", "captured and used by a copy",
                 sim.allocator().fateOf(staging[0]), Fate.PARK, sim::toString);
         HostBlock next = sim.pin(4 * KiB);
-        assertThat(next).as("the next 4 KiB request; allocator:%n%s", sim).isNotSameAs(staging[0]);
+        Ch07Feedback.HANDED_OUT.check("is the next pin(4 KiB) the parked block " + staging[0], "parked",
+                next == staging[0], false, sim::toString);
         sim.del(next);
-        assertThat(sim.pin(4 * KiB)).as("an ordinary block is cached; allocator:%n%s", sim).isSameAs(next);
+        Ch07Feedback.HANDED_OUT.check("is pin(4 KiB) after del(" + next + ") that ordinary block", "cached",
+                sim.pin(4 * KiB) == next, true, sim::toString);
         HostBlock[] unused = new HostBlock[1];
         sim.capture(() -> unused[0] = sim.pin(4 * KiB));
         sim.del(unused[0]);
@@ -88,11 +92,12 @@ class PinnedStepsTest {
         small.del(small.pin(64 * MiB));
         Ch07Feedback.OWNED.check("bytes owned after pin(64 MiB) and del with pinned_max_cached_size_mb:32", "oversize",
                 small.hostMemoryStats().allocatedBytes(), 0L, small::toString);
-        assertThat(small.host().freeHostCalls()).isEqualTo(1);
+        Ch07Feedback.RELEASES.check("cudaFreeHost calls after it", "oversize", (long) small.host().freeHostCalls(), 1L,
+                small::toString);
         small.checkInvariants();
         small.del(small.pin(32 * MiB));
-        assertThat(small.hostMemoryStats().allocatedBytes()).as("a block of exactly the limit is cached; "
-                + "allocator:%n%s", small).isEqualTo(32 * MiB);
+        Ch07Feedback.OWNED.check("bytes owned after pin(32 MiB) and del, exactly the limit", "at the limit",
+                small.hostMemoryStats().allocatedBytes(), 32 * MiB, small::toString);
         small.checkInvariants();
     }
 
@@ -113,8 +118,10 @@ class PinnedStepsTest {
         HostBlock c = sim.pin(MiB);
         Ch07Feedback.REUSE.check("is pin(1 MiB), after synchronize(), the freed block a", "retired", c == a, true,
                 sim::toString);
-        assertThat(sim.allocator().pendingEvents()).isZero();
-        assertThat(PinnedLab.useAfterFree(true)).as("the lab's batches").containsExactly(0L, 1L, 2L, 3L);
+        Ch07Feedback.RETIRED.check("pendingEvents() after it", "pending", sim.allocator().pendingEvents(), 0,
+                sim::toString);
+        Ch07Feedback.RETIRED.check("the batches the lab's loop reads, PinnedLab.useAfterFree(true)", "batches",
+                PinnedLab.useAfterFree(true), List.of(0L, 1L, 2L, 3L));
         sim.checkInvariants();
     }
 
@@ -129,11 +136,13 @@ class PinnedStepsTest {
         long freed = sim.emptyHostCache();
         Ch07Feedback.EMPTIED.check("bytes emptyHostCache() frees with 1 MiB held, 256 MiB and 2 MiB cached", "freed",
                 freed, 258 * MiB, sim::toString);
-        assertThat(sim.hostMemoryStats().allocatedBytes()).as("bytes owned after it; %s", sim).isEqualTo(MiB);
+        Ch07Feedback.EMPTIED.check("bytes owned after it", "owned", sim.hostMemoryStats().allocatedBytes(), MiB,
+                sim::toString);
         sim.emptyHostCache();
         Ch07Feedback.EMPTIED.check("cudaFreeHost calls after it and a second emptyHostCache()", "calls",
                 (long) sim.host().freeHostCalls(), 2L, sim::toString);
-        assertThat(sim.allocator().blocks()).containsExactly(held);
+        Ch07Feedback.KEPT.check("the blocks the allocator owns after it", "blocks", sim.allocator().blocks().toString(),
+                List.of(held).toString(), sim::toString);
         sim.checkInvariants();
     }
 }

@@ -1,4 +1,4 @@
-package vramlab.cli;
+package vramlab.quiz.build;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * up", "ceil(n / 16)") is not a leak; a format string of a body counts as written.
  * Only expressions with a grouped term count, and never an n-bit mask alone.
  */
-final class ExpressionLeaks {
+public final class ExpressionLeaks {
     private static final Pattern OPERATOR = Pattern.compile(">>>|<<|>>|[-+*/%^&|~]");
     private static final Pattern FORMAT = Pattern.compile("\"([^\"]*%[-0-9]*[sdx][^\"]*)\"");
 
@@ -32,9 +32,9 @@ final class ExpressionLeaks {
     private ExpressionLeaks(Map<String, Set<String>> shapes) { this.shapes = shapes; }
 
     /** The shapes of every step's body marked in {@code solutionsModule}. */
-    static ExpressionLeaks of(Path solutionsModule) throws IOException {
+    public static ExpressionLeaks of(Path solutionsModule) throws IOException {
         Map<String, Set<String>> out = new LinkedHashMap<>();
-        vramlab.quiz.build.StepBodies.lines(solutionsModule).forEach((step, lines) -> {
+        StepBodies.lines(solutionsModule).forEach((step, lines) -> {
             Set<String> mine = out.computeIfAbsent(step, k -> new LinkedHashSet<>());
             for (String line : lines) {
                 String code = line.replaceAll("//.*$", "").strip();
@@ -95,7 +95,7 @@ final class ExpressionLeaks {
     }
 
     /** The steps whose body {@code text} shows, each with the shape found. */
-    List<String> shownIn(String text) {
+    public List<String> shownIn(String text) {
         String plain = filled(text);
         String hay = shape(text);
         List<String> out = new ArrayList<>();
@@ -111,7 +111,7 @@ final class ExpressionLeaks {
         return out;
     }
 
-    Map<String, Set<String>> shapes() { return shapes; }
+    public Map<String, Set<String>> shapes() { return shapes; }
 
     /**
      * One line per file under {@code dir} that shows a step's body as an expression: what a
@@ -119,7 +119,7 @@ final class ExpressionLeaks {
      * whole of notes, pages and JShell files; the generated cores ({@code labs/}, {@code cores/})
      * are {@code StepBodies}' to check.
      */
-    List<String> shownIn(Path dir) throws IOException {
+    public List<String> shownIn(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
         List<Path> files;
         try (Stream<Path> s = Files.walk(dir)) {
@@ -130,7 +130,7 @@ final class ExpressionLeaks {
             String rel = dir.relativize(f).toString().replace('\\', '/');
             if (rel.startsWith("labs/") || rel.startsWith("cores/")) continue;
             String text = Files.readString(f, StandardCharsets.UTF_8);
-            if (rel.endsWith(".html")) text = vramlab.quiz.build.StepBodies.plainText(text);
+            if (rel.endsWith(".html")) text = StepBodies.plainText(text);
             if (rel.endsWith(".java")) text = literals(text);
             for (String l : shownIn(text)) out.add(rel + ": shows the body of " + l);
         }
@@ -138,7 +138,7 @@ final class ExpressionLeaks {
     }
 
     /** The string literals of a Java source, one a line, those joined by {@code +} read as one. */
-    static String literals(String java) {
+    public static String literals(String java) {
         String joined = java.replaceAll("\"\\s*\\+\\s*\"", "");
         Matcher m = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*+)\"").matcher(joined);
         StringBuilder sb = new StringBuilder();
