@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import net.razorvine.pickle.Pickler;
+import vramlab.kit.RealSnapshotsFolder;
 import vramlab.snapshot.SnapshotReader;
 
 /**
@@ -128,9 +129,8 @@ class FuzzTest {
     @Test
     @DisplayName("every real snapshot in ../shared/real-snapshots, corrupted, into replay, advise and triage")
     void realSnapshots() throws IOException {
-        Path folder = realFolder().resolve("snapshots");
-        assumeTrue(Files.isDirectory(folder), "skipped: no real snapshots in " + folder
-                + " (the project's ../shared/real-snapshots); set -Dvramlab.realSnapshots.dir=DIR to read them elsewhere");
+        Path folder = RealSnapshotsFolder.snapshots().orElse(null);
+        assumeTrue(folder != null, RealSnapshotsFolder.MISSING);
         List<byte[]> real = new ArrayList<>();
         try (Stream<Path> files = Files.list(folder)) {
             for (Path p : files.sorted().toList()) {
@@ -261,10 +261,5 @@ class FuzzTest {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.isDirectory(p.resolve("labgen"))) p = p.getParent();
         return p == null ? Path.of("").toAbsolutePath() : p;
-    }
-
-    static Path realFolder() {
-        String given = System.getProperty("vramlab.realSnapshots.dir");
-        return given != null ? Path.of(given) : root().resolve("../shared/real-snapshots").normalize();
     }
 }
