@@ -7,16 +7,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import vramlab.labgen.LabGenerator;
 
-/** {@code vramlab labgen}: for the kit's maintainers, regenerates labs/ from solutions/. */
+/**
+ * {@code vramlab labgen}: for the kit's maintainers, brings labs/ up to date with solutions/ now
+ * (the build does the same before labgen's tests; {@link LabGenerator#sync}).
+ */
 @CommandLine.Command(name = "labgen", mixinStandardHelpOptions = true,
         header = "maintainers: regenerate labs/ from the step markers in solutions/",
         description = """
-                Rewrites labs/src/main/java from solutions/src/main/java, each marked step replaced
-                by a Todo. Run it from the repository root after changing a marked step; never in a
-                student's copy (labs/STUDENT_COPY).""")
+                Brings labs/src/main/java up to date with solutions/src/main/java, each marked step
+                replaced by a Todo, as every build does (labs/src/main/java is generated, not kept in
+                git). A file edited by hand is left alone and named; --force replaces it too. Never in a
+                student's copy (labs/STUDENT_COPY) or a student release: labs/ is theirs there.""")
 final class LabgenCommand implements Command {
     @Option(names = "--list", description = "print the steps instead")
     boolean list;
+
+    @Option(names = "--force", description = "replace files of labs/ edited by hand too (never in a student's copy)")
+    boolean force;
 
     @Override
     public int run(Io io) throws Exception {
@@ -30,11 +37,14 @@ final class LabgenCommand implements Command {
             }
             return 0;
         }
-        if (Files.exists(root.resolve("labs/STUDENT_COPY"))) {
-            throw new UsageException("labgen", "labs/STUDENT_COPY exists: this is a student's copy, labs/ is theirs");
+        String students = LabGenerator.studentsCopy(root.resolve("labs"));
+        if (students != null) {
+            throw new UsageException("labgen", students + "; nothing written");
         }
-        LabGenerator.write(root.resolve("solutions"), root.resolve("labs"));
-        io.out().println("labs/ regenerated: " + LabGenerator.steps(root.resolve("solutions")).size() + " steps");
-        return 0;
+        LabGenerator.Synced s = LabGenerator.sync(root.resolve("solutions"), root.resolve("labs"), force);
+        if (s.summary() != null) io.out().println(s.summary());
+        io.out().println("labs/ is up to date: " + LabGenerator.steps(root.resolve("solutions")).size() + " steps"
+                + (s.edited().isEmpty() ? "" : ", except the " + s.edited().size() + " files named above"));
+        return s.edited().isEmpty() ? 0 : 1;
     }
 }

@@ -101,6 +101,15 @@ final class StudentCores {
         if (!Files.isDirectory(reference)) {
             throw new IllegalStateException("the kit is not built (" + reference + " is missing): run ./vramlab --help once");
         }
+        if (!Files.isDirectory(sources(root))) {
+            // labs/src/main/java is generated (not in git): a clone that was never built by Maven gets it
+            // here; a student's existing labs/ is never written over (LabGenerator.sync).
+            try {
+                vramlab.labgen.LabGenerator.sync(root.resolve("solutions"), labs(root), false);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
         CoreBuild.Result r = new CoreBuild(sources(root), reference, work(root)).build(cores);
         for (CoreBuild.Outcome o : r.failed()) err.print(compileReport(o));
         return r;

@@ -178,6 +178,18 @@ class ReleaseTest {
                 .allSatisfy(t -> assertThat(t).contains("\"status\": \"pass\""));
     }
 
+    @Test
+    @Order(7)
+    @DisplayName("labs/ stays the student's: not ignored by git, and the release's own builds above wrote over none of it")
+    void labsStayTheStudents() throws Exception {
+        assertThat(release.resolve("labs/.gitignore")).as("the kit's rule that keeps its generated labs/ out of git").doesNotExist();
+        assertThat(Files.readString(release.resolve(".gitignore"))).doesNotContain("labs");
+        assertThat(release.resolve("labs/STUDENT_COPY")).exists();
+        // classroom() broke this line and ran the workflow's mvn builds (labgen's sync among them) since.
+        assertThat(Files.readString(release.resolve("labs/src/main/java/vramlab/alloc/CachingAllocator.java")))
+                .contains("Block prev = block.prev\n");
+    }
+
     /** The Classroom workflow's grading step, as it is in the release. */
     static String workflowScript() throws Exception {
         String yml = Files.readString(release.resolve(".github/workflows/classroom.yml"));

@@ -25,8 +25,18 @@ import java.util.stream.Stream;
  * and becomes, in {@code labs/}, one line that throws {@code vramlab.lab.Todo} with the step,
  * its title, the notes to read and the file to edit. Everything else is copied unchanged.
  *
- * <p>Usage: {@code LabGenerator <solutions-dir> <labs-dir>} writes labs; with {@code --list}
- * it prints the steps instead.
+ * <p>{@code labs/src/main/java} is not kept in git: the build makes it ({@link #sync}, run by
+ * labgen's own {@code pom.xml} before its tests) and keeps it up to date with {@code solutions/},
+ * so a core change is made once. A student's copy ({@code labs/STUDENT_COPY}, or a student release
+ * with {@code RELEASE.txt} at its root) is never written over: there the sync only creates the
+ * sources when there are none at all.
+ *
+ * <p>Usage: {@code LabGenerator --sync [--force] <solutions-dir> <labs-dir>} (the build; see
+ * {@link #sync}); {@code LabGenerator <solutions-dir> <labs-dir>} is the sync with {@code --force}
+ * (refused in a student's copy); with {@code --list <solutions-dir>} it prints the steps.
+ *
+ * <p>This file uses the JDK alone, so it runs as a single-file program too
+ * ({@code java labgen/src/main/java/vramlab/labgen/LabGenerator.java ...}).
  */
 public final class LabGenerator {
     static final Pattern BEGIN =
@@ -142,18 +152,150 @@ public final class LabGenerator {
         return steps;
     }
 
-    /** Writes the labs tree: every generated file, and removes Java files solutions no longer has. */
-    public static void write(Path solutionsModule, Path labsModule) throws IOException {
+    /** The file in labs/ that makes labs/ the student's: no build or command writes over it. */
+    public static final String STUDENT_MARKER = "STUDENT_COPY";
+    /** The file at a student release's root ({@code ./vramlab release}); the same as {@code KitPaths.RELEASE_MARKER}. */
+    public static final String RELEASE_MARKER = "RELEASE.txt";
+    /**
+     * In labs/, beside src/ and out of git: each file the sync wrote, with the SHA-256 of what it
+     * wrote. A file whose text still has that hash was not edited since, so the next sync may
+     * replace it; any other text is someone's work and is left alone.
+     */
+    public static final String MANIFEST = ".labgen-written";
+
+    /**
+     * What {@link #sync} did to a labs/ module: the files (paths relative to it) it wrote and
+     * removed, those it left alone because they were edited by hand, and, when it touched nothing
+     * on purpose, why ({@code null} otherwise).
+     */
+    public record Synced(List<String> written, List<String> removed, List<String> edited, String leftAlone) {
+        /** One line for the build's log, or null when there is nothing to say. */
+        public String summary() {
+            if (leftAlone != null) return null;
+            StringBuilder sb = new StringBuilder();
+            if (!written.isEmpty() || !removed.isEmpty()) {
+                sb.append("labgen: labs/ generated from solutions/: ").append(written.size()).append(" files written");
+                if (!removed.isEmpty()) sb.append(", ").append(removed.size()).append(" removed");
+            }
+            if (!edited.isEmpty()) {
+                if (sb.length() > 0) sb.append('\n');
+                sb.append("labgen: left ").append(edited.size()).append(" files of labs/ alone: they differ from what solutions/"
+                        + " generates and labgen did not write them (first: ").append(edited.get(0))
+                  .append("). Your own work? touch labs/STUDENT_COPY and labs/ is yours. Stale? ./vramlab labgen --force");
+            }
+            return sb.length() == 0 ? null : sb.toString();
+        }
+    }
+
+    /**
+     * Is {@code labsModule} a student's copy, which nothing may write over? It is when it holds
+     * {@code STUDENT_COPY}, or lies in a student release ({@code RELEASE.txt} beside it); the
+     * answer is why, or null for the maintainers' generated copy.
+     */
+    public static String studentsCopy(Path labsModule) {
+        Path abs = labsModule.toAbsolutePath().normalize();
+        if (Files.exists(abs.resolve(STUDENT_MARKER))) return "labs/" + STUDENT_MARKER + " exists: labs/ is the student's";
+        if (abs.getParent() != null && Files.exists(abs.getParent().resolve(RELEASE_MARKER))) {
+            return "a student release (" + RELEASE_MARKER + "): labs/ is the student's";
+        }
+        return null;
+    }
+
+    /**
+     * Brings {@code labs/src/main/java} up to date with {@code solutions/}, as the build does. In
+     * the maintainers' copy: a missing file is written, a file that is still what an earlier sync
+     * wrote ({@link #MANIFEST}) is replaced, one that solutions no longer has is removed, and a
+     * file edited by hand is left alone and named ({@code force} replaces it too). In a student's
+     * copy ({@link #studentsCopy}) nothing that exists is ever written over, removed or replaced,
+     * with or without {@code force}: only a labs/ with no Java file at all gets the generated
+     * sources (a student's first build). Without {@code solutions/} (a release) it does nothing.
+     */
+    public static Synced sync(Path solutionsModule, Path labsModule, boolean force) throws IOException {
+        Path src = labsModule.resolve("src/main/java");
+        if (!Files.isDirectory(solutionsModule.resolve("src/main/java"))) {
+            return new Synced(List.of(), List.of(), List.of(), "no " + solutionsModule + "/src/main/java to generate from");
+        }
+        String students = studentsCopy(labsModule);
+        if (students != null) {
+            if (!javaFiles(src).isEmpty()) {
+                return new Synced(List.of(), List.of(), List.of(), students);
+            }
+            List<String> written = new ArrayList<>();
+            for (Map.Entry<String, String> e : generate(solutionsModule).entrySet()) {
+                Path target = labsModule.resolve(e.getKey());
+                if (Files.exists(target)) continue;                // never over anything of theirs
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, e.getValue(), StandardCharsets.UTF_8);
+                written.add(e.getKey());
+            }
+            return new Synced(written, List.of(), List.of(), null);
+        }
         Map<String, String> files = generate(solutionsModule);
-        for (Path old : javaFiles(labsModule.resolve("src/main/java"))) {
-            String rel = "src/main/java/" + labsModule.resolve("src/main/java").relativize(old)
-                    .toString().replace('\\', '/');
-            if (!files.containsKey(rel)) Files.delete(old);
+        Map<String, String> before = readManifest(labsModule);
+        Map<String, String> after = new TreeMap<>();
+        List<String> written = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        List<String> edited = new ArrayList<>();
+        for (Path old : javaFiles(src)) {
+            String rel = "src/main/java/" + src.relativize(old).toString().replace('\\', '/');
+            if (files.containsKey(rel)) continue;
+            if (force || sha256(read(old)).equals(before.get(rel))) {
+                Files.delete(old);
+                removed.add(rel);
+            } else {
+                edited.add(rel);
+                if (before.containsKey(rel)) after.put(rel, before.get(rel));
+            }
         }
         for (Map.Entry<String, String> e : files.entrySet()) {
             Path target = labsModule.resolve(e.getKey());
+            String want = e.getValue();
+            if (Files.exists(target)) {
+                String have = read(target);
+                if (have.equals(want)) {
+                    after.put(e.getKey(), sha256(want));
+                    continue;
+                }
+                if (!force && !sha256(have).equals(before.get(e.getKey()))) {
+                    edited.add(e.getKey());
+                    if (before.containsKey(e.getKey())) after.put(e.getKey(), before.get(e.getKey()));
+                    continue;
+                }
+            }
             Files.createDirectories(target.getParent());
-            Files.writeString(target, e.getValue(), StandardCharsets.UTF_8);
+            Files.writeString(target, want, StandardCharsets.UTF_8);
+            after.put(e.getKey(), sha256(want));
+            written.add(e.getKey());
+        }
+        if (!after.equals(before)) writeManifest(labsModule, after);
+        return new Synced(written, removed, edited, null);
+    }
+
+    private static Map<String, String> readManifest(Path labsModule) {
+        Map<String, String> m = new TreeMap<>();
+        Path f = labsModule.resolve(MANIFEST);
+        if (!Files.isRegularFile(f)) return m;
+        for (String line : read(f).lines().toList()) {
+            int sp = line.indexOf("  ");
+            if (!line.startsWith("#") && sp > 0) m.put(line.substring(sp + 2), line.substring(0, sp));
+        }
+        return m;
+    }
+
+    private static void writeManifest(Path labsModule, Map<String, String> m) throws IOException {
+        StringBuilder sb = new StringBuilder("# labgen: the files it wrote in labs/ and the SHA-256 of what it wrote (not in git)\n");
+        m.forEach((rel, sha) -> sb.append(sha).append("  ").append(rel).append('\n'));
+        Files.writeString(labsModule.resolve(MANIFEST), sb.toString(), StandardCharsets.UTF_8);
+    }
+
+    static String sha256(String text) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            StringBuilder sb = new StringBuilder();
+            for (byte b : d) sb.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));
+            return sb.toString();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -175,6 +317,16 @@ public final class LabGenerator {
     }
 
     public static void main(String[] args) throws IOException {
+        if (args.length >= 3 && args[0].equals("--sync")) {
+            boolean force = args.length == 4 && args[1].equals("--force");
+            if (args.length != (force ? 4 : 3)) {
+                System.err.println("usage: LabGenerator --sync [--force] <solutions-dir> <labs-dir>");
+                System.exit(2);
+            }
+            String said = sync(Path.of(args[args.length - 2]), Path.of(args[args.length - 1]), force).summary();
+            if (said != null) System.out.println(said);
+            return;
+        }
         if (args.length == 2 && args[0].equals("--list")) {
             for (Step s : steps(Path.of(args[1]))) {
                 System.out.println(s.id() + "  " + s.title() + "  (" + s.file() + ", notes: " + s.notes() + ")");
@@ -182,10 +334,16 @@ public final class LabGenerator {
             return;
         }
         if (args.length != 2) {
-            System.err.println("usage: LabGenerator <solutions-dir> <labs-dir> | --list <solutions-dir>");
+            System.err.println("usage: LabGenerator --sync [--force] <solutions-dir> <labs-dir> | <solutions-dir> <labs-dir>"
+                    + " | --list <solutions-dir>");
             System.exit(2);
         }
-        write(Path.of(args[0]), Path.of(args[1]));
+        String students = studentsCopy(Path.of(args[1]));
+        if (students != null) {
+            System.err.println("error: labgen: " + args[1] + ": " + students + "; nothing written");
+            System.exit(2);
+        }
+        sync(Path.of(args[0]), Path.of(args[1]), true);
         System.out.println("labs regenerated: " + steps(Path.of(args[0])).size() + " steps");
     }
 }

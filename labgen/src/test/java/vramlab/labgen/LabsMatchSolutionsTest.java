@@ -2,6 +2,7 @@ package vramlab.labgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The maintainers' check: labs/ is exactly what the generator makes from solutions/. It is off
- * in a student's copy, which holds the marker file {@code labs/STUDENT_COPY}.
+ * The maintainers' check: labs/ is exactly what the generator makes from solutions/ (the build
+ * makes it so before these tests run: labgen's pom.xml), and is not kept in git. It is off in a
+ * student's copy, which holds the marker file {@code labs/STUDENT_COPY}.
  */
 class LabsMatchSolutionsTest {
 
@@ -47,10 +49,33 @@ class LabsMatchSolutionsTest {
         // One line that says what to do, before any diff: a student who forgot the marker needs no diff.
         assertThat(differ).as("labs/ is not the generator's output (" + differ.size() + " files differ, first "
                 + differ.stream().limit(3).toList() + "). Writing the steps yourself? Then labs/ is yours: touch"
-                + " labs/STUDENT_COPY (this check then leaves it alone). Maintaining the kit? Regenerate it: ./vramlab labgen")
+                + " labs/STUDENT_COPY (this check then leaves it alone). Maintaining the kit? The build left them alone"
+                + " because labgen did not write them (edited by hand, or from git): ./vramlab labgen --force")
                 .isEmpty();
         assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
         expected.forEach((file, text) -> assertThat(actual.get(file)).as("labs/" + file).isEqualTo(text));
+    }
+
+    @Test
+    @DisplayName("labs/src/main/java is not kept in git: the build generates it, so a core change is made once, in solutions/")
+    void labsSourcesAreNotInGit() throws Exception {
+        Path root = repoRoot();
+        assumeFalse(Files.exists(root.resolve("labs/STUDENT_COPY")), "a student's copy: labs/ is theirs to keep in git");
+        assumeTrue(Files.exists(root.resolve(".git")), "not a git checkout (" + root + " has no .git): nothing tracked to check");
+        Process p;
+        try {
+            p = new ProcessBuilder("git", "ls-files", "--", "labs/src").directory(root.toFile())
+                    .redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            assumeTrue(false, "no git on the PATH: " + e.getMessage());
+            return;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assumeTrue(p.waitFor() == 0, "git ls-files failed: " + out.strip());
+        List<String> tracked = out.lines().filter(l -> !l.isBlank()).toList();
+        assertThat(tracked).as(tracked.size() + " files under labs/src are in git (first " + tracked.stream().limit(3).toList()
+                + "), but labs/src/main/java is generated from solutions/ by every build (labs/.gitignore). Make the"
+                + " change in solutions/ only, and take them out of git: git rm -r --cached labs/src").isEmpty();
     }
 
     @Test
