@@ -12,49 +12,32 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
-import vramlab.quiz.AnswerSheet;
-import vramlab.quiz.Mark;
 import vramlab.quiz.Question;
 import vramlab.quiz.Reports;
 import vramlab.quiz.Salt;
 import vramlab.quiz.ScoreRow;
-import vramlab.quiz.Variant;
 import vramlab.quiz.build.CoreBuild;
 
 /**
- * Grades submissions so that nothing in one can change the tests, the points or the reports,
- * and nothing one does stops the others from being graded.
+ * Grading one submission: what a grade is made of and how the parts meet. Nothing in a
+ * submission can change the tests, the points or the reports, and nothing one does stops the
+ * others from being graded. The parts, each in its own class:
  *
  * <ul>
+ *   <li>{@link Inventory}: the kit's graded lab items, listed once on the reference cores.
  *   <li>Lab items: the submission's {@code labs/src/main/java} is compiled one core at a time
  *       ({@link CoreBuild}); a core that does not compile earns nothing for its own steps (the
  *       compiler's first errors are the reason) and the reference stands in for it, so every
- *       other core's steps are graded as usual. The kit's {@code @Graded} tests run in child JVMs
- *       on those classes; kit classes come first on the class path, so a submission cannot
- *       replace a test or the harness. An item is all or nothing: it passed, or it earns 0
- *       whatever it threw. A loop, {@code System.exit}, a crash or a flood of output costs the
- *       item that was running (0 and the reason); a new child then runs the items left. After a
- *       submission's first time-out its items get a shorter bound, and the whole submission has
- *       a time budget, so a loop in a method every test calls costs seconds, not minutes.
- *   <li>Quiz items: marked here, in the grader's JVM, from the submission's answer sheets, on
- *       keys the reference simulator computes for the student's variant with the instructor's
- *       salt; no student code runs and the salt never reaches a child. Partial credit exists
- *       only here. A sheet written for another student or other numbers is flagged, and marked
- *       on this student's own variant.
- *   <li>What a child says is believed only when it carries the child's MAC (see
- *       {@link ChildRunner}), and only as "passed" or "failed": steps, names and points are the
- *       kit's.
+ *       other core's steps are graded as usual; the graded tests then run in child JVMs
+ *       ({@link LabItems}).
+ *   <li>Quiz items: marked in this JVM from the submission's answer sheets ({@link QuizMarking}).
+ *   <li>The rows must add up to what the kit declares ({@link Declared}), or no score is given.
+ *   <li>A class: many submissions into one gradebook ({@link ClassGrading}).
  * </ul>
  */
 public final class Grader {
@@ -127,8 +110,9 @@ public final class Grader {
     private final Salt salt;
     private final PrintStream log;
     private final String runId = UUID.randomUUID().toString().substring(0, 8);
-    private Map<String, ScoreRow> inventory;
-    private Map<String, Path> rootOf;
+    private final LabItems labItems;
+    private final Inventory inventory;
+    private final QuizMarking quiz;
     private Declared declared;
 
     public Grader(Kit kit, Options options, Path work, Salt salt, PrintStream log) {
@@ -137,56 +121,27 @@ public final class Grader {
         this.work = work;
         this.salt = salt;
         this.log = log;
+        this.labItems = new LabItems(kit, options);
+        this.inventory = new Inventory(kit, labItems, work);
+        this.quiz = new QuizMarking(salt);
     }
 
     /** This grading run's id: it is on every report this grader writes. */
     public String runId() { return runId; }
 
     /** Every lab item of the kit (by unique id, with its zero row), discovered once on the reference cores. */
-    public synchronized Map<String, ScoreRow> inventory() throws IOException, InterruptedException {
-        if (inventory != null) return inventory;
-        Path area = Files.createDirectories(work.resolve("_inventory"));
-        ChildRun run = new ChildRun(command(area, List.of(kit.referenceCore()), "list", null), area, 0);
-        run.run(Map.of(), Duration.ofMinutes(2), System.nanoTime() + Duration.ofMinutes(2).toNanos(), options.outputCap());
-        Map<String, ScoreRow> items = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(run.results(), StandardCharsets.UTF_8)) {
-            int mac = line.lastIndexOf('\t');
-            String[] f = line.substring(0, Math.max(0, mac)).split("\t", 3);
-            if (f.length == 3 && f[0].equals("ITEM") && !f[2].startsWith("q")) items.put(f[1], ScoreRow.fromTsv(f[2]));
-        }
-        if (!run.completed()) throw new IllegalStateException("could not list the kit's graded tests; see " + area);
-        Map<String, Path> roots = new LinkedHashMap<>();
-        for (String uid : items.keySet()) roots.put(uid, rootOfUid(uid));
-        rootOf = roots;
-        inventory = items;
-        return items;
-    }
+    public Map<String, ScoreRow> inventory() throws IOException, InterruptedException { return inventory.items(); }
 
     /**
      * Uses {@code items} (as {@link #inventory()} returns them) instead of listing the kit's
      * graded tests in a child JVM: for a caller that cached the listing, such as {@code check}.
      */
-    public synchronized void useInventory(Map<String, ScoreRow> items) {
-        Map<String, Path> roots = new LinkedHashMap<>();
-        for (String uid : items.keySet()) roots.put(uid, rootOfUid(uid));
-        rootOf = roots;
-        inventory = new LinkedHashMap<>(items);
-    }
+    public void useInventory(Map<String, ScoreRow> items) { inventory.use(items); }
 
     /** What the kit declares, read from its class files; checked against every submission's rows. */
     public synchronized Declared declared() {
         if (declared == null) declared = Declared.scan(kit);
         return declared;
-    }
-
-    /** The test folder that holds the class of item {@code uid}, or null. */
-    private Path rootOfUid(String uid) {
-        int at = uid.indexOf("[class:");
-        if (at < 0) return null;
-        int end = uid.indexOf(']', at);
-        String cls = uid.substring(at + "[class:".length(), end).replace('.', '/') + ".class";
-        for (Path root : kit.testRoots()) if (Files.isRegularFile(root.resolve(cls))) return root;
-        return null;
     }
 
     /** Grades one submission; writes {@code out/results.json}; returns its rows in step order. */
@@ -238,18 +193,18 @@ public final class Grader {
                 if (why != null) lab.put(uid, zero(z, why));
                 else run.add(uid);
             });
-            Stats stats = new Stats();
-            Map<String, ScoreRow> ran = runItems(build.classpath(), run, area, stats);
+            LabItems.Stats stats = new LabItems.Stats();
+            Map<String, ScoreRow> ran = labItems.run(build.classpath(), LabItems.select(items, run), area, stats);
             items.keySet().forEach(uid -> { if (ran.containsKey(uid)) lab.put(uid, ran.get(uid)); });
             flags.addAll(stats.flags());
             for (String f : CodeScan.review(s.sources, kit.referenceSources())) flags.add("read the code: " + f);
         }
-        List<Question> questions = kit.questions().stream().map(q -> (Question) new Once(q)).toList();
-        List<ScoreRow> quiz = quizItems(questions, student, s.answers, flags);
-        check(questions, student, items, lab, quiz);
+        List<Question> questions = QuizMarking.once(kit.questions());
+        List<ScoreRow> quizRows = quiz.rows(questions, student, s.answers, flags);
+        check(questions, student, items, lab, quizRows);
         List<ScoreRow> rows = new ArrayList<>();
         items.keySet().forEach(uid -> rows.add(lab.get(uid)));
-        rows.addAll(quiz);
+        rows.addAll(quizRows);
         List<ScoreRow> sorted = Reports.sorted(rows);
         deleteTree(area.resolve("unpacked"));     // an archive's files and what the tests wrote: not kept
         deleteTree(area.resolve("tmp"));
@@ -266,7 +221,7 @@ public final class Grader {
     private void check(List<Question> questions, String student, Map<String, ScoreRow> items, Map<String, ScoreRow> lab,
                        List<ScoreRow> quiz) {
         Map<Path, List<ScoreRow>> byRoot = new LinkedHashMap<>();
-        items.keySet().forEach(uid -> byRoot.computeIfAbsent(rootOf.get(uid), k -> new ArrayList<>()).add(lab.get(uid)));
+        items.keySet().forEach(uid -> byRoot.computeIfAbsent(inventory.rootOf(uid), k -> new ArrayList<>()).add(lab.get(uid)));
         List<String> problems = declared().problems(byRoot, quiz, Declared.quizTotal(questions, student, salt));
         if (!problems.isEmpty()) {
             throw new IllegalStateException("the graded items do not add up to what the kit declares, so no score is"
@@ -281,9 +236,7 @@ public final class Grader {
         return sb.toString();
     }
 
-    private static ScoreRow zero(ScoreRow z, String why) {
-        return ScoreRow.zero(z.step(), z.name(), z.points(), ScoreRow.FAILED, why);
-    }
+    private static ScoreRow zero(ScoreRow z, String why) { return LabItems.zero(z, why); }
 
     /**
      * Grades every folder in {@code dirs} (the folder's name is the student id) into
@@ -319,77 +272,7 @@ public final class Grader {
      * submission is skipped, and so is a second one for the same student.
      */
     public ClassResult gradeSubmissions(List<Path> dirs, Path out) throws IOException, InterruptedException {
-        Map<String, Path> byStudent = new LinkedHashMap<>();
-        List<String> skipped = new ArrayList<>();
-        for (Path d : dirs) {
-            if (!SubmissionIntake.isSubmission(d)) {
-                skipped.add(d + ": " + (Files.exists(d) ? "not a folder, a .zip or a .tar.gz" : "no such file or folder"));
-                continue;
-            }
-            String student = SubmissionIntake.studentOf(d);
-            Path before = byStudent.putIfAbsent(student, d);
-            if (before != null) skipped.add(d + ": a second submission for " + student + " (graded " + before + ")");
-        }
-        skipped.forEach(w -> log.println("skipped " + w));
-        Gradebook book = Gradebook.open(out);
-        inventory();
-        declared();
-        int n = byStudent.size();
-        AtomicInteger done = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(options.jobs(), n)));
-        List<Future<Result>> futures = new ArrayList<>();
-        try {
-            for (Map.Entry<String, Path> e : byStudent.entrySet()) {
-                futures.add(pool.submit(() -> {
-                    Result r = gradeOne(e.getKey(), e.getValue(), out.resolve(folderName(e.getKey())));
-                    String was = book.earlier(r.student());
-                    if (was != null) {
-                        List<String> f = new ArrayList<>(r.flags());
-                        f.add("regraded (was " + was + ")");
-                        r = new Result(r.student(), r.rows(), List.copyOf(f), r.runId(), r.gradedAt(), r.millis(), r.found());
-                    }
-                    book.put(r);
-                    book.write();
-                    log.println(progress(done.incrementAndGet(), n, r));
-                    return r;
-                }));
-            }
-            List<Result> results = new ArrayList<>();
-            for (Future<Result> f : futures) {
-                try {
-                    results.add(f.get());
-                } catch (ExecutionException ex) {
-                    Throwable c = ex.getCause();
-                    if (c instanceof IOException io) throw io;
-                    if (c instanceof RuntimeException re) throw re;
-                    throw new IllegalStateException(c);
-                }
-            }
-            book.write();
-            return new ClassResult(results, List.copyOf(skipped));
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** {@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}, and the flags' first words. */
-    static String progress(int k, int n, Result r) {
-        String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
-                .map(x -> shortened(x, 60)).toList()) + ")";
-        String where = r.found().isEmpty() ? "" : ", " + r.found();
-        return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
-                r.millis() / 1000.0, where, f);
-    }
-
-    /** {@code s} cut to at most {@code max} characters at a word's end, with "..." when cut: never mid-word. */
-    static String shortened(String s, int max) {
-        if (s.length() <= max) return s;
-        int cut = s.lastIndexOf(' ', max - 3);
-        String head = (cut > 0 ? s.substring(0, cut) : s.substring(0, max - 3)).stripTrailing();
-        while (!head.isEmpty() && ",;:(".indexOf(head.charAt(head.length() - 1)) >= 0) {
-            head = head.substring(0, head.length() - 1).stripTrailing();
-        }
-        return head + "...";
+        return ClassGrading.grade(this, dirs, out, options.jobs(), log);
     }
 
     /** A student id as a folder name: letters, digits and {@code ._@+-} only, never {@code .} or {@code ..}. */
@@ -416,179 +299,7 @@ public final class Grader {
             throws IOException, InterruptedException {
         Set<String> uids = new HashSet<>();
         inventory().forEach((uid, z) -> { if (which.test(z)) uids.add(uid); });
-        Map<String, ScoreRow> rows = runItems(cores, uids, area, new Stats());
+        Map<String, ScoreRow> rows = labItems.run(cores, LabItems.select(inventory(), uids), area, new LabItems.Stats());
         return new ArrayList<>(rows.values());
-    }
-
-    /** What went wrong in a submission's children, for its flags. */
-    static final class Stats {
-        int timeouts;
-        int exits;
-        int floods;
-        int forged;
-        int disk;
-        boolean outOfTime;
-
-        List<String> flags() {
-            List<String> out = new ArrayList<>();
-            if (timeouts > 0) out.add("timed out: " + timeouts + (timeouts == 1 ? " item" : " items"));
-            if (exits > 0) out.add("the test JVM exited or crashed: " + exits + (exits == 1 ? " time" : " times"));
-            if (floods > 0) out.add("wrote output around the cap: " + floods + (floods == 1 ? " time" : " times"));
-            if (disk > 0) out.add("wrote files past the cap on what a test may write: " + disk + (disk == 1 ? " time" : " times"));
-            if (outOfTime) out.add("the submission's time bound was used up");
-            if (forged > 0) {
-                out.add("forged results: " + forged + " line(s) in a results file did not come from the grader");
-            }
-            return out;
-        }
-    }
-
-    /** The rows of items {@code uids}, in inventory order. */
-    private Map<String, ScoreRow> runItems(List<Path> cores, Set<String> uids, Path area, Stats stats)
-            throws IOException, InterruptedException {
-        Files.createDirectories(area);
-        Map<String, ScoreRow> items = new LinkedHashMap<>();
-        inventory().forEach((uid, z) -> { if (uids.contains(uid)) items.put(uid, z); });
-        Map<String, ScoreRow> booked = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + options.submissionTime().toNanos();
-        String stoppedEarly = "not run: the test JVM stopped before it";
-        for (int attempt = 1; booked.size() < items.size() && attempt <= items.size() + 1; attempt++) {
-            List<String> left = items.keySet().stream().filter(u -> !booked.containsKey(u)).toList();
-            Path list = area.resolve("uids-" + attempt + ".txt");
-            Files.write(list, left, StandardCharsets.UTF_8);
-            ChildRun run = new ChildRun(command(area, cores, "run", list), area, attempt);
-            Duration bound = stats.timeouts > 0 ? options.afterTimeout() : options.itemTimeout();
-            run.run(items, bound, deadline, options.outputCap());
-            stats.forged += run.forged();
-            String stop = run.stoppedBy();
-            if (stop != null) {
-                if (stop.startsWith("timed out")) stats.timeouts++;
-                else if (stop.startsWith("the JVM exited")) stats.exits++;
-                else if (stop.startsWith("wrote more")) stats.floods++;
-                else if (stop.startsWith("wrote files")) stats.disk++;
-                else stats.outOfTime = true;
-            }
-            // Steps, names and points are the kit's; the child only says whether each item passed.
-            run.booked().forEach((uid, r) -> {
-                ScoreRow z = items.get(uid);
-                if (z == null) return;
-                booked.putIfAbsent(uid, r.passed()
-                        ? new ScoreRow(z.step(), z.name(), z.points(), z.points(), ScoreRow.PASSED, "")
-                        : ScoreRow.zero(z.step(), z.name(), z.points(),
-                                ScoreRow.SKIPPED.equals(r.status()) ? ScoreRow.SKIPPED : ScoreRow.FAILED, hint(r.reason())));
-            });
-            if (run.booked().isEmpty() && !run.completed()) {
-                stoppedEarly = "not run: the test JVM stopped before its first test: " + run.firstOutput();
-            }
-            if (run.completed() || run.booked().isEmpty() || System.nanoTime() > deadline) break;
-        }
-        boolean late = System.nanoTime() > deadline;
-        if (late && booked.size() < items.size()) stats.outOfTime = true;
-        String why = late ? "not run: the submission's time bound (" + options.submissionTime().toSeconds()
-                + " s) was used up" : stoppedEarly;
-        Map<String, ScoreRow> out = new LinkedHashMap<>();
-        items.forEach((uid, z) -> out.put(uid, booked.getOrDefault(uid, zero(z, why))));
-        return out;
-    }
-
-    /** A linkage error usually means a changed signature: say so under the reason. */
-    static String hint(String reason) {
-        if (reason.matches("(?s).*\\b(NoSuchMethodError|NoSuchFieldError|AbstractMethodError|NoClassDefFoundError"
-                + "|IncompatibleClassChangeError)\\b.*")) {
-            return reason + "\n(a class or method the kit's tests use is missing, or has another signature, in your"
-                    + " labs/: keep the names and signatures as they were handed out)";
-        }
-        return reason;
-    }
-
-    /** The quiz rows: every registered question, marked here on the student's own variant. */
-    private List<ScoreRow> quizItems(List<Question> all, String student, Path answers, List<String> flags) {
-        List<ScoreRow> out = new ArrayList<>();
-        Map<String, List<Question>> byChapter = new LinkedHashMap<>();
-        for (Question q : all) byChapter.computeIfAbsent(q.chapter(), k -> new ArrayList<>()).add(q);
-        byChapter.forEach((chapter, questions) -> {
-            Path file = answers.resolve(chapter + ".txt");
-            String where = "labs/answers/" + chapter + ".txt";
-            Variant v = Variant.of(chapter, student, salt);
-            AnswerSheet sheet;
-            List<String> notes = new ArrayList<>();
-            try {
-                sheet = Files.isRegularFile(file)
-                        ? AnswerSheet.parse(Files.readString(file, StandardCharsets.UTF_8), where)
-                        : AnswerSheet.empty(where + ", which is missing");
-                if (Files.isRegularFile(file) && sheet.answered()) {
-                    for (String p : sheet.headerProblems(chapter, v)) {
-                        notes.add(p);
-                        flags.add((p.contains("(a copied sheet?)") ? "copied sheet? " : "sheet header: ")
-                                + p.replace(" (a copied sheet?)", ""));
-                    }
-                    notes.addAll(sheet.unknownKeys(questions, v));
-                }
-            } catch (IOException | RuntimeException e) {
-                for (Question q : questions) {
-                    out.add(ScoreRow.zero(q.id(), q.id() + ": " + q.title(), q.points(v), ScoreRow.FAILED,
-                            "answer sheet: " + e.getMessage()));
-                }
-                return;
-            }
-            for (Question q : questions) {
-                String name = q.id() + ": " + q.title();
-                try {
-                    Mark m = Mark.of(q, v, sheet);
-                    List<String> mine = notes.stream().filter(n -> !n.contains("unknown key '") || n.contains("'" + q.id() + "."))
-                            .toList();
-                    out.add(ScoreRow.quiz(q.id(), name, m, m.full() ? "" : String.join("\n", mine)));
-                } catch (RuntimeException e) {
-                    out.add(ScoreRow.zero(q.id(), name, q.points(v), ScoreRow.FAILED, "could not mark: " + e));
-                }
-            }
-        });
-        return out;
-    }
-
-    /**
-     * A question whose parts are computed once per variant: marking, the unknown keys and the
-     * declared total each need them, and each computation replays the reference simulator.
-     */
-    private static final class Once implements Question {
-        private final Question q;
-        private final Map<String, List<vramlab.quiz.Part>> parts = new java.util.HashMap<>();
-
-        Once(Question q) { this.q = q; }
-
-        @Override public String id() { return q.id(); }
-        @Override public String title() { return q.title(); }
-        @Override public String chapter() { return q.chapter(); }
-        @Override public String prompt(Variant v) { return q.prompt(v); }
-
-        @Override
-        public synchronized List<vramlab.quiz.Part> parts(Variant v) {
-            return parts.computeIfAbsent(v.chapter() + "/" + v.student() + "/" + v.fingerprint(), k -> q.parts(v));
-        }
-    }
-
-    private List<String> command(Path area, List<Path> cores, String mode, Path uids) throws IOException {
-        List<Path> cp = new ArrayList<>();
-        cp.add(kit.runtime().get(0));               // the harness first: a submission cannot shadow it
-        cp.addAll(kit.testRoots());
-        cp.addAll(kit.runtime().subList(1, kit.runtime().size()));
-        cp.addAll(cores);                           // the student's cores last
-        Path roots = area.resolve("roots.txt");
-        Files.write(roots, kit.testRoots().stream().map(p -> p.toAbsolutePath().toString()).toList());
-        Files.createDirectories(area.resolve("tmp"));
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Djava.io.tmpdir=" + area.resolve("tmp"), "-cp", ChildRun.classpath(cp), ChildRunner.class.getName(),
-                mode, area.resolve("results-" + (uids == null ? 0 : attemptOf(uids)) + ".txt").toString(),
-                roots.toString(), uids == null ? "-" : uids.toString(), Long.toString(options.outputCap())));
-        return cmd;
-    }
-
-    private static String attemptOf(Path uids) {
-        String n = uids.getFileName().toString();
-        return n.substring("uids-".length(), n.length() - ".txt".length());
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

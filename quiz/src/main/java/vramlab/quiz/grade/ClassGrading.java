@@ -1,0 +1,102 @@
+package vramlab.quiz.grade;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Class grading: every submission given (a folder, a {@code .zip} or a {@code .tar.gz}, named by
+ * the student's id) graded by one {@link Grader}, several at once, into one gradebook that keeps
+ * the rows of students not graded now, with one line of progress each. Nothing one submission
+ * holds stops the class: what is no submission, and a second one for a student, is skipped and said.
+ */
+final class ClassGrading {
+    private ClassGrading() {}
+
+    static Grader.ClassResult grade(Grader grader, List<Path> dirs, Path out, int jobs, PrintStream log)
+            throws IOException, InterruptedException {
+        Map<String, Path> byStudent = new LinkedHashMap<>();
+        List<String> skipped = new ArrayList<>();
+        for (Path d : dirs) {
+            if (!SubmissionIntake.isSubmission(d)) {
+                skipped.add(d + ": " + (Files.exists(d) ? "not a folder, a .zip or a .tar.gz" : "no such file or folder"));
+                continue;
+            }
+            String student = SubmissionIntake.studentOf(d);
+            Path before = byStudent.putIfAbsent(student, d);
+            if (before != null) skipped.add(d + ": a second submission for " + student + " (graded " + before + ")");
+        }
+        skipped.forEach(w -> log.println("skipped " + w));
+        Gradebook book = Gradebook.open(out);
+        grader.inventory();
+        grader.declared();
+        int n = byStudent.size();
+        AtomicInteger done = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(jobs, n)));
+        List<Future<Grader.Result>> futures = new ArrayList<>();
+        try {
+            for (Map.Entry<String, Path> e : byStudent.entrySet()) {
+                futures.add(pool.submit(() -> {
+                    Grader.Result r = grader.gradeOne(e.getKey(), e.getValue(), out.resolve(Grader.folderName(e.getKey())));
+                    String was = book.earlier(r.student());
+                    if (was != null) {
+                        List<String> f = new ArrayList<>(r.flags());
+                        f.add("regraded (was " + was + ")");
+                        r = new Grader.Result(r.student(), r.rows(), List.copyOf(f), r.runId(), r.gradedAt(), r.millis(),
+                                r.found());
+                    }
+                    book.put(r);
+                    book.write();
+                    log.println(progress(done.incrementAndGet(), n, r));
+                    return r;
+                }));
+            }
+            List<Grader.Result> results = new ArrayList<>();
+            for (Future<Grader.Result> f : futures) {
+                try {
+                    results.add(f.get());
+                } catch (ExecutionException ex) {
+                    Throwable c = ex.getCause();
+                    if (c instanceof IOException io) throw io;
+                    if (c instanceof RuntimeException re) throw re;
+                    throw new IllegalStateException(c);
+                }
+            }
+            book.write();
+            return new Grader.ClassResult(results, List.copyOf(skipped));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** {@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}, and the flags' first words. */
+    static String progress(int k, int n, Grader.Result r) {
+        String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
+                .map(x -> shortened(x, 60)).toList()) + ")";
+        String where = r.found().isEmpty() ? "" : ", " + r.found();
+        return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
+                r.millis() / 1000.0, where, f);
+    }
+
+    /** {@code s} cut to at most {@code max} characters at a word's end, with "..." when cut: never mid-word. */
+    static String shortened(String s, int max) {
+        if (s.length() <= max) return s;
+        int cut = s.lastIndexOf(' ', max - 3);
+        String head = (cut > 0 ? s.substring(0, cut) : s.substring(0, max - 3)).stripTrailing();
+        while (!head.isEmpty() && ",;:(".indexOf(head.charAt(head.length() - 1)) >= 0) {
+            head = head.substring(0, head.length() - 1).stripTrailing();
+        }
+        return head + "...";
+    }
+}
