@@ -32,7 +32,7 @@ class ReplayPytorchTest {
     @Test
     @DisplayName("--csv on single allocations shows PyTorch's block (allocated) and segment (reserved) sizes")
     void csvTable() {
-        // Each request on a cold cache: alloc, free, empty_cache. Values from the fact sheet, section 13.
+        // Each request on a cold cache: alloc, free, empty_cache. Values worked out by hand from CUDACachingAllocator.cpp's rules, as PyTorchPolicyTest's rows.
         long[][] rows = {{100, 512, 2097152}, {1572864, 1572864, 20971520}, {5242881, 5243392, 20971520},
             {10485760, 10485760, 10485760}, {26214400, 27262976, 27262976}};
         StringBuilder trace = new StringBuilder();

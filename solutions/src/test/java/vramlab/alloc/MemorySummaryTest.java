@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import vramlab.driver.Gpu;
 
 /**
- * memory_stats() keys and memory_summary() layout. The expected rows come from the fact sheet
- * (section 9), whose author rendered them by running torch/cuda/memory.py's own
+ * memory_stats() keys and memory_summary() layout. The expected rows were rendered by running
+ * torch/cuda/memory.py's own
  * {@code memory_summary} on stats worked out by hand: an oracle independent of this code.
  */
 @DisplayName("memory_stats() and memory_summary()")

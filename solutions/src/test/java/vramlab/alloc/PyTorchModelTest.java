@@ -27,7 +27,7 @@ import vramlab.driver.Gpu;
 @DisplayName("the PyTorch policy agrees with a naive model")
 class PyTorchModelTest {
 
-    /** The model: only lists and loops, written from the fact sheet's rules. */
+    /** The model: only lists and loops, written from CUDACachingAllocator.cpp's rules (see PyTorchPolicy). */
     static final class Model {
         static final class Seg {
             final int id;

@@ -15,8 +15,7 @@ import vramlab.driver.GpuProcess;
 /**
  * PyTorch's size rules, request by request, on a fresh allocator (a cold cache, so every row
  * makes one new segment). Each row cites the lines of c10/cuda/CUDACachingAllocator.cpp
- * (2024 main, 001074d) that decide it; the numbers are worked out by hand from those lines
- * (and agree with the fact sheet's section 13).
+ * (2024 main, 001074d) that decide it; the numbers are worked out by hand from those lines.
  */
 @DisplayName("PyTorch policy: request -> block, pool and segment")
 class PyTorchPolicyTest {

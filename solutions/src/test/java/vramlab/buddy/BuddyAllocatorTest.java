@@ -149,7 +149,7 @@ class BuddyAllocatorTest {
     }
 
     @Nested
-    @DisplayName("the bit tricks (fact sheet section F, items 10)")
+    @DisplayName("the bit tricks: the buddy is one XOR away, the parent clears that bit (Linux __find_buddy_pfn, mm/internal.h)")
     class BitTricks {
         @ParameterizedTest(name = "buddy({0}, order {1}) = {2}, parent {3}")
         @CsvSource(textBlock = """
@@ -192,7 +192,7 @@ class BuddyAllocatorTest {
     }
 
     @Nested
-    @DisplayName("buddyinfo, in /proc/buddyinfo's layout (fact sheet item 11)")
+    @DisplayName("buddyinfo, in /proc/buddyinfo's layout (Linux frag_show_print, mm/vmstat.c)")
     class BuddyInfo {
         /**
          * The kernel's line, typed from mm/vmstat.c {@code frag_show_print}:

@@ -15,7 +15,7 @@ import vramlab.units.Bytes;
 @DisplayName("The page-table layout matches NVIDIA's VER2 and VER3 formats")
 class LayoutTest {
 
-    /** Indices worked out by hand from the VA bits; the fact sheet's examples among them. */
+    /** Indices worked out by hand from the VA bits of NVIDIA's MMU formats. */
     @ParameterizedTest(name = "VER2 {0}: PDE3={1} PDE2={2} PDE1={3} PDE0={4} PT_64K={5} PT_4K={6}")
     @CsvSource(textBlock = """
             0x0,             0,   0,   0,   0,  0,   0

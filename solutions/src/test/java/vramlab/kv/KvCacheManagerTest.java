@@ -72,7 +72,7 @@ class KvCacheManagerTest {
     }
 
     @Nested
-    @DisplayName("the pool and the block tables (fact sheet item 16)")
+    @DisplayName("the pool and the block tables: ceil(n / 16) blocks, block 0 the null block (vLLM v1 kv_cache_manager.py, block_pool.py)")
     class Tables {
         @ParameterizedTest(name = "{0} tokens -> {1} blocks")
         @CsvSource(textBlock = """

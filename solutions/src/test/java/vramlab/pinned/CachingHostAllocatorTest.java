@@ -51,7 +51,7 @@ class CachingHostAllocatorTest {
             100000000000,   137438953472
             107374182400,   137438953472
             """)
-        @DisplayName("as the fact sheet's examples, and 100 GB becomes 128 GiB")
+        @DisplayName("the next power of two (CHA.h PowerOf2Ceil), worked by hand; 100 GB becomes 128 GiB")
         void examples(long request, long block) {
             assertThat(sim.allocator().roundSize(request)).isEqualTo(block);
             assertThat(block).isEqualTo(powerOf2Ceil(request));
