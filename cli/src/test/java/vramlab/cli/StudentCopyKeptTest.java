@@ -54,6 +54,13 @@ class StudentCopyKeptTest {
     }
 
     @Test
+    @DisplayName("the generator, the launcher and the grader mean the same two markers")
+    void oneMarkerEach() {
+        assertThat(vramlab.labgen.LabGenerator.STUDENT_MARKER).isEqualTo(StudentCores.MARKER);
+        assertThat(vramlab.labgen.LabGenerator.RELEASE_MARKER).isEqualTo(vramlab.quiz.KitPaths.RELEASE_MARKER);
+    }
+
+    @Test
     @DisplayName("labgen and labgen --force refuse a student's copy in one line, and write nothing")
     void labgenRefuses() throws IOException {
         Map<String, String> before = everything(labs);

@@ -34,9 +34,7 @@ import java.util.stream.Stream;
  * <p>Usage: {@code LabGenerator --sync [--force] <solutions-dir> <labs-dir>} (the build; see
  * {@link #sync}); {@code LabGenerator <solutions-dir> <labs-dir>} is the sync with {@code --force}
  * (refused in a student's copy); with {@code --list <solutions-dir>} it prints the steps.
- *
- * <p>This file uses the JDK alone, so it runs as a single-file program too
- * ({@code java labgen/src/main/java/vramlab/labgen/LabGenerator.java ...}).
+
  */
 public final class LabGenerator {
     static final Pattern BEGIN =
