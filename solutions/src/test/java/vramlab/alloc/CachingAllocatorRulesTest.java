@@ -256,7 +256,7 @@ class CachingAllocatorRulesTest {
             Block x = a.alloc(mib(20)), y = a.alloc(mib(30));
             a.free(x);
             a.free(y);
-            assertThat(a.releaseWholeFreeSegments()).isEqualTo(mib(50));
+            assertThat(a.release().releaseWholeFreeSegments()).isEqualTo(mib(50));
             assertThat(a.reserved()).isEqualTo(mib(20));
             assertThat(live.isAllocated()).isTrue();
         }
