@@ -15,6 +15,7 @@ import vramlab.driver.GpuProcess;
  */
 final class OutOfMemory {
     private final CachingAllocator allocator;
+    private boolean expected;
 
     OutOfMemory(CachingAllocator allocator) { this.allocator = allocator; }
 
@@ -27,7 +28,16 @@ final class OutOfMemory {
                         allocator.largestFreeBlock()));
     }
 
-    /** {@code malloc}'s error after the recovery failed: counted, traced, and reported. */
+    /**
+     * The caller counts OOMs as results and does not ask where each was thrown (a replay):
+     * the errors skip filling in their stack trace.
+     */
+    void expect(boolean expected) { this.expected = expected; }
+
+    /**
+     * {@code malloc}'s error after the recovery failed: counted, traced, and reported. The
+     * report is the state now; the policy writes the message from it when it is first read.
+     */
     CudaOutOfMemoryError afterRecovery(PoolKind kind, int stream, long rounded, long allocSize, long size) {
         GpuProcess process = allocator.process();
         GpuProcess.MemInfo info = process.cudaMemGetInfo();
@@ -40,6 +50,6 @@ final class OutOfMemory {
         OomReport report = new OomReport(size, rounded, allocSize, kind, info.total(),
                 info.free(), allocator.allocated(), allocator.reserved(), allocator.largestFreeBlock(),
                 process.gpu().id(), List.copyOf(procs), allocator.allowedMemory(), 0);
-        return new CudaOutOfMemoryError(allocator.policy().oomMessage(report), report);
+        return new CudaOutOfMemoryError(report, allocator.policy()::oomMessage, !expected);
     }
 }

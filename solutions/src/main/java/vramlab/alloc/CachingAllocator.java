@@ -185,6 +185,9 @@ public final class CachingAllocator {
     }
     // end::alloc[]
 
+    /** A replay counts OOMs as results: their errors then skip the stack trace ({@link OutOfMemory}). */
+    public void expectOoms(boolean expected) { oom.expect(expected); }
+
     /** Negative sizes are the caller's bug; 1 EiB and more is PyTorch's up-front OOM. */
     private void frontDoor(long size) {
         if (size < 0) throw new IllegalArgumentException("alloc(" + size + "): size must not be negative");
