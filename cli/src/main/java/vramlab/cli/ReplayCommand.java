@@ -204,6 +204,7 @@ final class ReplayCommand implements Command {
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
                         policy(policyName == null ? "toy" : policyName, conf == null ? "" : conf));
                 if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
+                allocator.expectOoms(true);   // an OOM is a result here: no stack trace to fill
                 replayTrace(allocator, in, io);
                 export(allocator, io);
             }

@@ -5,12 +5,10 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 import vramlab.alloc.DeviceTrace.Action;
@@ -23,19 +21,17 @@ import vramlab.driver.GpuProcess;
  * driver, cut into blocks; freed blocks are cached in a free set per pool and reused by best
  * fit; a block splits when the policy allows and merges with free neighbours when freed.
  * A {@link Policy} sets the numbers; the toy and PyTorch's rules share this one core.
+ * This class holds PyTorch's malloc/free/split/merge path, the functions the chapters teach.
  *
  * <p>Beyond the toy, the core has PyTorch's streams ({@link #alloc(long, int)},
- * {@link #recordStream}), the recovery order on a failed cudaMalloc, garbage collection under a
- * memory fraction, expandable segments on the driver's VMM calls, {@link #memoryStats()} and a
- * {@link #trace()} of {@code device_traces} entries.
- *
- * <p><b>Streams and events.</b> A block belongs to the stream it was allocated on. When a block
- * that {@link #recordStream} marked is freed, the allocator records one event per other stream
- * and the block stays pending ("active") until they complete. The simulator has no GPU, so
- * an event completes when someone says so: {@link #completeStream(int)} (that stream's work up
- * to now has run), {@link #synchronize()} (every stream), or a custom {@link EventQuery} set by
- * {@link #setEventQuery} (the hook for the driver's streams and events). Completed events are
- * collected by {@link #processEvents()}, which every {@code alloc} runs first (CCA:1208-1220).
+ * {@link #recordStream}; how a freed block waits for them: {@link StreamEvents}), the recovery
+ * order on a failed cudaMalloc, {@link #memoryStats()} and a {@link #trace()} of
+ * {@code device_traces} entries. What PyTorch keeps beside this path has a class of its own:
+ * {@link ExpandableBlocks} (expandable segments), {@link CacheRelease} (memory back to the
+ * driver), {@link GarbageCollection}, {@link MemoryFraction}, {@link FreeMemoryCallbacks},
+ * {@link StatUpdates} (the statistics hooks) and {@link OutOfMemory} (the error); two are the
+ * kit's own: {@link WholeSegmentRelease} (empty_cache's shortcut) and {@link SegmentPlacement}
+ * (a replay's address hints).
  *
  * <p>Invariants, checked by {@link #checkInvariants()}:
  * <ul>
@@ -83,26 +79,25 @@ public final class CachingAllocator {
     private final GpuProcess process;
     private final Policy policy;
     private final Map<PoolKind, FreeSet> freeBlocks = new EnumMap<>(PoolKind.class);
-    private final Map<PoolKind, FreeSet> unmapped = new EnumMap<>(PoolKind.class);
     private final Map<Integer, Segment> segments = new LinkedHashMap<>();
     private final MemoryStats stats = new MemoryStats();
     private final DeviceTrace trace = new DeviceTrace();
     private final StreamEvents events = new StreamEvents();
-    private final long[] getFreeBlockCalls = new long[PoolKind.values().length];
-    private final TreeMap<Long, Segment> byAddress = new TreeMap<>();   // segments by address
-    private final List<BooleanSupplier> freeMemoryCallbacks = new ArrayList<>();
-    private long expectedAddress = NO_HINT;
+    private final FreeMemoryCallbacks freeMemoryCallbacks = new FreeMemoryCallbacks();
+    private final MemoryFraction fraction;
+    private final StatUpdates statUpdates;
+    private final ExpandableBlocks expandable;
+    private final GarbageCollection gc = new GarbageCollection(this);
+    private final CacheRelease release;
+    private final WholeSegmentRelease wholeRelease;
+    private final OutOfMemory oom = new OutOfMemory(this);
+    final SegmentPlacement placement = new SegmentPlacement();
     private int nextSegmentId;
     private long requested;
     private long allocated;
-    private long reserved;
+    long reserved;                            // also written by ExpandableBlocks (map, unmap)
     private long liveBlocks;
-    private long allowedMemoryMaximum = -1;   // set_per_process_memory_fraction; -1: not set
-    /** Blocks cached whole since the last release (some may since have been used or merged). */
-    private final List<Block> wholeCached = new ArrayList<>();
-    /** Free blocks of expandable segments cached since the last unmap pass (some since used or merged). */
-    private final List<Block> expandableCached = new ArrayList<>();
-    boolean fastRelease = true;               // tests turn the shortcut off to compare
+    boolean fastRelease = true;               // tests turn the shortcuts off to compare
     private int expandableSegments;           // how many of the segments held are expandable
 
     /** {@link #expectSegmentAt}'s "no address expected". */
@@ -117,11 +112,12 @@ public final class CachingAllocator {
     public CachingAllocator(GpuProcess process, Policy policy) {
         this.process = process;
         this.policy = policy;
-        for (PoolKind k : PoolKind.values()) {
-            freeBlocks.put(k, new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS));
-            unmapped.put(k, new FreeSet(FreeSet.Order.STREAM_ADDRESS));
-        }
-        if (policy.maxSplitSize() != Long.MAX_VALUE) stats.maxSplitSize = policy.maxSplitSize();
+        for (PoolKind k : PoolKind.values()) freeBlocks.put(k, new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS));
+        this.statUpdates = new StatUpdates(stats, policy);
+        this.expandable = new ExpandableBlocks(this, freeBlocks, stats, trace);
+        this.release = new CacheRelease(this, freeBlocks, statUpdates);
+        this.wholeRelease = release.wholeRelease();
+        this.fraction = new MemoryFraction(process);
         if (policy.memoryFraction() >= 0) setMemoryFraction(policy.memoryFraction());
     }
 
@@ -142,7 +138,7 @@ public final class CachingAllocator {
     /** The recorded history ({@code device_traces}); off until {@code trace().record(true, n)}. */
     public DeviceTrace trace() { return trace; }
     /** The per-process limit in bytes, or -1 when no memory fraction is set. */
-    public long allowedMemory() { return allowedMemoryMaximum; }
+    public long allowedMemory() { return fraction.allowedMemoryMaximum(); }
 
     public Collection<Segment> segments() { return Collections.unmodifiableCollection(segments.values()); }
 
@@ -158,25 +154,11 @@ public final class CachingAllocator {
         return max;
     }
 
-    /**
-     * {@code set_per_process_memory_fraction} (CCA setMemoryFraction @001074d): the allocator
-     * may hold at most {@code fraction} of the device's total memory; 1.0 is a limit of the
-     * whole device, so garbage collection can run and the OOM message says "allowed". Newer
-     * releases (the 2025 allocator with {@code per_process_memory_fraction}, PR #161035) keep
-     * no limit at all for 1.0: {@code allowed_memory_maximum} is set only when
-     * {@code fraction < 1.0}.
-     */
-    public void setMemoryFraction(double fraction) {
-        if (!(fraction >= 0 && fraction <= 1)) {
-            throw new IllegalArgumentException("invalid fraction:" + fraction + ". Please set within [0, 1].");
-        }
-        allowedMemoryMaximum = (long) (fraction * process.cudaMemGetInfo().total());
-    }
+    /** {@code set_per_process_memory_fraction}: at most {@code fraction} of the device ({@link MemoryFraction}). */
+    public void setMemoryFraction(double fraction) { this.fraction.set(fraction); }
 
     /** {@code get_per_process_memory_fraction}: the limit over the total, 1.0 when none is set. */
-    public double memoryFraction() {
-        return allowedMemoryMaximum < 0 ? 1.0 : (double) allowedMemoryMaximum / process.cudaMemGetInfo().total();
-    }
+    public double memoryFraction() { return fraction.get(); }
 
     // tag::alloc[]
     /** Allocates {@code size} bytes on the default stream (0). */
@@ -203,31 +185,19 @@ public final class CachingAllocator {
     }
     // end::alloc[]
 
+    /** A replay counts OOMs as results: their errors then skip the stack trace ({@link OutOfMemory}). */
+    public void expectOoms(boolean expected) { oom.expect(expected); }
+
     /** Negative sizes are the caller's bug; 1 EiB and more is PyTorch's up-front OOM. */
     private void frontDoor(long size) {
         if (size < 0) throw new IllegalArgumentException("alloc(" + size + "): size must not be negative");
-        if (size >= ONE_EXA_BYTES) {
-            throw new CudaOutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.",
-                    new OomReport(size, size, size, PoolKind.LARGE, process.gpu().capacity(),
-                            process.cudaMemGetInfo().free(), allocated, reserved, largestFreeBlock()));
-        }
+        if (size >= ONE_EXA_BYTES) throw oom.overOneExaByte(size);
     }
 
-    /**
-     * Registers a free-memory callback ({@code FreeCudaMemoryCallbacksRegistry}): when no cached
-     * block fits, malloc runs every callback and, if one freed memory, searches again
-     * (CCA malloc: {@code trigger_free_memory_callbacks}). PyTorch registers one, which
-     * collects CUDA memory shared with other processes over IPC (torch/csrc/CudaIPCTypes.cpp);
-     * in one process it frees nothing, so a new allocator has no callbacks.
-     */
+    /** Registers a callback malloc runs when no cached block fits ({@link FreeMemoryCallbacks}). */
     public void addFreeMemoryCallback(BooleanSupplier callback) { freeMemoryCallbacks.add(callback); }
 
-    private boolean triggerFreeMemoryCallbacks() {
-        if (freeMemoryCallbacks.isEmpty()) return false;     // no iterator per cache miss
-        boolean freed = false;
-        for (BooleanSupplier c : freeMemoryCallbacks) freed |= c.getAsBoolean();
-        return freed;
-    }
+    private boolean triggerFreeMemoryCallbacks() { return freeMemoryCallbacks.trigger(); }
 
     /** Best fit on the default stream: {@link #findFreeBlock(NavigableSet, int, long)} with stream 0. */
     Block findFreeBlock(NavigableSet<Block> pool, long rounded) { return findFreeBlock(pool, 0, rounded); }
@@ -254,7 +224,7 @@ public final class CachingAllocator {
      * only reads it, so stream 0's (nearly every search) is one block reused: no garbage per
      * search, which matters where the JIT does not remove the allocation (the launcher's C1).
      */
-    private Block probe(int stream, long size) {
+    Block probe(int stream, long size) {
         Block p = stream == 0 ? streamZeroProbe : new Block(PROBE_SEGMENT, stream, 0, size);
         p.size = size;
         return p;
@@ -268,7 +238,7 @@ public final class CachingAllocator {
      * request takes only a block under its size plus 20 MiB.
      */
     private Block getFreeBlock(PoolKind kind, int stream, long rounded) {
-        if (gcEnabled()) getFreeBlockCalls[kind.ordinal()]++;
+        if (gc.enabled()) gc.countSearch(kind);
         FreeSet pool = freeBlocks.get(kind);
         Block b = findFreeBlock(pool, stream, rounded);
         if (b == null) return null;
@@ -288,6 +258,7 @@ public final class CachingAllocator {
     }
     // end::get-free-block[]
 
+    /** A block of an expandable segment counts as large as it could grow: itself and the unmapped range after it. */
     private static long expandableSize(Block b) {
         return b.size + (b.next != null && !b.next.mapped ? b.next.size : 0);
     }
@@ -301,18 +272,18 @@ public final class CachingAllocator {
      */
     private Block newMemory(PoolKind kind, int stream, long rounded, long size) {
         long allocSize = policy.segmentSize(rounded);
-        if (gcEnabled()) garbageCollectCachedBlocks();
+        if (gc.enabled()) gc.collect();
         Block block = allocBlock(kind, stream, rounded, allocSize, false);
         if (block == null && policy.retriesBeforeOom()) {
-            if (releaseAvailableCachedBlocks(kind, stream, rounded)) {
+            if (release.releaseAvailableCachedBlocks(kind, stream, rounded)) {
                 block = allocBlock(kind, stream, rounded, allocSize, false);
             }
             if (block == null) {
-                releaseCachedBlocks();
+                release.releaseCachedBlocks();
                 block = allocBlock(kind, stream, rounded, allocSize, true);
             }
         }
-        if (block == null) throw outOfMemory(kind, stream, rounded, allocSize, size);
+        if (block == null) throw oom.afterRecovery(kind, stream, rounded, allocSize, size);
         return block;
     }
     // end::recovery[]
@@ -323,8 +294,8 @@ public final class CachingAllocator {
      */
     private Block allocBlock(PoolKind kind, int stream, long rounded, long allocSize, boolean isRetry) {
         if (isRetry) stats.numAllocRetries++;
-        if (allowedMemoryMaximum >= 0 && reserved + allocSize > allowedMemoryMaximum) return null;
-        if (policy.expandableSegments()) return tryAllocateExpandableBlock(kind, stream, rounded);
+        if (fraction.refuses(reserved + allocSize)) return null;
+        if (policy.expandableSegments()) return expandable.tryAllocate(kind, stream, rounded);
         return cudaMallocSegment(kind, stream, allocSize);
     }
 
@@ -337,58 +308,25 @@ public final class CachingAllocator {
             if (!e.isOutOfMemory()) throw e;
             return null;
         }
-        Segment segment = new Segment(nextSegmentId++, segmentAddress(ptr, allocSize), ptr, allocSize,
+        Segment segment = new Segment(newSegmentId(), placement.address(ptr, allocSize), ptr, allocSize,
                 kind, stream, null);
         segment.first = new Block(segment, 0, allocSize);
         adopt(segment);
         reserved += allocSize;
-        stats.increase(MemoryStats.SEGMENT, kind, 1);
-        stats.increase(MemoryStats.RESERVED_BYTES, kind, allocSize);
-        if (allocSize >= policy.maxSplitSize()) stats.oversizeSegments.increase(1);
-        stats.numDeviceAlloc++;
+        statUpdates.segmentAllocated(kind, allocSize);
         trace.add(Action.SEGMENT_ALLOC, segment.address, allocSize, stream);
         return segment.first;
     }
 
-    // ---- where segments start ---------------------------------------------------------
-
     /**
-     * A replay of a recorded run says where that run's next segment began: the address its
-     * cudaMalloc (or, for an expandable segment, its cuMemAddressReserve) returned. PyTorch
-     * orders free blocks of one size by address (CCA:746-754), so a replay that gives its
-     * segments the recorded addresses breaks best-fit ties as the recorded run did. The next
-     * segment this allocator makes takes that address unless it would overlap one it holds;
-     * {@link #NO_HINT} clears it. Without a hint a segment takes the driver's pointer.
+     * A replay of a recorded run says where that run's next segment began, so that best-fit
+     * ties break as they did there ({@link SegmentPlacement}): the next segment this allocator
+     * makes takes {@code address} unless it would overlap one it holds; {@link #NO_HINT} clears
+     * it. Without a hint a segment takes the driver's pointer.
      */
-    public void expectSegmentAt(long address) { expectedAddress = address; }
+    public void expectSegmentAt(long address) { placement.expect(address); }
 
-    private long segmentAddress(long ptr, long size) {
-        long hint = expectedAddress;
-        expectedAddress = NO_HINT;
-        if (hint != NO_HINT && isUnused(hint, size)) return hint;
-        if (byAddress.isEmpty() || isUnused(ptr, size)) return ptr;
-        Segment top = byAddress.lastEntry().getValue();   // clear of every hinted segment
-        return Math.max(ptr, top.address + top.size);
-    }
-
-    private boolean isUnused(long address, long size) {
-        Map.Entry<Long, Segment> below = byAddress.floorEntry(address + size - 1);
-        return below == null || below.getValue().address + below.getValue().size <= address;
-    }
-
-    private CudaOutOfMemoryError outOfMemory(PoolKind kind, int stream, long rounded, long allocSize, long size) {
-        long deviceFree = process.cudaMemGetInfo().free();
-        trace.add(Action.OOM, deviceFree, rounded, stream);
-        stats.numOoms++;
-        List<PyTorchOomMessage.ProcessUsage> procs = new ArrayList<>();
-        for (GpuProcess p : process.gpu().processes()) {
-            procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
-        }
-        OomReport report = new OomReport(size, rounded, allocSize, kind, process.cudaMemGetInfo().total(),
-                deviceFree, allocated, reserved, largestFreeBlock(), process.gpu().id(),
-                List.copyOf(procs), allowedMemoryMaximum, 0);
-        return new CudaOutOfMemoryError(policy.oomMessage(report), report);
-    }
+    int newSegmentId() { return nextSegmentId++; }
 
     /** {@code alloc_found_block} (CCA:1384-1474): split, mark live, count. */
     private Block allocFoundBlock(Block block, long rounded, long size) {
@@ -399,30 +337,13 @@ public final class CachingAllocator {
 
     /** The rest of {@code alloc_found_block}: the split statistics, then the block is live. */
     Block markAllocated(Block block, long size, boolean alreadySplit, Block remainder) {
-        PoolKind kind = block.segment.pool;
-        if (!block.segment.isExpandable()) {   // expandable blocks are left out (CCA:2378-2403)
-            if (remainder != null && alreadySplit) {
-                stats.decrease(MemoryStats.INACTIVE_SPLIT_BYTES, kind, block.size);
-            } else if (remainder != null) {
-                stats.increase(MemoryStats.INACTIVE_SPLIT_BYTES, kind, remainder.size);
-                stats.increase(MemoryStats.INACTIVE_SPLIT, kind, 1);
-            } else if (alreadySplit) {
-                stats.decrease(MemoryStats.INACTIVE_SPLIT_BYTES, kind, block.size);
-                stats.decrease(MemoryStats.INACTIVE_SPLIT, kind, 1);
-            }
-        }
+        statUpdates.blockAllocated(block, size, alreadySplit, remainder);
         block.allocated = true;
         block.requested = size;
         requested += size;
         allocated += block.size;
         liveBlocks++;
         trace.add(Action.ALLOC, block.address(), size, block.stream);
-        stats.increase(MemoryStats.ALLOCATION, kind, 1);
-        stats.increase(MemoryStats.ALLOCATED_BYTES, kind, block.size);
-        stats.increase(MemoryStats.ACTIVE, kind, 1);
-        stats.increase(MemoryStats.ACTIVE_BYTES, kind, block.size);
-        stats.increase(MemoryStats.REQUESTED_BYTES, kind, size);
-        if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.increase(1);
         return block;
     }
 
@@ -450,10 +371,10 @@ public final class CachingAllocator {
     // end::split[]
 
     /** Puts a free block into its set, stamping its age for garbage collection. */
-    private void cache(Block b, NavigableSet<Block> pool) {
-        b.gcStamp = getFreeBlockCalls[b.segment.pool.ordinal()];
-        if (!b.isSplit()) noteCachedWhole(b);
-        if (b.segment.isExpandable()) noteExpandableCached(b);
+    void cache(Block b, NavigableSet<Block> pool) {
+        gc.stamp(b);
+        if (!b.isSplit()) wholeRelease.note(b);
+        if (b.segment.isExpandable()) expandable.noteCached(b);
         pool.add(b);
     }
 
@@ -464,23 +385,21 @@ public final class CachingAllocator {
      */
     public void recordStream(Block block, int stream) {
         if (!block.allocated) throw new IllegalArgumentException("recordStream(" + block + "): block is not live");
-        if (stream == block.stream) return;
-        if (block.streamUses == null) block.streamUses = new HashSet<>();
-        block.streamUses.add(stream);
+        StreamEvents.recordStream(block, stream);
     }
 
     /** Segments record their allocator, so {@code free} checks ownership without a map lookup. */
-    private void adopt(Segment s) {
+    void adopt(Segment s) {
         if (s.isExpandable()) expandableSegments++;
         segments.put(s.id, s);
-        byAddress.put(s.address, s);
+        placement.add(s);
         s.owner = this;
     }
 
-    private void disown(Segment s) {
+    void disown(Segment s) {
         if (s.isExpandable()) expandableSegments--;
         segments.remove(s.id);
-        byAddress.remove(s.address);
+        placement.remove(s);
         s.owner = null;
     }
 
@@ -496,15 +415,12 @@ public final class CachingAllocator {
             throw new IllegalArgumentException("free(" + block + "): not a block of this allocator");
         }
         if (!block.allocated) throw new IllegalArgumentException("free(" + block + "): block already free");
-        PoolKind kind = block.segment.pool;
         block.allocated = false;
         allocated -= block.size;
         requested -= block.requested;
         liveBlocks--;
-        stats.decrease(MemoryStats.ALLOCATION, kind, 1);
-        stats.decrease(MemoryStats.ALLOCATED_BYTES, kind, block.size);
+        statUpdates.blockFreed(block);
         trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
-        if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.decrease(1);
         if (block.hasStreamUses()) {
             events.insert(block);
         } else {
@@ -515,39 +431,23 @@ public final class CachingAllocator {
 
     /** {@code free_block} (CCA:2331-2408): merge, cache, and only now count it inactive. */
     private void freeBlock(Block block) {
-        PoolKind kind = block.segment.pool;
         trace.add(Action.FREE_COMPLETED, block.address(), block.requested, block.stream);
         long originalSize = block.size;
         long req = block.requested;
         block.requested = 0;
-        long netSplitBlocks = 0, netSplitBytes = 0;
+        long absorbed = 0, absorbedBytes = 0;       // free split neighbours the merge takes in
         if (canMerge(block.prev, block)) {
-            netSplitBlocks--;
-            netSplitBytes -= block.prev.size;
+            absorbed++;
+            absorbedBytes += block.prev.size;
         }
         if (canMerge(block.next, block)) {
-            netSplitBlocks--;
-            netSplitBytes -= block.next.size;
+            absorbed++;
+            absorbedBytes += block.next.size;
         }
-        FreeSet pool = freeBlocks.get(kind);
+        FreeSet pool = freeBlocks.get(block.segment.pool);
         Block merged = mergeWithNeighbours(block, pool);
         cache(merged, pool);
-        if (merged.isSplit()) {
-            netSplitBlocks++;
-            netSplitBytes += merged.size;
-        }
-        if (!merged.segment.isExpandable()) {
-            addSigned(MemoryStats.INACTIVE_SPLIT, kind, netSplitBlocks);
-            addSigned(MemoryStats.INACTIVE_SPLIT_BYTES, kind, netSplitBytes);
-        }
-        stats.decrease(MemoryStats.ACTIVE, kind, 1);
-        stats.decrease(MemoryStats.ACTIVE_BYTES, kind, originalSize);
-        stats.decrease(MemoryStats.REQUESTED_BYTES, kind, req);
-    }
-
-    private void addSigned(int stat, PoolKind kind, long n) {
-        if (n > 0) stats.increase(stat, kind, n);
-        if (n < 0) stats.decrease(stat, kind, -n);
+        statUpdates.blockInactive(merged, absorbed, absorbedBytes, originalSize, req);
     }
 
     // tag::merge[]
@@ -623,413 +523,26 @@ public final class CachingAllocator {
         events.synchronizeAll(this::freeBlock);
     }
 
-    // ---- releasing memory ---------------------------------------------------------------
-
     /**
      * {@code empty_cache} (CCA:1594-1598): wait for pending events, release every segment that
-     * is entirely free, and unmap the whole free pages of expandable segments. Returns the
-     * bytes given back to the driver. A segment with one live block keeps all of its bytes.
+     * is entirely free, and unmap the whole free pages of expandable segments ({@link
+     * CacheRelease}). Returns the bytes given back to the driver. A segment with one live block
+     * keeps all of its bytes.
      */
-    public long emptyCache() {
-        return releaseCachedBlocks();
-    }
+    public long emptyCache() { return release.releaseCachedBlocks(); }
 
-    /**
-     * {@code release_cached_blocks} (CCA:2772-2797): synchronise, then {@code release_blocks}
-     * on the large pool and the small one. Each {@code release_blocks} walks its pool's free
-     * set, not the segments, so {@code empty_cache} costs O(free blocks) (CCA release_blocks,
-     * pytorch/pytorch@001074d25084fdb87a799823e395a50f5ec044d3, c10/cuda/CUDACachingAllocator.cpp).
-     * Simplified: the source unmaps a pool's expandable blocks right after freeing that pool's
-     * whole segments; here every pool's whole segments go first, then every pool's free pages.
-     * The two orders differ only when one allocator holds both kinds of segment (a restored
-     * snapshot), and then only in the order of the trace's entries.
-     *
-     * <p>Shortcuts, so that a trace calling {@code empty_cache} every few events does not walk
-     * every free block each time (what is released, and in what order, is the same): a free
-     * block becomes whole only when it is cached (a merged block is cached anew), so the
-     * allocator notes the blocks cached whole, walks nothing when there are none, and beyond
-     * {@link #FULL_WALK_MAX} free blocks releases those of them still cached whole; the walk
-     * for free pages runs only while an expandable segment exists.
-     */
-    private long releaseCachedBlocks() {
-        synchronize();
-        long before = reserved;
-        if (!wholeCached.isEmpty()) {
-            if (fastRelease && freeBlockCount() > FULL_WALK_MAX) releaseCachedWholeBlocks();
-            else releaseWholeFreeSegments();
-            for (Block b : wholeCached) b.noted = false;
-            wholeCached.clear();
-        }
-        if (expandableSegments > 0) unmapFreePages();
-        return before - reserved;
-    }
-
-    /** Up to this many free blocks, empty_cache walks the free sets (step 3.5's body). */
-    static final int FULL_WALK_MAX = 256;
-
-    private int freeBlockCount() {     // the two pools by name: no iterator per empty_cache under C1
-        return freeBlocks.get(PoolKind.SMALL).size() + freeBlocks.get(PoolKind.LARGE).size();
-    }
-
-    /**
-     * What {@link #releaseWholeFreeSegments} releases, in its order, found among the blocks
-     * cached whole since the last release instead of by walking every free block: the ones
-     * still cached and still whole, large pool first, each pool in its free set's order.
-     */
-    private void releaseCachedWholeBlocks() {
-        List<Block> whole = new ArrayList<>();
-        for (Block b : wholeCached) if (isCachedWhole(b)) whole.add(b);
-        whole.sort(RELEASE_ORDER_THEN_FREE_SET);
-        for (Block b : whole) releaseBlock(b);     // the list holds a block once (Block.noted)
-    }
-
-    /**
-     * A cached free block with no neighbour in a cudaMalloc segment this allocator holds. A
-     * block merged into its neighbour keeps its old links, so it never passes.
-     */
-    private boolean isCachedWhole(Block b) {
-        return !b.allocated && !b.isSplit() && b.segment.owner == this && !b.segment.isExpandable()
-                && b.eventCount == 0 && !b.hasStreamUses();
-    }
-
-    private static final Comparator<Block> RELEASE_ORDER_THEN_FREE_SET =
-            Comparator.<Block>comparingInt(b -> b.segment.pool == PoolKind.LARGE ? 0 : 1)
-                    .thenComparing(BY_STREAM_SIZE_ADDRESS);
-
-    /**
-     * Notes a block cached whole, once: a block still in the list (cached whole before, then
-     * taken and cached whole again) is not added twice. The list is kept no longer than twice
-     * the free blocks: past that, the entries no longer cached whole are dropped.
-     */
-    private void noteCachedWhole(Block b) {
-        if (b.noted) return;
-        b.noted = true;
-        wholeCached.add(b);
-        if (wholeCached.size() > 2 * FULL_WALK_MAX && wholeCached.size() > 2 * freeBlockCount()) {
-            wholeCached.removeIf(c -> {
-                if (isCachedWhole(c)) return false;
-                c.noted = false;
-                return true;
-            });
-        }
-    }
-
-    /** The order {@code release_cached_blocks} visits the pools in: large, then small. */
-    private static final List<PoolKind> RELEASE_ORDER = List.of(PoolKind.LARGE, PoolKind.SMALL);
-
-    // tag::empty-cache[]
-    /**
-     * cudaFree every cudaMalloc segment that one free block covers whole: a free block with no
-     * neighbour ({@code release_blocks}: {@code !block->prev && !block->next}, CCA:2916-2940).
-     */
-    long releaseWholeFreeSegments() {
-        // lab:begin 3.5 "empty_cache" see ch03 "empty_cache releases whole free segments only"
-        List<Block> whole = new ArrayList<>();
-        for (PoolKind kind : RELEASE_ORDER) {
-            for (Block b : freeBlocks.get(kind)) {
-                if (!b.segment.isExpandable() && !b.isSplit()) whole.add(b);
-            }
-        }
-        long released = 0;
-        for (Block b : whole) {
-            released += b.size;
-            releaseBlock(b);
-        }
-        return released;
-        // lab:end
-    }
-    // end::empty-cache[]
-
-    /** {@code release_block} (CCA:2815-2848): cudaFree one whole free segment. */
-    private void releaseBlock(Block block) {
-        Segment s = block.segment;
-        if (s.isExpandable() || block.isSplit() || block.allocated) {
-            throw new IllegalStateException("release_block(" + block + "): not a whole free cudaMalloc segment");
-        }
-        PoolKind kind = s.pool;
-        freeBlocks.get(kind).remove(block);
-        stats.numDeviceFree++;
-        trace.add(Action.SEGMENT_FREE, s.address, s.size, s.stream);
-        process.cudaFree(s.ptr);
-        reserved -= s.size;
-        stats.decrease(MemoryStats.SEGMENT, kind, 1);
-        stats.decrease(MemoryStats.RESERVED_BYTES, kind, s.size);
-        if (s.size >= policy.maxSplitSize()) stats.oversizeSegments.decrease(1);
-        disown(s);
-    }
-
-    /**
-     * {@code release_available_cached_blocks} (CCA:2728-2770): only with {@code max_split_size}.
-     * Releases the smallest cached oversize block of at least max(request, max_split_size), or
-     * else the largest oversize blocks, biggest first, until they cover the request.
-     */
-    private boolean releaseAvailableCachedBlocks(PoolKind kind, int stream, long rounded) {
-        long maxSplit = policy.maxSplitSize();
-        if (maxSplit == Long.MAX_VALUE) return false;
-        FreeSet pool = freeBlocks.get(kind);
-        long key = Math.max(rounded, maxSplit);
-        Block it = pool.ceiling(probe(stream, key));
-        if (it != null && it.stream == stream) {
-            if (!isWholeSegment(it)) return false;
-            releaseBlock(it);
-            return true;
-        }
-        Block cur = it == null ? (pool.isEmpty() ? null : pool.last()) : pool.lower(it);
-        long released = 0;
-        while (cur != null && released < key && cur.size >= maxSplit && cur.stream == stream
-                && isWholeSegment(cur)) {
-            Block lower = pool.lower(cur);
-            released += cur.size;
-            releaseBlock(cur);
-            cur = lower;
-        }
-        return released >= key;
-    }
-
-    /** The source releases oversize blocks as whole segments; this guards that assumption. */
-    private static boolean isWholeSegment(Block b) { return !b.segment.isExpandable() && !b.isSplit(); }
-
-    private boolean gcEnabled() {
-        return allowedMemoryMaximum >= 0 && policy.garbageCollectionThreshold() > 0;
-    }
-
-    /**
-     * {@code garbage_collect_cached_blocks} (CCA:2566-2623): above threshold * allowed, release
-     * unsplit cached large blocks whose age (free-set searches since cached) is at least the
-     * average, pass after pass, until enough is reclaimed or a pass frees nothing.
-     */
-    private void garbageCollectCachedBlocks() {
-        long threshold = (long) (policy.garbageCollectionThreshold() * allowedMemoryMaximum);
-        if (reserved <= threshold) return;
-        long target = reserved - threshold;
-        FreeSet large = freeBlocks.get(PoolKind.LARGE);
-        long now = getFreeBlockCalls[PoolKind.LARGE.ordinal()];
-        long totalAge = 0;
-        int count = 0;
-        for (Block b : large) {
-            if (isWholeSegment(b)) {
-                totalAge += now - b.gcStamp;
-                count++;
-            }
-        }
-        long reclaimed = 0;
-        boolean freed = true;
-        while (reclaimed < target && freed && count > 0) {
-            double ageThreshold = (double) totalAge / count;
-            freed = false;
-            for (Block b : new ArrayList<>(large)) {
-                if (isWholeSegment(b) && now - b.gcStamp >= ageThreshold) {
-                    freed = true;
-                    reclaimed += b.size;
-                    totalAge -= now - b.gcStamp;
-                    count--;
-                    releaseBlock(b);
-                }
-            }
-        }
-    }
-
-    // ---- expandable segments ------------------------------------------------------------
-
-    /**
-     * {@code try_allocate_expandable_block} (CCA:2297-2328): find the lowest run of free and
-     * unmapped space that fits, map what is missing, and return it as one free block.
-     */
-    private Block tryAllocateExpandableBlock(PoolKind kind, int stream, long size) {
-        Block candidate = findExpandableBlock(kind, stream, size);
-        if (!candidate.mapped) {
-            candidate = mapBlock(candidate, Math.min(candidate.size, size));
-            if (candidate == null) return null;
-        }
-        while (candidate.size < size) {              // free -> unmapped -> ...
-            Block next = candidate.next;
-            candidate = mapBlock(next, Math.min(size - candidate.size, next.size));
-            if (candidate == null) return null;
-        }
-        freeBlocks.get(kind).remove(candidate);
-        return candidate;
-    }
-
-    private static boolean allocatable(Block b) {
-        return b != null && !b.allocated && b.eventCount == 0 && !b.hasStreamUses();
-    }
-
-    /**
-     * {@code find_expandable_block} (CCA:2178-2232): the lowest-address unmapped range (with
-     * the free block just before it) that has room, else a new segment for this (pool, stream).
-     */
-    private Block findExpandableBlock(PoolKind kind, int stream, long size) {
-        FreeSet ranges = unmapped.get(kind);
-        for (Block c = ranges.ceiling(probe(stream, 0)); c != null && c.stream == stream; c = ranges.higher(c)) {
-            Block start = allocatable(c.prev) ? c.prev : c;
-            long bytes = 0;
-            for (Block b = start; b != null && bytes < size && allocatable(b); b = b.next) bytes += b.size;
-            if (bytes >= size) return start;
-        }
-        return newExpandableSegment(kind, stream);
-    }
-
-    /** A new reservation for (pool, stream): one unmapped block over all of it (CCA:2214-2231). */
-    Block newExpandableSegment(PoolKind kind, int stream) {
-        ExpandableSegment pages = new ExpandableSegment(process, process.gpu().totalMemory(),   // totalGlobalMem
-                policy.expandablePageSize(kind));
-        Segment s = new Segment(nextSegmentId++, segmentAddress(pages.base(), pages.size()), pages.base(),
-                pages.size(), kind, stream, pages);
-        Block all = new Block(s, stream, 0, s.size);
-        all.mapped = false;
-        s.first = all;
-        adopt(s);
-        unmapped.get(kind).add(all);
-        return all;
-    }
-
-    // tag::map-block[]
-    /**
-     * {@code map_block} (statistics at CCA:2275-2290): map pages under the front of an unmapped block, keep
-     * the rest unmapped, and merge the new memory with free neighbours across the page
-     * boundary. Returns the merged free block (now in the free set), or null when the driver
-     * has no pages.
-     */
-    Block mapBlock(Block toMap, long size) {
-        // lab:begin 5.2 "Map a block, merge across the page boundary" see ch05 "Growing: map pages on demand"
-        ExpandableSegment.Range r = toMap.segment.pages.map(toMap.offset, size);
-        if (r.size() == 0) return null;
-        PoolKind kind = toMap.segment.pool;
-        unmapped.get(kind).remove(toMap);
-        toMap.mapped = true;
-        if (r.size() < toMap.size) {                // [toMap mapped][rest unmapped]
-            Block rest = new Block(toMap.segment, toMap.stream, toMap.offset + r.size(), toMap.size - r.size());
-            rest.mapped = false;
-            rest.prev = toMap;
-            rest.next = toMap.next;
-            if (toMap.next != null) toMap.next.prev = rest;
-            toMap.next = rest;
-            toMap.size = r.size();
-            unmapped.get(kind).add(rest);
-        }
-        FreeSet pool = freeBlocks.get(kind);
-        Block merged = mergeWithNeighbours(toMap, pool);
-        cache(merged, pool);
-        reserved += r.size();
-        stats.increase(MemoryStats.RESERVED_BYTES, kind, r.size());
-        stats.numDeviceAlloc++;
-        trace.add(Action.SEGMENT_MAP, toMap.segment.address + r.offset(), r.size(), toMap.stream);
-        return merged;
-        // lab:end
-    }
-    // end::map-block[]
-
-    /**
-     * Unmaps the whole free pages of every free block of the expandable segments (CCA:2916-2940).
-     * Beyond {@link #FULL_WALK_MAX} free blocks, only the blocks cached since the last pass are
-     * looked at, in the walk's order: a free block's pages change only when it is cached anew
-     * (merged, split or mapped), and after a pass no free block left holds a whole page, so the
-     * others would unmap nothing. An OOM's retry or an empty_cache then costs what was cached
-     * since, not every free block.
-     */
-    private void unmapFreePages() {
-        List<Block> toUnmap = new ArrayList<>();
-        boolean shortcut = fastRelease && freeBlockCount() > FULL_WALK_MAX;
-        for (Block b : expandableCached) {
-            b.notedExpandable = false;
-            if (shortcut && isCachedExpandable(b) && holdsWholePage(b)) toUnmap.add(b);
-        }
-        expandableCached.clear();
-        if (shortcut) {
-            toUnmap.sort(RELEASE_ORDER_THEN_FREE_SET);
-        } else {
-            for (PoolKind kind : RELEASE_ORDER) {
-                for (Block b : freeBlocks.get(kind)) if (b.segment.isExpandable()) toUnmap.add(b);
-            }
-        }
-        for (Block b : toUnmap) {
-            Block u = unmapBlock(b);
-            if (u != null && u.prev == null && u.next == null) releaseExpandableSegment(u.segment);
-        }
-    }
-
-    /** Notes a free block of an expandable segment, once; prunes the list as {@link #noteCachedWhole} does. */
-    private void noteExpandableCached(Block b) {
-        if (b.notedExpandable) return;
-        b.notedExpandable = true;
-        expandableCached.add(b);
-        if (expandableCached.size() > 2 * FULL_WALK_MAX && expandableCached.size() > 2 * freeBlockCount()) {
-            expandableCached.removeIf(c -> {
-                if (isCachedExpandable(c)) return false;
-                c.notedExpandable = false;
-                return true;
-            });
-        }
-    }
-
-    /** This very block is in its pool's free set (not merged away, not taken). */
-    private boolean isCachedExpandable(Block b) {
-        return !b.allocated && b.mapped && b.segment.owner == this && freeBlocks.get(b.segment.pool).ceiling(b) == b;
-    }
-
-    /** Whether a page of its segment lies wholly inside the block: what {@code unmap} would unmap. */
-    private static boolean holdsWholePage(Block b) {
-        long page = b.segment.pages.pageSize();
-        return (b.offset + page - 1) / page < (b.offset + b.size) / page;
-    }
-
-    /**
-     * {@code unmap_block} (CCA:2850-2915): unmap the pages wholly inside a free block; the
-     * partial pages at its ends stay mapped as free blocks of their own. Returns the unmapped
-     * block after merging with unmapped neighbours, or null when no whole page was free.
-     */
-    private Block unmapBlock(Block block) {
-        Segment s = block.segment;
-        ExpandableSegment.Range r = s.pages.unmap(block.offset, block.size);
-        if (r.size() == 0) return null;
-        PoolKind kind = s.pool;
-        FreeSet pool = freeBlocks.get(kind);
-        pool.remove(block);
-        long before = r.offset() - block.offset;
-        if (before > 0) {                           // [before FREE][block]
-            Block b = new Block(s, block.stream, block.offset, before);
-            b.prev = block.prev;
-            b.next = block;
-            if (block.prev != null) block.prev.next = b; else s.first = b;
-            block.prev = b;
-            cache(b, pool);
-        }
-        long after = block.size - before - r.size();
-        if (after > 0) {                            // [block][after FREE]
-            Block a = new Block(s, block.stream, r.offset() + r.size(), after);
-            a.prev = block;
-            a.next = block.next;
-            if (block.next != null) block.next.prev = a;
-            block.next = a;
-            cache(a, pool);
-        }
-        block.moveTo(r.offset());
-        block.size = r.size();
-        block.mapped = false;
-        FreeSet unmappedSet = unmapped.get(kind);
-        Block merged = mergeWithNeighbours(block, unmappedSet);
-        unmappedSet.add(merged);
-        reserved -= r.size();
-        stats.decrease(MemoryStats.RESERVED_BYTES, kind, r.size());
-        stats.numDeviceFree++;
-        trace.add(Action.SEGMENT_UNMAP, s.address + r.offset(), r.size(), s.stream);
-        return merged;
-    }
-
-    /** {@code release_expandable_segment} (CCA:2799-2813): its address space goes back. */
-    private void releaseExpandableSegment(Segment s) {
-        unmapped.get(s.pool).remove(s.first);
-        s.pages.release();
-        disown(s);
-    }
+    /** The two pools by name: no iterator per empty_cache under C1. */
+    int freeBlockCount() { return freeBlocks.get(PoolKind.SMALL).size() + freeBlocks.get(PoolKind.LARGE).size(); }
 
     /** Checks every invariant in the class comment; throws with the segment map if one fails. */
     public void checkInvariants() { new AllocatorCheck(this).run(); }
 
     FreeSet freeSet(PoolKind pool) { return freeBlocks.get(pool); }
-    List<Block> wholeCached() { return wholeCached; }
+    List<Block> wholeCached() { return wholeRelease.wholeCached(); }
+    CacheRelease release() { return release; }
     int expandableSegmentCount() { return expandableSegments; }
-    FreeSet unmappedSet(PoolKind pool) { return unmapped.get(pool); }
+    FreeSet unmappedSet(PoolKind pool) { return expandable.unmappedSet(pool); }
+    ExpandableBlocks expandable() { return expandable; }
 
     @Override
     public String toString() { return SegmentMap.text(this); }

@@ -64,7 +64,7 @@ public final class SegmentRestore {
                     + hex(base) + " of " + s.size + " bytes");
         }
         Block toMap = unmappedAt(a, s, offset);
-        Block merged = a.mapBlock(toMap, size);
+        Block merged = a.expandable().mapBlock(toMap, size);
         if (merged == null) {
             throw new IllegalStateException("no room on the card to map " + size + " bytes at "
                     + hex(address));
@@ -81,7 +81,7 @@ public final class SegmentRestore {
             if (s.isExpandable() && s.address == base && s.pool == pool && s.stream == stream) return s;
         }
         a.expectSegmentAt(base);
-        Segment s = a.newExpandableSegment(pool, stream).segment;
+        Segment s = a.expandable().newExpandableSegment(pool, stream).segment;
         a.expectSegmentAt(CachingAllocator.NO_HINT);
         requireAt(s, base);
         return s;

@@ -2,6 +2,7 @@ package vramlab.alloc;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -11,9 +12,15 @@ import java.util.function.Consumer;
  * The events a freed block waits for when other streams used it ({@code cuda_events} in
  * CCA): one queue per stream, in the order the events were recorded.
  *
- * <p>The simulator runs no kernels, so an event is complete when {@link #completeStream} says
- * its stream has run past it, or when a {@link CachingAllocator.EventQuery} set with
- * {@link #setQuery} (the driver's events, once connected) says so.
+ * <p>A block belongs to the stream it was allocated on. When a block that
+ * {@link CachingAllocator#recordStream} marked is freed, the allocator records one event per
+ * other stream and the block stays pending ("active") until they complete. The simulator runs
+ * no kernels, so an event is complete when someone says so: {@link #completeStream} (that
+ * stream's work up to now has run; {@link CachingAllocator#completeStream}), a device-wide
+ * synchronise ({@link CachingAllocator#synchronize}), or a {@link CachingAllocator.EventQuery}
+ * set with {@link #setQuery} (the driver's events, once connected). Completed events are
+ * collected by {@link CachingAllocator#processEvents}, which every {@code alloc} runs first
+ * (CCA:1208-1220).
  */
 final class StreamEvents {
     /** An event recorded on {@code stream} as number {@code seq} when {@code block} was freed. */
@@ -23,6 +30,13 @@ final class StreamEvents {
     private final Map<Integer, Long> completedThrough = new HashMap<>();
     private CachingAllocator.EventQuery query = (s, q) -> q <= completedThrough.getOrDefault(s, 0L);
     private long seq;
+
+    /** {@code record_stream}'s mark (CCA:1570-1581): uses on the block's own stream need nothing. */
+    static void recordStream(Block block, int stream) {
+        if (stream == block.stream) return;
+        if (block.streamUses == null) block.streamUses = new HashSet<>();
+        block.streamUses.add(stream);
+    }
 
     boolean isEmpty() { return queues.isEmpty(); }
 

@@ -92,6 +92,47 @@ class CachingAllocatorRulesTest {
     }
 
     @Nested
+    @DisplayName("malloc's OOM error: the message of the state at the failure, a stack trace unless OOMs are expected")
+    class OomErrors {
+        /** A 64 MiB card with two live 20 MiB blocks: a third request of 40 MiB is an OOM. */
+        private CudaOutOfMemoryError oomOn(CachingAllocator a) {
+            a.alloc(mib(20));
+            a.alloc(mib(20));
+            try {
+                a.alloc(mib(40));
+            } catch (CudaOutOfMemoryError e) {
+                return e;
+            }
+            throw new AssertionError("no OOM on " + a);
+        }
+
+        @Test
+        @DisplayName("a message read after the allocator moved on is the one read at once")
+        void messageOfTheFailure() {
+            CachingAllocator now = allocator(mib(64), "");
+            String atOnce = oomOn(now).getMessage();
+            CachingAllocator later = allocator(mib(64), "");
+            CudaOutOfMemoryError e = oomOn(later);
+            later.alloc(mib(1));                       // a new 2 MiB segment after the OOM
+            assertThat(later.reserved()).as("the state changed since the OOM").isNotEqualTo(now.reserved());
+            assertThat(e.getMessage()).isEqualTo(atOnce).startsWith("CUDA out of memory. Tried to allocate 40.00 MiB.");
+            assertThat(e.getMessage()).as("read twice").isSameAs(e.getMessage());
+        }
+
+        @Test
+        @DisplayName("expectOoms(true), as a replay sets it: no stack trace; by default the frames from alloc up")
+        void stackTrace() {
+            CachingAllocator plain = allocator(mib(64), "");
+            assertThat(oomOn(plain).getStackTrace()).extracting(StackTraceElement::getMethodName).contains("alloc");
+            CachingAllocator replay = allocator(mib(64), "");
+            replay.expectOoms(true);
+            CudaOutOfMemoryError e = oomOn(replay);
+            assertThat(e.getStackTrace()).isEmpty();
+            assertThat(e.getMessage()).isEqualTo(oomOn(allocator(mib(64), "")).getMessage());
+        }
+    }
+
+    @Nested
     @DisplayName("garbage collection runs only with a memory fraction AND a threshold above 0")
     class GcEnabled {
         @Test
@@ -256,7 +297,7 @@ class CachingAllocatorRulesTest {
             Block x = a.alloc(mib(20)), y = a.alloc(mib(30));
             a.free(x);
             a.free(y);
-            assertThat(a.releaseWholeFreeSegments()).isEqualTo(mib(50));
+            assertThat(a.release().releaseWholeFreeSegments()).isEqualTo(mib(50));
             assertThat(a.reserved()).isEqualTo(mib(20));
             assertThat(live.isAllocated()).isTrue();
         }

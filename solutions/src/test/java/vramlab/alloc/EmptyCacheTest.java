@@ -156,7 +156,7 @@ class EmptyCacheTest {
                 maxFree = Math.max(maxFree, t.fast.freeBlocks(PoolKind.SMALL).size() + t.fast.freeBlocks(PoolKind.LARGE).size());
                 if (step % 1000 == 0) t.fast.checkInvariants();
             }
-            assertThat(maxFree).as("the shortcut was taken").isGreaterThan(CachingAllocator.FULL_WALK_MAX);
+            assertThat(maxFree).as("the shortcut was taken").isGreaterThan(WholeSegmentRelease.FULL_WALK_MAX);
             t.sameDriverCalls();
             t.fast.checkInvariants();
         }
@@ -183,7 +183,7 @@ class EmptyCacheTest {
         @DisplayName("drops the entries no longer cached whole once the list outgrows twice the free blocks")
         void prunes() {
             CachingAllocator a = allocator("toy");
-            int n = 2 * CachingAllocator.FULL_WALK_MAX + 40;
+            int n = 2 * WholeSegmentRelease.FULL_WALK_MAX + 40;
             List<Block> live = new ArrayList<>();
             for (int i = 0; i < n; i++) live.add(a.alloc(mib(20)));      // a 20 MiB segment each, unsplit
             live.forEach(a::free);                                           // n blocks cached whole

@@ -98,6 +98,7 @@ public final class Advisor {
     static Outcome replay(List<TraceEvent> events, long card, Setting s, String file) {
         CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
                 new PyTorchPolicy(s.parsed()));
+        a.expectOoms(true);            // OOMs are counted, never thrown on: no stack traces
         Watcher w = new Watcher();
         new Replayer(a, w, file, false).replay(events.iterator());
         return new Outcome(s, w.peakReserved, w.allocatedAtPeak, w.ooms, w.firstOom, w.firstOomStep,

@@ -176,7 +176,7 @@ public final class ExpandableLab {
                   ExpandableLab.run(System.out)        the whole lab, as ./vramlab lab expandable-segments prints it
                 Your steps (labs/src/main/java/vramlab/alloc/):
                   5.1 Map pages on demand                          ExpandableSegment.map
-                  5.2 Map a block, merge across the page boundary  CachingAllocator.mapBlock
+                  5.2 Map a block, merge across the page boundary  ExpandableBlocks.mapBlock
                   5.3 Unmap whole free pages                       ExpandableSegment.unmap
                 Check one step: ./vramlab check 5.1   the chapter: ./vramlab check 5
                 Quiz (outside JShell): ./vramlab quiz 5 [--student <id>] [--sheet labs/answers/ch05.txt]

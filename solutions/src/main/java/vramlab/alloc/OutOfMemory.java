@@ -1,0 +1,55 @@
+package vramlab.alloc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import vramlab.alloc.DeviceTrace.Action;
+import vramlab.driver.GpuProcess;
+
+/**
+ * How the allocator's out-of-memory error is made, where PyTorch makes it
+ * (c10/cuda/CUDACachingAllocator.cpp, 2024 main): at the front door for 1 EiB and more
+ * ({@code NativeCachingAllocator::allocate}, CCA:3412-3417), and at the end of {@code malloc}
+ * when every recovery has failed (CCA:1258-1377: the trace's OOM entry, {@code num_ooms}, the
+ * state the message reports, and NVML's process list at 984-1039). The policy writes the text.
+ */
+final class OutOfMemory {
+    private final CachingAllocator allocator;
+    private boolean expected;
+
+    OutOfMemory(CachingAllocator allocator) { this.allocator = allocator; }
+
+    /** The front door's error: PyTorch refuses 1 EiB and more before it looks at the cache. */
+    CudaOutOfMemoryError overOneExaByte(long size) {
+        GpuProcess process = allocator.process();
+        return new CudaOutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.",
+                new OomReport(size, size, size, PoolKind.LARGE, process.gpu().capacity(),
+                        process.cudaMemGetInfo().free(), allocator.allocated(), allocator.reserved(),
+                        allocator.largestFreeBlock()));
+    }
+
+    /**
+     * The caller counts OOMs as results and does not ask where each was thrown (a replay):
+     * the errors skip filling in their stack trace.
+     */
+    void expect(boolean expected) { this.expected = expected; }
+
+    /**
+     * {@code malloc}'s error after the recovery failed: counted, traced, and reported. The
+     * report is the state now; the policy writes the message from it when it is first read.
+     */
+    CudaOutOfMemoryError afterRecovery(PoolKind kind, int stream, long rounded, long allocSize, long size) {
+        GpuProcess process = allocator.process();
+        GpuProcess.MemInfo info = process.cudaMemGetInfo();
+        allocator.trace().add(Action.OOM, info.free(), rounded, stream);
+        allocator.memoryStats().numOoms++;
+        List<PyTorchOomMessage.ProcessUsage> procs = new ArrayList<>();
+        for (GpuProcess p : process.gpu().processes()) {
+            procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
+        }
+        OomReport report = new OomReport(size, rounded, allocSize, kind, info.total(),
+                info.free(), allocator.allocated(), allocator.reserved(), allocator.largestFreeBlock(),
+                process.gpu().id(), List.copyOf(procs), allocator.allowedMemory(), 0);
+        return new CudaOutOfMemoryError(report, allocator.policy()::oomMessage, !expected);
+    }
+}
