@@ -16,11 +16,12 @@ import vramlab.gmmu.PhysicalPool;
  * by one of the peer context's. Each shared page's slices and free runs tile it; the byte counts
  * agree; and the VA window holds exactly the allocations, shared pages and reservations.
  *
- * <p>The rule it checks, one owner per frame, is RM's physical memory allocator's
- * (NVIDIA/open-gpu-kernel-modules 595.45.04, src/nvidia/src/kernel/gpu/mem_mgr/
- * phys_mem_allocator/phys_mem_allocator.c, which marks each frame allocated or free for one
- * allocation); the checker itself is the kit's, with no driver counterpart. It throws on the
- * first disagreement, naming the process, the address and what it found.
+ * <p>The pool it reads models RM's physical memory allocator (NVIDIA/open-gpu-kernel-modules
+ * 595.45.04, src/nvidia/src/kernel/gpu/mem_mgr/phys_mem_allocator/phys_mem_allocator.c), where a
+ * frame is free or allocated; that each allocated frame has exactly one owner among the
+ * process's allocations is the kit's bookkeeping, and the checker is the kit's own, with no
+ * driver counterpart. It throws on the first disagreement, naming the process, the address and
+ * what it found.
  */
 final class ProcessCheck {
     private final GpuProcess p;

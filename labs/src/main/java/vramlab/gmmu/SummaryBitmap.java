@@ -36,8 +36,9 @@ import java.util.BitSet;
 final class SummaryBitmap {
     private final int size;
     private final long[] words;
-    private final long[][] any;      // any[l]: bit i = word i one level down is not 0 (l >= 1)
-    private final long[][] full;     // full[l]: bit i = word i one level down is all ones
+    // package-private so that tests can break the books on purpose, as a bug would
+    final long[][] any;              // any[l]: bit i = word i one level down is not 0 (l >= 1)
+    final long[][] full;             // full[l]: bit i = word i one level down is all ones
     /** Words read by searches so far: what the tests hold to 2 levels a search. */
     long steps;
 
@@ -60,8 +61,6 @@ final class SummaryBitmap {
 
     /** Levels, the bitmap included: a search reads at most two words in each. */
     int levels() { return any.length; }
-
-    boolean get(int i) { return i >= 0 && i < size && (words[i >>> 6] & 1L << i) != 0; }
 
     /** Sets bits {@code [from, to)}. */
     void set(int from, int to) { change(from, to, true); }
@@ -88,7 +87,6 @@ final class SummaryBitmap {
      * the first candidate's children, one word a level.
      */
     private int next(int from, boolean set) {
-        if (from >= size) return from;
         int i = from;                    // a bit of level l: word i of level l - 1, or a bit
         int l = 0;
         while (true) {                   // climb
@@ -171,11 +169,13 @@ final class SummaryBitmap {
             for (int w = 0; w < 64 * any[l].length; w++) {
                 boolean someSet = w < below && (l == 1 ? words[w] != 0 : any[l - 1][w] != 0);
                 boolean allSet = w < below && (l == 1 ? words[w] == -1L : full[l - 1][w] == -1L);
-                if (((any[l][w >>> 6] >>> w & 1) != 0) != someSet || ((full[l][w >>> 6] >>> w & 1) != 0) != allSet) {
+                boolean saysSome = (any[l][w >>> 6] >>> w & 1) != 0;
+                boolean saysAll = (full[l][w >>> 6] >>> w & 1) != 0;
+                if (saysSome != someSet || saysAll != allSet) {
                     throw new IllegalStateException("SummaryBitmap: level " + l + " bit " + w + " says "
-                            + ((any[l][w >>> 6] >>> w & 1) != 0 ? "some" : "no") + " set, "
-                            + ((full[l][w >>> 6] >>> w & 1) != 0 ? "all" : "not all") + " set, but word " + w
-                            + " below is " + (someSet ? allSet ? "all set" : "partly set" : "clear"));
+                            + (saysSome ? "some" : "no") + " set, " + (saysAll ? "all" : "not all")
+                            + " set, but word " + w + " below is "
+                            + (someSet ? allSet ? "all set" : "partly set" : "clear"));
                 }
             }
         }

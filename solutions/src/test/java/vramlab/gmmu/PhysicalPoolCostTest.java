@@ -68,6 +68,7 @@ class PhysicalPoolCostTest {
                 assertThat(at).as("page %d", i).isEqualTo(scan.take() * PAGE);
                 live.add(at);
                 long cost = pool.searchSteps() - steps;
+                assertThat(cost).as("words page %d read", i).isPositive();
                 double log = Math.log(live.size() + 1) / Math.log(2);
                 worst = Math.max(worst, cost);
                 worstScan = Math.max(worstScan, scan.words - words);

@@ -232,6 +232,20 @@ class PhysicalPoolFirstFitTest {
         }
 
         @Test
+        @DisplayName("catches a summary of either map that disagrees with the map's bits")
+        void staleSummary() {
+            PhysicalPool p = new PhysicalPool(0, 128 * G * F);          // 4096 frames, 128 granules: 2 levels each
+            p.allocate(2 * G * F, G * F, "two pages");                    // frames 0-63: word 0 full
+            p.checkInvariants();
+            p.busyGranules.any[1][0] = 0;
+            assertThatThrownBy(p::checkInvariants).hasMessageContaining("SummaryBitmap: level 1 bit 0 says no set");
+            p.busyGranules.any[1][0] = 1;
+            p.checkInvariants();
+            p.used.full[1][0] = 0;
+            assertThatThrownBy(p::checkInvariants).hasMessageContaining("SummaryBitmap: level 1 bit 0 says some set, not all set, but word 0 below is all set");
+        }
+
+        @Test
         @DisplayName("catches a start marked where no chunk starts, or missing where one does")
         void staleStart() {
             PhysicalPool p = new PhysicalPool(0, 4 * G * F);

@@ -169,6 +169,20 @@ class SummaryBitmapTest {
     }
 
     @Test
+    @DisplayName("reads one word when the answer is in the start's word, and 2 levels - 1 when it climbs to the top and back")
+    void wordsRead() {
+        SummaryBitmap b = new SummaryBitmap(64 * 64 * 64);                   // 3 levels
+        b.set(64 * 64 * 64 - 1, 64 * 64 * 64);
+        long before = b.steps;
+        assertThat(b.nextSetBit(0)).isEqualTo(64 * 64 * 64 - 1);
+        assertThat(b.steps - before).as("words read: up 3 levels, down 2").isEqualTo(5);
+        before = b.steps;
+        assertThat(b.nextClearBit(0)).isZero();
+        assertThat(b.steps - before).as("words read: the first").isEqualTo(1);
+        assertThat(b).hasToString("SummaryBitmap(1 of 262144 set, 3 levels)");
+    }
+
+    @Test
     @DisplayName("has ceil(log64(size)) levels: 4 for the granules and for the frames of a 1 TiB card")
     void levels() {
         assertThat(new SummaryBitmap(64).levels()).isEqualTo(1);
@@ -195,6 +209,22 @@ class SummaryBitmapTest {
             b.words()[0] &= ~(1L << 3);                    // a bit cleared behind the summaries' back
             assertThatThrownBy(b::checkInvariants).isInstanceOf(IllegalStateException.class)
                     .hasMessage("SummaryBitmap: level 1 bit 0 says some set, all set, but word 0 below is partly set");
+        }
+
+        @Test
+        @DisplayName("catches a summary bit wrong far from the start, on each level")
+        void staleFarAway() {
+            SummaryBitmap b = new SummaryBitmap(64 * 64 * 3);               // 192 words, 3 levels
+            b.set(130 * 64 + 7, 130 * 64 + 9);
+            b.checkInvariants();
+            b.full[1][2] |= 1L << 2;                                         // word 130 "all set"
+            assertThatThrownBy(b::checkInvariants)
+                    .hasMessage("SummaryBitmap: level 1 bit 130 says some set, all set, but word 130 below is partly set");
+            b.full[1][2] &= ~(1L << 2);
+            b.checkInvariants();
+            b.any[2][0] &= ~(1L << 2);                                       // level-1 word 2 "clear"
+            assertThatThrownBy(b::checkInvariants)
+                    .hasMessage("SummaryBitmap: level 2 bit 2 says no set, not all set, but word 2 below is partly set");
         }
 
         @Test
