@@ -20,16 +20,22 @@ import vramlab.units.Bytes;
  * A run of whole granules starting on a granule boundary is free exactly when none of its
  * granules is busy, so a request whose size and alignment are whole granules searches that map,
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
- * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
- * where its search starts, moved up lazily by the search itself. A chunk that starts a granule
+ * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Both maps are
+ * {@link SummaryBitmap}s, bitmaps with 64-way summaries in the shape of RM's address tree: each
+ * step of the search (the next used bit, the next free one) reads at most two words a level,
+ * so a cudaMalloc page costs a few word reads on any card, however full or however long the
+ * run, where a plain bitmap read every word from its lowest free bit up (on a 1 TiB card, up to
+ * 8,192 words of granules, 262,144 of frames). A request of several frames
+ * costs that per used run it passes before its fit; the kit asks for several only for the
+ * reserve and the contexts, once a process. A chunk that starts a granule
  * and covers it whole (every cudaMalloc page) sits in that granule's slot, since no other chunk
  * can start in its granule; any other sits in a hash table by first frame ({@link ChunkTable});
  * and a bitmap of the first frames gives {@link #chunkAt} and address order.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
  * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
- * marked a start; a granule is marked busy exactly when one of its frames is used; no frame below
- * {@code lowestFree} is free, no granule below {@code lowestFreeGranule} is free.
+ * marked a start; a granule is marked busy exactly when one of its frames is used; each map's
+ * summaries agree with its bits ({@link SummaryBitmap#checkInvariants}).
  */
 public final class PhysicalPool {
     public static final long FRAME = 64 * Bytes.KiB;
@@ -45,14 +51,12 @@ public final class PhysicalPool {
     private final int device;
     private final long capacity;
     private final int frames;
-    private final BitSet used;
+    final SummaryBitmap used;                // frame f is used
     private static final int LEAF = 4096;    // granule slots per leaf (8 GiB), made when first used
     private final Chunk[][] byGranule;       // chunks that start a granule and cover it whole
     final ChunkTable chunks = new ChunkTable();                // the other chunks, by first frame
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
-    final BitSet busyGranules;               // granule g holds a used frame
-    int lowestFree;                          // no frame below this is free: where a search starts
-    int lowestFreeGranule;                   // no granule below this is free
+    final SummaryBitmap busyGranules;        // granule g holds a used frame
     private long usedBytes;
 
     public PhysicalPool(int device, long capacity) {
@@ -62,8 +66,8 @@ public final class PhysicalPool {
         this.device = device;
         this.capacity = capacity;
         this.frames = (int) n;
-        this.used = new BitSet(frames);
-        this.busyGranules = new BitSet(granules(frames));
+        this.used = new SummaryBitmap(frames);
+        this.busyGranules = new SummaryBitmap(granules(frames));
         this.starts = new BitSet(frames);
         this.byGranule = new Chunk[(granules(frames) + LEAF - 1) / LEAF][];
     }
@@ -92,23 +96,20 @@ public final class PhysicalPool {
         int step = (int) (alignment / FRAME);
         int start;
         if (n % GRANULE == 0 && step % GRANULE == 0) {   // whole granules: the coarse map
-            lowestFreeGranule = busyGranules.nextClearBit(lowestFreeGranule);
-            int g = firstFit(busyGranules, lowestFreeGranule, n / GRANULE, step / GRANULE,
-                    frames / GRANULE);
+            int g = firstFit(busyGranules, n / GRANULE, step / GRANULE, frames / GRANULE);
             start = g < 0 ? -1 : g * GRANULE;
         } else {
-            lowestFree = used.nextClearBit(lowestFree);
-            start = firstFit(used, lowestFree, n, step, frames);
+            start = firstFit(used, n, step, frames);
         }
         return start < 0 ? -1 : take(start, n, owner);
     }
 
     /**
-     * The lowest {@code start >= from}, a multiple of {@code step}, with bits
-     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 if none.
+     * The lowest {@code start}, a multiple of {@code step}, with bits {@code [start, start + n)}
+     * all clear and {@code start + n <= limit}; -1 if none.
      */
-    private static int firstFit(BitSet busy, int from, int n, int step, int limit) {
-        int start = alignUp(from, step);
+    private static int firstFit(SummaryBitmap busy, int n, int step, int limit) {
+        int start = alignUp(busy.nextClearBit(0), step);
         while (start + n <= limit) {
             int clash = busy.nextSetBit(start);
             if (clash < 0 || clash >= start + n) return start;
@@ -125,7 +126,7 @@ public final class PhysicalPool {
         putChunk(start, n, new Chunk(addr, n * FRAME, owner));
         starts.set(start);
         usedBytes += n * FRAME;
-        return addr;                         // both hints stay lower bounds: nothing was freed
+        return addr;
     }
 
     /** Gives back the whole chunk that starts at {@code address}. */
@@ -141,7 +142,6 @@ public final class PhysicalPool {
         used.clear(start, end);
         freeGranules(start, end);
         usedBytes -= c.size();
-        lowestFree = Math.min(lowestFree, start);
     }
 
     /** Clears the granules frames {@code [start, end)} touched, but an end one another chunk shares. */
@@ -149,9 +149,8 @@ public final class PhysicalPool {
         int first = start / GRANULE;
         int last = granules(end) - 1;
         busyGranules.clear(first, last + 1);
-        if (holdsUsedFrame(first)) busyGranules.set(first);
-        if (holdsUsedFrame(last)) busyGranules.set(last);
-        lowestFreeGranule = Math.min(lowestFreeGranule, first);
+        if (holdsUsedFrame(first)) busyGranules.set(first, first + 1);
+        if (holdsUsedFrame(last)) busyGranules.set(last, last + 1);
     }
 
     private boolean holdsUsedFrame(int granule) {
@@ -206,9 +205,14 @@ public final class PhysicalPool {
     }
 
     public void checkInvariants() {
+        used.checkInvariants();
+        busyGranules.checkInvariants();
         checkChunks();
         checkGranules();
     }
+
+    /** Words both maps have read in their searches so far: what the tests hold to log n. */
+    long searchSteps() { return used.steps + busyGranules.steps; }
 
     private void checkChunks() {
         chunks.checkInvariants();
@@ -231,24 +235,21 @@ public final class PhysicalPool {
             sum += c.size();
             expect.set((int) (c.address() / FRAME), (int) (c.end() / FRAME));
         }
-        if (!expect.equals(used) || sum != usedBytes || used.nextClearBit(0) < lowestFree) {
+        if (!expect.equals(used.toBitSet()) || sum != usedBytes) {
             throw new IllegalStateException("PhysicalPool: frames used " + used.cardinality()
-                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs "
-                    + sum + ", first free frame " + used.nextClearBit(0)
-                    + " vs hint " + lowestFree);
+                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum);
         }
     }
 
     private void checkGranules() {
         BitSet busy = new BitSet(granules(frames));
-        for (int f = used.nextSetBit(0); f >= 0; f = used.nextSetBit((f / GRANULE + 1) * GRANULE)) {
+        BitSet usedFrames = used.toBitSet();
+        for (int f = usedFrames.nextSetBit(0); f >= 0; f = usedFrames.nextSetBit((f / GRANULE + 1) * GRANULE)) {
             busy.set(f / GRANULE);
         }
-        int firstFree = busyGranules.nextClearBit(0);
-        if (!busy.equals(busyGranules) || firstFree < lowestFreeGranule) {
+        if (!busy.equals(busyGranules.toBitSet())) {
             throw new IllegalStateException("PhysicalPool: granules busy "
-                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality()
-                    + ", first free granule " + firstFree + " vs hint " + lowestFreeGranule);
+                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality());
         }
     }
 

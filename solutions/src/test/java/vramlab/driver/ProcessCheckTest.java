@@ -128,7 +128,7 @@ class ProcessCheckTest {
             Gpu gpu = new Gpu(gib(1));
             GpuProcess p = gpu.openToyProcess();
             long ptr = p.cudaMalloc(512);
-            owned(gpu, GpuProcess.SharedPage.class).live = 0;     // a decrement too many
+            owned(gpu, SharedPages.Page.class).live = 0;     // a decrement too many
             broken(gpu, "shared page " + hex(ptr) + " holds 0 slices of 512 B and " + (PAGE - 512)
                     + " B free runs");
         }
@@ -140,7 +140,7 @@ class ProcessCheckTest {
             GpuProcess p = gpu.openToyProcess();
             long h = p.cuMemCreate(PAGE);
             gpu.checkInvariants();
-            owned(gpu, GpuProcess.Handle.class).released = true;    // released, never freed
+            owned(gpu, Vmm.Handle.class).released = true;    // released, never freed
             broken(gpu, "handle " + h + " leaked");
         }
     }

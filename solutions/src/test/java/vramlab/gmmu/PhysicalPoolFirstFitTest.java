@@ -214,7 +214,7 @@ class PhysicalPoolFirstFitTest {
             p.allocate(F, F, "ctx");
             p.allocate(G * F, G * F, "page");
             p.checkInvariants();
-            p.busyGranules.clear(1);
+            p.busyGranules.clear(1, 2);
             assertThatThrownBy(p::checkInvariants).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("granules busy 1 vs frames' 2");
         }
@@ -226,24 +226,23 @@ class PhysicalPoolFirstFitTest {
             long ctx = p.allocate(F, F, "ctx");
             p.release(ctx);
             p.checkInvariants();
-            p.busyGranules.set(3);
+            p.busyGranules.set(3, 4);
             assertThatThrownBy(p::checkInvariants)
                     .hasMessageContaining("granules busy 1 vs frames' 0");
         }
 
         @Test
-        @DisplayName("catches a granule hint above a free granule, a frame hint above a free frame")
-        void hintsAboveAFreeOne() {
-            PhysicalPool p = new PhysicalPool(0, 4 * G * F);
-            p.allocate(G * F, G * F, "page");
-            p.lowestFreeGranule = 2;
-            assertThatThrownBy(p::checkInvariants)
-                    .hasMessageContaining("first free granule 1 vs hint 2");
-            p.lowestFreeGranule = 1;
+        @DisplayName("catches a summary of either map that disagrees with the map's bits")
+        void staleSummary() {
+            PhysicalPool p = new PhysicalPool(0, 128 * G * F);          // 4096 frames, 128 granules: 2 levels each
+            p.allocate(2 * G * F, G * F, "two pages");                    // frames 0-63: word 0 full
             p.checkInvariants();
-            p.lowestFree = G + 1;
-            assertThatThrownBy(p::checkInvariants)
-                    .hasMessageContaining("first free frame 32 vs hint 33");
+            p.busyGranules.any[1][0] = 0;
+            assertThatThrownBy(p::checkInvariants).hasMessageContaining("SummaryBitmap: level 1 bit 0 says no set");
+            p.busyGranules.any[1][0] = 1;
+            p.checkInvariants();
+            p.used.full[1][0] = 0;
+            assertThatThrownBy(p::checkInvariants).hasMessageContaining("SummaryBitmap: level 1 bit 0 says some set, not all set, but word 0 below is all set");
         }
 
         @Test

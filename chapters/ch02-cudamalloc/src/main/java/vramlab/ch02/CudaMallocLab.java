@@ -173,7 +173,7 @@ public final class CudaMallocLab {
                   CudaMallocLab.run(System.out)        the whole lab, as ./vramlab lab cudamalloc prints it
                 Your steps (labs/src/main/java/vramlab/driver/):
                   2.1 Price a driver call              CostModel.micros
-                  2.2 Grant access to a mapped range   GpuProcess.cuMemSetAccess
+                  2.2 Grant access to a mapped range   Vmm.cuMemSetAccess
                   2.3 One nvidia-smi row               NvidiaSmi.row
                 Check one step: ./vramlab check 2.1   the chapter: ./vramlab check 2
                 Quiz (outside JShell): ./vramlab quiz 2 [--student <id>] [--sheet labs/answers/ch02.txt]
