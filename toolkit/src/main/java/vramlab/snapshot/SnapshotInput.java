@@ -38,10 +38,11 @@ public final class SnapshotInput {
      * says otherwise: 256 MiB unzipped. The largest of the real snapshots in
      * {@code ../shared/real-snapshots} unzips to 3.7 MiB (3,867,125 bytes) and its reader kept
      * 4.4 times that in the heap (measured), so a file at this limit needs about 1.4 GiB of
-     * heap; and counting it takes about 0.75 s at the 350 MB/s this JDK's zlib unzipped zeros
-     * on a shared 2-core machine, so a bomb of any declared size is refused in under a second.
-     * That collection held no file of 4 MiB or more zipped, so longer histories exist:
-     * {@code --max-input} raises the limit up to {@link #MAX_INPUT}.
+     * heap. Counting 256 MiB is what refusing a bomb costs, whatever it declares: {@code
+     * ./vramlab replay} of a 2 MB gzip that unzips to 2 GiB took 0.6 s of CPU time, 0.1 s of it
+     * the JVM's start (a 2-line trace: 0.1 s), on a shared 2-core machine; 1 GiB took about 3 s.
+     * That collection could not fetch files of 4 MiB or more zipped, so larger real snapshots
+     * exist: {@code --max-input} raises the limit up to {@link #MAX_INPUT}.
      */
     public static final long DEFAULT_LIMIT = 256 * Bytes.MiB;
 
