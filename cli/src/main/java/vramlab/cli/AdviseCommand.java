@@ -45,6 +45,9 @@ final class AdviseCommand implements Command {
             the run under each setting, the card line, each OOM, and who holds the memory at the peak""")
     String html;
 
+    @CommandLine.Mixin
+    InputLimitOption input = new InputLimitOption();
+
     @Parameters(paramLabel = "FILE", arity = "1", description = """
             a PyTorch memory snapshot (torch.cuda.memory._dump_snapshot pickle, the dict as JSON, \
             either gzipped) or a text trace; - reads standard input""")
@@ -56,7 +59,7 @@ final class AdviseCommand implements Command {
     @Override
     public int run(Io io) throws IOException {
         long device = this.device == null ? -1 : this.device;
-        Workload w = Workload.read(read(file, io), file, device);
+        Workload w = Workload.read(read(file, io, input.limit()), file, device);
         if (!w.replayable()) {
             io.out().println("advise: " + w.source());
             io.out().println("Nothing to replay: the file records no allocation history. "
@@ -85,10 +88,10 @@ final class AdviseCommand implements Command {
         return 0;
     }
 
-    private static byte[] read(String file, Io io) throws IOException {
-        if (file.equals("-")) return SnapshotInput.readAll(io.in(), file);     // capped, unzipped
+    private static byte[] read(String file, Io io, long limit) throws IOException {
+        if (file.equals("-")) return SnapshotInput.readAll(io.in(), file, limit);     // capped, unzipped
         try (InputStream in = Files.newInputStream(Path.of(file))) {
-            return SnapshotInput.readAll(in, file);
+            return SnapshotInput.readAll(in, file, limit);
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

@@ -56,7 +56,9 @@ import vramlab.units.Bytes;
                 then ask: would another --alloc-conf have saved this run? (vramlab advise FILE)
 
                 An OOM inside the trace is a result, not a failure (exit 0). Bad traces exit 2 with
-                error: FILE:LINE: what was wrong.""")
+                error: FILE:LINE: what was wrong. A snapshot is read whole: one that unzips to more
+                than 256 MiB is refused unread (a gzip file after counting, never held); raise the
+                limit with --max-input SIZE, up to 1 GiB.""")
 final class ReplayCommand implements Command {
     @Option(names = "--policy", paramLabel = "toy|pytorch", description = """
             toy: the simplified policy chapter 3 starts from (the default for traces); pytorch: \
@@ -109,6 +111,9 @@ final class ReplayCommand implements Command {
             for a snapshot: one JSON object per device (settings, placement, card, peak, OOMs, \
             verdict and margin, and --at's who-holds table)""")
     boolean json;
+
+    @CommandLine.Mixin
+    InputLimitOption input = new InputLimitOption();     // a snapshot only: a trace streams
 
     @Parameters(paramLabel = "FILE", arity = "1", description = """
             a trace (alloc H SIZE / free H / empty_cache), a PyTorch snapshot \
@@ -164,6 +169,13 @@ final class ReplayCommand implements Command {
                 case "--device" -> {
                     try {
                         c.device = new SizeConverter().convert(value);
+                    } catch (CommandLine.TypeConversionException e) {
+                        return null;
+                    }
+                }
+                case "--max-input" -> {
+                    try {
+                        c.input.maxInput = new InputLimitOption.Converter().convert(value);
                     } catch (CommandLine.TypeConversionException e) {
                         return null;
                     }
@@ -356,14 +368,14 @@ final class ReplayCommand implements Command {
     }
 
     /**
-     * A snapshot's bytes, capped ({@link SnapshotInput}): a file is read again from its start,
+     * A snapshot's bytes, capped at {@code --max-input} ({@link SnapshotInput}): a file is read again from its start,
      * so that a gzip one is counted before it is unzipped into memory; standard input, which
      * cannot be read twice, is read from the unzipped stream up to the cap.
      */
     private byte[] snapshotBytes(InputStream unzipped) throws IOException {
-        if (file.equals("-")) return SnapshotInput.readAll(unzipped, file);
+        if (file.equals("-")) return SnapshotInput.readAll(unzipped, file, input.limit());
         try (InputStream raw = Files.newInputStream(Path.of(file))) {
-            return SnapshotInput.readAll(raw, file);
+            return SnapshotInput.readAll(raw, file, input.limit());
         }
     }
 

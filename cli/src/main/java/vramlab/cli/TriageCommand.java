@@ -51,6 +51,9 @@ final class TriageCommand implements Command {
             description = "for a snapshot: the card's memory (a snapshot does not record it)")
     Long device;
 
+    @CommandLine.Mixin
+    InputLimitOption input = new InputLimitOption();
+
     @Parameters(paramLabel = "FILE", arity = "0..1", description = """
             a file holding the error message as you copied it (log prefixes, wrapped lines, \
             Python reprs and several ranks are fine), or a PyTorch memory snapshot whose trace \
@@ -61,7 +64,7 @@ final class TriageCommand implements Command {
 
     @Override
     public int run(Io io) throws IOException {
-        byte[] bytes = read(file, io.in());
+        byte[] bytes = read(file, io.in(), input.limit());
         Diagnosis d;
         if (SnapshotFile.looksLikeSnapshot(bytes)) {
             Map<?, ?> dict = SnapshotFile.dict(bytes, file);
@@ -98,10 +101,10 @@ final class TriageCommand implements Command {
         return 0;
     }
 
-    private static byte[] read(String file, InputStream in) throws IOException {
-        if (file.equals("-")) return SnapshotInput.readAll(in, file);     // capped, unzipped
+    private static byte[] read(String file, InputStream in, long limit) throws IOException {
+        if (file.equals("-")) return SnapshotInput.readAll(in, file, limit);     // capped, unzipped
         try (InputStream f = Files.newInputStream(Path.of(file))) {
-            return SnapshotInput.readAll(f, file);
+            return SnapshotInput.readAll(f, file, limit);
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         }

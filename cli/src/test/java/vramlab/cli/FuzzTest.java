@@ -156,6 +156,8 @@ class FuzzTest {
         assertThat(goods).as("inputs to corrupt").isNotEmpty();
         List<String> failures = new ArrayList<>();
         int refused = 0, ran = 0;
+        long slowest = 0;                     // measured and printed, never asserted (a bound on work is)
+        String slowestCase = "";
         int only = Integer.getInteger("vramlab.fuzz.only", -1);      // -Dvramlab.fuzz.only=N: case N alone
         int from = only >= 0 ? only : Integer.getInteger("vramlab.fuzz.from", 0);
         int to = only >= 0 ? only + 1 : Math.min(cases, Integer.getInteger("vramlab.fuzz.to", cases));
@@ -188,17 +190,24 @@ class FuzzTest {
                 System.out.println("  case " + i + " seed " + seed + " " + command + " " + c.how + bad.length + " B"
                         + (i % 20 == 0 ? ", heap in use " + (rt.totalMemory() - rt.freeMemory()) : ""));
             }
+            long start = System.nanoTime();
             Outcome o = launch(args);
+            long took = System.nanoTime() - start;
             String repro = kind + " case " + i + " (seed " + seed + ", " + c.how.toString().strip() + "): "
                     + String.join(" ", args) + " -> exit " + o.status + ", allocated " + o.allocated + " B: "
                     + o.err.strip();
+            if (took > slowest) {
+                slowest = took;
+                slowestCase = kind + " case " + i + " (" + command + ", " + bad.length + " B)";
+            }
             if (o.status == 2) refused++; else ran++;
             if (o.status == 2 && refused <= 3) System.out.println("  e.g. " + o.err.strip());
             String problem = problem(o, file, budget(command, bad.length));
             if (problem != null) failures.add(problem + " -- " + repro);
         }
         System.out.println("fuzz " + kind + ": " + cases + " cases, " + ran + " results, " + refused
-                + " one-line refusals, " + failures.size() + " failures");
+                + " one-line refusals, " + failures.size() + " failures; slowest " + slowestCase + ", "
+                + String.format(java.util.Locale.ROOT, "%.1f", slowest / 1e9) + " s wall");
         assertThat(failures).as("cases that crashed or answered badly (first shown in full)").isEmpty();
     }
 

@@ -67,6 +67,51 @@ class HostileInputsTest {
         assertThat(o.allocated()).isLessThan(64L << 20);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a 2 MB gzip that unzips to 2 GiB: refused at the 256 MiB default, saying what was counted and how to"
+            + " raise the limit, with under 16 MiB allocated")
+    void gzipBomb(String command) throws IOException {
+        Path f = dir.resolve("bomb.pickle.gz");
+        byte[] member = zeros(64);
+        try (var out = Files.newOutputStream(f)) {
+            out.write(gzip(new byte[] {(byte) 0x80, 4}));          // a pickle's first bytes, so replay reads a snapshot
+            for (int i = 0; i < 32; i++) out.write(member);       // then 32 gzip members of 64 MiB: 2 GiB
+        }
+        assertThat(Files.size(f)).isLessThan(3 << 20);
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "bomb.pickle.gz: unzips to more than 256 MiB (268435456 bytes), the limit for one file: counted"
+                + " 268435457 bytes unzipped from its " + Files.size(f) + " and stopped",
+                "raise it with --max-input SIZE (at most 1 GiB)");
+        assertThat(o.allocated()).isLessThan(16L << 20);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("--max-input: a snapshot one byte over it is refused, one at it is read; past 1 GiB the option is refused")
+    void maxInput(String command) throws IOException {
+        byte[] pickle = vramlab.snapshot.SnapshotWriter.pickle(new java.util.HashMap<>(java.util.Map.of(
+                "segments", java.util.List.of(), "device_traces", java.util.List.of(java.util.List.of(java.util.Map.of(
+                        "action", "oom", "addr", 0, "size", 2097152, "stream", 0, "device_free", 1048576))))));
+        Path f = Files.write(dir.resolve("s.pickle.gz"), gzip(pickle));
+        refused(FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length - 1), f.toString()), f,
+                "unzips to more than " + (pickle.length - 1) + " B", "raise it with --max-input SIZE");
+        FuzzTest.Outcome fits = FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length), f.toString());
+        assertThat(fits.status()).as(fits.err()).isZero();
+        FuzzTest.Outcome tooHigh = FuzzTest.launch(command, "--max-input", "2GiB", f.toString());
+        assertThat(tooHigh.status()).isEqualTo(2);
+        assertThat(tooHigh.err()).hasLineCount(1).contains("--max-input", "expected a size up to 1 GiB");
+    }
+
+    private static byte[] zeros(int mib) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(out, 1 << 16)) {
+            byte[] chunk = new byte[1 << 20];
+            for (int i = 0; i < mib; i++) z.write(chunk);
+        }
+        return out.toByteArray();
+    }
+
     @Test
     @DisplayName("found by the fuzzer: replay of a gzip whose deflate data breaks early exited 1 ('invalid literal/lengths set')")
     void brokenGzipStream() throws IOException {

@@ -42,7 +42,8 @@ class ReplayFastPathTest {
 
     private static String fields(ReplayCommand c) {
         return "policy=" + c.policyName + " conf=" + c.conf + " device=" + c.device + " index=" + c.deviceIndex
-                + " csv=" + c.csv + " map=" + c.map + " export=" + c.export + " file=" + c.file;
+                + " csv=" + c.csv + " map=" + c.map + " export=" + c.export + " maxInput=" + c.input.maxInput
+                + " file=" + c.file;
     }
 
     private static String plain(String[] args) {
@@ -62,6 +63,9 @@ class ReplayFastPathTest {
         "replay --device 1GiB --device 2GiB t.txt",
         "replay --policy=toy --policy pytorch t.txt",
         "replay --device 512 t.txt",
+        "replay --max-input 512MiB run.pickle.gz",
+        "replay --max-input=1GiB --device-index 0 run.pickle",
+        "replay --max-input 1MiB --max-input 300MiB run.pickle",
     })
     @DisplayName("takes the plain forms, and reads them as picocli does")
     void takesPlainForms(String line) {
@@ -90,6 +94,10 @@ class ReplayFastPathTest {
         "replay --device-index -1 t.txt",
         "replay --policy",
         "replay --policy= t.txt",
+        "replay --max-input 2GiB run.pickle",
+        "replay --max-input 0 run.pickle",
+        "replay --max-input lots run.pickle",
+        "replay --max-input run.pickle",
         "triage trace.txt",
         "--version",
     })
@@ -103,7 +111,8 @@ class ReplayFastPathTest {
     void randomLines() {
         String[] words = {"--device", "--device=1GiB", "1TiB", "80GiB", "12XB", "--policy", "pytorch", "toy",
             "--policy=toy", "--alloc-conf", "max_split_size_mb:128", "--csv", "--map", "--export", "x.pickle",
-            "--device-index", "0", "2", "-", "t.txt", "u.txt", "--", "-x", "@f", "--csv=false", ""};
+            "--device-index", "0", "2", "-", "t.txt", "u.txt", "--", "-x", "@f", "--csv=false", "",
+            "--max-input", "--max-input=64MiB", "1GiB", "1025MiB"};
         Random r = new Random(16);
         int taken = 0;
         for (int trial = 0; trial < 3000; trial++) {

@@ -115,7 +115,7 @@ class TriageCommandTest {
         Path f = dir.resolve("fine.json");
         Files.writeString(f, "{\"segments\": [], \"device_traces\": [[]]}");
         assertThat(run("", "triage", f.toString())).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: " + f + ":0: no 'oom' entry");
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: " + f + ": no 'oom' entry");
     }
 
     @Test

@@ -38,7 +38,7 @@ public final class Advisor {
      */
     public static List<Outcome> compare(List<TraceEvent> events, long card, List<Setting> settings,
                                         String file, Consumer<String> progress) {
-        vramlab.replay.SnapshotReplay.checkCard(card, "from the file or --device", file);
+        vramlab.replay.SnapshotCard.checkCard(card, "from the file or --device", file);
         List<Outcome> out = new ArrayList<>();
         for (int i = 0; i < settings.size(); i++) {
             Setting s = settings.get(i);

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -75,6 +77,31 @@ final class Json {
                 }
             }
         }
+    }
+
+    /**
+     * The line and column (from 1) where the value at {@code pointer} (a JSON Pointer, RFC 6901:
+     * {@code /segments/3/blocks/2}) starts in {@code bytes}, or null when there is no such value.
+     * Containers off the path are skipped unread, so it costs one pass over the text at most.
+     */
+    static long[] locate(byte[] bytes, String pointer) {
+        try (JsonParser p = MAPPER.createParser(bytes)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t == JsonToken.FIELD_NAME || t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) continue;
+                boolean container = t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY;
+                JsonStreamContext here = container ? p.getParsingContext().getParent() : p.getParsingContext();
+                String at = here == null ? "" : here.pathAsPointer().toString();
+                if (at.equals(pointer)) {
+                    JsonLocation l = p.currentTokenLocation();
+                    return new long[] {l.getLineNr(), l.getColumnNr()};
+                }
+                if (container && !pointer.startsWith(at + "/")) p.skipChildren();
+            }
+        } catch (IOException e) {
+            return null;      // the text was parsed whole before: only a limit could stop it here
+        }
+        return null;
     }
 
     /** Jackson's message without the name of the Java setting behind a limit. */

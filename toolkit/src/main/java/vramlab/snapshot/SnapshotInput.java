@@ -14,17 +14,37 @@ import vramlab.units.Bytes;
 /**
  * A whole file read into memory with a cap: {@code replay}, {@code advise} and {@code triage}
  * read every snapshot (and advise and triage every file) through here, so a file that is, or
- * unzips to, more than {@link #MAX_INPUT} is refused with its size before it is held. A file
- * that starts with gzip's magic bytes is unzipped, and one that would expand past the cap (a
- * "gzip bomb") is refused having held only its compressed bytes.
+ * unzips to, more than its limit ({@link #DEFAULT_LIMIT} unless {@code --max-input} says
+ * otherwise, never more than {@link #MAX_INPUT}) is refused with its size before it is held. A
+ * file that starts with gzip's magic bytes is unzipped, and one that would expand past the
+ * limit (a "gzip bomb") is refused having held only its compressed bytes, after unzipping at
+ * most one byte past the limit, whatever it declares.
+ * <p>
+ * The gzip trailer's size field (ISIZE, RFC 1952 2.3.1) is never trusted to refuse a file: it
+ * holds the last member's size modulo 2^32, so a 4 GiB + 1 KiB bomb declares 1 KiB, a file of
+ * several members declares only its last, and a file cut short ends in whatever bytes were cut.
+ * Counting is exact; the limit is what keeps it short.
  */
 public final class SnapshotInput {
     /**
-     * The most a snapshot may hold once unzipped: 1 GiB. The largest real snapshot the kit was
-     * tried on is a few MB unzipped; a Java array holds under 2 GiB, and the objects a pickle
-     * of 1 GiB makes take several times that in the heap.
+     * The most the kit reads from one file, whatever {@code --max-input} asks: 1 GiB. A Java
+     * array holds under 2 GiB, and the objects a pickle of 1 GiB makes take several times
+     * that in the heap. The browser's page unzips no further than this either.
      */
     public static final long MAX_INPUT = Bytes.GiB;
+
+    /**
+     * What {@code replay}, {@code advise} and {@code triage} read unless {@code --max-input}
+     * says otherwise: 256 MiB unzipped. The largest of the real snapshots in
+     * {@code ../shared/real-snapshots} unzips to 3.7 MiB (3,867,125 bytes) and its reader kept
+     * 4.4 times that in the heap (measured), so a file at this limit needs about 1.4 GiB of
+     * heap. Counting 256 MiB is what refusing a bomb costs, whatever it declares: {@code
+     * ./vramlab replay} of a 2 MB gzip that unzips to 2 GiB took 0.6 s of CPU time, 0.1 s of it
+     * the JVM's start (a 2-line trace: 0.1 s), on a shared 2-core machine; 1 GiB took about 3 s.
+     * That collection could not fetch files of 4 MiB or more zipped, so larger real snapshots
+     * exist: {@code --max-input} raises the limit up to {@link #MAX_INPUT}.
+     */
+    public static final long DEFAULT_LIMIT = 256 * Bytes.MiB;
 
     private SnapshotInput() {}
 
@@ -33,9 +53,9 @@ public final class SnapshotInput {
         return head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
     }
 
-    /** {@link #readAll(InputStream, String, long)} with the kit's cap, {@link #MAX_INPUT}. */
+    /** {@link #readAll(InputStream, String, long)} with the commands' default, {@link #DEFAULT_LIMIT}. */
     public static byte[] readAll(InputStream in, String file) {
-        return readAll(in, file, MAX_INPUT);
+        return readAll(in, file, DEFAULT_LIMIT);
     }
 
     /**
@@ -45,11 +65,14 @@ public final class SnapshotInput {
      * with what arrived, never with a declared size; a gzip file is then unzipped twice: once
      * into a small scratch buffer only to count its bytes, stopping at {@code limit + 1}, and
      * once into an array of exactly that size. So a gzip bomb is refused having held its
-     * compressed bytes and 64 KiB, whatever it would expand to.
+     * compressed bytes and 64 KiB, and having unzipped {@code limit + 1} bytes, whatever it
+     * would expand to. The refusal says what was counted, the limit, and (below
+     * {@link #MAX_INPUT}) how to raise it.
      */
     public static byte[] readAll(InputStream in, String file, long limit) {
-        if (limit < 0 || limit > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("a limit of " + limit + " bytes does not fit one array");
+        if (limit < 0 || limit > MAX_INPUT) {
+            throw new IllegalArgumentException("a limit of " + limit + " bytes; the kit reads at most "
+                    + Bytes.readable(MAX_INPUT) + " from one file");
         }
         byte[] raw;
         try {
@@ -58,17 +81,16 @@ public final class SnapshotInput {
             throw new TraceException(file, 0, "cannot read it: " + e.getMessage());
         }
         if (raw == null) {
-            throw new TraceException(file, 0, "is larger than " + Bytes.readable(limit) + " (" + limit
-                    + " bytes), the most the kit reads from one file; refused after reading " + (limit + 1)
-                    + " bytes");
+            throw new TraceException(file, 0, "is larger than " + limitText(limit) + ": refused after reading "
+                    + (limit + 1) + " bytes" + toRaise(limit));
         }
         if (!isGzip(raw)) return raw;
         try {
-            long n = count(raw, limit);
+            long n = unzippedSize(raw, limit);
             if (n > limit) {
-                throw new TraceException(file, 0, "unzips to more than " + Bytes.readable(limit) + " (" + limit
-                        + " bytes), the most the kit reads from one file: a " + raw.length + "-byte gzip file"
-                        + " refused before holding any of it");
+                throw new TraceException(file, 0, "unzips to more than " + limitText(limit) + ": counted " + n
+                        + " bytes unzipped from its " + raw.length + " and stopped, holding none of them"
+                        + toRaise(limit));
             }
             byte[] out = new byte[(int) n];
             try (InputStream z = new GZIPInputStream(new ByteArrayInputStream(raw), 1 << 16)) {
@@ -88,6 +110,16 @@ public final class SnapshotInput {
         }
     }
 
+    private static String limitText(long limit) {
+        return Bytes.readable(limit) + " (" + limit + " bytes), the "
+                + (limit == MAX_INPUT ? "most the kit reads from one file" : "limit for one file");
+    }
+
+    /** How to raise the limit, where it can be: {@code --max-input}, which the commands take. */
+    private static String toRaise(long limit) {
+        return limit < MAX_INPUT ? "; raise it with --max-input SIZE (at most " + Bytes.readable(MAX_INPUT) + ")" : "";
+    }
+
     /** The bytes of {@code in}, or null when there are more than {@code limit}. */
     private static byte[] capped(InputStream in, long limit) throws IOException {
         byte[] buf = new byte[(int) Math.min(limit + 1, 1 << 16)];
@@ -104,8 +136,12 @@ public final class SnapshotInput {
         return n == buf.length ? buf : Arrays.copyOf(buf, n);
     }
 
-    /** How many bytes {@code gzip} unzips to, counting no further than {@code limit + 1}. */
-    private static long count(byte[] gzip, long limit) throws IOException {
+    /**
+     * How many bytes {@code gzip} unzips to, counting no further than {@code limit + 1}: the
+     * unzipping stream is never asked for more, so no more than that is unzipped (and the
+     * refusal's "counted N" is that number).
+     */
+    static long unzippedSize(byte[] gzip, long limit) throws IOException {
         byte[] scratch = new byte[1 << 16];
         long n = 0;
         try (InputStream z = new GZIPInputStream(new ByteArrayInputStream(gzip), 1 << 16)) {

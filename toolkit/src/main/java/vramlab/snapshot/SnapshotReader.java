@@ -75,21 +75,41 @@ public final class SnapshotReader {
         return root;
     }
 
-    /** Reads the whole snapshot: every device's segments and history, and the settings. */
+    /**
+     * Reads the whole snapshot: every device's segments and history, and the settings. A field
+     * the kit cannot read is named by its path ({@code segments[3].blocks[2]}) and, in a JSON
+     * file, by the line and column where its value starts.
+     */
     public static Snapshot read(byte[] bytes, String file) {
-        return of(load(bytes, file), file);
+        Object root = load(bytes, file);
+        try {
+            return of(root, file);
+        } catch (FieldError e) {
+            throw e.at(file, isJson(bytes) ? bytes : null, root instanceof List<?>);
+        }
     }
 
-    /** {@link #read} for pickle bytes only (see {@link #loadPickle}). */
+    /** {@link #read} for pickle bytes only (see {@link #loadPickle}): a bad field is named by its path. */
     public static Snapshot readPickle(byte[] bytes, String file) {
-        return of(loadPickle(bytes, file), file);
+        Object root = loadPickle(bytes, file);
+        try {
+            return of(root, file);
+        } catch (FieldError e) {
+            throw e.at(file, null, false);
+        }
+    }
+
+    private static boolean isJson(byte[] bytes) {
+        int i = 0;
+        while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
+        return i < bytes.length && (bytes[i] == '{' || bytes[i] == '[');
     }
 
     private static Snapshot of(Object root, String file) {
         try {
             return root instanceof List<?> segments ? fromSegmentList(segments, file)
                     : fromDict((Map<?, ?>) root, file);
-        } catch (TraceException e) {
+        } catch (TraceException | FieldError e) {
             throw e;
         } catch (RuntimeException e) {       // a shape no check above foresaw: still one line, no type name
             throw new TraceException(file, 0, "not a memory snapshot the kit can read: its dict or one of its"
@@ -113,12 +133,13 @@ public final class SnapshotReader {
         boolean legacy = false;
         if (segs != null) {
             if (!(segs instanceof List<?> list)) {
-                throw new TraceException(file, 0, "'segments' is not a list");
+                throw new FieldError("segments", null, "is not a list (found " + Shape.describe(segs) + ")");
             }
             legacy = segments(list, file, byDevice, seen);
         }
         if (!(root.get("device_traces") instanceof List<?> traces)) {
-            throw new TraceException(file, 0, "'device_traces' is not a list");
+            throw new FieldError("device_traces", null, "is not a list (found "
+                    + Shape.describe(root.get("device_traces")) + ")");
         }
         TreeSet<String> entryKeys = new TreeSet<>();
         List<Snapshot.Device> devices = new ArrayList<>();
@@ -161,7 +182,7 @@ public final class SnapshotReader {
         for (int i = 0; i < list.size(); i++) {
             String where = "segments[" + i + "]";
             if (!(list.get(i) instanceof Map<?, ?> s)) {
-                throw new TraceException(file, 0, where + " is not a dict");
+                throw new FieldError(where, null, "is not a dict (found " + Shape.describe(list.get(i)) + ")");
             }
             long address = number(s, "address", file, where);
             long total = number(s, "total_size", file, where);
@@ -171,14 +192,14 @@ public final class SnapshotReader {
             long stream = s.containsKey("stream") ? number(s, "stream", file, where) : 0;
             boolean expandable = Boolean.TRUE.equals(s.get("is_expandable"));
             if (!(s.get("blocks") instanceof List<?> blocks)) {
-                throw new TraceException(file, 0, where + " has no 'blocks' list");
+                throw new FieldError(where, "blocks", "has no 'blocks' list");
             }
             List<Snapshot.Block> bs = new ArrayList<>();
             long at = address;
             for (int j = 0; j < blocks.size(); j++) {
                 String w = where + ".blocks[" + j + "]";
                 if (!(blocks.get(j) instanceof Map<?, ?> b)) {
-                    throw new TraceException(file, 0, w + " is not a dict");
+                    throw new FieldError(w, null, "is not a dict (found " + Shape.describe(blocks.get(j)) + ")");
                 }
                 legacy |= b.containsKey("history") && !b.containsKey("address");
                 long ba = b.containsKey("address") ? number(b, "address", file, w) : at;
@@ -189,7 +210,7 @@ public final class SnapshotReader {
                 at = ba + size;
             }
             if (at - address != total) {
-                throw new TraceException(file, 0, where + ": its blocks cover " + (at - address)
+                throw new FieldError(where, "total_size", "its blocks cover " + (at - address)
                         + " bytes but total_size is " + total);
             }
             out.computeIfAbsent((int) device, k -> new ArrayList<>())
@@ -204,18 +225,19 @@ public final class SnapshotReader {
     private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys,
                                                 Map<Object, Object> seen) {
         if (!(o instanceof List<?> list)) {
-            throw new TraceException(file, 0, "device_traces[" + device + "] is not a list");
+            throw new FieldError("device_traces[" + device + "]", null, "is not a list (found " + Shape.describe(o) + ")");
         }
         List<Snapshot.Entry> out = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             int pos = i + 1;
             String where = "device_traces[" + device + "][" + i + "]";
             if (!(list.get(i) instanceof Map<?, ?> e)) {
-                throw new TraceException(file, pos, where + " is not a dict");
+                throw new FieldError(where, null, "is not a dict (found " + Shape.describe(list.get(i)) + ")");
             }
             for (Object k : e.keySet()) keys.add(String.valueOf(k));
             if (!(e.get("action") instanceof String word)) {
-                throw new TraceException(file, pos, where + " has no 'action'");
+                throw new FieldError(where, "action", "has no 'action' (found " + (e.containsKey("action")
+                        ? Shape.describe(e.get("action")) : "no such key") + ")");
             }
             DeviceTrace.Action action = DeviceTrace.Action.of(word);
             long stream = e.containsKey("stream") ? number(e, "stream", file, where) : 0;
@@ -266,14 +288,15 @@ public final class SnapshotReader {
                 try {
                     mb = Long.parseLong(String.valueOf(e.getKey()));
                 } catch (NumberFormatException x) {
-                    throw new TraceException(file, 0, where + ".roundup_power2_divisions: expected a size in MB"
+                    throw new FieldError(where + ".roundup_power2_divisions", null, "expected a size in MB"
                             + " as a key, found " + Shape.describe(e.getKey()));
                 }
                 if (!Bytes.isPowerOfTwo(mb)) {
-                    throw new TraceException(file, 0, where + ": interval " + mb + " MB");
+                    throw new FieldError(where + ".roundup_power2_divisions", String.valueOf(e.getKey()),
+                            "interval " + mb + " MB: expected a power of two");
                 }
                 if (!(e.getValue() instanceof Integer || e.getValue() instanceof Long)) {
-                    throw new TraceException(file, 0, where + ".roundup_power2_divisions[" + mb + "]: expected"
+                    throw new FieldError(where + ".roundup_power2_divisions[" + e.getKey() + "]", null, "expected"
                             + " an integer, found " + Shape.describe(e.getValue()));
                 }
                 int index = Math.min(63 - Long.numberOfLeadingZeros(mb), AllocConf.INTERVALS - 1);
@@ -290,8 +313,7 @@ public final class SnapshotReader {
 
     private static void checkDevice(long device, String file, String where) {
         if (device < 0 || device > MAX_DEVICE) {
-            throw new TraceException(file, 0, where + ": device " + device + "; the kit simulates devices 0 to "
-                    + MAX_DEVICE);
+            throw new FieldError(where, null, "device " + device + "; the kit simulates devices 0 to " + MAX_DEVICE);
         }
     }
 
@@ -300,7 +322,7 @@ public final class SnapshotReader {
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();     // addresses above 2^63 keep their bits
-        throw new TraceException(file, 0, where + " has no integer '" + key + "' (found "
+        throw new FieldError(where, m.containsKey(key) ? key : null, "has no integer '" + key + "' (found "
                 + (v == null && !m.containsKey(key) ? "no such key" : Shape.describe(v)) + ")");
     }
 }

@@ -1,6 +1,10 @@
 package vramlab.trace;
 
-/** Bad input in a trace, with the file and line it was found at. */
+/**
+ * Bad input in a trace, with the file and line it was found at; line 0 means the file as a
+ * whole (its size, its gzip stream, what it is), and the message then names no line:
+ * {@code file: what}, never a line 0 that no editor can go to.
+ */
 public final class TraceException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
@@ -9,7 +13,7 @@ public final class TraceException extends RuntimeException {
     private final String what;
 
     public TraceException(String file, long line, String what) {
-        super(file + ":" + line + ": " + what);
+        super(file + (line > 0 ? ":" + line : "") + ": " + what);
         this.file = file;
         this.line = line;
         this.what = what;
@@ -17,7 +21,7 @@ public final class TraceException extends RuntimeException {
 
     /** Bad input at a column of a line too ({@code file:line:column: what}), as JSON errors are. */
     public TraceException(String file, long line, long column, String what) {
-        super(file + ":" + line + ":" + column + ": " + what);
+        super(file + (line > 0 ? ":" + line + ":" + column : "") + ": " + what);
         this.file = file;
         this.line = line;
         this.what = what;

@@ -126,7 +126,7 @@ class SnapshotReplayTest {
                     e(6, "free_completed", 300, 5), e(7, "segment_free", 300, 20), e(8, "oom", 0, 40),
                     e(9, "free_completed", 400, 7), e(10, "snapshot", 0, 0), e(11, "segment_unmap", 500, 20));
             List<String> words = new ArrayList<>();
-            for (SnapshotReplay.Step s : SnapshotReplay.steps(t)) words.add(s.position() + " " + s.op());
+            for (SnapshotSteps.Step s : SnapshotSteps.of(t)) words.add(s.position() + " " + s.op());
             assertThat(words).containsExactly("1 EMPTY_CACHE", "4 ALLOC", "5 FREE", "8 ALLOC", "9 FREE", "11 EMPTY_CACHE");
         }
     }

@@ -17,6 +17,8 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import vramlab.trace.TraceException;
 import vramlab.trace.TraceReader;
@@ -183,7 +185,7 @@ class HostileInputsTest {
         void cycle() {
             byte[] file = bytes(0x80, 2, ']', 'q', 0, 'h', 0, 'a', '.');
             assertThat(refusal(() -> SnapshotReader.read(file, "c.pickle")))
-                    .isEqualTo("c.pickle:0: not a memory snapshot: a list of 1 item contains itself"
+                    .isEqualTo("c.pickle: not a memory snapshot: a list of 1 item contains itself"
                             + " (a pickle can write that; a snapshot never does)");
         }
 
@@ -246,7 +248,7 @@ class HostileInputsTest {
                     List.of(Map.of("address", "0x7f", "total_size", 0, "blocks", List.of())));
             byte[] file = SnapshotWriter.pickle(new java.util.HashMap<>(root));
             assertThat(refusal(() -> SnapshotReader.read(file, "w.pickle")))
-                    .isEqualTo("w.pickle:0: segments[0] has no integer 'address' (found the string '0x7f')");
+                    .isEqualTo("w.pickle: segments[0] has no integer 'address' (found the string '0x7f')");
         }
     }
 
@@ -271,30 +273,60 @@ class HostileInputsTest {
             byte[] bomb = concat(member, member, member, member, member, member, member, member);
             long cap = 64L << 20;
             assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(bomb), "b.gz", cap)))
-                    .isEqualTo("b.gz:0: unzips to more than 64 MiB (67108864 bytes), the most the kit reads from one"
-                            + " file: a " + bomb.length + "-byte gzip file refused before holding any of it");
+                    .isEqualTo("b.gz: unzips to more than 64 MiB (67108864 bytes), the limit for one file: counted"
+                            + " 67108865 bytes unzipped from its " + bomb.length + " and stopped, holding none of them;"
+                            + " raise it with --max-input SIZE (at most 1 GiB)");
             assertThat(allocatedBy(() -> SnapshotInput.readAll(new ByteArrayInputStream(bomb), "b.gz", cap)))
                     .isLessThan(4L << 20);
         }
 
         @Test
-        @DisplayName("a 2 MB gzip that unzips to 2 GiB is refused at the kit's 1 GiB cap having allocated under 16 MiB")
+        @DisplayName("a 2 MB gzip that unzips to 2 GiB is refused at the commands' 256 MiB default having"
+                + " unzipped 256 MiB + 1 byte and allocated under 16 MiB")
         void twoGib() {
             byte[] member = zeros(64);
             byte[][] members = new byte[32][];
             java.util.Arrays.fill(members, member);
             byte[] bomb = concat(members);
             assertThat(bomb.length).isLessThan(3 << 20);
+            assertThat(SnapshotInput.DEFAULT_LIMIT).isEqualTo(256L << 20);
             String[] refusal = new String[1];
-            long cost = allocatedBy(() -> {                       // one pass: it unzips 1 GiB to count
+            long cost = allocatedBy(() -> {                       // one pass: it unzips 256 MiB to count
                 try {
                     SnapshotInput.readAll(new ByteArrayInputStream(bomb), "b.gz");
                 } catch (TraceException e) {
                     refusal[0] = e.getMessage();
                 }
             });
-            assertThat(refusal[0]).startsWith("b.gz:0: unzips to more than 1 GiB (1073741824 bytes)");
+            assertThat(refusal[0]).startsWith("b.gz: unzips to more than 256 MiB (268435456 bytes), the limit for"
+                    + " one file: counted 268435457 bytes unzipped").endsWith("--max-input SIZE (at most 1 GiB)");
             assertThat(cost).isLessThan(16L << 20);
+        }
+
+        @ParameterizedTest(name = "a bomb of {0} MiB")
+        @ValueSource(ints = {9, 64})
+        @DisplayName("counting stops one byte past the cap, whatever the gzip trailer declares")
+        void countingStopsAtTheCap(int mib) throws IOException {
+            byte[] bomb = zeros(mib);
+            long cap = 8L << 20;
+            assertThat(SnapshotInput.unzippedSize(bomb, cap)).isEqualTo(cap + 1);
+            // the trailer's ISIZE is the size modulo 2^32 (RFC 1952, 2.3.1): a 4 GiB + 1 KiB bomb
+            // declares 1 KiB. Made to say so, this one is counted and refused all the same.
+            java.nio.ByteBuffer.wrap(bomb, bomb.length - 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(1024);
+            assertThat(SnapshotInput.unzippedSize(bomb, cap)).isEqualTo(cap + 1);
+            assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(bomb), "b.gz", cap)))
+                    .contains("counted " + (cap + 1) + " bytes unzipped");
+        }
+
+        @Test
+        @DisplayName("at the most the kit reads (1 GiB) the refusal offers no higher limit; above it a limit is refused")
+        void ceiling() {
+            byte[] file = new byte[1 << 10];
+            assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(file), "p", 100)))
+                    .endsWith("raise it with --max-input SIZE (at most 1 GiB)");
+            assertThatThrownBy(() -> SnapshotInput.readAll(new ByteArrayInputStream(file), "p",
+                    SnapshotInput.MAX_INPUT + 1)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(SnapshotInput.readAll(new ByteArrayInputStream(file), "p", SnapshotInput.MAX_INPUT)).hasSize(1 << 10);
         }
 
         @Test
@@ -302,7 +334,7 @@ class HostileInputsTest {
         void plainTooLarge() {
             byte[] file = new byte[1 << 20];
             assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(file), "p.pickle", 1000)))
-                    .startsWith("p.pickle:0: is larger than 1000 B (1000 bytes)");
+                    .startsWith("p.pickle: is larger than 1000 B (1000 bytes), the limit for one file: refused after reading 1001 bytes");
         }
 
         @Test
@@ -328,7 +360,7 @@ class HostileInputsTest {
             byte[] z = zeros(1);
             byte[] cut = java.util.Arrays.copyOf(z, z.length / 2);
             assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(cut), "c.gz")))
-                    .startsWith("c.gz:0: not a readable gzip file");
+                    .startsWith("c.gz: not a readable gzip file");
         }
     }
 

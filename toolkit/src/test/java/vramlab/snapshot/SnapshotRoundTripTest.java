@@ -110,7 +110,7 @@ class SnapshotRoundTripTest {
     @DisplayName("a file that is not a snapshot is an error naming the file")
     void notASnapshot() {
         assertThatThrownBy(() -> SnapshotReader.load("{\"segments\": []}".getBytes(StandardCharsets.UTF_8), "bad.json"))
-                .isInstanceOf(TraceException.class).hasMessageStartingWith("bad.json:0: not a memory snapshot");
+                .isInstanceOf(TraceException.class).hasMessageStartingWith("bad.json: not a memory snapshot");
         assertThatThrownBy(() -> SnapshotReader.load(new byte[] {(byte) 0x80, 2, 0}, "bad.pickle"))
                 .isInstanceOf(TraceException.class).hasMessageContaining("bad.pickle");
     }

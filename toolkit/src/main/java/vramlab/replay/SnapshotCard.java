@@ -1,0 +1,116 @@
+package vramlab.replay;
+
+import java.util.List;
+
+import vramlab.driver.Gpu;
+import vramlab.snapshot.Snapshot;
+import vramlab.trace.TraceException;
+import vramlab.units.Bytes;
+
+/**
+ * The card a snapshot was recorded on, which no snapshot records: its total memory and what
+ * PyTorch could reach of it, inferred from the history's reserved bytes, its first {@code oom}
+ * entry's {@code device_free} and the spacing of its expandable segments, each with the reason
+ * it was chosen; or as {@code --device} gives it. {@link SnapshotReplay} replays on it.
+ */
+public final class SnapshotCard {
+    /** The default card when the snapshot records none: an 80 GiB device (A100 / H100 80GB). */
+    public static final long DEFAULT_CARD = 80 * Bytes.GiB;
+    /**
+     * The largest card the kit simulates: 4 TiB, some twenty times today's largest. Its frame
+     * bitmaps take 8 MB each; a snapshot whose sizes imply a card of petabytes (a corrupted
+     * field) would take more heap than any machine has, so it is refused.
+     */
+    public static final long MAX_CARD = 4 * Bytes.TiB;
+
+    /** Refuses a card above {@link #MAX_CARD}, saying where its size came from. */
+    public static void checkCard(long total, String why, String file) {
+        if (total > MAX_CARD) {
+            throw new TraceException(file, 0, "a card of " + Bytes.readable(total) + " (" + why
+                    + ") is more than the kit simulates, " + Bytes.readable(MAX_CARD) + "; give --device SIZE");
+        }
+    }
+
+    private SnapshotCard() {}
+
+    /**
+     * {peak reserved, reserved at the first oom (or -1), that oom's device_free, the entry where
+     * the peak was first reached (0: the start)}, from the start state and the history.
+     */
+    static long[] reservedTimeline(Snapshot.Device d, long startReserved) {
+        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1, where = 0;
+        for (Snapshot.Entry e : d.trace()) {
+            if (e.action() == null) continue;
+            switch (e.action()) {
+                case SEGMENT_ALLOC, SEGMENT_MAP -> reserved += e.size();
+                case SEGMENT_FREE, SEGMENT_UNMAP -> reserved -= e.size();
+                case OOM -> {
+                    if (atOom < 0) { atOom = reserved; free = e.deviceFree(); }
+                }
+                default -> { }
+            }
+            if (reserved > peak) {
+                peak = reserved;
+                where = e.position();
+            }
+        }
+        return new long[] {peak, atOom, free, where};
+    }
+
+    /** The card: its total memory, what PyTorch could reach of it, and where both came from. */
+    record Card(long total, long available, String why, boolean known) {}
+
+    /**
+     * As given; else the total is 80 GiB (or the recorded peak, if more), but no more than the
+     * expandable segments' layout allows (each reserves 1 1/8 of the card's memory, CCA
+     * find_expandable_block, so the next one starts beyond); and what PyTorch could reach is
+     * what it held at the first OOM plus the {@code device_free} that OOM reported (the rest is
+     * the context and other processes), in whole 2 MiB pages.
+     */
+    static Card infer(long given, long[] timeline, List<StartState.SegmentAt> bases) {
+        if (given > 0) return new Card(given, given, Bytes.formatSize(given) + " (--device)", true);
+        long total = Math.max(DEFAULT_CARD, Bytes.alignUp(timeline[0], Bytes.GiB));
+        String why = "80 GiB assumed (no snapshot records the card)";
+        if (total > DEFAULT_CARD) why = Bytes.formatSize(total) + ", the recorded peak rounded up";
+        long layout = layoutBound(bases);
+        if (layout < total && layout >= timeline[0]) {
+            total = layout;
+            why = Bytes.formatSize(total) + " at most (its expandable segments, 1 1/8 of the card"
+                    + " each, lie that close together)";
+        }
+        if (timeline[1] < 0) {
+            return new Card(total, total, why + "; no oom entry bounds what PyTorch could use", false);
+        }
+        long available = Math.max(Gpu.PAGE, (timeline[1] + timeline[2]) / Gpu.PAGE * Gpu.PAGE);
+        total = Math.max(total, available);
+        return new Card(total, available, Bytes.formatSize(available)
+                + " for PyTorch, inferred from the oom entry ("
+                + Bytes.formatSize(timeline[1]) + " reserved then + " + Bytes.formatSize(timeline[2])
+                + " device_free); total " + why, true);
+    }
+
+    /** The largest card whose expandable reservations fit between the recorded bases. */
+    private static long layoutBound(List<StartState.SegmentAt> bases) {
+        long bound = Long.MAX_VALUE;
+        for (int i = 0; i + 1 < bases.size(); i++) {
+            long gap = bases.get(i + 1).base() - bases.get(i).base();
+            long page = pageSize(bases.get(i).pool());
+            long t = gap / page * page / 9 * 8 / Gpu.PAGE * Gpu.PAGE;
+            while (t > 0 && reservation(t, page) > gap) t -= Gpu.PAGE;
+            while (reservation(t + Gpu.PAGE, page) <= gap) t += Gpu.PAGE;
+            bound = Math.min(bound, t);
+        }
+        return bound;
+    }
+
+    /** kSmallBuffer or kLargeBuffer: an expandable segment's page in that pool (CCA:2211). */
+    private static long pageSize(vramlab.alloc.PoolKind pool) {
+        return pool == vramlab.alloc.PoolKind.SMALL ? 2 * Bytes.MiB : 20 * Bytes.MiB;
+    }
+
+    /** What an expandable segment reserves on a card of {@code total} bytes: 1 1/8 of it, in pages. */
+    private static long reservation(long total, long page) {
+        long want = total + total / 8;
+        return (want + page - 1) / page * page;
+    }
+}
