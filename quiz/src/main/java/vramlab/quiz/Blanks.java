@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongPredicate;
@@ -53,6 +54,16 @@ public final class Blanks {
      */
     public static <E extends Enum<E>> Blank choice(String key, Class<E> type) {
         return choice(key, ReferenceKeys.choice(key, type));
+    }
+
+    /**
+     * As {@link #choice(String, Class)}, where an answer may also name a constant by a name it had
+     * before a rename ({@code aliases}: the old name to the constant), so that a sheet written
+     * before the rename scores as it did. The form lists today's names only.
+     */
+    public static <E extends Enum<E>> Blank choice(String key, Class<E> type, Map<String, E> aliases) {
+        E expected = ReferenceKeys.choice(key, type);
+        return new Blank(key, "one of: " + options(type), new OneOf<>(type, expected, Map.copyOf(aliases)), expected.name());
     }
 
     /** A set of an enum's constants, the key kept with the reference cores ({@link ReferenceKeys}). */
@@ -146,11 +157,20 @@ public final class Blanks {
         }
     }
 
-    /** The check of {@link #choice}. */
-    public record OneOf<E extends Enum<E>>(Class<E> type, E expected) implements Blank.Check {
+    /** The check of {@link #choice}; {@code aliases} maps older names to today's constants. */
+    public record OneOf<E extends Enum<E>>(Class<E> type, E expected, Map<String, E> aliases) implements Blank.Check {
+        public OneOf(Class<E> type, E expected) { this(type, expected, Map.of()); }
+
+        /** The aliases as names, old to today's, as a release keeps them ({@link PracticeKey}). */
+        public Map<String, String> aliasNames() {
+            Map<String, String> out = new java.util.TreeMap<>();
+            aliases.forEach((old, e) -> out.put(old, e.name()));
+            return out;
+        }
+
         @Override
         public String wrong(String a) {
-            E v = read(type, a);
+            E v = read(type, a, aliasNames());
             if (v == null) return notOneOf(a, names(type));
             return v == expected ? null : NOT_THE_CHOICE;
         }
@@ -221,10 +241,23 @@ public final class Blanks {
         return null;
     }
 
-    static <E extends Enum<E>> E read(Class<E> type, String answer) {
+    /**
+     * The constant of {@code names} that {@code answer} names, read as {@link #readName} reads,
+     * where an old name of {@code aliases} (old to today's) stands for today's; or null.
+     */
+    static String readName(List<String> names, Map<String, String> aliases, String answer) {
+        String name = readName(names, answer);
+        if (name != null || aliases == null || aliases.isEmpty()) return name;
+        String old = readName(List.copyOf(aliases.keySet()), answer);
+        return old == null ? null : aliases.get(old);
+    }
+
+    static <E extends Enum<E>> E read(Class<E> type, String answer) { return read(type, answer, Map.of()); }
+
+    static <E extends Enum<E>> E read(Class<E> type, String answer, Map<String, String> aliases) {
         // Case-insensitive, with spaces and dashes read as underscores: "out of memory" matches
         // OUT_OF_MEMORY, and CUDA's mixed-case names (cudaErrorMemoryAllocation) match too.
-        String name = readName(names(type), answer);
+        String name = readName(names(type), aliases, answer);
         return name == null ? null : Enum.valueOf(type, name);
     }
 

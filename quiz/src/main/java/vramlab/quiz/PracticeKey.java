@@ -46,8 +46,9 @@ public final class PracticeKey {
 
     record P(String label, int points, List<B> blanks) {}
 
+    /** {@code aliases}: for a choice, older names of its constants, old to today's (none: null). */
     record B(String key, String form, String kind, String what, List<String> options, String hash,
-             List<String> members, List<SpanHash> spans) {}
+             List<String> members, List<SpanHash> spans, java.util.Map<String, String> aliases) {}
 
     record SpanHash(String lo, List<String> above, String hi, List<String> below) {}
 
@@ -73,10 +74,11 @@ public final class PracticeKey {
     private static B hashed(String nonce, Blank b) {
         String k = b.key();
         Blank.Check c = b.check();
-        if (c instanceof Blanks.SizeIs s) return new B(k, b.form(), "size", null, null, h(nonce, k, "=", Long.toString(s.expected())), null, null);
-        if (c instanceof Blanks.NumberIs s) return new B(k, b.form(), "number", null, null, h(nonce, k, "=", Long.toString(s.expected())), null, null);
+        if (c instanceof Blanks.SizeIs s) return new B(k, b.form(), "size", null, null, h(nonce, k, "=", Long.toString(s.expected())), null, null, null);
+        if (c instanceof Blanks.NumberIs s) return new B(k, b.form(), "number", null, null, h(nonce, k, "=", Long.toString(s.expected())), null, null, null);
         if (c instanceof Blanks.OneOf<?> o) {
-            return new B(k, b.form(), "choice", null, Blanks.names(o.type()), h(nonce, k, "=", o.expected().name()), null, null);
+            return new B(k, b.form(), "choice", null, Blanks.names(o.type()), h(nonce, k, "=", o.expected().name()), null, null,
+                    o.aliases().isEmpty() ? null : o.aliasNames());
         }
         if (c instanceof Blanks.SetOf<?> o) {
             List<String> names = Blanks.names(o.type());
@@ -84,13 +86,13 @@ public final class PracticeKey {
             for (Enum<?> e : o.type().getEnumConstants()) {
                 members.add(h(nonce, k, o.want().contains(e) ? "in" : "out", e.name()));
             }
-            return new B(k, b.form(), "choices", null, names, null, List.copyOf(members), null);
+            return new B(k, b.form(), "choices", null, names, null, List.copyOf(members), null, null);
         }
         if (c instanceof Blanks.SizeWhere w) {
             List<SpanHash> spans = new ArrayList<>();
             List<Blanks.Span> accepted = w.accepted().get();
             for (int i = 0; i < accepted.size(); i++) spans.add(span(nonce, k + "#" + i, accepted.get(i)));
-            return new B(k, b.form(), "sizeThat", w.what(), null, null, null, spans);
+            return new B(k, b.form(), "sizeThat", w.what(), null, null, null, spans, null);
         }
         throw new IllegalStateException(k + ": a blank whose check (" + c.getClass().getName()
                 + ") a release cannot hash; make it with vramlab.quiz.Blanks");
@@ -214,7 +216,7 @@ public final class PracticeKey {
                     return h(nonce, k, "=", Long.toString(v)).equals(b.hash()) ? null : Blanks.NOT_THE_NUMBER;
                 };
                 case "choice" -> a -> {
-                    String name = Blanks.readName(b.options(), a);
+                    String name = Blanks.readName(b.options(), b.aliases(), a);
                     if (name == null) return Blanks.notOneOf(a, b.options());
                     return h(nonce, k, "=", name).equals(b.hash()) ? null : Blanks.NOT_THE_CHOICE;
                 };

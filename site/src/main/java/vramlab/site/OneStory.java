@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import vramlab.triage.Ladder;
+import vramlab.triage.FixLadder;
 
 /**
  * The rules the course states once, checked wherever else the course states them: in notes,
@@ -14,7 +14,7 @@ import vramlab.triage.Ladder;
  * looks for a second statement of one fact and fails it when it differs from the one taught.
  *
  * <ul>
- * <li><b>The fragmentation fix ladder</b> is {@link Ladder#FRAGMENTATION_FIXES}. A sentence that
+ * <li><b>The fragmentation fix ladder</b> is {@link FixLadder#FRAGMENTATION_FIXES}. A sentence that
  * calls a rung "first", "second" ... "last" (or "rung N", or "cheapest to try") must name the rung
  * at that place; a sentence or list that names three or more rungs in a ladder's context must name
  * them in the ladder's order.</li>
@@ -53,14 +53,14 @@ public final class OneStory {
     private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:\\d+[.)]|[a-z][)]|\\*+|-)\\s+(.*)$");
 
     static {
-        if (RUNGS.size() != Ladder.FRAGMENTATION_FIXES.size()) {
-            throw new IllegalStateException("OneStory.RUNGS has " + RUNGS.size() + " rungs, Ladder has "
-                    + Ladder.FRAGMENTATION_FIXES.size());
+        if (RUNGS.size() != FixLadder.FRAGMENTATION_FIXES.size()) {
+            throw new IllegalStateException("OneStory.RUNGS has " + RUNGS.size() + " rungs, FixLadder has "
+                    + FixLadder.FRAGMENTATION_FIXES.size());
         }
         for (int i = 0; i < RUNGS.size(); i++) {
-            String name = Ladder.FRAGMENTATION_FIXES.get(i).name();
+            String name = FixLadder.FRAGMENTATION_FIXES.get(i).name();
             if (!RUNGS.get(i).matcher(name.toLowerCase(Locale.ROOT)).find()) {
-                throw new IllegalStateException("OneStory.RUNGS[" + i + "] does not name Ladder's rung "
+                throw new IllegalStateException("OneStory.RUNGS[" + i + "] does not name FixLadder's rung "
                         + (i + 1) + " (" + name + "): keep the two in the same order");
             }
         }
@@ -113,7 +113,7 @@ public final class OneStory {
             if (named < 0 || !LADDER_CUE.matcher(low).find()) continue;
             if (low.contains(" when ") && m.group(0).equals("cheapest to try")) continue;
             if (claimed != named + 1) {
-                out.add(new Finding(where, "the fix ladder puts " + Ladder.FRAGMENTATION_FIXES.get(named).name()
+                out.add(new Finding(where, "the fix ladder puts " + FixLadder.FRAGMENTATION_FIXES.get(named).name()
                         + " at rung " + (named + 1) + ", this says " + m.group(0), s));
             }
         }
@@ -259,7 +259,7 @@ public final class OneStory {
 
     private static String namesOf(List<Integer> rungs) {
         List<String> n = new ArrayList<>();
-        for (int r : rungs) n.add(Ladder.FRAGMENTATION_FIXES.get(r).name());
+        for (int r : rungs) n.add(FixLadder.FRAGMENTATION_FIXES.get(r).name());
         return String.join(", ", n);
     }
 }

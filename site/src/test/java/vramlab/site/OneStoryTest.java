@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import vramlab.triage.Cause;
-import vramlab.triage.Ladder;
+import vramlab.triage.FixLadder;
 
 /**
  * One story: the fix ladder, the VA ceiling and expandable segments' unmapping are stated once,
@@ -42,7 +42,7 @@ class OneStoryTest {
                     + "expandable_segments:True, then a smaller batch, then restart.")).isEmpty();
             assertThat(OneStory.check("t", "* `expandable_segments:True` (one variable)\n"
                     + "* Steady tensor shapes (free)\n* A smaller batch (throughput)\n")).hasSize(1);
-            assertThat(OneStory.check("t", Ladder.fragmentationLadder())).isEmpty();
+            assertThat(OneStory.check("t", FixLadder.fragmentationLadder())).isEmpty();
             assertThat(OneStory.check("t", "(steady shapes, rung 2 of the fragmentation ladder)")).hasSize(1);
         }
 
@@ -79,7 +79,7 @@ class OneStoryTest {
         @Test
         @DisplayName("the checker's rung names follow the Ladder's own order")
         void rungsFollowTheLadder() {
-            assertThat(OneStory.RUNGS).hasSameSizeAs(Ladder.FRAGMENTATION_FIXES);
+            assertThat(OneStory.RUNGS).hasSameSizeAs(FixLadder.FRAGMENTATION_FIXES);
         }
     }
 

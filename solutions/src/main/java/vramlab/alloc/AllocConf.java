@@ -15,7 +15,7 @@ import vramlab.units.Bytes;
  * {@code graph_capture_record_stream_reuse}; lexer {@code lexArgs}, then {@code parseArgs}): {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad
  * value is an {@link IllegalArgumentException} that names it. Where newer releases parse
  * differently (c10/core/AllocatorConfig.cpp, from the 2025 refactor on) the message or the
- * method says so.
+ * method says so, and {@link #parse(String, Rules)} reads a string by those rules instead.
  *
  * <p>Keys with an effect here: {@code expandable_segments}, {@code max_split_size_mb},
  * {@code max_non_split_rounding_mb}, {@code roundup_power2_divisions},
@@ -74,12 +74,54 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
     }
 
     /**
-     * Parses a {@code PYTORCH_CUDA_ALLOC_CONF} string; blank means the defaults.
+     * Where PyTorch's own parsers disagree on one string, whose rules to read it by. Each names the
+     * source it was read from, at the commit the kit could read; which releases shipped which is
+     * not established here (the stored sources carry no release tags). The two rules that differ:
+     * the least {@code max_split_size_mb} and {@code max_non_split_rounding_mb} ({@code > 20} or
+     * {@code >= 20}), and where a {@code >} entry of {@code roundup_power2_divisions} starts
+     * filling (at the last listed interval, overwriting it, or after it).
+     */
+    public enum Rules {
+        /**
+         * c10/cuda/CUDAAllocatorConfig.cpp with its own parser (the version that already has
+         * {@code pinned_reserve_segment_size_mb} and {@code graph_capture_record_stream_reuse}):
+         * {@code parseMaxSplitSize} and {@code parseMaxNonSplitRoundingSize} check
+         * {@code val1 > kLargeBuffer / mb}; {@code parseRoundUpPower2Divisions} fills from
+         * {@code last_index}. The kit's default.
+         */
+        CUDA_ALLOCATOR_CONFIG(false, false),
+        /**
+         * c10/core/AllocatorConfig.cpp @065861fba759 (the shared parser after the 2025 refactor):
+         * {@code val_env >= min_allowed_split_size_mb}, and still fills from {@code last_index}.
+         */
+        ACCELERATOR_CONFIG_065861F(true, false),
+        /**
+         * c10/core/AllocatorConfig.cpp @0ac716637f32: {@code >= 20}, and {@code >} fills from
+         * {@code last_index + 1}; the rules c10/test/core/AllocatorConfig_test.cpp @13e144e13b3b
+         * expects ({@code 1024:4} keeps 4 beside {@code >:1}; {@code max_split_size_mb:20} accepted).
+         */
+        ACCELERATOR_CONFIG_0AC7166(true, true);
+
+        final boolean twentyAccepted;
+        final boolean fillAfterLast;
+
+        Rules(boolean twentyAccepted, boolean fillAfterLast) {
+            this.twentyAccepted = twentyAccepted;
+            this.fillAfterLast = fillAfterLast;
+        }
+    }
+
+    /**
+     * Parses a {@code PYTORCH_CUDA_ALLOC_CONF} string by the kit's default rules
+     * ({@link Rules#CUDA_ALLOCATOR_CONFIG}); blank means the defaults.
      *
      * @throws IllegalArgumentException naming the key and value that are wrong
      */
-    public static AllocConf parse(String text) {
-        Parser p = new Parser(lex(text));
+    public static AllocConf parse(String text) { return parse(text, Rules.CUDA_ALLOCATOR_CONFIG); }
+
+    /** Parses {@code text} by {@code rules} where PyTorch's parsers differ ({@link Rules}). */
+    public static AllocConf parse(String text, Rules rules) {
+        Parser p = new Parser(lex(text), rules);
         return p.parse();
     }
 
@@ -102,6 +144,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
 
     private static final class Parser {
         private final List<String> t;
+        private final Rules rules;
         private int i;
         private boolean expandable;
         private long maxSplit = Long.MAX_VALUE;
@@ -110,7 +153,10 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         private double gc;
         private double fraction = -1;
 
-        Parser(List<String> tokens) { this.t = tokens; }
+        Parser(List<String> tokens, Rules rules) {
+            this.t = tokens;
+            this.rules = rules;
+        }
 
         AllocConf parse() {
             while (i < t.size()) {
@@ -172,7 +218,11 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         private long megabytes(String key) {
             String v = value(key);
             long mb = integer(key, v);
-            if (mb <= 20) {
+            if (rules.twentyAccepted && mb < 20) {
+                throw bad(key, v, "a number of MB >= 20 (\"too small, must be >= 20\" in "
+                        + "c10/core/AllocatorConfig.cpp, " + rules + ")");
+            }
+            if (!rules.twentyAccepted && mb <= 20) {
                 throw bad(key, v, "a number of MB > 20 (\"too small, must be > 20\" in PyTorch up to 2.9,"
                         + " c10/cuda/CUDAAllocatorConfig.cpp, which the kit follows; newer releases accept 20)");
             }
@@ -204,8 +254,9 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
          * listed interval on, that interval INCLUDED ({@code last_index = index}, then
          * {@code std::fill(begin + last_index, end, val)}), so it overwrites it. That is PyTorch
          * up to 2.9; PR #165304 (October 2025, PyTorch 2.10) fills from the interval after it
-         * ({@code last_index + 1}). So the docs' {@code [256:1,512:2,1024:4,>:8]} gives 1 below
-         * 512 MB, 2 from 512 MB, and 8 from 1 GB: its {@code 1024:4} is overwritten.
+         * ({@code last_index + 1}; {@link Rules#ACCELERATOR_CONFIG_0AC7166}). So the docs'
+         * {@code [256:1,512:2,1024:4,>:8]} gives, by the default rules, 1 below 512 MB, 2 from
+         * 512 MB, and 8 from 1 GB: its {@code 1024:4} is overwritten.
          */
         private void divisions(String key) {
             if (i < t.size() && t.get(i).equals("[")) {
@@ -218,7 +269,8 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                     String dv = value(key);
                     long d = powerOfTwoOrZero(key, dv);
                     if (start.equals(">")) {
-                        Arrays.fill(divisions, last, INTERVALS, d);       // from the last listed, inclusive
+                        // from the last listed, inclusive, or after it (Rules)
+                        Arrays.fill(divisions, Math.min(INTERVALS, last + (rules.fillAfterLast ? 1 : 0)), INTERVALS, d);
                     } else {
                         long mb = integer(key, start);
                         if (!Bytes.isPowerOfTwo(mb)) throw bad(key, start, "interval starts in MB that are powers of two");

@@ -14,7 +14,7 @@ public enum Cause {
                     + "advise oom.pickle; or rerun once with "
                     + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
                     + "holes were the cause (if not, they may lie inside pages, which only steady "
-                    + "shapes close).", Ladder.texts(Ladder.FRAGMENTATION_FIXES)),
+                    + "shapes close).", FixLadder.texts(FixLadder.FRAGMENTATION_FIXES)),
     OTHER_PROCESSES(2, "other processes hold memory on the same GPU",
             "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv next to "
                     + "os.getpid() (inside a container the pids are the host's: match the sizes "

@@ -10,7 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The 3 a.m. ladder, as arithmetic on the card. The shortfall is what the request lacked
+ * The triage ladder (the 3 a.m. ladder): for one reading of a message, which cause it is, as
+ * arithmetic on the card. What to do about a cause is not here but on its fix ladder
+ * ({@link Cause#fixes()}, fragmentation's in {@link FixLadder}).
+ *
+ * <p>The shortfall is what the request lacked
  * (requested minus free). Each step measures how much of it one cause explains: the bytes a
  * fix of that cause would give back, as a share of the shortfall, with the sentence that shows
  * the figures. The cause named is the one whose removal alone would have made the request fit
@@ -31,73 +35,6 @@ public final class Ladder {
     static final int SIGNIFICANT_PERCENT_OF_CARD = 5;
     /** Free memory within this much of the request is no free memory (kit's rule). */
     static final long NEAR_FULL_MARGIN = 64 * MiB;
-
-    /**
-     * One rung of a fix ladder: its short name, the condition under which it comes first, and
-     * the fix in full. The fragmentation ladder below is the kit's one statement of that ladder:
-     * {@link Cause#FRAGMENTATION}'s fixes, chapter 4's and chapter 5's notes and their decks all
-     * print it from here ({@code OneStoryTest} in the site fails on a second, different order).
-     */
-    public record Rung(String name, String firstWhen, String fix, String why) {
-        /** The rung as the triage prints it: the fix, then when it comes first and why. */
-        public String text() { return fix + " " + why; }
-
-        /** One line: the name and when it is the first thing to try. */
-        public String line() { return name + ": " + firstWhen; }
-    }
-
-    // tag::fragmentation-fixes[]
-    /**
-     * Fragmentation's fixes in the order to try them, each with the condition that puts it first.
-     * Steady shapes lead because the workload chapter 5 measures (holes between live blocks
-     * inside one page) defeats every allocator setting; expandable segments help where the free
-     * bytes are whole pages or slivers at segment ends. PyTorch unmaps an expandable segment's
-     * pages only when they lie wholly inside a free block, and only in empty_cache() or the OOM
-     * retry (c10/cuda/CUDACachingAllocator.cpp: ExpandableSegment::unmap, release_cached_blocks).
-     */
-    public static final List<Rung> FRAGMENTATION_FIXES = List.of(
-            new Rung("steady shapes", "first when batch sizes or lengths change from step to step",
-                    "Keep tensor shapes steady: pad or bucket variable-length batches to a few "
-                            + "sizes, so each step reuses the blocks the last one freed.",
-                    "First when the sizes change from step to step: the holes then lie between "
-                            + "live blocks, often inside one page, where no allocator setting "
-                            + "reaches them; padding costs nothing at run time."),
-            new Rung("expandable_segments:True", "first when shapes are steady but grow, or cannot be padded",
-                    "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; "
-                            + "newer releases also read PYTORCH_ALLOC_CONF): segments grow page by "
-                            + "page, and at empty_cache() or the OOM retry PyTorch unmaps every page "
-                            + "that lies wholly inside a free block and maps it again where a request "
-                            + "needs it.",
-                    "First when the shapes are steady but grow (the batch of N + 1) or cannot be "
-                            + "padded: the free bytes are then slivers at the ends of fixed segments "
-                            + "or whole free pages. A hole smaller than a page stays a hole."),
-            new Rung("max_split_size_mb", "first when the release has no expandable segments (before 2.1)",
-                    "Set max_split_size_mb so large cached blocks are not split for small requests.",
-                    "First on a release without expandable segments (before 2.1)."),
-            new Rung("smaller batch", "first when the live tensors alone exceed the card",
-                    "Lower the batch size.",
-                    "It costs throughput, so it comes after the free rungs, unless the live "
-                            + "tensors alone exceed the card."),
-            new Rung("restart", "last, always: it only resets the cache",
-                    "Restart the process: it only resets the cache.",
-                    "Last. empty_cache() is on no rung: a segment with a hole also holds a live "
-                            + "block, and only wholly free segments (or whole free pages) go back."));
-    // end::fragmentation-fixes[]
-
-    /** {@code rungs} as the triage prints them, cheapest first. */
-    public static List<String> texts(List<Rung> rungs) {
-        List<String> out = new ArrayList<>();
-        for (Rung r : rungs) out.add(r.text());
-        return List.copyOf(out);
-    }
-
-    /** The fragmentation ladder as numbered lines (name and condition), for decks and notes. */
-    public static String fragmentationLadder() {
-        StringBuilder sb = new StringBuilder();
-        int i = 1;
-        for (Rung r : FRAGMENTATION_FIXES) sb.append(i++).append(". ").append(r.line()).append('\n');
-        return sb.toString();
-    }
 
     private final Reading r;
     private final Account a;

@@ -67,17 +67,12 @@ public final class Ch02Outputs {
     /** Misconception: a large cudaMalloc needs one physically contiguous run of memory. */
     public static String outputScatteredFrames() {
         return capture(out -> {
-            GpuProcess p = new Gpu(mib(8)).openToyProcess();
-            List<Long> ptrs = new ArrayList<>();
-            for (int i = 0; i < 4; i++) ptrs.add(p.cudaMalloc(mib(2)));
-            p.cudaFree(ptrs.get(0));
-            p.cudaFree(ptrs.get(2));
+            CudaMallocFigures.Scatter sc = CudaMallocFigures.scatter();
             out.println("an 8 MiB card after four cudaMalloc(2 MiB) and freeing the first and third:");
-            out.println("  free " + Bytes.readable(p.cudaMemGetInfo().free()) + ", in no run longer than 2 MiB");
-            long big = p.cudaMalloc(mib(4));
-            out.printf("cudaMalloc(4 MiB) -> 0x%x: contiguous VA%n", big);
-            for (long off = 0; off < mib(4); off += Gpu.PAGE) {
-                out.printf("  VA 0x%x -> physical 0x%x%n", big + off, p.translate(big + off).physical());
+            out.println("  free " + Bytes.readable(sc.freeBefore()) + ", in no run longer than 2 MiB");
+            out.printf("cudaMalloc(4 MiB) -> 0x%x: contiguous VA%n", sc.va());
+            for (int i = 0; i < sc.pages().size(); i++) {
+                out.printf("  VA 0x%x -> physical 0x%x%n", sc.va() + i * Gpu.PAGE, sc.pages().get(i));
             }
         });
     }

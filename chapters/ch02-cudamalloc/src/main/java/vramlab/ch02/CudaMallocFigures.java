@@ -120,5 +120,71 @@ public final class CudaMallocFigures {
         return svg.toString(title);
     }
 
+    /**
+     * The scattered-frames experiment, as the simulator leaves it: an 8 MiB toy card, four
+     * cudaMalloc(2 MiB), the first and third freed, then one cudaMalloc(4 MiB). {@code freed}
+     * are the physical addresses of the two freed allocations' frames, {@code kept} those of the
+     * two still live, {@code pages} the physical address behind each 2 MiB page of the new one.
+     */
+    record Scatter(GpuProcess process, long card, long va, List<Long> freed, List<Long> kept, long freeBefore,
+                   List<Long> pages) {}
+
+    static Scatter scatter() {
+        long card = Bytes.mib(8);
+        GpuProcess p = new Gpu(card).openToyProcess();
+        List<Long> ptrs = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) ptrs.add(p.cudaMalloc(Bytes.mib(2)));
+        List<Long> freed = List.of(p.translate(ptrs.get(0)).physical(), p.translate(ptrs.get(2)).physical());
+        List<Long> kept = List.of(p.translate(ptrs.get(1)).physical(), p.translate(ptrs.get(3)).physical());
+        p.cudaFree(ptrs.get(0));
+        p.cudaFree(ptrs.get(2));
+        long freeBefore = p.cudaMemGetInfo().free();
+        long big = p.cudaMalloc(Bytes.mib(4));
+        List<Long> pages = new java.util.ArrayList<>();
+        for (long off = 0; off < Bytes.mib(4); off += Gpu.PAGE) pages.add(p.translate(big + off).physical());
+        return new Scatter(p, card, big, freed, kept, freeBefore, List.copyOf(pages));
+    }
+
+    /**
+     * figures/scattered-frames.svg: one cudaMalloc(4 MiB) on a card whose free memory is two 2 MiB
+     * frames that are not neighbours. Its VA is one range; each page's PTE points at whichever
+     * free frame the driver took. Every address on it is the simulator's.
+     */
+    public static String figureScatteredFrames() {
+        Scatter sc = scatter();
+        double pxPerMiB = 70;
+        int left = 150, vaY = 50, paY = 170, h = 30;
+        double page = Gpu.PAGE / (double) Bytes.MiB * pxPerMiB;
+        Svg svg = new Svg(left + (int) (sc.card() / (double) Bytes.MiB * pxPerMiB) + 40, paY + h + 80);
+        String title = "One cudaMalloc(4 MiB): contiguous virtual addresses, frames that are not neighbours";
+        svg.text(10, 22, title, "start", 13, ".ink", true);
+        svg.text(10, vaY + 13, "virtual addresses", "start", 12);
+        svg.text(10, vaY + 27, "(one range)", "start", 10, ".muted", false);
+        svg.text(10, paY + 13, "physical frames", "start", 12);
+        svg.text(10, paY + 27, "(the 8 MiB card)", "start", 10, ".muted", false);
+        for (int i = 0; i < sc.pages().size(); i++) {
+            double x = left + i * page;
+            svg.rect(x, vaY, page, h, Palette.LIVE, ".line", "page " + i + " of the 4 MiB allocation");
+            svg.text(x + page / 2, vaY + h / 2.0 + 4, String.format("0x%x", sc.va() + i * Gpu.PAGE), "middle", 11,
+                    ".on-colour", false);
+        }
+        for (long frame = 0; frame < sc.card(); frame += Gpu.PAGE) {
+            double x = left + frame / (double) Bytes.MiB * pxPerMiB;
+            boolean taken = sc.pages().contains(frame);
+            svg.rect(x, paY, page, h, taken ? Palette.LIVE : Palette.OTHER, ".line",
+                    taken ? "now the 4 MiB allocation's" : "an earlier cudaMalloc(2 MiB), still live");
+            svg.text(x + page / 2, paY + h + 16, String.format("0x%x", frame), "middle", 11);
+        }
+        for (int i = 0; i < sc.pages().size(); i++) {
+            double from = left + i * page + page / 2;
+            double to = left + sc.pages().get(i) / (double) Bytes.MiB * pxPerMiB + page / 2;
+            svg.arrow(from, vaY + h, to, paY - 2, ".line");
+        }
+        svg.text(left, vaY - 8, "one 2M PTE per page: any free frame will do", "start", 11, ".muted", false);
+        svg.legend(10, paY + h + 30, List.of(new Svg.Key(Palette.LIVE, "the 4 MiB allocation"),
+                new Svg.Key(Palette.OTHER, "the 2nd and 4th cudaMalloc(2 MiB), still live")), 12);
+        return svg.toString(title);
+    }
+
     static String pct(double share) { return String.format(java.util.Locale.ROOT, "%.1f%%", 100 * share); }
 }

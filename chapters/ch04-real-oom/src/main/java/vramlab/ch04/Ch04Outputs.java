@@ -147,7 +147,7 @@ public final class Ch04Outputs {
 
     /** Fragmentation's fix ladder in one line a rung: the order and the condition that puts each first. */
     public static String outputFragmentationLadder() {
-        return vramlab.triage.Ladder.fragmentationLadder();
+        return vramlab.triage.FixLadder.fragmentationLadder();
     }
 
     /** {@code text} cut at spaces into lines of at most {@code width} characters. */

@@ -135,6 +135,6 @@ public final class Ch05Outputs {
 
     /** Fragmentation's fix ladder, the triage's own (vramlab.triage.Ladder), one line a rung. */
     public static String outputFragmentationLadder() {
-        return vramlab.triage.Ladder.fragmentationLadder();
+        return vramlab.triage.FixLadder.fragmentationLadder();
     }
 }

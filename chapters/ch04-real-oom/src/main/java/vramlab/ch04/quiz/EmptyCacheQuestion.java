@@ -46,7 +46,7 @@ public final class EmptyCacheQuestion implements Question {
               .append('\n');
         }
         return sb.append("Then call emptyCache().\n(a) how many bytes does it release? (b) what does it release?\n")
-                 .append("(c) for which of the six causes of an OOM is it the right tool?").toString();
+                 .append("(c) for which cause of an OOM, as ./vramlab triage names them, is it the right tool?").toString();
     }
 
     @Override
@@ -64,6 +64,6 @@ public final class EmptyCacheQuestion implements Question {
         return List.of(
                 Part.of("a", 1, Blanks.size("q4.3.a.released", released, Bytes::parse)),
                 Part.of("b", 1, Blanks.choice("q4.3.b.releases", Releases.class)),
-                Part.of("c", 1, Blanks.choice("q4.3.c.cause", Cause.class)));
+                Part.of("c", 1, CauseChoice.of("q4.3.c.cause")));
     }
 }

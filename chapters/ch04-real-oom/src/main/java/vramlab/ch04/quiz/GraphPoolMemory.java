@@ -29,13 +29,13 @@ public final class GraphPoolMemory implements Question {
         return String.format(Locale.ROOT, """
                 After capturing a CUDA graph, memory_summary shows reserved up by %.1f GiB. Deleting every
                 tensor created during the capture and calling empty_cache() barely moves it.
-                (a) the cause, one of the six; (b) who holds the memory; (c) what gives it back.""", gib(v));
+                (a) the cause, as ./vramlab triage names it; (b) who holds the memory; (c) what gives it back.""", gib(v));
     }
 
     @Override
     public List<Part> parts(Variant v) {
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.6.a.cause", Cause.class)),
+                Part.of("a", 1, CauseChoice.of("q4.6.a.cause")),
                 Part.of("b", 1, Blanks.choice("q4.6.b.owner", Owner.class)),
                 Part.of("c", 1, Blanks.choice("q4.6.c.release", Release.class)));
     }

@@ -51,14 +51,14 @@ public final class NightOnlyOom implements Question {
     @Override
     public String prompt(Variant v) {
         return "A training job runs fine all day for weeks but dies some nights with:\n  " + message(v) + "\n"
-                + "(a) the cause, one of the six; (b) the pid of the process to go and talk to;\n"
+                + "(a) the cause, as ./vramlab triage names it; (b) the pid of the process to go and talk to;\n"
                 + "(c) the first thing to do.";
     }
 
     @Override
     public List<Part> parts(Variant v) {
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.4.a.cause", Cause.class)),
+                Part.of("a", 1, CauseChoice.of("q4.4.a.cause")),
                 Part.of("b", 1, Blanks.number("q4.4.b.pid", facts(v)[0])),
                 Part.of("c", 1, Blanks.choice("q4.4.c.first", FirstStep.class)));
     }

@@ -46,7 +46,7 @@ public final class VariableBatchRatchet implements Question {
                 + "  act = alloc(batch); keep = alloc(" + s[0] + "); free(act); emptyCache();\n"
                 + "(keep is never freed) with batch, step by step:");
         for (int i = 1; i < s.length; i++) sb.append(i == 1 ? " " : ", ").append(Bytes.readable(s[i]));
-        return sb.append(".\n(keep: ").append(Bytes.readable(s[0])).append(")\n(a) the cause, one of the six; (b) reserved after the last step;\n")
+        return sb.append(".\n(keep: ").append(Bytes.readable(s[0])).append(")\n(a) the cause, as ./vramlab triage names it; (b) reserved after the last step;\n")
                  .append("(c) why empty_cache() cannot stop it; (d) the two fixes that can.").toString();
     }
 
@@ -61,7 +61,7 @@ public final class VariableBatchRatchet implements Question {
             sim.emptyCache();
         }
         return List.of(
-                Part.of("a", 1, Blanks.choice("q4.5.a.cause", Cause.class)),
+                Part.of("a", 1, CauseChoice.of("q4.5.a.cause")),
                 Part.of("b", 1, Blanks.size("q4.5.b.reserved", sim.reserved(), Bytes::parse)),
                 Part.of("c", 1, Blanks.choice("q4.5.c.why", Why.class)),
                 Part.of("d", 1, Blanks.choices("q4.5.d.fixes", Fix.class)));
