@@ -6,8 +6,6 @@ import static vramlab.units.Bytes.mib;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 
 import vramlab.driver.CostModel;
