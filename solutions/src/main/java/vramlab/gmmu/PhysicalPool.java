@@ -20,21 +20,23 @@ import vramlab.units.Bytes;
  * A run of whole granules starting on a granule boundary is free exactly when none of its
  * granules is busy, so a request whose size and alignment are whole granules searches that map,
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
- * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Both maps are
+ * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
+ * where its search starts, moved up lazily by the search itself. Both maps are
  * {@link SummaryBitmap}s, bitmaps with 64-way summaries in the shape of RM's address tree: each
  * step of the search (the next used bit, the next free one) reads at most two words a level,
  * so a cudaMalloc page costs a few word reads on any card, however full or however long the
- * run, where a plain bitmap read every word from its lowest free bit up (on a 1 TiB card, up to
- * 8,192 words of granules, 262,144 of frames). A request of several frames
- * costs that per used run it passes before its fit; the kit asks for several only for the
- * reserve and the contexts, once a process. A chunk that starts a granule
+ * run, where a plain bitmap read every word from the hint up (on a 1 TiB card, up to 8,192
+ * words of granules, 262,144 of frames). A request of several frames costs that per used run it
+ * passes before its fit; the kit asks for several only for the reserve and the contexts, once a
+ * process. A chunk that starts a granule
  * and covers it whole (every cudaMalloc page) sits in that granule's slot, since no other chunk
  * can start in its granule; any other sits in a hash table by first frame ({@link ChunkTable});
  * and a bitmap of the first frames gives {@link #chunkAt} and address order.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
  * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
- * marked a start; a granule is marked busy exactly when one of its frames is used; each map's
+ * marked a start; a granule is marked busy exactly when one of its frames is used; no frame below
+ * {@code lowestFree} is free, no granule below {@code lowestFreeGranule} is free; each map's
  * summaries agree with its bits ({@link SummaryBitmap#checkInvariants}).
  */
 public final class PhysicalPool {
@@ -57,6 +59,8 @@ public final class PhysicalPool {
     final ChunkTable chunks = new ChunkTable();                // the other chunks, by first frame
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final SummaryBitmap busyGranules;        // granule g holds a used frame
+    int lowestFree;                          // no frame below this is free: where a search starts
+    int lowestFreeGranule;                   // no granule below this is free
     private long usedBytes;
 
     public PhysicalPool(int device, long capacity) {
@@ -96,20 +100,23 @@ public final class PhysicalPool {
         int step = (int) (alignment / FRAME);
         int start;
         if (n % GRANULE == 0 && step % GRANULE == 0) {   // whole granules: the coarse map
-            int g = firstFit(busyGranules, n / GRANULE, step / GRANULE, frames / GRANULE);
+            lowestFreeGranule = busyGranules.nextClearBit(lowestFreeGranule);
+            int g = firstFit(busyGranules, lowestFreeGranule, n / GRANULE, step / GRANULE,
+                    frames / GRANULE);
             start = g < 0 ? -1 : g * GRANULE;
         } else {
-            start = firstFit(used, n, step, frames);
+            lowestFree = used.nextClearBit(lowestFree);
+            start = firstFit(used, lowestFree, n, step, frames);
         }
         return start < 0 ? -1 : take(start, n, owner);
     }
 
     /**
-     * The lowest {@code start}, a multiple of {@code step}, with bits {@code [start, start + n)}
-     * all clear and {@code start + n <= limit}; -1 if none.
+     * The lowest {@code start >= from}, a multiple of {@code step}, with bits
+     * {@code [start, start + n)} all clear and {@code start + n <= limit}; -1 if none.
      */
-    private static int firstFit(SummaryBitmap busy, int n, int step, int limit) {
-        int start = alignUp(busy.nextClearBit(0), step);
+    private static int firstFit(SummaryBitmap busy, int from, int n, int step, int limit) {
+        int start = alignUp(from, step);
         while (start + n <= limit) {
             int clash = busy.nextSetBit(start);
             if (clash < 0 || clash >= start + n) return start;
@@ -126,7 +133,7 @@ public final class PhysicalPool {
         putChunk(start, n, new Chunk(addr, n * FRAME, owner));
         starts.set(start);
         usedBytes += n * FRAME;
-        return addr;
+        return addr;                         // both hints stay lower bounds: nothing was freed
     }
 
     /** Gives back the whole chunk that starts at {@code address}. */
@@ -142,6 +149,7 @@ public final class PhysicalPool {
         used.clear(start, end);
         freeGranules(start, end);
         usedBytes -= c.size();
+        lowestFree = Math.min(lowestFree, start);
     }
 
     /** Clears the granules frames {@code [start, end)} touched, but an end one another chunk shares. */
@@ -151,6 +159,7 @@ public final class PhysicalPool {
         busyGranules.clear(first, last + 1);
         if (holdsUsedFrame(first)) busyGranules.set(first, first + 1);
         if (holdsUsedFrame(last)) busyGranules.set(last, last + 1);
+        lowestFreeGranule = Math.min(lowestFreeGranule, first);
     }
 
     private boolean holdsUsedFrame(int granule) {
@@ -235,9 +244,11 @@ public final class PhysicalPool {
             sum += c.size();
             expect.set((int) (c.address() / FRAME), (int) (c.end() / FRAME));
         }
-        if (!expect.equals(used.toBitSet()) || sum != usedBytes) {
+        if (!expect.equals(used.toBitSet()) || sum != usedBytes || used.nextClearBit(0) < lowestFree) {
             throw new IllegalStateException("PhysicalPool: frames used " + used.cardinality()
-                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs " + sum);
+                    + " vs chunks " + expect.cardinality() + ", usedBytes " + usedBytes + " vs "
+                    + sum + ", first free frame " + used.nextClearBit(0)
+                    + " vs hint " + lowestFree);
         }
     }
 
@@ -247,9 +258,11 @@ public final class PhysicalPool {
         for (int f = usedFrames.nextSetBit(0); f >= 0; f = usedFrames.nextSetBit((f / GRANULE + 1) * GRANULE)) {
             busy.set(f / GRANULE);
         }
-        if (!busy.equals(busyGranules.toBitSet())) {
+        int firstFree = busyGranules.nextClearBit(0);
+        if (!busy.equals(busyGranules.toBitSet()) || firstFree < lowestFreeGranule) {
             throw new IllegalStateException("PhysicalPool: granules busy "
-                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality());
+                    + busyGranules.cardinality() + " vs frames' " + busy.cardinality()
+                    + ", first free granule " + firstFree + " vs hint " + lowestFreeGranule);
         }
     }
 

@@ -133,12 +133,17 @@ final class SummaryBitmap {
             words[w] = set ? words[w] | mask : words[w] & ~mask;
         }
         for (int l = 1; l < any.length; l++) {        // words lo..hi of level l - 1 changed
+            boolean changed = false;
             for (int w = lo; w <= hi; w++) {
                 boolean someSet = l == 1 ? words[w] != 0 : any[l - 1][w] != 0;
                 boolean allSet = l == 1 ? words[w] == -1L : full[l - 1][w] == -1L;
-                any[l][w >>> 6] = put(any[l][w >>> 6], w, someSet);
-                full[l][w >>> 6] = put(full[l][w >>> 6], w, allSet);
+                long a = put(any[l][w >>> 6], w, someSet);
+                long f = put(full[l][w >>> 6], w, allSet);
+                changed |= a != any[l][w >>> 6] || f != full[l][w >>> 6];
+                any[l][w >>> 6] = a;
+                full[l][w >>> 6] = f;
             }
+            if (!changed) return;                     // the levels above read the same words
             lo >>>= 6;
             hi >>>= 6;
         }

@@ -232,6 +232,21 @@ class PhysicalPoolFirstFitTest {
         }
 
         @Test
+        @DisplayName("catches a granule hint above a free granule, a frame hint above a free frame")
+        void hintsAboveAFreeOne() {
+            PhysicalPool p = new PhysicalPool(0, 4 * G * F);
+            p.allocate(G * F, G * F, "page");
+            p.lowestFreeGranule = 2;
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("first free granule 1 vs hint 2");
+            p.lowestFreeGranule = 1;
+            p.checkInvariants();
+            p.lowestFree = G + 1;
+            assertThatThrownBy(p::checkInvariants)
+                    .hasMessageContaining("first free frame 32 vs hint 33");
+        }
+
+        @Test
         @DisplayName("catches a summary of either map that disagrees with the map's bits")
         void staleSummary() {
             PhysicalPool p = new PhysicalPool(0, 128 * G * F);          // 4096 frames, 128 granules: 2 levels each
