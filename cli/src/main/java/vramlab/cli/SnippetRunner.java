@@ -15,8 +15,8 @@ import jdk.jshell.SourceCodeAnalysis;
 
 /**
  * Runs JShell snippets read from a pipe, in this JVM, and prints what an interactive session
- * shows: each value as {@code name ==> value}, exceptions, and compile errors as
- * {@code error: <stdin>:LINE: ...}.
+ * shows: each value as {@code name ==> value} (a {@code long} with its hex or units,
+ * {@link JshellValues}), exceptions, and compile errors as {@code error: <stdin>:LINE: ...}.
  */
 final class SnippetRunner {
     private final String classpath;
@@ -125,7 +125,7 @@ final class SnippetRunner {
             return 0;
         }
         if (show && e.value() != null && isValueSnippet(e.snippet())) {
-            io.out().println(name(e.snippet()) + " ==> " + e.value());
+            io.out().println(name(e.snippet()) + " ==> " + JshellValues.show(typeName(e.snippet()), e.value()));
         }
         return 0;
     }
@@ -137,6 +137,12 @@ final class SnippetRunner {
 
     private static boolean isValueSnippet(Snippet s) {
         return s.kind() == Snippet.Kind.EXPRESSION || s.kind() == Snippet.Kind.VAR;
+    }
+
+    private static String typeName(Snippet s) {
+        if (s instanceof jdk.jshell.VarSnippet v) return v.typeName();
+        if (s instanceof jdk.jshell.ExpressionSnippet x) return x.typeName();
+        return "";
     }
 
     private static String name(Snippet s) {
