@@ -16,11 +16,12 @@ import vramlab.quiz.Graded;
  * is not written (its {@code Todo}, anywhere in the exception's causes or suppressed ones), the
  * failure becomes {@code needs step 3.1 first: Round a request is not written yet: read the
  * notes, ...} (the Todo's words; "TODO step" is left out so the score table, which marks a
- * reason holding another step's Todo, does not say it twice). Any
- * other exception (not an assertion) becomes a failure in the kit's format that names the step,
- * the call, the exception, the student's own line and the section to reread
- * ({@link ThrownUnexpectedly}); JUnit's time-out names the step, the test and the step's method.
- * A test's own step's {@code Todo}, assertion failures and skipped tests pass through unchanged. Put it on a graded test class with {@code @ExtendWith(StepOrder.class)}.
+ * reason holding another step's Todo, does not say it twice). Any other exception (not an
+ * assertion) becomes a failure in the kit's format that names the step, the call, the
+ * exception, the student's own line and the section to reread ({@link ThrownUnexpectedly});
+ * JUnit's time-out names the step, the test and the step's method. A test's own step's
+ * {@code Todo}, assertion failures and skipped tests pass through unchanged. Put it on a graded
+ * test class with {@code @ExtendWith(StepOrder.class)}.
  *
  * <p>The harness does not depend on the cores, so it knows {@code vramlab.lab.Todo} by name.
  */
@@ -73,7 +74,7 @@ public final class StepOrder implements TestExecutionExceptionHandler {
         boolean callIsCores = called != null && CORES.matcher(called.getClassName()).matches();
         StringBuilder m = new StringBuilder("step ").append(step);
         if (test == 0) m.append(", in the test");
-        else if (callIsCores) m.append(", calling ").append(simple(called.getClassName())).append('.').append(called.getMethodName());
+        else if (callIsCores) m.append(", calling ").append(method(called));
         m.append(": expected no exception but was ").append(thrown.getClass().getSimpleName());
         if (thrown.getMessage() != null) m.append(": ").append(thrown.getMessage());
         m.append("\nThrown: ").append(where(stack, test, place, testClass)).append('.');
@@ -161,12 +162,14 @@ public final class StepOrder implements TestExecutionExceptionHandler {
         for (int i = 0; i < above && cores == null; i++) {
             if (stack[i].getFileName() != null && CORES.matcher(stack[i].getClassName()).matches()) cores = stack[i];
         }
-        if (own != null && own == first) {
-            return "at your line " + at(own) + ", in " + place.simpleName() + " (step " + place.step() + "'s method)";
+        if (own != null && (own == first || own == cores)) {
+            return "at your line " + at(own) + ", in " + place.simpleName() + " (step " + place.step() + "'s method)"
+                    + (own == first ? "" : ", in its call to " + method(first));
         }
         if (own != null) {
             return "at " + at(cores != null ? cores : first) + ", in " + method(cores != null ? cores : first)
-                    + ", reached from your line " + at(own) + " in " + place.simpleName() + " (step " + place.step() + "'s method)";
+                    + ", reached from your line " + at(own) + " in " + place.simpleName()
+                    + " (step " + place.step() + "'s method)";
         }
         if (cores != null) {
             return "at " + at(cores) + ", in " + method(cores)

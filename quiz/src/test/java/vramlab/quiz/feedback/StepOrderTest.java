@@ -98,6 +98,16 @@ class StepOrderTest {
     }
 
     @Test
+    @DisplayName("thrown by the JDK on the student's line: that line, and the call it made")
+    void exceptionInTheJdk() throws Exception {
+        IndexOutOfBoundsException e = new IndexOutOfBoundsException("Index 5 out of bounds for length 5");
+        e.setStackTrace(new StackTraceElement[] {frame("java.util.ArrayList", "get", 427),
+            frame("vramlab.buddy.BuddyAllocator", "orderFor", 158), TEST});
+        assertThat(handled("gradedForStep61", e)).hasMessageContaining("Thrown: at your line BuddyAllocator.java:158, in"
+                + " BuddyAllocator.orderFor (step 6.1's method), in its call to ArrayList.get.");
+    }
+
+    @Test
     @DisplayName("thrown in the test on what the step returned (a null): the test's line and which method is the step")
     void exceptionInTheTest() throws Exception {
         NullPointerException npe = new NullPointerException("Cannot invoke \"Walk.steps()\" because \"w\" is null");
