@@ -16,7 +16,7 @@ import jdk.jshell.SourceCodeAnalysis;
 /**
  * Runs JShell snippets read from a pipe, in this JVM, and prints what an interactive session
  * shows: each value as {@code name ==> value} (a {@code long} with its hex or units,
- * {@link JshellValues}), exceptions, and compile errors as {@code error: <stdin>:LINE: ...}.
+ * {@link JshellLongs}), exceptions, and compile errors as {@code error: <stdin>:LINE: ...}.
  */
 final class SnippetRunner {
     private final String classpath;
@@ -33,7 +33,7 @@ final class SnippetRunner {
         java.io.PrintStream out = System.out, err = System.err;
         System.setOut(io.out());
         System.setErr(io.err());
-        try (JShell js = JShell.builder().executionEngine("local").out(io.out()).err(io.err()).build()) {
+        try (JShell js = JShell.builder().executionEngine(new JshellLongs(), java.util.Map.of()).out(io.out()).err(io.err()).build()) {
             for (String entry : classpath.split(File.pathSeparator)) js.addToClasspath(entry);
             if (evalAll(js, startup, "<startup>", false) > 0) return 1;
             return evalAll(js, input, "<stdin>", true) > 0 ? 2 : 0;
@@ -125,7 +125,7 @@ final class SnippetRunner {
             return 0;
         }
         if (show && e.value() != null && isValueSnippet(e.snippet())) {
-            io.out().println(name(e.snippet()) + " ==> " + JshellValues.show(typeName(e.snippet()), e.value()));
+            io.out().println(name(e.snippet()) + " ==> " + e.value());
         }
         return 0;
     }
@@ -137,12 +137,6 @@ final class SnippetRunner {
 
     private static boolean isValueSnippet(Snippet s) {
         return s.kind() == Snippet.Kind.EXPRESSION || s.kind() == Snippet.Kind.VAR;
-    }
-
-    private static String typeName(Snippet s) {
-        if (s instanceof jdk.jshell.VarSnippet v) return v.typeName();
-        if (s instanceof jdk.jshell.ExpressionSnippet x) return x.typeName();
-        return "";
     }
 
     private static String name(Snippet s) {
