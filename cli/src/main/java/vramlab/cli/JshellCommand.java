@@ -69,7 +69,9 @@ final class JshellCommand implements Command {
                 + (mine ? " on your cores in labs/" : "") + ": type help() for what to try, /exit to leave\");\n");
         Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
         io.out().flush();
-        Process p = new ProcessBuilder(jshell.toString(), "--class-path", classpath,
+        // --execution vramlab: snippets run in JShell's JVM (JshellLongs, on its class path), so a long shows its hex or units
+        Process p = new ProcessBuilder(jshell.toString(), "-J--class-path", "-J" + classpath, "--execution", JshellLongs.NAME,
+                "--class-path", classpath,
                 "--startup", "DEFAULT", "--startup", file.toString()).inheritIO().start();
         return p.waitFor();
     }

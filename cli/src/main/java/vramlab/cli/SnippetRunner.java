@@ -15,8 +15,8 @@ import jdk.jshell.SourceCodeAnalysis;
 
 /**
  * Runs JShell snippets read from a pipe, in this JVM, and prints what an interactive session
- * shows: each value as {@code name ==> value}, exceptions, and compile errors as
- * {@code error: <stdin>:LINE: ...}.
+ * shows: each value as {@code name ==> value} (a {@code long} with its hex or units,
+ * {@link JshellLongs}), exceptions, and compile errors as {@code error: <stdin>:LINE: ...}.
  */
 final class SnippetRunner {
     private final String classpath;
@@ -33,7 +33,7 @@ final class SnippetRunner {
         java.io.PrintStream out = System.out, err = System.err;
         System.setOut(io.out());
         System.setErr(io.err());
-        try (JShell js = JShell.builder().executionEngine("local").out(io.out()).err(io.err()).build()) {
+        try (JShell js = JShell.builder().executionEngine(new JshellLongs(), java.util.Map.of()).out(io.out()).err(io.err()).build()) {
             for (String entry : classpath.split(File.pathSeparator)) js.addToClasspath(entry);
             if (evalAll(js, startup, "<startup>", false) > 0) return 1;
             return evalAll(js, input, "<stdin>", true) > 0 ? 2 : 0;

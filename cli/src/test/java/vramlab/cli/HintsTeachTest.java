@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.ExpressionLeaks;
@@ -28,6 +29,18 @@ class HintsTeachTest {
     static void shapes() throws Exception {
         root = KitPaths.root();
         leaks = ExpressionLeaks.of(root.resolve("solutions"));
+    }
+
+    @Test
+    @DisplayName("the release's check reads a playground bundle, where minified code keeps a body's shape; not reveal.js")
+    void readsTheBundle(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("docs/playground"));
+        Files.createDirectories(dir.resolve("docs/reveal.js/dist"));
+        String minified = "function $b(a,b){return a^(1<<b);}";            // 6.2's body, names minified
+        Files.writeString(dir.resolve("docs/playground/vramlab-playground.js"), minified);
+        Files.writeString(dir.resolve("docs/reveal.js/dist/reveal.js"), minified);
+        assertThat(leaks.shownIn(dir)).singleElement().asString()
+                .startsWith("docs/playground/vramlab-playground.js: shows the body of step 6.2");
     }
 
     @Test

@@ -107,7 +107,7 @@ final class Renderer {
                  .attribute("revealjs_width", "1280")
                  .attribute("revealjs_height", "720")
                  .attribute("revealjs_margin", "0.04")
-                 .attribute("revealjs_center", "false")
+                 .attribute("revealjs_center", "true")          // a short slide sits mid-frame, not at the top
                  .attribute("revealjs_hash", "true")
                  .attribute("revealjs_slideNumber", "c/t")
                  .attribute("revealjs_transition", "none")

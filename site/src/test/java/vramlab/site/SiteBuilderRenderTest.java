@@ -61,7 +61,8 @@ class SiteBuilderRenderTest {
         assertThat(text).contains("public static Sim fragmentation(PrintStream out)")  // the tagged include
                 .contains("What to notice:");                                        // the lab, run at build time
         String deck = Files.readString(out.resolve("ch04-real-oom/slides.html"));
-        assertThat(deck).contains("../reveal.js/dist/reveal.js", "Chapter 4", "16 MiB free, 8 MiB refused");
+        assertThat(deck).contains("../reveal.js/dist/reveal.js", "Chapter 4", "16 MiB free, 8 MiB refused")
+                .containsPattern("center: *true");                    // slides sit mid-frame, not at the top
         assertThat(BookPage.plainText(deck)).contains("public static String figureFragmentation() {")
                 .doesNotContain("tag::figure-fragmentation");
         assertThat(notes).contains("href=\"../book.css\"", "class=\"vl-pager\"", "Chapter 4");

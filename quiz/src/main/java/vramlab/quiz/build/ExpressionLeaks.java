@@ -116,7 +116,7 @@ public final class ExpressionLeaks {
     /**
      * One line per file under {@code dir} that shows a step's body as an expression: what a
      * student reads, that is the string literals of Java sources (hints, help, messages) and the
-     * whole of notes, pages and JShell files; the generated cores ({@code labs/}, {@code cores/})
+     * whole of notes, pages, JShell files and a playground's bundle ({@link #isBundle}); the generated cores ({@code labs/}, {@code cores/})
      * are {@code StepBodies}' to check.
      */
     public List<String> shownIn(Path dir) throws IOException {
@@ -124,7 +124,7 @@ public final class ExpressionLeaks {
         List<Path> files;
         try (Stream<Path> s = Files.walk(dir)) {
             files = s.filter(Files::isRegularFile)
-                    .filter(p -> p.toString().matches(".*\\.(java|adoc|jsh|html|txt|md)$")).sorted().toList();
+                    .filter(p -> p.toString().matches(".*\\.(java|adoc|jsh|html|txt|md)$") || isBundle(p)).sorted().toList();
         }
         for (Path f : files) {
             String rel = dir.relativize(f).toString().replace('\\', '/');
@@ -135,6 +135,16 @@ public final class ExpressionLeaks {
             for (String l : shownIn(text)) out.add(rel + ": shows the body of " + l);
         }
         return out;
+    }
+
+    /**
+     * A playground's browser bundle ({@code vramlab-playground.js}: cores compiled to JavaScript
+     * by TeaVM): read whole, since minified code keeps a body's shape ({@code (a+b+c-1)/c}) though
+     * not its names. Other scripts (reveal.js) are not the kit's code and are not read.
+     */
+    static boolean isBundle(Path p) {
+        String n = p.getFileName().toString();
+        return n.endsWith(".js") && n.contains("playground") && !n.contains("-ui");
     }
 
     /** The string literals of a Java source, one a line, those joined by {@code +} read as one. */

@@ -37,6 +37,11 @@ final class ChildRun {
     private boolean started;
     private int forged;
     private String stoppedBy;
+    /**
+     * Where the test running long was, as the child last said ({@code WHERE}): the method, then
+     * a TAB and the step's section when known; null when it did not say.
+     */
+    private String where;
 
     /** How long a child may take to start and discover tests before its first test begins. */
     static final Duration STARTUP = Duration.ofSeconds(60);
@@ -121,7 +126,9 @@ final class ChildRun {
             }
             long now = System.nanoTime();
             if (now - lastEvent > (started ? itemTimeout : STARTUP).toNanos()) {
-                stopped = "timed out after " + itemTimeout.toSeconds() + " s (an infinite loop?)";
+                stopped = "timed out after " + itemTimeout.toSeconds() + " s " + (where == null ? "(an infinite loop?)"
+                        : where.replaceFirst("\t.*", "") + " (a loop that never ends?)"
+                        + (where.contains("\t") ? "\nReread: " + where.substring(where.indexOf('\t') + 1) + "." : ""));
             } else if (Files.size(stdout) > killAt(outputCap)) {
                 stopped = "wrote more than " + killAt(outputCap) / 1024 + " KiB of output around the "
                         + outputCap / 1024 + " KiB cap";
@@ -185,7 +192,7 @@ final class ChildRun {
         }
     }
 
-    /** Reads the complete lines the child added since the last poll; true when there were any. */
+    /** Reads the complete lines the child added since the last poll; true when any was progress (not {@code WHERE}). */
     private boolean poll() throws IOException {
         if (!Files.exists(results)) return false;
         List<String> lines = new ArrayList<>();
@@ -200,6 +207,7 @@ final class ChildRun {
             offset += last + 1;
             lines.addAll(List.of(new String(b, 0, last, StandardCharsets.UTF_8).split("\n")));
         }
+        boolean progress = false;
         for (String signed : lines) {
             String line = signer.check(signed);
             if (line == null) {
@@ -207,15 +215,17 @@ final class ChildRun {
                 continue;
             }
             String[] f = line.split("\t", 3);
+            progress |= !f[0].equals("WHERE");
             switch (f[0]) {
-                case "START" -> { open.add(f[1]); started = true; }
+                case "START" -> { open.add(f[1]); started = true; where = null; }
                 case "FIN" -> open.remove(f[1]);
                 case "END" -> booked.putIfAbsent(f[1], ScoreRow.fromTsv(f[2]));
                 case "DONE" -> done = true;
+                case "WHERE" -> where = f.length > 2 && open.contains(f[1]) ? f[2] : where;
                 default -> { }
             }
         }
-        return true;
+        return progress;
     }
 
     static String classpath(List<Path> parts) {

@@ -28,8 +28,15 @@ import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
+import java.lang.reflect.Method;
+
+import org.junit.platform.engine.support.descriptor.MethodSource;
+
+import vramlab.quiz.Graded;
 import vramlab.quiz.GradedItems;
 import vramlab.quiz.ScoreRow;
+import vramlab.quiz.feedback.StepOrder;
+import vramlab.quiz.feedback.StepPlaces;
 
 /**
  * The child JVM of the batch grader: runs the kit's graded tests against one submission's
@@ -39,7 +46,8 @@ import vramlab.quiz.ScoreRow;
  * <pre>
  * list RESULTS ROOTS - CAP      ITEM &lt;uid&gt; &lt;row&gt;  for every graded item under the test roots
  * run  RESULTS ROOTS UIDS CAP   START &lt;uid&gt; (any descriptor), END &lt;uid&gt; &lt;row&gt; (an item's
- *                               result), FIN &lt;uid&gt; (any descriptor), ..., DONE
+ *                               result), FIN &lt;uid&gt; (any descriptor), WHERE &lt;uid&gt; &lt;where&gt;
+ *                               (a test running long: the method it is in), ..., DONE
  * </pre>
  * ROOTS and UIDS are files with one test-classes folder or unique id per line. Every line ends
  * with a MAC: HMAC-SHA256 of its text under a key the parent writes to this JVM's standard input
@@ -98,6 +106,7 @@ public final class ChildRunner {
 
     static void run(Set<String> uids, Protocol p) {
         GradedItems items = new GradedItems(row -> { });
+        Where where = new Where(p);
         List<DiscoverySelector> selectors = uids.stream().map(u -> (DiscoverySelector) selectUniqueId(u)).toList();
         launcher().execute(request(selectors), new TestExecutionListener() {
             @Override public void testPlanExecutionStarted(TestPlan plan) { items.start(plan); }
@@ -105,10 +114,12 @@ public final class ChildRunner {
             @Override
             public void executionStarted(TestIdentifier id) {
                 p.line("START\t" + id.getUniqueId());
+                where.started(id);
             }
 
             @Override
             public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+                where.finished(id);
                 items.finished(id, result);
                 report(items, p, uids);
                 p.line("FIN\t" + id.getUniqueId());
@@ -122,6 +133,63 @@ public final class ChildRunner {
 
             @Override public void testPlanExecutionFinished(TestPlan plan) { items.finish(); report(items, p, uids); }
         });
+    }
+
+    /**
+     * Tells the parent where a graded test that runs long is, so a time-out can name the method
+     * it was stuck in: about twice a second, once a test has run a second, {@code WHERE <uid>
+     * <where> [TAB <section>]} ({@link StepOrder#running}, and the section of the notes that
+     * states the step's rule) when that changed. The parent does not count these lines as progress.
+     */
+    static final class Where {
+        private final Protocol p;
+        private volatile Running now;
+        private String said;
+
+        private record Running(String uid, Thread thread, Method test, long since) {}
+
+        Where(Protocol p) {
+            this.p = p;
+            Thread t = new Thread(this::watch, "vramlab-where");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        void started(TestIdentifier id) {
+            if (id.getSource().orElse(null) instanceof MethodSource m) {
+                try {
+                    now = new Running(id.getUniqueId(), Thread.currentThread(), m.getJavaMethod(), System.nanoTime());
+                } catch (RuntimeException e) {
+                    // a method that cannot be loaded is not watched
+                }
+            }
+        }
+
+        void finished(TestIdentifier id) {
+            Running r = now;
+            if (r != null && r.uid().equals(id.getUniqueId())) now = null;
+        }
+
+        private void watch() {
+            while (true) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                Running r = now;
+                if (r == null || System.nanoTime() - r.since() < 1_000_000_000L) continue;
+                Graded g = r.test().getAnnotation(Graded.class);
+                Class<?> test = r.test().getDeclaringClass();
+                String w = StepOrder.running(g == null ? null : g.step(), test, r.test().getName(),
+                        r.thread().getStackTrace()) + (g == null ? "" : StepPlaces.of(g.step(), test)
+                        .map(place -> "\t" + place.section()).orElse(""));
+                if (!w.equals(said) && now == r) {
+                    p.line("WHERE\t" + r.uid() + "\t" + w);
+                    said = w;
+                }
+            }
+        }
     }
 
     private static final Set<String> REPORTED = new HashSet<>();

@@ -1,0 +1,144 @@
+package vramlab.quiz.feedback;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.KitPaths;
+
+/**
+ * Where each lab step is written: the class and method its marker (in {@code solutions/}) or its
+ * Todo (in a release's {@code cores/}) sits in, and the section of the notes it names. The step
+ * ends its method's body, so the method is the nearest declaration above the marker, at a
+ * smaller indent than the marker's.
+ *
+ * <p>Read from the kit's sources once per JVM, so that a failure can point at the student's own
+ * line ({@link #studentsFrame}) rather than at the kit's code that noticed the problem.
+ */
+public final class StepPlaces {
+    /** Step {@code step}, written in {@code method} of {@code className}, taught in {@code section}. */
+    public record Place(String step, String className, String method, String section) {
+        /** True when {@code frame} runs this step's method (or a lambda inside it). */
+        public boolean runs(StackTraceElement frame) {
+            return inClass(frame) && (frame.getMethodName().equals(method)
+                    || frame.getMethodName().startsWith("lambda$" + method + "$"));
+        }
+
+        /** True when {@code frame} is in this step's class (or a class nested in it). */
+        public boolean inClass(StackTraceElement frame) {
+            String c = frame.getClassName();
+            return c.equals(className) || c.startsWith(className + "$");
+        }
+
+        /** {@code BuddyAllocator.orderFor}. */
+        public String simpleName() { return className.substring(className.lastIndexOf('.') + 1) + "." + method; }
+    }
+
+    private static final Pattern DECLARATION = Pattern.compile(
+            "^(\\s*)(?:(?:public|protected|private|static|final|synchronized|abstract|default)\\s+)*"
+            + "(?:<[^>]*>\\s+)?(?:[\\w.$]+(?:<.*>)?(?:\\[\\])*\\s+)?(\\w+)\\s*\\([^=;]*$");
+    private static final Set<String> NOT_A_NAME = Set.of("if", "for", "while", "switch", "catch", "return", "new",
+            "throw", "synchronized", "try", "else", "do");
+
+    private static volatile Map<String, Place> cached;
+
+    private StepPlaces() {}
+
+    /** The place of {@code step} in the kit that holds {@code testClass}; empty when the kit's sources are not found. */
+    public static Optional<Place> of(String step, Class<?> testClass) {
+        Map<String, Place> m = cached;
+        if (m == null) {
+            m = rootOf(testClass).map(StepPlaces::read).orElse(Map.of());
+            cached = m;
+        }
+        return Optional.ofNullable(m.get(step));
+    }
+
+    /** Every step of the kit at {@code root}: from {@code solutions/}, or in a release from {@code cores/}. */
+    public static Map<String, Place> read(Path root) {
+        Path module = Files.isDirectory(root.resolve("solutions/src/main/java")) ? root.resolve("solutions")
+                : root.resolve("cores");
+        if (!Files.isDirectory(module.resolve("src/main/java"))) return Map.of();
+        List<LabGenerator.Step> steps = module.endsWith("solutions") ? LabGenerator.steps(module)
+                : LabGenerator.stepsFromStubs(module);
+        Map<String, Place> out = new HashMap<>();
+        for (LabGenerator.Step s : steps) {
+            String rel = s.file().substring(s.file().indexOf("src/main/java/") + "src/main/java/".length());
+            String className = rel.substring(0, rel.length() - ".java".length()).replace('/', '.');
+            try {
+                List<String> lines = Files.readAllLines(module.resolve("src/main/java").resolve(rel), StandardCharsets.UTF_8);
+                String method = methodAbove(lines, s.line() - 1);
+                if (method != null) out.put(s.id(), new Place(s.id(), className, method, s.notes()));
+            } catch (IOException e) {
+                // a step whose file cannot be read has no place: its failures name the first frame in the cores
+            }
+        }
+        return Map.copyOf(out);
+    }
+
+    /**
+     * The method declared nearest above line {@code at} (0-based) at a smaller indent; a
+     * constructor is {@code <init>}, as stack frames name it.
+     */
+    static String methodAbove(List<String> lines, int at) {
+        int indent = indentOf(lines.get(at));
+        String className = null;
+        for (int i = at - 1; i >= 0; i--) {
+            Matcher m = DECLARATION.matcher(lines.get(i));
+            if (!m.find() || m.group(1).length() >= indent || NOT_A_NAME.contains(m.group(2))) continue;
+            String name = m.group(2);
+            for (int j = i - 1; j >= 0 && className == null; j--) {
+                Matcher c = Pattern.compile("\\b(?:class|record|enum)\\s+(\\w+)").matcher(lines.get(j));
+                if (c.find()) className = c.group(1);
+            }
+            return name.equals(className) ? "<init>" : name;
+        }
+        return null;
+    }
+
+    private static int indentOf(String line) {
+        int n = 0;
+        while (n < line.length() && Character.isWhitespace(line.charAt(n))) n++;
+        return n;
+    }
+
+    /**
+     * The first frame of {@code thrown} (the one nearest the throw) that runs the step's method:
+     * the student's own line. Empty when the step's method is not on the stack.
+     */
+    public static Optional<StackTraceElement> studentsFrame(Throwable thrown, Place place) {
+        for (StackTraceElement f : thrown.getStackTrace()) if (place.runs(f)) return Optional.of(f);
+        return Optional.empty();
+    }
+
+    /** {@code -Dvramlab.home}, the working folder's kit, else the kit above the test's compiled classes. */
+    static Optional<Path> rootOf(Class<?> testClass) {
+        try {
+            return Optional.of(KitPaths.root());
+        } catch (IllegalStateException e) {
+            // the grader's test JVM works in a scratch folder: look above the test's classes
+        }
+        try {
+            Path p = Path.of(testClass.getProtectionDomain().getCodeSource().getLocation().toURI());
+            for (; p != null; p = p.getParent()) {
+                if (Files.isDirectory(p.resolve("labs")) && (Files.isDirectory(p.resolve("solutions"))
+                        || Files.isRegularFile(p.resolve(KitPaths.RELEASE_MARKER)))) {
+                    return Optional.of(p);
+                }
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // no code source (a class defined at run time): no kit to read
+        }
+        return Optional.empty();
+    }
+}
