@@ -210,8 +210,10 @@
   }
 
   /**
-   * The most a snapshot may hold, unzipped: 1 GiB, as ./vramlab reads it (SnapshotInput.MAX_INPUT;
-   * PlaygroundLimitsTest holds the two equal).
+   * The most a snapshot may hold, unzipped: 1 GiB, the most ./vramlab reads from one file even
+   * with --max-input (SnapshotInput.MAX_INPUT; PlaygroundLimitsTest holds the two equal). The
+   * launcher's default is lower (256 MiB, SnapshotInput.DEFAULT_LIMIT) so that a gzip bomb is
+   * refused quickly; the page has no option to raise, so it takes the ceiling.
    */
   var MAX_INPUT = 1073741824;
 
