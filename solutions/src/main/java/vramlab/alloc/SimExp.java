@@ -20,7 +20,13 @@ import vramlab.units.Bytes;
  * blocks), and the page is 2 MiB for every request (PyTorch: 20 MiB pages in the large pool).
  */
 public final class SimExp {
-    /** The arena is larger than the device, as PyTorch reserves 1.125x the device's memory. */
+    /**
+     * The arena is twice the device. PyTorch reserves 1.125x (ExpandableSegment's constructor in
+     * c10/cuda/CUDACachingAllocator.cpp: {@code numSegments(totalGlobalMem + totalGlobalMem / 8)};
+     * the kit's {@link ExpandableSegment} does the same). The twin reserves more because it never
+     * reuses VA (the first simplification above): its bump pointer passes freed pages, so it needs
+     * room for a scenario's whole history, not only for what is mapped at once.
+     */
     private static final long ARENA_FACTOR = 2;
 
     private final GpuProcess process;
