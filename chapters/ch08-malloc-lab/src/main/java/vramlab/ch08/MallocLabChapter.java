@@ -1,0 +1,13 @@
+package vramlab.ch08;
+
+import java.io.PrintStream;
+
+import vramlab.kit.ChapterLab;
+
+/** Registers chapter 8 with the launcher. */
+public final class MallocLabChapter implements ChapterLab {
+    @Override public int number() { return 8; }
+    @Override public String slug() { return "malloc-lab"; }
+    @Override public String title() { return "The GPU malloc lab: your allocator against PyTorch's"; }
+    @Override public void run(PrintStream out) { MallocLab.run(out); }
+}

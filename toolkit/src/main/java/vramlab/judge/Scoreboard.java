@@ -1,0 +1,109 @@
+package vramlab.judge;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import vramlab.contest.Contestant;
+import vramlab.driver.CostModel;
+import vramlab.units.Bytes;
+import vramlab.workload.Workload;
+
+/**
+ * Every entry on every workload, and the performance index (chapter 8, "How the contest
+ * scores"). Per workload {@code w} an entry that fit earns
+ * <pre>
+ *   P_w = 0.6 U_w + 0.4 D_w
+ *   U_w = peak requested / peak reserved            (space: 1 when nothing is held beyond the requests)
+ *   D_w = min(1, C_ref,w / C_w)                     (driver calls: their simulated cost against PyTorch's)
+ * </pre>
+ * and one that ran out of memory earns 0; the index is {@code 100 x} the mean of {@code P_w}
+ * over the workloads, and 0 for an entry that broke any check. The weights are CS:APP's malloc
+ * lab's (0.6 utilisation, 0.4 throughput), with throughput measured by the driver's simulated
+ * cost ({@link CostModel#ORDER_OF_MAGNITUDE}) rather than wall time, so the index is the same on
+ * every machine. {@code C_ref,w} is the first entry's cost (PyTorch's default); where that entry
+ * did not fit, {@code D_w} is 1.
+ */
+public final class Scoreboard {
+    public static final double SPACE_WEIGHT = 0.6;
+
+    private final List<Workload> workloads;
+    private final List<Contestant> entries;
+    private final Map<String, List<Run>> runs = new LinkedHashMap<>();
+
+    /** Runs every entry on every workload; {@code reference} is the entry the index prices driver calls against. */
+    public Scoreboard(Contestant reference, List<Contestant> entries, List<Workload> workloads) {
+        this.workloads = List.copyOf(workloads);
+        List<Contestant> all = new ArrayList<>(entries);
+        all.remove(reference);
+        all.add(0, reference);
+        this.entries = all;
+        for (Contestant c : all) {
+            List<Run> row = new ArrayList<>();
+            for (Workload w : workloads) row.add(Judge.run(c, w));
+            runs.put(c.name(), row);
+        }
+    }
+
+    public List<Run> runs(String entry) { return runs.get(entry); }
+
+    public List<Contestant> entries() { return entries; }
+
+    public List<Workload> workloads() { return workloads; }
+
+    // tag::points[]
+    /** {@code P_w} of {@code r}, with {@code ref} the reference entry's run of the same workload. */
+    public static double points(Run r, Run ref) {
+        if (!r.fit()) return 0;
+        double u = r.peakReserved() == 0 ? 1 : Math.min(1, (double) r.peakRequested() / r.peakReserved());
+        double d = !ref.fit() || r.driverMicros() == 0 ? 1 : Math.min(1, ref.driverMicros() / r.driverMicros());
+        return SPACE_WEIGHT * u + (1 - SPACE_WEIGHT) * d;
+    }
+    // end::points[]
+
+    /** The entry's performance index, 0 to 100. */
+    public double index(String entry) {
+        List<Run> row = runs.get(entry);
+        List<Run> ref = runs.get(entries.get(0).name());
+        double sum = 0;
+        for (int i = 0; i < row.size(); i++) {
+            if (!row.get(i).correct()) return 0;
+            sum += points(row.get(i), ref.get(i));
+        }
+        return row.isEmpty() ? 0 : 100 * sum / row.size();
+    }
+
+    /** The first broken check of {@code entry}, or null. */
+    public Broken firstBroken(String entry) {
+        for (Run r : runs.get(entry)) if (r.broken() != null) return r.broken();
+        return null;
+    }
+
+    /** The table: a row per entry and workload, then each entry's index. */
+    public String table() {
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s%n", "workload", "entry", "fit",
+                "reserved/", "peak", "peak", "driver", "driver cost", "host ns"));
+        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s%n", "", "", "",
+                "requested", "reserved", "requested", "calls", "(simulated)", "/event"));
+        for (int w = 0; w < workloads.size(); w++) {
+            for (Contestant c : entries) {
+                Run r = runs.get(c.name()).get(w);
+                String fit = r.broken() != null ? "BAD" : r.fit() ? "yes" : "OOM";
+                s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s %8.0f%n",
+                        r.workload(), c.name(), fit, r.overhead(),
+                        Bytes.formatSize(r.peakReserved()), Bytes.formatSize(r.peakRequested()), r.driverCalls(),
+                        CostModel.format(r.driverMicros()), r.nanosPerEvent()));
+            }
+        }
+        s.append("\nperformance index (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
+        for (Contestant c : entries) {
+            s.append(String.format(Locale.ROOT, "  %-18s %6.1f%n", c.name(), index(c.name())));
+            Broken b = firstBroken(c.name());
+            if (b != null) s.append("    ").append(b.toString().replace("\n", "\n    ")).append('\n');
+        }
+        return s.toString();
+    }
+}
