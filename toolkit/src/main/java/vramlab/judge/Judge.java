@@ -16,6 +16,7 @@ import vramlab.driver.DriverCall;
 import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
 import vramlab.gmmu.Walk;
+import vramlab.lab.Todo;
 import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
 import vramlab.workload.Workload;
@@ -27,7 +28,8 @@ import vramlab.workload.Workload;
  * overlaps no live block, and lies in memory the driver mapped for this process; a free is
  * taken; memory given back to the driver leaves every live block mapped; and at the end,
  * every block freed, {@code empty_cache} gives all of it back. The first broken check stops the
- * run (see {@link Broken}); an out-of-memory error stops it too: the workload did not fit.
+ * run (see {@link Broken}); an out-of-memory error stops it too: the workload did not fit. A
+ * lab step not written yet ({@link Todo}) is thrown on, never taken for a broken check.
  *
  * <p>"In memory from the driver" is checked on the GMMU's page tables, page by page: each
  * 2 MiB page under the block must be mapped with access. A simplification: inside a 2 MiB
@@ -107,6 +109,7 @@ public final class Judge {
                     if (ce.isOutOfMemory()) throw new OutOfMemory(ce);
                     return broken(Check.CALL, e, "", "a block", "the driver's " + firstLine(ce.getMessage()));
                 } catch (RuntimeException x) {
+                    if (x instanceof Todo) throw x;
                     return broken(Check.CALL, e, "", "a block", x.getClass().getSimpleName() + ": " + firstLine(x.getMessage()));
                 } finally {
                     nanos += System.nanoTime() - (t0);
@@ -132,6 +135,7 @@ public final class Judge {
                 try {
                     entry.free(address);
                 } catch (RuntimeException x) {
+                    if (x instanceof Todo) throw x;
                     live.put(address, b);
                     return broken(Check.FREE, e, show(b), "the free taken",
                             x.getClass().getSimpleName() + ": " + firstLine(x.getMessage()));
@@ -150,6 +154,7 @@ public final class Judge {
                 try {
                     entry.emptyCache();
                 } catch (RuntimeException x) {
+                    if (x instanceof Todo) throw x;
                     return broken(Check.CALL, e, "", "empty_cache to return",
                             x.getClass().getSimpleName() + ": " + firstLine(x.getMessage()));
                 } finally {
@@ -236,6 +241,7 @@ public final class Judge {
             try {
                 entry.free(b.address());
             } catch (RuntimeException x) {
+                if (x instanceof Todo) throw x;
                 return broken(Check.FREE, end, show(b), "the free taken", x.getClass().getSimpleName() + ": " + x.getMessage());
             }
             live.remove(b.address());
@@ -243,6 +249,7 @@ public final class Judge {
         try {
             entry.emptyCache();
         } catch (RuntimeException x) {
+            if (x instanceof Todo) throw x;
             return broken(Check.CALL, end, "", "empty_cache to return", x.getClass().getSimpleName() + ": " + x.getMessage());
         }
         long held = process.mappedBytes();

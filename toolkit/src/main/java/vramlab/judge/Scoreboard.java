@@ -8,6 +8,7 @@ import java.util.Map;
 
 import vramlab.contest.Contestant;
 import vramlab.driver.CostModel;
+import vramlab.lab.Todo;
 import vramlab.units.Bytes;
 import vramlab.workload.Workload;
 
@@ -32,6 +33,7 @@ public final class Scoreboard {
     private final List<Workload> workloads;
     private final List<Contestant> entries;
     private final Map<String, List<Run>> runs = new LinkedHashMap<>();
+    private final Map<String, Todo> unwritten = new LinkedHashMap<>();
 
     /** Runs every entry on every workload; {@code reference} is the entry the index prices driver calls against. */
     public Scoreboard(Contestant reference, List<Contestant> entries, List<Workload> workloads) {
@@ -42,7 +44,12 @@ public final class Scoreboard {
         this.entries = all;
         for (Contestant c : all) {
             List<Run> row = new ArrayList<>();
-            for (Workload w : workloads) row.add(Judge.run(c, w));
+            try {
+                for (Workload w : workloads) row.add(Judge.run(c, w));
+            } catch (Todo t) {
+                unwritten.put(c.name(), t);
+                row.clear();
+            }
             runs.put(c.name(), row);
         }
     }
@@ -63,8 +70,16 @@ public final class Scoreboard {
     }
     // end::points[]
 
-    /** The entry's performance index, 0 to 100. */
+    /** The lab step {@code entry} needs that is not written yet, or null. */
+    public Todo unwritten(String entry) { return unwritten.get(entry); }
+
+    /**
+     * The entry's performance index, 0 to 100.
+     *
+     * @throws Todo the lab step the entry needs, when it is not written yet
+     */
     public double index(String entry) {
+        if (unwritten.containsKey(entry)) throw unwritten.get(entry);
         List<Run> row = runs.get(entry);
         List<Run> ref = runs.get(entries.get(0).name());
         double sum = 0;
@@ -90,6 +105,7 @@ public final class Scoreboard {
                 "requested", "reserved", "requested", "calls", "(simulated)", "/event"));
         for (int w = 0; w < workloads.size(); w++) {
             for (Contestant c : entries) {
+                if (unwritten.containsKey(c.name())) continue;
                 Run r = runs.get(c.name()).get(w);
                 String fit = r.broken() != null ? "BAD" : r.fit() ? "yes" : "OOM";
                 s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s %8.0f%n",
@@ -100,6 +116,10 @@ public final class Scoreboard {
         }
         s.append("\nperformance index (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
         for (Contestant c : entries) {
+            if (unwritten.containsKey(c.name())) {
+                s.append(String.format(Locale.ROOT, "  %-18s %6s  %s%n", c.name(), "-", unwritten.get(c.name()).getMessage()));
+                continue;
+            }
             s.append(String.format(Locale.ROOT, "  %-18s %6.1f%n", c.name(), index(c.name())));
             Broken b = firstBroken(c.name());
             if (b != null) s.append("    ").append(b.toString().replace("\n", "\n    ")).append('\n');
