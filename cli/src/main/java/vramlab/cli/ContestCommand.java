@@ -29,9 +29,21 @@ final class ContestCommand implements Command {
     @Option(names = "--workload", paramLabel = "NAME", description = "only this workload (repeatable)")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--trace", paramLabel = "FILE", description = """
+            a workload of your own instead of the public set (repeatable): a text trace or a PyTorch \
+            memory snapshot, as replay reads them (an instructor's hidden set)""")
+    List<String> traces = new ArrayList<>();
+
+    @Option(names = "--card", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "the card for --trace workloads (default 80GiB)")
+    Long card;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "also write the leaderboard as CSV")
+    String csv;
+
     @Override
-    public int run(Io io) {
-        List<Workload> all = Workloads.all(seed);
+    public int run(Io io) throws java.io.IOException {
+        List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
         for (String name : only) {
@@ -46,7 +58,33 @@ final class ContestCommand implements Command {
         io.out().println();
         Scoreboard board = new Scoreboard(Entries.PYTORCH, Entries.all(), chosen);
         io.out().print(board.table());
+        if (csv != null) {
+            try (var out = java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(csv))) {
+                board.csv(out);
+            }
+        }
         String student = Entries.STUDENT.name();
         return board.unwritten(student) == null && board.firstBroken(student) == null ? 0 : 1;
+    }
+
+    private List<Workload> readTraces(Io io) throws java.io.IOException {
+        long onCard = card == null ? vramlab.replay.SnapshotReplay.DEFAULT_CARD : card;
+        List<Workload> out = new ArrayList<>();
+        for (String file : traces) {
+            byte[] bytes;
+            try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(file))) {
+                bytes = vramlab.snapshot.SnapshotInput.readAll(in, file);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new UsageException(file, "no such file");
+            }
+            if (vramlab.snapshot.SnapshotFile.looksLikeSnapshot(bytes)) {
+                out.add(vramlab.workload.SnapshotWorkload.read(bytes, file, onCard));
+            } else {
+                List<vramlab.trace.TraceEvent> events = new ArrayList<>();
+                new vramlab.trace.TraceReader(new java.io.ByteArrayInputStream(bytes), file).forEachRemaining(events::add);
+                out.add(new Workload(file, onCard, "the trace " + file, file, events));
+            }
+        }
+        return out;
     }
 }

@@ -18,6 +18,7 @@ import vramlab.driver.GpuProcess;
 import vramlab.gmmu.Walk;
 import vramlab.lab.Todo;
 import vramlab.trace.TraceEvent;
+import vramlab.trace.TraceException;
 import vramlab.units.Bytes;
 import vramlab.workload.Workload;
 
@@ -99,6 +100,10 @@ public final class Judge {
     private Broken apply(TraceEvent e) {
         switch (e.op()) {
             case ALLOC -> {
+                if (byHandle.containsKey(e.handle())) {
+                    throw new TraceException(workload.name(), e.line(), "alloc of handle '" + e.handle()
+                            + "', which is still live");
+                }
                 long address;
                 long t0 = System.nanoTime();
                 try {
@@ -126,8 +131,8 @@ public final class Judge {
             case FREE -> {
                 Long address = byHandle.remove(e.handle());
                 if (address == null) {
-                    throw new IllegalArgumentException(workload.name() + ": event " + step + " frees '" + e.handle()
-                            + "', which is not live");
+                    throw new TraceException(workload.name(), e.line(), "free of unknown handle '" + e.handle()
+                            + "' (never allocated, or already freed)");
                 }
                 Live b = live.remove(address);
                 lastFreed = b;

@@ -96,6 +96,34 @@ public final class Scoreboard {
         return null;
     }
 
+    /**
+     * The leaderboard as CSV (RFC 4180, through Commons CSV): a row per entry and workload with
+     * its figures and points, then a row per entry with its index ({@code workload} "index").
+     */
+    public void csv(Appendable out) throws java.io.IOException {
+        try (var p = new org.apache.commons.csv.CSVPrinter(out,
+                org.apache.commons.csv.CSVFormat.RFC4180.builder().setRecordSeparator('\n').get())) {
+            p.printRecord("entry", "workload", "card", "fit", "broken", "oom_event", "peak_reserved", "peak_requested",
+                    "driver_calls", "driver_micros", "host_ns_per_event", "points");
+            List<Run> ref = runs.get(entries.get(0).name());
+            for (Contestant c : entries) {
+                List<Run> row = runs.get(c.name());
+                for (int i = 0; i < row.size(); i++) {
+                    Run r = row.get(i);
+                    p.printRecord(c.name(), r.workload(), r.card(), r.fit(), r.broken() == null ? "" : r.broken().check().word(),
+                            r.oomStep(), r.peakReserved(), r.peakRequested(), r.driverCalls(),
+                            String.format(Locale.ROOT, "%.1f", r.driverMicros()),
+                            String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()),
+                            String.format(Locale.ROOT, "%.4f", points(r, ref.get(i))));
+                }
+            }
+            for (Contestant c : entries) {
+                p.printRecord(c.name(), "index", "", "", "", "", "", "", "", "", "",
+                        unwritten.containsKey(c.name()) ? "" : String.format(Locale.ROOT, "%.2f", index(c.name())));
+            }
+        }
+    }
+
     /** The table: a row per entry and workload, then each entry's index. */
     public String table() {
         StringBuilder s = new StringBuilder();
