@@ -41,8 +41,14 @@ final class ContestCommand implements Command {
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the leaderboard as CSV")
     String csv;
 
+    @Option(names = "--html", paramLabel = "PAGE", description = """
+            also write the leaderboard as one offline HTML page: each entry's index, and per workload \
+            the memory held and requested over the run (inline SVG, no script)""")
+    String html;
+
     @Override
     public int run(Io io) throws java.io.IOException {
+        if (html != null) HtmlPage.checkWritable("contest", html);
         List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
@@ -58,6 +64,7 @@ final class ContestCommand implements Command {
         io.out().println();
         Scoreboard board = new Scoreboard(Entries.PYTORCH, Entries.all(), chosen);
         io.out().print(board.table());
+        if (html != null) HtmlPage.write("contest", html, board.html("vramlab contest"));
         if (csv != null) {
             try (var out = java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(csv))) {
                 board.csv(out);

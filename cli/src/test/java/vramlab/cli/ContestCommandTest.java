@@ -16,7 +16,9 @@ class ContestCommandTest {
         Path trace = tmp.resolve("hidden.trace");
         Files.writeString(trace, "alloc a 3MiB\nalloc b 1000\nfree a\nalloc c 5MiB\nfree b\nfree c\nempty_cache\n");
         Path csv = tmp.resolve("board.csv");
-        CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB", "--csv", csv.toString());
+        Path page = tmp.resolve("board.html");
+        CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB", "--csv", csv.toString(),
+                "--html", page.toString());
         assertThat(r.status()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("card 64.00 MiB").contains("performance index")
                 .contains("segregated-fits").contains("pytorch").contains("expandable").contains("buddy");
@@ -25,6 +27,9 @@ class ContestCommandTest {
         assertThat(board.lines().filter(l -> l.contains(",index,"))).hasSize(4);
         assertThat(board.lines().filter(l -> l.startsWith("pytorch," + trace))).singleElement()
                 .satisfies(l -> assertThat(l).contains(",67108864,true,,-1,"));
+        String html = Files.readString(page);
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("segregated-fits")
+                .doesNotContain("<script").doesNotContain("src=\"http").doesNotContain("href=\"http");
     }
 
     @Test

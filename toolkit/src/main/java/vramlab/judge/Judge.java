@@ -51,6 +51,7 @@ public final class Judge {
     private final Map<String, Long> byHandle = new HashMap<>();
     private long step, requested, peakRequested, peakReserved, lastReserved, nanos;
     private final long[] curve = new long[CURVE_POINTS];
+    private final long[] requestedCurve = new long[CURVE_POINTS];
     private Live lastFreed;
 
     private Judge(Contestant c, Workload w) {
@@ -84,12 +85,13 @@ public final class Judge {
         }
         return new Run(entryName, workload.name(), workload.card(), broken == null && oomStep < 0 ? events.size() : step,
                 broken == null && oomStep < 0, oomStep, oom, broken, peakReserved, peakRequested, calls(),
-                CostModel.ORDER_OF_MAGNITUDE.totalMicros(process), nanos, curve);
+                CostModel.ORDER_OF_MAGNITUDE.totalMicros(process), nanos, curve, requestedCurve);
     }
 
     private void sample(int total) {
         int at = (int) ((step - 1) * CURVE_POINTS / total);
         curve[at] = Math.max(curve[at], process.mappedBytes());
+        requestedCurve[at] = Math.max(requestedCurve[at], requested);
     }
 
     /** An out-of-memory error from the entry: the workload did not fit. */

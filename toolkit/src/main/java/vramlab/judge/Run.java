@@ -16,11 +16,13 @@ package vramlab.judge;
  * @param driverCalls   every driver call the entry made
  * @param driverMicros  their simulated cost under {@code CostModel.ORDER_OF_MAGNITUDE}
  * @param hostNanos     wall-clock time spent inside the entry's calls (measured, varies run to run)
- * @param curve         memory held from the driver, sampled evenly over the events (for the leaderboard page)
+ * @param curve         memory held from the driver, the highest in each of {@link Judge#CURVE_POINTS} even
+ *                      slices of the events (for the leaderboard page)
+ * @param requestedCurve bytes requested by live blocks, the same way
  */
 public record Run(String entry, String workload, long card, long events, boolean fit, long oomStep, String oom,
                   Broken broken, long peakReserved, long peakRequested, long driverCalls, double driverMicros,
-                  long hostNanos, long[] curve) {
+                  long hostNanos, long[] curve, long[] requestedCurve) {
     /** Peak reserved over peak requested: 1.0 is perfect, 1.25 holds a quarter more than needed. */
     public double overhead() { return peakRequested == 0 ? 1.0 : (double) peakReserved / peakRequested; }
 

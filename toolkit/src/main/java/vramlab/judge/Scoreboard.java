@@ -124,6 +124,71 @@ public final class Scoreboard {
         }
     }
 
+    /** One workload's curves as a chart: memory held (thick) and requested (thin) per entry, the card as a line. */
+    public String chart(int workload) {
+        List<vramlab.figures.RunChart.Series> series = new ArrayList<>();
+        Workload w = workloads.get(workload);
+        for (Contestant c : entries) {
+            if (unwritten.containsKey(c.name())) continue;
+            Run r = runs.get(c.name()).get(workload);
+            int n = Judge.CURVE_POINTS;
+            long[] at = new long[n];
+            for (int i = 0; i < n; i++) at[i] = (long) i * w.events().size() / n + 1;
+            List<Integer> ooms = r.oomStep() > 0 ? List.of((int) r.oomStep()) : List.of();
+            series.add(new vramlab.figures.RunChart.Series(c.name(), at, r.curve(), r.requestedCurve(), ooms));
+        }
+        return vramlab.figures.RunChart.svg(w.name() + ": memory held from the driver (thick) and requested (thin)",
+                series, w.card());
+    }
+
+    /**
+     * The leaderboard as one offline HTML page: the index of each entry, best first, then per
+     * workload its curves and its table. Inline SVG and CSS only: no script runs, nothing is fetched.
+     */
+    public String html(String title) {
+        StringBuilder sb = new StringBuilder();
+        String t = vramlab.figures.Svg.escape(title);
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>").append(t)
+          .append("</title>\n<style>\nbody{font-family:").append(vramlab.figures.Svg.FONT)
+          .append(";margin:1.5em;max-width:960px}\ntable{border-collapse:collapse}td,th{padding:2px 8px;"
+                  + "text-align:left;border-bottom:1px solid #ccc}td.n{text-align:right}\n</style>\n</head>\n<body>\n");
+        sb.append("<h1>").append(t).append("</h1>\n<p>Performance index: 100 x the mean over the workloads of "
+                + "0.6 x (peak requested / peak reserved) + 0.4 x min(1, PyTorch's driver cost / the entry's); "
+                + "0 for a workload that did not fit, 0 in all for a broken check.</p>\n");
+        sb.append("<table>\n<tr><th>entry</th><th>index</th><th>first broken check</th></tr>\n");
+        List<Contestant> ranked = new ArrayList<>(entries);
+        ranked.sort(java.util.Comparator.comparingDouble(
+                (Contestant c) -> unwritten.containsKey(c.name()) ? -1 : index(c.name())).reversed());
+        for (Contestant c : ranked) {
+            Broken b = unwritten.containsKey(c.name()) ? null : firstBroken(c.name());
+            sb.append("<tr><td>").append(vramlab.figures.Svg.escape(c.name())).append("</td><td class=\"n\">")
+              .append(unwritten.containsKey(c.name()) ? "-" : String.format(Locale.ROOT, "%.1f", index(c.name())))
+              .append("</td><td>").append(vramlab.figures.Svg.escape(unwritten.containsKey(c.name())
+                      ? unwritten.get(c.name()).getMessage() : b == null ? "" : b.toString().lines().findFirst().orElse("")))
+              .append("</td></tr>\n");
+        }
+        sb.append("</table>\n");
+        for (int w = 0; w < workloads.size(); w++) {
+            Workload wl = workloads.get(w);
+            sb.append("<h2>").append(vramlab.figures.Svg.escape(wl.name())).append("</h2>\n<p>")
+              .append(vramlab.figures.Svg.escape(wl.shape() + "; card " + Bytes.formatSize(wl.card())
+                      + ". Modelled on " + wl.source() + ".")).append("</p>\n").append(chart(w));
+            sb.append("<table>\n<tr><th>entry</th><th>fit</th><th>reserved / requested</th><th>driver calls</th>"
+                    + "<th>driver cost</th></tr>\n");
+            for (Contestant c : entries) {
+                if (unwritten.containsKey(c.name())) continue;
+                Run r = runs.get(c.name()).get(w);
+                sb.append("<tr><td>").append(vramlab.figures.Svg.escape(c.name())).append("</td><td>")
+                  .append(r.broken() != null ? "broken: " + r.broken().check().word() : r.fit() ? "yes" : "OOM at event " + r.oomStep())
+                  .append("</td><td class=\"n\">").append(String.format(Locale.ROOT, "%.3f", r.overhead()))
+                  .append("</td><td class=\"n\">").append(r.driverCalls()).append("</td><td class=\"n\">")
+                  .append(CostModel.format(r.driverMicros())).append("</td></tr>\n");
+            }
+            sb.append("</table>\n");
+        }
+        return sb.append("</body>\n</html>\n").toString();
+    }
+
     /** The table: a row per entry and workload, then each entry's index. */
     public String table() {
         StringBuilder s = new StringBuilder();
