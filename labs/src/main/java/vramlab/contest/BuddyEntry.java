@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import vramlab.buddy.BuddyAllocator;
+import vramlab.buddy.BuddyOutOfMemoryError;
 import vramlab.driver.GpuProcess;
 
 /**
@@ -32,8 +33,13 @@ public final class BuddyEntry implements DeviceAllocator {
 
     @Override public String name() { return "buddy"; }
 
+    /** A request over the largest block is out of memory for this entry: no state of the pool could serve it. */
     @Override
     public long alloc(long size, int stream) {
+        if (size > 1L << buddy.maxOrder()) {
+            throw new BuddyOutOfMemoryError("buddy: " + size + " B is more than the largest block, 2^"
+                    + buddy.maxOrder() + " B", size, buddy.maxOrder() + 1);
+        }
         long address = buddy.alloc(size);
         sizes.put(address, 1L << buddy.orderFor(size));
         return address;

@@ -12,6 +12,7 @@ package vramlab.contest;
  * counters): an entry is never asked to report on itself, except {@link #blockSize}, which the
  * checker holds to the rules (at least the request, inside driver memory, overlapping no other).
  */
+// tag::seam[]
 public interface DeviceAllocator {
     /** Every block's address and size are multiples of this (the kit's cudaMalloc slice, 512 B). */
     long ALIGNMENT = 512;
@@ -44,3 +45,4 @@ public interface DeviceAllocator {
      */
     long emptyCache();
 }
+// end::seam[]
