@@ -24,7 +24,23 @@ public final class Ch08Feedback {
             .mistake("a block smaller than its request", (w, right, got) -> got.startsWith("check size"),
                     "a small request takes a block of its size class; a large one a segment of at least its size rounded to 2 MiB")
             .mistake("a block handed out twice", (w, right, got) -> got.startsWith("check overlap"),
-                    "take the block off its free list (pop, not peek) before handing it out");
+                    "take the block off its free list (pop, not peek) before handing it out")
+            .mistake("out of memory on a card the reference fits", (w, right, got) -> got.startsWith("out of memory"),
+                    "reuse what is cached before asking the driver, and when the driver is out of memory empty the cache and try once more");
 
-    static List<Feedback<?, ?>> all() { return List.of(SIZE_CLASS, ALLOC); }
+    /** 8.2: what a fresh entry's blocks and cudaMalloc calls are for a few requests (see {@code GradedStepsTest.SERVED}). */
+    public static final Feedback<String, String> SERVED = Feedback.<String, String>forStep("8.2", FITS)
+            .mistake("the smallest class skipped (a small request served as a large one)",
+                    (calls, right, got) -> got.startsWith("100 B -> 2 MiB"),
+                    "class 0 (512 B blocks) is a class too: a request of 512 B or less takes a 512 B block from a slab")
+            .mistake("a new slab for every small request", (calls, right, got) -> got.endsWith("; 5 cudaMalloc"),
+                    "carve a slab only when the class's free list is empty; the next request of the class takes the next block");
+
+    /** 8.2: the entry's index against a threshold: "at least N", or the index. */
+    public static final Feedback<String, String> INDEX = Feedback.<String, String>forStep("8.2", FITS)
+            .mistake("a broken check or a workload that did not fit (the index is 0)", (w, right, got) -> got.equals("0.0"),
+                    "an entry that breaks any check earns 0, and one that runs out of memory earns 0 on that workload: "
+                            + "pass every check first (./vramlab contest names the first broken one)");
+
+    static List<Feedback<?, ?>> all() { return List.of(SIZE_CLASS, ALLOC, SERVED, INDEX); }
 }

@@ -28,10 +28,24 @@ class Ch08FeedbackTest {
     }
 
     @Test
+    void servedMistakes() {
+        CONTRACT.recognises(Ch08Feedback.SERVED, "five requests", GradedStepsTest.SERVED,
+                "100 B -> 2 MiB, 512 B -> 2 MiB, 3000 B -> 4 KiB, 3000 B -> 4 KiB, 5 MiB -> 6 MiB; 4 cudaMalloc",
+                "the smallest class skipped (a small request served as a large one)");
+        CONTRACT.recognises(Ch08Feedback.SERVED, "five requests", GradedStepsTest.SERVED,
+                "100 B -> 512 B, 512 B -> 512 B, 3000 B -> 4 KiB, 3000 B -> 4 KiB, 5 MiB -> 6 MiB; 5 cudaMalloc",
+                "a new slab for every small request");
+        CONTRACT.recognises(Ch08Feedback.INDEX, "short", "at least 60", "0.0",
+                "a broken check or a workload that did not fit (the index is 0)");
+    }
+
+    @Test
     void allocMistakes() {
         CONTRACT.recognises(Ch08Feedback.ALLOC, "diffusion-sampling", "every check passed",
                 "check size broken at event 12 (line 12: alloc 'res.11' 5242880 B)", "a block smaller than its request");
         CONTRACT.recognises(Ch08Feedback.ALLOC, "diffusion-sampling", "every check passed",
                 "check overlap broken at event 9 (line 9: alloc 'x.8' 2048 B)", "a block handed out twice");
+        CONTRACT.recognises(Ch08Feedback.ALLOC, "llm-serving", "every check passed",
+                "out of memory at event 1200: cudaMalloc(2097152): out of memory", "out of memory on a card the reference fits");
     }
 }
