@@ -21,8 +21,11 @@ import vramlab.workload.Workloads;
                 expandable_segments, the buddy allocator), each on a card of the workload's size,
                 checking every event (aligned, size, overlap, segment, free, call, leak). Prints
                 per workload whether it fit, peak reserved over peak requested, driver calls and
-                their simulated cost, host time per event, and each entry's performance index.""")
+                their simulated cost, host time per event, and each entry's performance index. In a
+                student's copy, or with --mine, your entry is the one in your labs/.""")
 final class ContestCommand implements Command {
+    @CommandLine.Mixin CoresOption cores;
+
     @Option(names = "--seed", paramLabel = "N", description = "the workloads' seed (default: the public set's)")
     long seed = Workloads.PUBLIC_SEED;
 
@@ -47,8 +50,17 @@ final class ContestCommand implements Command {
     String html;
 
     @Override
-    public int run(Io io) throws java.io.IOException {
+    public int run(Io io) throws Exception {
         if (html != null) HtmlPage.checkWritable("contest", html);
+        if (!StudentCores.inChild()) {
+            java.nio.file.Path root = StudentCores.root();
+            boolean mine = StudentCores.mine(root, cores, "contest");
+            io.err().println(StudentCores.whose(root, mine, "contest"));
+            if (mine) {
+                vramlab.quiz.build.CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
+                return StudentCores.runChild(root, built.classpath(), childArgs(), io, false);
+            }
+        }
         List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
@@ -72,6 +84,17 @@ final class ContestCommand implements Command {
         }
         String student = Entries.STUDENT.name();
         return board.unwritten(student) == null && board.firstBroken(student) == null ? 0 : 1;
+    }
+
+    /** This command line again, for the child JVM that runs on the student's cores. */
+    private List<String> childArgs() {
+        List<String> a = new ArrayList<>(List.of("contest", "--seed", Long.toString(seed)));
+        for (String w : only) a.addAll(List.of("--workload", w));
+        for (String t : traces) a.addAll(List.of("--trace", java.nio.file.Path.of(t).toAbsolutePath().toString()));
+        if (card != null) a.addAll(List.of("--card", card + "B"));
+        if (csv != null) a.addAll(List.of("--csv", java.nio.file.Path.of(csv).toAbsolutePath().toString()));
+        if (html != null) a.addAll(List.of("--html", java.nio.file.Path.of(html).toAbsolutePath().toString()));
+        return a;
     }
 
     private List<Workload> readTraces(Io io) throws java.io.IOException {

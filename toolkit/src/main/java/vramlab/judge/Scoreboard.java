@@ -25,7 +25,7 @@ import vramlab.workload.Workload;
  * lab's (0.6 utilisation, 0.4 throughput), with throughput measured by the driver's simulated
  * cost ({@link CostModel#ORDER_OF_MAGNITUDE}) rather than wall time, so the index is the same on
  * every machine. {@code C_ref,w} is the first entry's cost (PyTorch's default); where that entry
- * did not fit, {@code D_w} is 1.
+ * did not fit, or could not run, {@code D_w} is 1.
  */
 public final class Scoreboard {
     public static final double SPACE_WEIGHT = 0.6;
@@ -61,11 +61,14 @@ public final class Scoreboard {
     public List<Workload> workloads() { return workloads; }
 
     // tag::points[]
-    /** {@code P_w} of {@code r}, with {@code ref} the reference entry's run of the same workload. */
+    /**
+     * {@code P_w} of {@code r}, with {@code ref} the reference entry's run of the same workload
+     * (null when the reference could not run: a lab step it needs is not written yet; D is then 1).
+     */
     public static double points(Run r, Run ref) {
         if (!r.fit()) return 0;
         double u = r.peakReserved() == 0 ? 1 : Math.min(1, (double) r.peakRequested() / r.peakReserved());
-        double d = !ref.fit() || r.driverMicros() == 0 ? 1 : Math.min(1, ref.driverMicros() / r.driverMicros());
+        double d = ref == null || !ref.fit() || r.driverMicros() == 0 ? 1 : Math.min(1, ref.driverMicros() / r.driverMicros());
         return SPACE_WEIGHT * u + (1 - SPACE_WEIGHT) * d;
     }
     // end::points[]
@@ -85,7 +88,7 @@ public final class Scoreboard {
         double sum = 0;
         for (int i = 0; i < row.size(); i++) {
             if (!row.get(i).correct()) return 0;
-            sum += points(row.get(i), ref.get(i));
+            sum += points(row.get(i), i < ref.size() ? ref.get(i) : null);
         }
         return row.isEmpty() ? 0 : 100 * sum / row.size();
     }
@@ -114,7 +117,7 @@ public final class Scoreboard {
                             r.oomStep(), r.peakReserved(), r.peakRequested(), r.driverCalls(),
                             String.format(Locale.ROOT, "%.1f", r.driverMicros()),
                             String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()),
-                            String.format(Locale.ROOT, "%.4f", points(r, ref.get(i))));
+                            String.format(Locale.ROOT, "%.4f", points(r, i < ref.size() ? ref.get(i) : null)));
                 }
             }
             for (Contestant c : entries) {

@@ -154,4 +154,17 @@ class WrongEntriesTest {
         assertThat(r.fit()).isFalse();
         assertThat(r.oomStep()).isEqualTo(2);                            // a's 4 MiB fill the card; b needs a page more
     }
+
+    @Test
+    void aReferenceThatCannotRunLeavesTheDriverPartWholeAndTheSpacePartMeasured() {
+        Contestant unwritten = new Contestant("pytorch", p -> {
+            throw new vramlab.lab.Todo("3.2", "Find a block", "ch03", "labs/...");
+        });
+        Contestant ok = new Contestant("ok", p -> new OnePerBlock(p, Bug.NONE, 1));
+        Scoreboard board = new Scoreboard(unwritten, List.of(unwritten, ok), List.of(SIX));
+        assertThat(board.unwritten("pytorch")).isNotNull();
+        double u = (5.0 * Bytes.MiB + 1000) / (8.0 * Bytes.MiB);
+        assertThat(board.index("ok")).isCloseTo(100 * (0.6 * u + 0.4), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(board.table()).contains("TODO step 3.2");
+    }
 }
