@@ -32,7 +32,7 @@ public final class Main {
      * names the commands declare ({@code MainTest} checks that they agree).
      */
     static final List<String> NAMES = List.of("lab", "jshell", "check", "exercise", "replay", "triage",
-            "advise", "quiz", "grade", "site", "slides", "labgen", "release", "completion");
+            "advise", "contest", "quiz", "grade", "site", "slides", "labgen", "release", "completion");
 
     /** A new command by its name, or null. One command a line, so additions merge cleanly. */
     static Command create(String name) {
@@ -44,6 +44,7 @@ public final class Main {
             case "replay" -> new ReplayCommand();
             case "triage" -> new TriageCommand();
             case "advise" -> new AdviseCommand();
+            case "contest" -> new ContestCommand();
             case "quiz" -> new QuizCommand();
             case "grade" -> new GradeCommand();
             case "site" -> new SiteCommand();

@@ -10,10 +10,11 @@ import org.junit.jupiter.api.Test;
 @DisplayName("The course map")
 class CourseTest {
     @Test
-    @DisplayName("lists chapters 01 to 07 in order, with ARCHITECTURE.md's slugs")
+    @DisplayName("lists chapters 01 to 08 in order, with ARCHITECTURE.md's slugs")
     void sevenChaptersInOrder() {
         assertThat(Course.map()).extracting(Course.Entry::id).containsExactly("ch01-mmu", "ch02-cudamalloc",
-                "ch03-caching-allocator", "ch04-real-oom", "ch05-expandable-segments", "ch06-buddy", "ch07-pinned");
+                "ch03-caching-allocator", "ch04-real-oom", "ch05-expandable-segments", "ch06-buddy", "ch07-pinned",
+                "ch08-malloc-lab");
     }
 
     @Test

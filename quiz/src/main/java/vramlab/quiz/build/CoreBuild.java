@@ -62,7 +62,8 @@ public final class CoreBuild {
             new Core("alloc", List.of("vramlab.alloc"), List.of("base", "gmmu", "driver")),
             new Core("buddy", List.of("vramlab.buddy"), List.of("base", "gmmu", "driver")),
             new Core("kv", List.of("vramlab.kv"), List.of("base", "gmmu", "driver")),
-            new Core("pinned", List.of("vramlab.pinned"), List.of("base", "gmmu", "driver", "alloc")));
+            new Core("pinned", List.of("vramlab.pinned"), List.of("base", "gmmu", "driver", "alloc")),
+            new Core("contest", List.of("vramlab.contest"), List.of("base", "gmmu", "driver", "alloc", "buddy")));
 
     /** One compiler error: the file relative to the sources, its line, and the message's first line. */
     public record CompileError(String file, long line, String message) {

@@ -35,7 +35,8 @@ class CoreBuildTest {
             "vramlab/driver/Gpu.java", "package vramlab.driver; public final class Gpu { }",
             "vramlab/buddy/Buddy.java", "package vramlab.buddy; public final class Buddy { }",
             "vramlab/kv/Kv.java", "package vramlab.kv; public final class Kv { }",
-            "vramlab/pinned/Pinned.java", "package vramlab.pinned; public final class Pinned { }");
+            "vramlab/pinned/Pinned.java", "package vramlab.pinned; public final class Pinned { }",
+            "vramlab/contest/Entry.java", "package vramlab.contest; public final class Entry { }");
 
     @BeforeEach
     void setUp() throws IOException {
@@ -63,7 +64,7 @@ class CoreBuildTest {
         CoreBuild.Result r = build();
         assertThat(r.allCompiled()).isTrue();
         assertThat(r.outcomes()).extracting(o -> o.core().name()).containsExactly(
-                "base", "gmmu", "driver", "alloc", "buddy", "kv", "pinned");
+                "base", "gmmu", "driver", "alloc", "buddy", "kv", "pinned", "contest");
         assertThat(r.of("alloc").classes().resolve("vramlab/alloc/Sim.class")).exists();
         assertThat(r.of("alloc").errors()).isEmpty();
     }

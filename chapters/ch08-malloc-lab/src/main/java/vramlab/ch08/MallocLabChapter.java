@@ -1,0 +1,22 @@
+package vramlab.ch08;
+
+import java.io.PrintStream;
+import java.util.List;
+
+import vramlab.ch08.exercises.CountTheSlabs;
+import vramlab.ch08.exercises.PredictTheSizeClasses;
+import vramlab.ch08.exercises.ScoreTheEntry;
+
+import vramlab.kit.ChapterLab;
+import vramlab.kit.Exercise;
+
+/** Registers chapter 8 with the launcher. */
+public final class MallocLabChapter implements ChapterLab {
+    @Override public int number() { return 8; }
+    @Override public String slug() { return "malloc-lab"; }
+    @Override public String title() { return "The GPU malloc lab: your allocator against PyTorch's"; }
+    @Override public void run(PrintStream out) { MallocLab.run(out); }
+    @Override public List<Exercise> exercises() {
+        return List.of(new PredictTheSizeClasses(), new CountTheSlabs(), new ScoreTheEntry());
+    }
+}

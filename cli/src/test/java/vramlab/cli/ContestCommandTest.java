@@ -1,0 +1,51 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ContestCommandTest {
+    @TempDir Path tmp;
+
+    @Test
+    void aTraceOfYourOwnIsJudgedForEveryEntryAndTheLeaderboardWrittenAsCsv() throws Exception {
+        Path trace = tmp.resolve("hidden.trace");
+        Files.writeString(trace, "alloc a 3MiB\nalloc b 1000\nfree a\nalloc c 5MiB\nfree b\nfree c\nempty_cache\n");
+        Path csv = tmp.resolve("board.csv");
+        Path page = tmp.resolve("board.html");
+        CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB", "--csv", csv.toString(),
+                "--html", page.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+        assertThat(r.err()).startsWith("vramlab: contest runs the reference cores in solutions/");
+        assertThat(r.out()).contains("card 64.00 MiB").contains("performance index")
+                .contains("segregated-fits").contains("pytorch").contains("expandable").contains("buddy");
+        String board = Files.readString(csv);
+        assertThat(board.lines().findFirst().orElseThrow()).startsWith("entry,workload,card,fit,broken");
+        assertThat(board.lines().filter(l -> l.contains(",index,"))).hasSize(4);
+        assertThat(board.lines().filter(l -> l.startsWith("pytorch," + trace))).singleElement()
+                .satisfies(l -> assertThat(l).contains(",67108864,true,,-1,"));
+        String html = Files.readString(page);
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("segregated-fits")
+                .doesNotContain("<script").doesNotContain("src=\"http").doesNotContain("href=\"http");
+    }
+
+    @Test
+    void anUnknownWorkloadIsAUsageError() {
+        CliRun r = CliRun.of("contest", "--workload", "nope");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("\nerror: --workload: 'nope' is not a workload (expected one of [training-step,");
+    }
+
+    @Test
+    void aTraceThatFreesAnUnknownHandleIsABadInputNamingItsLine() throws Exception {
+        Path trace = tmp.resolve("bad.trace");
+        Files.writeString(trace, "alloc a 1MiB\nfree b\n");
+        CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains(trace + ":2").contains("free of unknown handle 'b'");
+    }
+}
