@@ -98,7 +98,7 @@ final class ContestCommand implements Command {
     }
 
     private List<Workload> readTraces(Io io) throws java.io.IOException {
-        long onCard = card == null ? vramlab.replay.SnapshotReplay.DEFAULT_CARD : card;
+        long onCard = card == null ? vramlab.replay.SnapshotCard.DEFAULT_CARD : card;
         List<Workload> out = new ArrayList<>();
         for (String file : traces) {
             byte[] bytes;

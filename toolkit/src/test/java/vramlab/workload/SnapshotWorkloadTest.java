@@ -17,7 +17,7 @@ import vramlab.contest.Entries;
 import vramlab.judge.Judge;
 import vramlab.judge.Run;
 import vramlab.kit.RealSnapshotsFolder;
-import vramlab.replay.SnapshotReplay;
+import vramlab.replay.SnapshotCard;
 
 /** The real snapshots beside the kit read as workloads: every reference entry and the student's pass every check. */
 class SnapshotWorkloadTest {
@@ -32,7 +32,7 @@ class SnapshotWorkloadTest {
         assertThat(files).isNotEmpty();
         int withEvents = 0;
         for (Path f : files) {
-            Workload w = SnapshotWorkload.read(Files.readAllBytes(f), f.toString(), SnapshotReplay.DEFAULT_CARD);
+            Workload w = SnapshotWorkload.read(Files.readAllBytes(f), f.toString(), SnapshotCard.DEFAULT_CARD);
             if (w.events().size() > 1) withEvents++;
             for (Contestant c : Entries.all()) {
                 Run r = Judge.run(c, w);
