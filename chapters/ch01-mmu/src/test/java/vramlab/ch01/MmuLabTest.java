@@ -61,7 +61,7 @@ class MmuLabTest {
     @Test
     @DisplayName("draws its page-walk figure from the simulator")
     void figure() {
-        assertThat(MmuFigures.figurePageWalk()).startsWith("<svg").contains("PDE3[0]", "PDE2[508]",
+        assertThat(Ch01Figures.figurePageWalk()).startsWith("<svg").contains("PDE3[0]", "PDE2[508]",
                 "PDE1[80]", "PDE0[1]").endsWith("</svg>\n");
     }
 }

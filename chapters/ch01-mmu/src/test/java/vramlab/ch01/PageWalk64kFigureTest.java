@@ -15,14 +15,14 @@ class PageWalk64kFigureTest {
     @Test
     @DisplayName("the walk finds the frame plus the offset, through one more table than a 2 MiB page, and the figure shows each step")
     void walkIsTheSimulators() {
-        Walk w = MmuFigures.walk64k();
+        Walk w = Ch01Figures.walk64k();
         assertThat(w.found()).isTrue();
-        assertThat(w.physical()).as("frame + offset into the 64 KiB page").isEqualTo(MmuFigures.WALK64_FRAME + 0x1234);
+        assertThat(w.physical()).as("frame + offset into the 64 KiB page").isEqualTo(Ch01Figures.WALK64_FRAME + 0x1234);
         GpuProcess p = new Gpu(vramlab.units.Bytes.mib(40)).openToyProcess();
         long ptr = p.cudaMalloc(vramlab.units.Bytes.mib(2));
         Walk big = p.walk(ptr + 0x40);
         assertThat(w.steps()).hasSize(big.steps().size() + 1);
-        String svg = MmuFigures.figurePageWalk64k();
+        String svg = Ch01Figures.figurePageWalk64k();
         for (Walk.Step s : w.steps()) {
             assertThat(svg).contains(">" + s.level() + "[" + s.index() + "]<").contains(">" + vramlab.figures.Svg.escape(s.entry()) + "<");
         }

@@ -14,12 +14,12 @@ class PteAndTlbFiguresTest {
     @Test
     @DisplayName("the PTE's fields, read back from the bits the figure draws, are the entry's own")
     void pteFields() {
-        Pte pte = MmuFigures.examplePte();
+        Pte pte = Ch01Figures.examplePte();
         long bits = pte.bits();
         long read = 0;
-        for (MmuFigures.Field f : MmuFigures.PTE_FIELDS) {
+        for (Ch01Figures.Field f : Ch01Figures.PTE_FIELDS) {
             read |= f.value(bits) << f.low();
-            for (MmuFigures.Field g : MmuFigures.PTE_FIELDS) {
+            for (Ch01Figures.Field g : Ch01Figures.PTE_FIELDS) {
                 assertThat(f == g || f.low() > g.high() || g.low() > f.high()).as(f + " overlaps " + g).isTrue();
             }
         }
@@ -28,7 +28,7 @@ class PteAndTlbFiguresTest {
         assertThat(field("APERTURE").value(bits)).isEqualTo(pte.aperture().code());
         assertThat(field("ADDRESS_VID").value(bits)).isEqualTo(pte.address() >>> 12);
         assertThat(field("READ_ONLY").value(bits)).isZero();
-        assertThat(MmuFigures.figurePteBits()).contains("ADDRESS_VID 32:8").contains("= 0x" + Long.toHexString(pte.address() >>> 12));
+        assertThat(Ch01Figures.figurePteBits()).contains("ADDRESS_VID 32:8").contains("= 0x" + Long.toHexString(pte.address() >>> 12));
     }
 
     @Test
@@ -37,10 +37,10 @@ class PteAndTlbFiguresTest {
         assertThat(Ch01Outputs.sweep(PageSize.SIZE_2M).misses()).isEqualTo(8);
         assertThat(Ch01Outputs.sweep(PageSize.SIZE_64K).misses()).isEqualTo(256);
         assertThat(Ch01Outputs.sweep(PageSize.SIZE_4K).misses()).isEqualTo(4096);
-        assertThat(MmuFigures.figureTlbReach()).contains("8 walks / 4096 reads").contains("4096 walks / 4096 reads");
+        assertThat(Ch01Figures.figureTlbReach()).contains("8 walks / 4096 reads").contains("4096 walks / 4096 reads");
     }
 
-    private static MmuFigures.Field field(String name) {
-        return MmuFigures.PTE_FIELDS.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+    private static Ch01Figures.Field field(String name) {
+        return Ch01Figures.PTE_FIELDS.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
     }
 }

@@ -65,7 +65,7 @@ public final class Ch02Outputs {
     /** Misconception: a large cudaMalloc needs one physically contiguous run of memory. */
     public static String outputScatteredFrames() {
         return capture(out -> {
-            CudaMallocFigures.Scatter sc = CudaMallocFigures.scatter();
+            Ch02Figures.Scatter sc = Ch02Figures.scatter();
             out.println("an 8 MiB card after four cudaMalloc(2 MiB) and freeing the first and third:");
             out.println("  free " + Bytes.readable(sc.freeBefore()) + ", in no run longer than 2 MiB");
             out.printf("cudaMalloc(4 MiB) -> 0x%x: contiguous VA%n", sc.va());

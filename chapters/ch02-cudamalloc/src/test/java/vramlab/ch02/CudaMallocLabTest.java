@@ -40,7 +40,7 @@ class CudaMallocLabTest {
     void registered() {
         assertThat(Chapters.find("cudamalloc")).isInstanceOf(CudaMallocChapter.class);
         assertThat(new CudaMallocChapter().jshellStartup()).contains("void help()");
-        assertThat(CudaMallocFigures.figureRoundingTax()).startsWith("<svg").contains("4 MiB mapped")
+        assertThat(Ch02Figures.figureRoundingTax()).startsWith("<svg").contains("4 MiB mapped")
                 .contains("512 bytes of a shared page");
     }
 

@@ -21,7 +21,7 @@ class ScatteredFramesFigureTest {
     @Test
     @DisplayName("the new allocation takes exactly the freed frames, not neighbours, behind contiguous VA")
     void framesAreTheFreedOnes() {
-        CudaMallocFigures.Scatter sc = CudaMallocFigures.scatter();
+        Ch02Figures.Scatter sc = Ch02Figures.scatter();
         assertThat(sc.freeBefore()).isEqualTo(mib(4));
         // The card's frames are the four 2 MiB frames from 0; the kept and the freed cover them.
         TreeSet<Long> all = new TreeSet<>(sc.freed());
@@ -35,8 +35,8 @@ class ScatteredFramesFigureTest {
     @Test
     @DisplayName("the figure labels each VA page and each frame with the simulator's addresses, one arrow per page")
     void figureShowsTheState() {
-        CudaMallocFigures.Scatter sc = CudaMallocFigures.scatter();
-        String svg = CudaMallocFigures.figureScatteredFrames();
+        Ch02Figures.Scatter sc = Ch02Figures.scatter();
+        String svg = Ch02Figures.figureScatteredFrames();
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < 2; i++) labels.add(">" + String.format("0x%x", sc.va() + i * Gpu.PAGE) + "<");
         for (long f = 0; f < sc.card(); f += Gpu.PAGE) labels.add(">" + String.format("0x%x", f) + "<");

@@ -21,19 +21,19 @@ class TaxBySizeFigureTest {
     @Test
     @DisplayName("every point is what the rule maps; zero tax at each multiple of 2 MiB, the peak one byte later")
     void curveIsTheDriver() {
-        List<long[]> pts = CudaMallocFigures.taxPoints();
+        List<long[]> pts = Ch02Figures.taxPoints();
         assertThat(pts).hasSizeGreaterThan(700);
         for (long[] p : pts) assertThat(p[1]).as("mapped for %d B", p[0]).isEqualTo(mapped(p[0]));
         for (long[] p : pts) {
-            if (p[0] % mib(2) == 0) assertThat(CudaMallocFigures.taxShare(p)).isZero();
+            if (p[0] % mib(2) == 0) assertThat(Ch02Figures.taxShare(p)).isZero();
         }
-        long[] peak = pts.stream().max((a, b) -> Double.compare(CudaMallocFigures.taxShare(a), CudaMallocFigures.taxShare(b)))
+        long[] peak = pts.stream().max((a, b) -> Double.compare(Ch02Figures.taxShare(a), Ch02Figures.taxShare(b)))
                 .orElseThrow();
         assertThat(peak[0]).isEqualTo(mib(2) + 1);
-        String svg = CudaMallocFigures.figureTaxBySize();
+        String svg = Ch02Figures.figureTaxBySize();
         for (long at : new long[] {mib(2) + 1, mib(8) + 1, mib(16) + 1}) {
             long[] p = {at, mapped(at)};
-            assertThat(svg).contains(">" + Bytes.readable(at) + ": " + CudaMallocFigures.pct(CudaMallocFigures.taxShare(p)) + "<");
+            assertThat(svg).contains(">" + Bytes.readable(at) + ": " + Ch02Figures.pct(Ch02Figures.taxShare(p)) + "<");
         }
     }
 }

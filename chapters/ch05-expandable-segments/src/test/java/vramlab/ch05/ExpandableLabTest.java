@@ -39,8 +39,8 @@ class ExpandableLabTest {
     @Test
     @DisplayName("the figures are SVG drawn from the simulator")
     void figures() {
-        assertThat(ExpandableFigures.figureThreeAllocators()).startsWith("<svg").contains("pytorch+expandable")
+        assertThat(Ch05Figures.figureThreeAllocators()).startsWith("<svg").contains("pytorch+expandable")
                 .contains("stroke-dasharray");
-        assertThat(ExpandableFigures.figurePages()).startsWith("<svg").contains("<rect");
+        assertThat(Ch05Figures.figurePages()).startsWith("<svg").contains("<rect");
     }
 }

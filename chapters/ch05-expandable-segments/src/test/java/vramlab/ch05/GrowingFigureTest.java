@@ -18,11 +18,11 @@ class GrowingFigureTest {
     @Test
     @DisplayName("classic: a new segment when the request does not fit a free block; expandable: one segment, pages mapped as needed")
     void segmentsAreTheAllocators() {
-        String svg = ExpandableFigures.figureGrowing();
+        String svg = Ch05Figures.figureGrowing();
         long asked = 0;
-        for (int k = 1; k <= ExpandableFigures.GROWING.length; k++) {
-            asked += ExpandableFigures.GROWING[k - 1];
-            List<CachingAllocator> both = ExpandableFigures.growingAfter(k);
+        for (int k = 1; k <= Ch05Figures.GROWING.length; k++) {
+            asked += Ch05Figures.GROWING[k - 1];
+            List<CachingAllocator> both = Ch05Figures.growingAfter(k);
             CachingAllocator classic = both.get(0), expandable = both.get(1);
             assertThat(expandable.segments()).hasSize(1);
             Segment one = expandable.segments().iterator().next();
@@ -31,15 +31,15 @@ class GrowingFigureTest {
             assertThat(expandable.reserved()).as("whole pages, just enough for %d B", asked)
                     .isEqualTo((asked + page - 1) / page * page);
             for (Segment s : classic.segments()) assertThat(s.isExpandable()).isFalse();
-            assertThat(svg).contains(">" + ExpandableFigures.growingLabel(k, "classic segments", classic) + "<")
-                    .contains(">" + ExpandableFigures.growingLabel(k, "expandable segment", expandable) + "<");
+            assertThat(svg).contains(">" + Ch05Figures.growingLabel(k, "classic segments", classic) + "<")
+                    .contains(">" + Ch05Figures.growingLabel(k, "expandable segment", expandable) + "<");
             for (CachingAllocator a : both) {
                 for (Segment s : a.segments()) {
                     for (Block b : s.blocks()) assertThat(svg).contains("segment " + s.id() + ": ");
                 }
             }
         }
-        List<CachingAllocator> last = ExpandableFigures.growingAfter(ExpandableFigures.GROWING.length);
+        List<CachingAllocator> last = Ch05Figures.growingAfter(Ch05Figures.GROWING.length);
         assertThat(last.get(0).segments()).as("8 MiB in a 20 MiB segment, each 14 MiB in one of its own").hasSize(3);
         assertThat(last.get(0).reserved()).isEqualTo(mib(20) + mib(14) + mib(14));
         assertThat(last.get(1).reserved()).isEqualTo(mib(40));

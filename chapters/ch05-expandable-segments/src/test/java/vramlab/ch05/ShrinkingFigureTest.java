@@ -17,10 +17,10 @@ class ShrinkingFigureTest {
     @Test
     @DisplayName("each row's mapped pages are those touching a live block, checked page by page; the labels are the run's")
     void pagesAreTheAllocators() {
-        List<ExpandableFigures.ShrinkStep> steps = ExpandableFigures.shrinkingRun();
-        String svg = ExpandableFigures.figureShrinking();
-        for (ExpandableFigures.ShrinkStep st : steps) {
-            assertThat(svg).contains(">" + ExpandableFigures.shrinkLabel(st) + "<");
+        List<Ch05Figures.ShrinkStep> steps = Ch05Figures.shrinkingRun();
+        String svg = Ch05Figures.figureShrinking();
+        for (Ch05Figures.ShrinkStep st : steps) {
+            assertThat(svg).contains(">" + Ch05Figures.shrinkLabel(st) + "<");
             Segment seg = st.allocator().segments().iterator().next();
             long page = seg.pages().pageSize();
             for (int p = 0; p < seg.pages().pageCount(); p++) {

@@ -63,7 +63,7 @@ public final class Ch06Outputs {
         return sb.toString();
     }
 
-    /** The pool of {@link #outputNeighboursNotBuddies} (and {@link Figures#figureCheckerboard}) after its frees. */
+    /** The pool of {@link #outputNeighboursNotBuddies} (and {@link Ch06Figures#figureCheckerboard}) after its frees. */
     static BuddyAllocator neighboursNotBuddies() {
         BuddyAllocator b = pool16();
         List<Long> at = new ArrayList<>();

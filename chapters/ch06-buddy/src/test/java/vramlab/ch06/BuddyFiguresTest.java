@@ -20,7 +20,7 @@ class BuddyFiguresTest {
     @DisplayName("the checkerboard: the freed blocks are the free cells, every free block's buddy is live, 2 MiB is refused")
     void checkerboard() {
         BuddyAllocator b = Ch06Outputs.neighboursNotBuddies();
-        String svg = Figures.figureCheckerboard();
+        String svg = Ch06Figures.figureCheckerboard();
         List<Integer> freed = new ArrayList<>();
         for (int i : Ch06Outputs.FREED_NEIGHBOURS) freed.add(i);
         for (int i = 0; i < 16; i++) {
@@ -40,10 +40,10 @@ class BuddyFiguresTest {
     @Test
     @DisplayName("the block tables: each cell is the request's physical block, and the pool row says whose each block is")
     void blockTables() {
-        KvCacheManager m = Figures.blockTableRun();
-        String svg = Figures.figureBlockTable();
+        KvCacheManager m = Ch06Figures.blockTableRun();
+        String svg = Ch06Figures.figureBlockTable();
         List<Integer> seen = new ArrayList<>();
-        for (String r : Figures.TABLE_REQUESTS) {
+        for (String r : Ch06Figures.TABLE_REQUESTS) {
             List<Integer> table = m.blocks(r);
             assertThat(table).hasSize(m.blocksNeeded(m.tokens(r)));
             for (int k = 0; k < table.size(); k++) {

@@ -71,7 +71,7 @@ class BuddyLabTest {
     @Test
     @DisplayName("the split-tree figure is well-formed SVG with one rectangle per tree node")
     void splitTreeFigure() throws Exception {
-        Document svg = parse(Figures.figureSplitTree());
+        Document svg = parse(Ch06Figures.figureSplitTree());
         // tree after alloc 3, 1, 2 MiB: 16 | 8 8 | 4 4 | 2 2 | 1 1 = 9 nodes, each with its tooltip
         var rects = svg.getElementsByTagName("rect");
         int nodes = 0;
@@ -87,7 +87,7 @@ class BuddyLabTest {
         Comparison c = new Comparison(new Workload(1, 30, 0.3, LengthDist.uniform(32, 256),
                 LengthDist.uniform(16, 64), 16), ModelShape.LLAMA_3_8B, vramlab.units.Bytes.gib(1),
                 java.util.List.of(KvContender.buddy(), KvContender.paged(16)));
-        Document svg = parse(Figures.largestServable(c.run(false), 8192));
+        Document svg = parse(Ch06Figures.largestServable(c.run(false), 8192));
         var lines = svg.getElementsByTagName("polyline");    // the data lines carry a tooltip, legend keys not
         int data = 0;
         for (int i = 0; i < lines.getLength(); i++) {

@@ -14,9 +14,9 @@ class ComparisonFigureTest {
     @Test
     @DisplayName("every contender's internal waste and external fragmentation appear, as the table prints them")
     void barsAreTheResults() {
-        List<Result> results = Figures.standardResults();
+        List<Result> results = Ch06Figures.standardResults();
         assertThat(results).hasSizeGreaterThan(1);
-        String svg = Figures.figureComparison();
+        String svg = Ch06Figures.figureComparison();
         for (Result r : results) {
             assertThat(svg).contains(">" + r.name() + "<")
                     .contains(String.format(Locale.ROOT, "internal waste %.1f%%", 100 * r.internalWaste()))

@@ -15,7 +15,7 @@ class HeadOfLineFigureTest {
     @Test
     @DisplayName("the 2 MiB copy ends long before the 16 MiB one, and the re-pin falls between them")
     void timeline() {
-        List<Clock.Span> spans = PinnedFigures.headOfLineSpans();
+        List<Clock.Span> spans = Ch07Figures.headOfLineSpans();
         Clock.Span kernel = find(spans, "stream 1", "long kernel");
         Clock.Span slowCopy = spans.stream().filter(s -> s.lane().equals("stream 1") && s != kernel)
                 .filter(s -> s.start() >= kernel.end()).findFirst().orElseThrow(() -> new AssertionError(spans));
@@ -29,7 +29,7 @@ class HeadOfLineFigureTest {
         Clock.Span repin = pins.get(2);
         assertThat(repin.start()).isGreaterThan(fastCopy.end()).isLessThan(slowCopy.end());
         assertThat(Ch07Outputs.outputHeadOfLine()).contains("a new block, not the freed 2 MiB block");
-        assertThat(PinnedFigures.figureHeadOfLine()).contains("pins a new 2 MiB block");
+        assertThat(Ch07Figures.figureHeadOfLine()).contains("pins a new 2 MiB block");
     }
 
     private static Clock.Span find(List<Clock.Span> spans, String lane, String label) {

@@ -118,7 +118,7 @@ class PinnedLabTest {
     @Test
     @DisplayName("the timeline figure is an SVG with both strategies and the pin calls in it")
     void figure() {
-        String svg = PinnedFigures.figureTimeline();
+        String svg = Ch07Figures.figureTimeline();
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n")
                 .contains("HOLD", "FREE_EVERY_STEP", "cudaHostAlloc 256.00 MiB", "cudaFreeHost");
         assertThat(PinnedLab.help()).contains("7.1", "7.4");

@@ -21,14 +21,14 @@ class PowerOfTwoBillFigureTest {
     @Test
     @DisplayName("each bar is the allocator's block for the batch, the next power of two, and its unused share")
     void blocksAreTheAllocators() {
-        String svg = PinnedFigures.figurePowerOfTwoBill();
-        for (long asked : PinnedFigures.BILL_SIZES) {
+        String svg = Ch07Figures.figurePowerOfTwoBill();
+        for (long asked : Ch07Figures.BILL_SIZES) {
             long block = new PinnedSim().pin(asked).size();
             assertThat(block).as("block for %d B", asked).isEqualTo(powerOf2Ceil(asked));
             assertThat(svg).contains(">block of " + Bytes.readable(block) + " for " + Bytes.readable(asked) + "<")
-                    .contains(">" + PinnedFigures.billLabel(asked, block) + "<");
+                    .contains(">" + Ch07Figures.billLabel(asked, block) + "<");
         }
-        assertThat(PinnedFigures.billLabel(Bytes.mib(16), Bytes.mib(16))).endsWith(" 0% unused");
-        assertThat(PinnedFigures.billLabel(Bytes.mib(8) + 1, Bytes.mib(16))).endsWith(" 50% unused");
+        assertThat(Ch07Figures.billLabel(Bytes.mib(16), Bytes.mib(16))).endsWith(" 0% unused");
+        assertThat(Ch07Figures.billLabel(Bytes.mib(8) + 1, Bytes.mib(16))).endsWith(" 50% unused");
     }
 }

@@ -17,8 +17,8 @@ import vramlab.gmmu.Walk;
 import vramlab.units.Bytes;
 
 /** The chapter's figures, drawn from the simulator (the site build turns them into files). */
-public final class MmuFigures {
-    private MmuFigures() {}
+public final class Ch01Figures {
+    private Ch01Figures() {}
 
     /** figures/page-walk.svg: the walk of the lab's second cudaMalloc, one box per level. */
     public static String figurePageWalk() {

@@ -19,8 +19,8 @@ import vramlab.units.Bytes;
  * The notes' figures as SVG strings, drawn from the simulators at build time (the site build
  * writes them to {@code figures/<name>.svg}).
  */
-public final class Figures {
-    private Figures() {}
+public final class Ch06Figures {
+    private Ch06Figures() {}
 
     // tag::split-tree[]
     /** The split tree of the mechanics pool after three allocations: one row per order. */
@@ -306,7 +306,7 @@ public final class Figures {
         return svg.toString(title);
     }
 
-    /** Prints one figure's SVG: {@code Figures split-tree} or {@code Figures largest-servable}. */
+    /** Prints one figure's SVG: {@code Ch06Figures split-tree} or {@code Ch06Figures largest-servable}. */
     public static void main(String[] args) {
         System.out.print(args.length > 0 && args[0].equals("largest-servable")
                 ? figureLargestServable() : figureSplitTree());

@@ -18,10 +18,10 @@ import vramlab.pinned.PinnedSim;
  * Figures for the notes, drawn from the simulator's recorded spans in the course's palette
  * (the site build turns each {@code figureXxx()} into {@code figures/xxx.svg}).
  */
-public final class PinnedFigures {
+public final class Ch07Figures {
     private static final int LANE_H = 26, LEFT = 150, WIDTH = 900, STEPS = 3;
 
-    private PinnedFigures() {}
+    private Ch07Figures() {}
 
     /** Three training steps under each strategy: host lane and stream lane, on one time axis. */
     public static String figureTimeline() {

@@ -11,8 +11,8 @@ import vramlab.figures.Svg;
 import vramlab.units.Bytes;
 
 /** The chapter's figures, drawn from the simulator (the site build turns them into files). */
-public final class CudaMallocFigures {
-    private CudaMallocFigures() {}
+public final class Ch02Figures {
+    private Ch02Figures() {}
 
     /**
      * figures/rounding-tax.svg: for each size, the bytes asked for inside the page or pages that

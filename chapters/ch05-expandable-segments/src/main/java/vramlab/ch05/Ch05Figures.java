@@ -20,11 +20,11 @@ import vramlab.units.Bytes;
  * allocator, one bar per segment, 6 px per MiB; live blocks live, free blocks free, address space
  * with no pages under it unmapped (dashed). The site build writes them to {@code figures/}.
  */
-public final class ExpandableFigures {
+public final class Ch05Figures {
     private static final double PX_PER_MIB = 6;
     private static final int ROW = 50;
 
-    private ExpandableFigures() {}
+    private Ch05Figures() {}
 
     private static final List<Svg.Key> KEYS = List.of(new Svg.Key(Palette.LIVE, "live"),
             new Svg.Key(Palette.FREE, "free (mapped, cached)"), new Svg.Key(Palette.UNMAPPED, "reserved VA, no pages"));
