@@ -56,6 +56,15 @@ final class FieldError extends RuntimeException {
         return new TraceException(file, 0, getMessage());
     }
 
+    /**
+     * The user's error for a file with no JSON text (a pickle): {@code file: path ...}. Kept apart
+     * from {@link #at} so the browser's build (TeaVM, which cannot compile Jackson's parser) never
+     * reaches the JSON locator through the pickle path.
+     */
+    TraceException atPath(String file) {
+        return new TraceException(file, 0, getMessage());
+    }
+
     /** RFC 6901's escapes for a JSON Pointer step. */
     private static String escape(String step) {
         return step.replace("~", "~0").replace("/", "~1");

@@ -95,7 +95,7 @@ public final class SnapshotReader {
         try {
             return of(root, file);
         } catch (FieldError e) {
-            throw e.at(file, null, false);
+            throw e.atPath(file);   // never e.at: see atPath
         }
     }
 
