@@ -177,7 +177,7 @@ public final class SnapshotReplay {
         Map<Long, Integer> streams = new HashMap<>();
         streams.put(0L, 0);
         StartState start = StartState.of(d, recording, streams);
-        long[] timeline = SnapshotCard.reservedTimeline(d, start.reserved());
+        SnapshotCard.Reserved timeline = SnapshotCard.reservedTimeline(d, start.reserved());
         List<Integer> recordedOoms = new ArrayList<>();
         for (Snapshot.Entry e : d.trace()) if (e.action() == Action.OOM) recordedOoms.add(e.position());
         SnapshotCard.Card card = SnapshotCard.infer(o.card(), timeline, start.expandableBases());
@@ -204,7 +204,7 @@ public final class SnapshotReplay {
         if (!record) a.trace().record(false, 1);
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
-                recordedOoms, run.ooms, run.messages, timeline[0], (int) timeline[3], run.peak, run.peakPosition,
+                recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak, run.peakPosition,
                 run.allocatedAtPeak,
                 EndState.recordedSegments(d), EndState.replayedSegments(a), EndState.liveBlocks(d),
                 EndState.matchedLive(d, a), run.skipped, EndState.count(recordedRuns),
