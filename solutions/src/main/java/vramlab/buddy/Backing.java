@@ -33,8 +33,8 @@ public abstract class Backing {
     /** The range no longer holds a live block. */
     abstract void release(long offset, long size);
 
-    /** Checks the backing against the live blocks, given as {@code {offset, size}} pairs. */
-    abstract void check(Collection<long[]> liveBlocks);
+    /** Checks the backing against the live (allocated) blocks. */
+    abstract void check(Collection<BuddyAllocator.Span> liveBlocks);
 
     public abstract String name();
 
@@ -64,7 +64,7 @@ public abstract class Backing {
         @Override public String name() { return "upfront"; }
 
         @Override
-        void check(Collection<long[]> liveBlocks) {
+        void check(Collection<BuddyAllocator.Span> liveBlocks) {
             if (process.allocationSize(base) <= 0) throw new IllegalStateException("pool's cudaMalloc is gone");
         }
     }
@@ -126,10 +126,11 @@ public abstract class Backing {
         }
 
         @Override
-        void check(Collection<long[]> liveBlocks) {
+        void check(Collection<BuddyAllocator.Span> liveBlocks) {
             Map<Long, Integer> live = new HashMap<>();
-            for (long[] b : liveBlocks) {
-                for (long p = b[0] / page; p <= (b[0] + b[1] - 1) / page; p++) live.merge(p, 1, Integer::sum);
+            for (BuddyAllocator.Span b : liveBlocks) {
+                long first = b.offset() / page, last = (b.offset() + b.size() - 1) / page;
+                for (long p = first; p <= last; p++) live.merge(p, 1, Integer::sum);
             }
             if (!refs.equals(live) || !refs.keySet().equals(handles.keySet())) {
                 throw new IllegalStateException("mapped pages " + new java.util.TreeMap<>(refs)

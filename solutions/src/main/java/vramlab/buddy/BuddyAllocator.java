@@ -365,7 +365,7 @@ public final class BuddyAllocator {
     /** Checks every invariant in the class comment; throws with the pool's map if one fails. */
     public void checkInvariants() {
         long cursor = 0, sumAllocated = 0, sumRequested = 0;
-        List<long[]> liveRanges = new ArrayList<>();
+        List<Span> liveSpans = new ArrayList<>();
         for (Span s : spans()) {
             if (s.offset() != cursor) fail("gap or overlap at offset " + cursor + ": next block " + s);
             if (s.offset() % s.size() != 0) fail("block not aligned to its size: " + s);
@@ -376,7 +376,7 @@ public final class BuddyAllocator {
                 sumAllocated += s.size();
                 sumRequested += s.requested();
                 if (s.requested() > s.size()) fail("block smaller than its request: " + s);
-                liveRanges.add(new long[] {s.offset(), s.size()});
+                liveSpans.add(s);
             }
             cursor += s.size();
         }
@@ -386,7 +386,7 @@ public final class BuddyAllocator {
                     + sumAllocated + " and " + sumRequested);
         }
         try {
-            backing.check(liveRanges);
+            backing.check(liveSpans);
         } catch (IllegalStateException e) {
             fail(e.getMessage());
         }

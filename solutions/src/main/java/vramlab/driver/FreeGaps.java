@@ -235,17 +235,20 @@ final class FreeGaps {
         return n;
     }
 
-    /** The gaps in address order, as {start, end} pairs (a copy). */
-    List<long[]> gaps() {
-        List<long[]> out = new ArrayList<>(count);
+    /** One free gap, {@code [start, end)}. */
+    record Gap(long start, long end) {}
+
+    /** The gaps in address order (a copy). */
+    List<Gap> gaps() {
+        List<Gap> out = new ArrayList<>(count);
         collect(root, out);
         return out;
     }
 
-    private static void collect(Node n, List<long[]> out) {
+    private static void collect(Node n, List<Gap> out) {
         if (n == null) return;
         collect(n.left, out);
-        out.add(new long[] {n.start, n.end});
+        out.add(new Gap(n.start, n.end));
         collect(n.right, out);
     }
 
@@ -260,12 +263,12 @@ final class FreeGaps {
         check(root, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, seen);
         if (seen[0] != count) throw new IllegalStateException("FreeGaps: " + seen[0] + " nodes, count " + count);
         long last = Long.MIN_VALUE;
-        for (long[] g : gaps()) {
-            if (g[0] >= g[1] || (last != Long.MIN_VALUE && g[0] <= last)) {
-                throw new IllegalStateException("FreeGaps: gap [0x" + Long.toHexString(g[0]) + ", 0x"
-                        + Long.toHexString(g[1]) + ") is empty or touches the one before");
+        for (Gap g : gaps()) {
+            if (g.start() >= g.end() || (last != Long.MIN_VALUE && g.start() <= last)) {
+                throw new IllegalStateException("FreeGaps: gap [0x" + Long.toHexString(g.start()) + ", 0x"
+                        + Long.toHexString(g.end()) + ") is empty or touches the one before");
             }
-            last = g[1];
+            last = g.end();
         }
     }
 

@@ -117,7 +117,7 @@ final class UvaWindow {
         gaps.checkInvariants();
         long sum = 0;
         long at = floor;
-        List<long[]> free = gaps.gaps();
+        List<FreeGaps.Gap> free = gaps.gaps();
         int k = 0;
         for (Map.Entry<Long, Long> r : taken.entrySet()) {    // the gaps are exactly what lies between
             sum += r.getValue() - r.getKey();
@@ -133,8 +133,8 @@ final class UvaWindow {
         }
     }
 
-    private static void checkGap(List<long[]> free, int k, long start, long end) {
-        if (k >= free.size() || free.get(k)[0] != start || free.get(k)[1] != end) {
+    private static void checkGap(List<FreeGaps.Gap> free, int k, long start, long end) {
+        if (k >= free.size() || !free.get(k).equals(new FreeGaps.Gap(start, end))) {
             throw new IllegalStateException("UvaWindow: the free gap [0x" + Long.toHexString(start) + ", 0x"
                     + Long.toHexString(end) + ") is not indexed as such");
         }

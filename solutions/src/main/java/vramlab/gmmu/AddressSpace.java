@@ -324,9 +324,10 @@ public final class AddressSpace {
     /** Frees every table below the root; for a process that exits. Returns the bytes freed. */
     public long clear() {
         long before = pageTableBytes;
-        List<long[]> pages = new ArrayList<>();
-        forEachPte((va, p) -> pages.add(new long[] {va, p.size().ordinal()}));
-        for (long[] p : pages) unmap(p[0], PageSize.values()[(int) p[1]]);
+        record Mapped(long va, PageSize size) {}
+        List<Mapped> pages = new ArrayList<>();               // collected first: unmap edits the tables
+        forEachPte((va, p) -> pages.add(new Mapped(va, p.size())));
+        for (Mapped p : pages) unmap(p.va(), p.size());
         return before - pageTableBytes;
     }
 }

@@ -87,7 +87,7 @@ class BuddyCheckTest {
             }
         }
         @Override void release(long offset, long size) { }
-        @Override void check(Collection<long[]> liveBlocks) { }
+        @Override void check(Collection<BuddyAllocator.Span> liveBlocks) { }
         @Override public String name() { return "re-entrant"; }
     }
 

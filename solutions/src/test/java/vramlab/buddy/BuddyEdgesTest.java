@@ -29,7 +29,7 @@ class BuddyEdgesTest {
         @Override public long reserved() { return 0; }
         @Override void commit(long offset, long size) { }
         @Override void release(long offset, long size) { }
-        @Override void check(Collection<long[]> liveBlocks) { }
+        @Override void check(Collection<BuddyAllocator.Span> liveBlocks) { }
         @Override public String name() { return "none"; }
     }
 

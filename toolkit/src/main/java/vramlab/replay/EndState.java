@@ -1,6 +1,7 @@
 package vramlab.replay;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -13,25 +14,28 @@ import vramlab.snapshot.Snapshot;
 
 /**
  * The recorded run's end beside the replay's, for {@link SnapshotReplay.Report}: the segments
- * each ends with ({address, size}, one per mapped range), the live blocks both hold, and the
+ * each ends with (one {@link SnapshotReplay.Extent} per mapped range), the live blocks both hold, and the
  * bursts of segment actions each history made, so a report can say where the two part.
  */
 final class EndState {
     private EndState() {}
+
+    /** One entry of a history, as much as the segment runs read: {@code action} null if it has none. */
+    record Event(Action action, long addr, long size) {}
 
     /**
      * The segment actions ({@code segment_alloc}, {@code _free}, {@code _map}, {@code _unmap})
      * as runs of consecutive entries, each run sorted: PyTorch releases cached segments in its
      * free sets' order, the kit in its own, and within one burst the order carries no meaning.
      */
-    static List<List<String>> segmentRuns(List<long[]> entries) {
+    static List<List<String>> segmentRuns(List<Event> entries) {
         List<List<String>> runs = new ArrayList<>();
         List<String> run = new ArrayList<>();
-        for (long[] e : entries) {
-            Action a = e == null ? null : Action.values()[(int) e[0]];
+        for (Event e : entries) {
+            Action a = e.action();
             if (a == Action.SEGMENT_ALLOC || a == Action.SEGMENT_FREE || a == Action.SEGMENT_MAP
                     || a == Action.SEGMENT_UNMAP) {
-                run.add(a.word() + " " + SnapshotSteps.handle(e[1]) + " " + e[2]);
+                run.add(a.word() + " " + SnapshotSteps.handle(e.addr()) + " " + e.size());
             } else if (!run.isEmpty()) {
                 run.sort(null);
                 runs.add(run);
@@ -62,19 +66,19 @@ final class EndState {
         return null;
     }
 
-    /** {address, size} of each recorded segment, by address. */
-    static List<long[]> recordedSegments(Snapshot.Device d) {
-        List<long[]> out = new ArrayList<>();
-        for (Snapshot.Segment s : d.segments()) out.add(new long[] {s.address(), s.totalSize()});
+    /** Each recorded segment, by address. */
+    static List<SnapshotReplay.Extent> recordedSegments(Snapshot.Device d) {
+        List<SnapshotReplay.Extent> out = new ArrayList<>();
+        for (Snapshot.Segment s : d.segments()) out.add(new SnapshotReplay.Extent(s.address(), s.totalSize()));
         return out;
     }
 
-    /** {address, size} of each segment as a snapshot reports them: one per mapped range. */
-    static List<long[]> replayedSegments(CachingAllocator a) {
-        List<long[]> out = new ArrayList<>();
+    /** Each segment as a snapshot reports them: one per mapped range, by address. */
+    static List<SnapshotReplay.Extent> replayedSegments(CachingAllocator a) {
+        List<SnapshotReplay.Extent> out = new ArrayList<>();
         for (Segment s : a.segments()) {
             if (!s.isExpandable()) {
-                out.add(new long[] {s.address(), s.size()});
+                out.add(new SnapshotReplay.Extent(s.address(), s.size()));
                 continue;
             }
             long start = -1, bytes = 0;
@@ -83,14 +87,14 @@ final class EndState {
                     if (start < 0) start = b.address();
                     bytes += b.size();
                 } else if (start >= 0) {
-                    out.add(new long[] {start, bytes});
+                    out.add(new SnapshotReplay.Extent(start, bytes));
                     start = -1;
                     bytes = 0;
                 }
             }
-            if (start >= 0) out.add(new long[] {start, bytes});
+            if (start >= 0) out.add(new SnapshotReplay.Extent(start, bytes));
         }
-        out.sort((x, y) -> Long.compare(x[0], y[0]));
+        out.sort(Comparator.comparingLong(SnapshotReplay.Extent::address));
         return out;
     }
 

@@ -34,11 +34,15 @@ public final class SnapshotCard {
     private SnapshotCard() {}
 
     /**
-     * {peak reserved, reserved at the first oom (or -1), that oom's device_free, the entry where
-     * the peak was first reached (0: the start)}, from the start state and the history.
+     * What the recorded run reserved: its peak and the entry where the peak was first reached
+     * (0: the start), what it held at the first oom (-1 if none) and that oom's device_free.
      */
-    static long[] reservedTimeline(Snapshot.Device d, long startReserved) {
-        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1, where = 0;
+    record Reserved(long peak, int peakPosition, long atFirstOom, long deviceFreeAtFirstOom) {}
+
+    /** The recorded run's {@link Reserved}, from the start state and the history. */
+    static Reserved reservedTimeline(Snapshot.Device d, long startReserved) {
+        long reserved = startReserved, peak = startReserved, atOom = -1, free = -1;
+        int where = 0;
         for (Snapshot.Entry e : d.trace()) {
             if (e.action() == null) continue;
             switch (e.action()) {
@@ -54,7 +58,7 @@ public final class SnapshotCard {
                 where = e.position();
             }
         }
-        return new long[] {peak, atOom, free, where};
+        return new Reserved(peak, where, atOom, free);
     }
 
     /** The card: its total memory, what PyTorch could reach of it, and where both came from. */
@@ -67,25 +71,27 @@ public final class SnapshotCard {
      * what it held at the first OOM plus the {@code device_free} that OOM reported (the rest is
      * the context and other processes), in whole 2 MiB pages.
      */
-    static Card infer(long given, long[] timeline, List<StartState.SegmentAt> bases) {
+    static Card infer(long given, Reserved timeline, List<StartState.SegmentAt> bases) {
         if (given > 0) return new Card(given, given, Bytes.formatSize(given) + " (--device)", true);
-        long total = Math.max(DEFAULT_CARD, Bytes.alignUp(timeline[0], Bytes.GiB));
+        long total = Math.max(DEFAULT_CARD, Bytes.alignUp(timeline.peak(), Bytes.GiB));
         String why = "80 GiB assumed (no snapshot records the card)";
         if (total > DEFAULT_CARD) why = Bytes.formatSize(total) + ", the recorded peak rounded up";
         long layout = layoutBound(bases);
-        if (layout < total && layout >= timeline[0]) {
+        if (layout < total && layout >= timeline.peak()) {
             total = layout;
             why = Bytes.formatSize(total) + " at most (its expandable segments, 1 1/8 of the card"
                     + " each, lie that close together)";
         }
-        if (timeline[1] < 0) {
+        if (timeline.atFirstOom() < 0) {
             return new Card(total, total, why + "; no oom entry bounds what PyTorch could use", false);
         }
-        long available = Math.max(Gpu.PAGE, (timeline[1] + timeline[2]) / Gpu.PAGE * Gpu.PAGE);
+        long available = Math.max(Gpu.PAGE,
+                (timeline.atFirstOom() + timeline.deviceFreeAtFirstOom()) / Gpu.PAGE * Gpu.PAGE);
         total = Math.max(total, available);
         return new Card(total, available, Bytes.formatSize(available)
                 + " for PyTorch, inferred from the oom entry ("
-                + Bytes.formatSize(timeline[1]) + " reserved then + " + Bytes.formatSize(timeline[2])
+                + Bytes.formatSize(timeline.atFirstOom()) + " reserved then + "
+                + Bytes.formatSize(timeline.deviceFreeAtFirstOom())
                 + " device_free); total " + why, true);
     }
 

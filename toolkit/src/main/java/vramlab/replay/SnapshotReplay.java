@@ -74,6 +74,9 @@ public final class SnapshotReplay {
         public static Options recorded() { return new Options(null, -1, null); }
     }
 
+    /** A segment at the end of a run as a snapshot reports it: one mapped range. */
+    public record Extent(long address, long size) {}
+
     /** What one device's replay found, with the recorded figures beside the replayed ones. */
     public record Report(int device, String policy, boolean recordingPolicy, Placement placement,
                          String card, long cardAvailable, boolean cardKnown, long firstOomShortfall,
@@ -81,12 +84,12 @@ public final class SnapshotReplay {
                          List<Integer> replayedOoms, List<String> oomMessages,
                          long recordedPeak, int recordedPeakPosition, long replayedPeak,
                          int replayedPeakPosition, long allocatedAtPeak,
-                         List<long[]> recordedSegments,
-                         List<long[]> replayedSegments, int liveBlocks, int liveBlocksMatched,
+                         List<Extent> recordedSegments,
+                         List<Extent> replayedSegments, int liveBlocks, int liveBlocksMatched,
                          int skippedFrees,
                          int segmentActions, String segmentActionDifference, CachingAllocator allocator) {
-        public long recordedReserved() { return recordedSegments.stream().mapToLong(s -> s[1]).sum(); }
-        public long replayedReserved() { return replayedSegments.stream().mapToLong(s -> s[1]).sum(); }
+        public long recordedReserved() { return recordedSegments.stream().mapToLong(Extent::size).sum(); }
+        public long replayedReserved() { return replayedSegments.stream().mapToLong(Extent::size).sum(); }
 
         /** Count, sizes and reserved bytes of the final segments equal the snapshot's own. */
         public boolean segmentsAgree() {
@@ -94,20 +97,13 @@ public final class SnapshotReplay {
         }
 
         /** ... and at the same addresses. */
-        public boolean addressesAgree() {
-            if (recordedSegments.size() != replayedSegments.size()) return false;
-            for (int i = 0; i < recordedSegments.size(); i++) {
-                if (recordedSegments.get(i)[0] != replayedSegments.get(i)[0]
-                        || recordedSegments.get(i)[1] != replayedSegments.get(i)[1]) return false;
-            }
-            return true;
-        }
+        public boolean addressesAgree() { return recordedSegments.equals(replayedSegments); }
 
         /** Every recorded OOM recurs at its entry, and no other. */
         public boolean oomsAgree() { return recordedOoms.equals(replayedOoms); }
 
-        private static List<Long> sizes(List<long[]> segments) {
-            return segments.stream().map(s -> s[1]).sorted().toList();
+        private static List<Long> sizes(List<Extent> segments) {
+            return segments.stream().map(Extent::size).sorted().toList();
         }
     }
 
@@ -181,7 +177,7 @@ public final class SnapshotReplay {
         Map<Long, Integer> streams = new HashMap<>();
         streams.put(0L, 0);
         StartState start = StartState.of(d, recording, streams);
-        long[] timeline = SnapshotCard.reservedTimeline(d, start.reserved());
+        SnapshotCard.Reserved timeline = SnapshotCard.reservedTimeline(d, start.reserved());
         List<Integer> recordedOoms = new ArrayList<>();
         for (Snapshot.Entry e : d.trace()) if (e.action() == Action.OOM) recordedOoms.add(e.position());
         SnapshotCard.Card card = SnapshotCard.infer(o.card(), timeline, start.expandableBases());
@@ -202,15 +198,13 @@ public final class SnapshotReplay {
             run.apply(step, streams);
         }
         List<List<String>> recordedRuns = EndState.segmentRuns(d.trace().stream()
-                .map(e -> e.action() == null ? null
-                        : new long[] {e.action().ordinal(), e.addr(), e.size()})
-                .toList());
+                .map(e -> new EndState.Event(e.action(), e.addr(), e.size())).toList());
         List<List<String>> replayedRuns = EndState.segmentRuns(a.trace().entries().stream()
-                .map(e -> new long[] {e.action().ordinal(), e.addr(), e.size()}).toList());
+                .map(e -> new EndState.Event(e.action(), e.addr(), e.size())).toList());
         if (!record) a.trace().record(false, 1);
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
-                recordedOoms, run.ooms, run.messages, timeline[0], (int) timeline[3], run.peak, run.peakPosition,
+                recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak, run.peakPosition,
                 run.allocatedAtPeak,
                 EndState.recordedSegments(d), EndState.replayedSegments(a), EndState.liveBlocks(d),
                 EndState.matchedLive(d, a), run.skipped, EndState.count(recordedRuns),

@@ -126,13 +126,23 @@ public final class StartState {
     }
 
     private static final class Builder {
+        /** Where an expandable segment's range recorded at the end stops, and its pool. */
+        record EndRange(long end, PoolKind pool) {}
+
+        /**
+         * A block live at the start: its size when the snapshot shows it (else -1: the history
+         * only frees it), the bytes asked for, and the trace position of its first free (0 when
+         * its size is known).
+         */
+        record Seen(long address, long size, long requested, int freedAt) {}
+
         final Snapshot.Device device;
         final Policy policy;
         final Map<Long, Integer> streams;
         final TreeMap<Long, Reservation> mallocs = new TreeMap<>();   // address -> one-range reservation
         final List<Reservation> expandable = new ArrayList<>();
         final Map<Long, Reservation> mappedByStream = new HashMap<>();  // every expandable range, by stream
-        final TreeMap<Long, long[]> endRanges = new TreeMap<>();        // start -> {end, pool}
+        final TreeMap<Long, EndRange> endRanges = new TreeMap<>();      // start -> its end and pool
         final List<Reservation> atEnd = new ArrayList<>();              // (pool, stream) seen at the end
         final List<String> notes = new ArrayList<>();
         final List<Long> unplaced = new ArrayList<>();
@@ -149,7 +159,7 @@ public final class StartState {
             for (Snapshot.Segment s : device.segments()) {
                 if (s.expandable()) {
                     mapped(s.stream()).add(s.address(), s.end());
-                    endRanges.put(s.address(), new long[] {s.end(), s.pool().ordinal()});
+                    endRanges.put(s.address(), new EndRange(s.end(), s.pool()));
                 } else {
                     Reservation r = new Reservation(s.pool(), s.stream(), false, s.address());
                     r.add(s.address(), s.end());
@@ -264,10 +274,8 @@ public final class StartState {
         }
 
         private PoolKind poolOf(long start, long end) {
-            Map.Entry<Long, long[]> e = endRanges.floorEntry(end - 1);
-            while (e != null && e.getValue()[0] > start) {
-                return PoolKind.values()[(int) e.getValue()[1]];
-            }
+            Map.Entry<Long, EndRange> e = endRanges.floorEntry(end - 1);
+            if (e != null && e.getValue().end() > start) return e.getValue().pool();
             return (end - start) % (20 * Bytes.MiB) == 0 ? PoolKind.LARGE : PoolKind.SMALL;
         }
 
@@ -287,11 +295,11 @@ public final class StartState {
                 }
             }
             segments.addAll(byStart.values());
-            Map<SegmentAt, List<long[]>> found = new HashMap<>();   // {address, size or -1, requested}
-            for (long[] b : liveAtStart()) {
-                Map.Entry<Long, SegmentAt> in = byStart.floorEntry(b[0]);
-                if (in == null || b[0] >= in.getValue().address() + in.getValue().size()) {
-                    unplaced.add(b[0]);
+            Map<SegmentAt, List<Seen>> found = new HashMap<>();
+            for (Seen b : liveAtStart()) {
+                Map.Entry<Long, SegmentAt> in = byStart.floorEntry(b.address());
+                if (in == null || b.address() >= in.getValue().address() + in.getValue().size()) {
+                    unplaced.add(b.address());
                     continue;
                 }
                 found.computeIfAbsent(in.getValue(), k -> new ArrayList<>()).add(b);
@@ -301,8 +309,8 @@ public final class StartState {
             return out;
         }
 
-        /** {address, exact size or -1, requested, position of its free} of every block live at the start. */
-        private List<long[]> liveAtStart() {
+        /** Every block live at the start, as the snapshot and the history show it, in address order. */
+        private List<Seen> liveAtStart() {
             Map<Long, Snapshot.Entry> first = new HashMap<>();
             for (Snapshot.Entry e : device.trace()) {
                 Action a = e.action();
@@ -311,48 +319,49 @@ public final class StartState {
                 }
                 if (a == Action.ALLOC) firstAlloc.putIfAbsent(e.addr(), e.position());
             }
-            List<long[]> out = new ArrayList<>();
+            List<Seen> out = new ArrayList<>();
             for (Snapshot.Segment s : device.segments()) {
                 for (Snapshot.Block b : s.blocks()) {
                     if (b.isActive() && !first.containsKey(b.address())) {
-                        out.add(new long[] {b.address(), b.size(), Math.max(1, b.requested()), 0});
+                        out.add(new Seen(b.address(), b.size(), Math.max(1, b.requested()), 0));
                     }
                 }
             }
             first.forEach((addr, e) -> {
                 if (e.action() != Action.ALLOC) {
-                    out.add(new long[] {addr, -1, Math.max(1, e.size()), e.position()});
+                    out.add(new Seen(addr, -1, Math.max(1, e.size()), e.position()));
                 }
             });
-            out.sort(Comparator.comparingLong(b -> b[0]));
+            out.sort(Comparator.comparingLong(Seen::address));
             return out;
         }
 
         /** Sizes the blocks of one segment, in address order. */
-        private List<LiveAt> size(SegmentAt s, List<long[]> blocks) {
+        private List<LiveAt> size(SegmentAt s, List<Seen> blocks) {
             List<LiveAt> out = new ArrayList<>();
             long end = s.address() + s.size();
             for (int i = 0; i < blocks.size(); i++) {
-                long[] b = blocks.get(i);
-                long next = i + 1 < blocks.size() ? blocks.get(i + 1)[0] : end;
-                if (b[1] > 0) {
-                    if (b[0] + b[1] > next) { inconsistent++; continue; }
-                    out.add(new LiveAt(b[0], b[1], Math.min(b[2], b[1]), false));
+                Seen b = blocks.get(i);
+                long at = b.address();
+                long next = i + 1 < blocks.size() ? blocks.get(i + 1).address() : end;
+                if (b.size() > 0) {
+                    if (at + b.size() > next) { inconsistent++; continue; }
+                    out.add(new LiveAt(at, b.size(), Math.min(b.requested(), b.size()), false));
                     continue;
                 }
-                long rounded = policy.roundSize(b[2]);
-                long seen = firstAllocAfter(b[0], next, b[3]);
-                if (seen >= b[0] + rounded) next = seen;     // the free bytes after it began there
-                long gap = next - (b[0] + rounded);
+                long rounded = policy.roundSize(b.requested());
+                long seen = firstAllocAfter(at, next, b.freedAt());
+                if (seen >= at + rounded) next = seen;     // the free bytes after it began there
+                long gap = next - (at + rounded);
                 long size = rounded;
                 if (gap < 0) {
-                    size = next - b[0];
+                    size = next - at;
                     inconsistent++;
                 } else if (gap > 0 && !policy.shouldSplit(s.pool(), rounded + gap, rounded)) {
                     size = rounded + gap;
                 }
                 if (size <= 0) continue;
-                out.add(new LiveAt(b[0], size, Math.min(b[2], size), true));
+                out.add(new LiveAt(at, size, Math.min(b.requested(), size), true));
             }
             return out;
         }

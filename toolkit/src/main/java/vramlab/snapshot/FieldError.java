@@ -49,9 +49,9 @@ final class FieldError extends RuntimeException {
                 if (!(first && bareList && step.equals("segments"))) pointer.append('/').append(escape(step));
                 first = false;
             }
-            long[] at = key == null ? null : Json.locate(json, pointer + "/" + escape(key));
+            Json.Place at = key == null ? null : Json.locate(json, pointer + "/" + escape(key));
             if (at == null) at = Json.locate(json, pointer.toString());
-            if (at != null) return new TraceException(file, at[0], at[1], getMessage());
+            if (at != null) return new TraceException(file, at.line(), at.column(), getMessage());
         }
         return new TraceException(file, 0, getMessage());
     }

@@ -79,12 +79,15 @@ final class Json {
         }
     }
 
+    /** A place in a JSON text: line and column, both from 1, as Jackson counts them. */
+    record Place(long line, long column) {}
+
     /**
      * The line and column (from 1) where the value at {@code pointer} (a JSON Pointer, RFC 6901:
      * {@code /segments/3/blocks/2}) starts in {@code bytes}, or null when there is no such value.
      * Containers off the path are skipped unread, so it costs one pass over the text at most.
      */
-    static long[] locate(byte[] bytes, String pointer) {
+    static Place locate(byte[] bytes, String pointer) {
         try (JsonParser p = MAPPER.createParser(bytes)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
@@ -94,7 +97,7 @@ final class Json {
                 String at = here == null ? "" : here.pathAsPointer().toString();
                 if (at.equals(pointer)) {
                     JsonLocation l = p.currentTokenLocation();
-                    return new long[] {l.getLineNr(), l.getColumnNr()};
+                    return new Place(l.getLineNr(), l.getColumnNr());
                 }
                 if (container && !pointer.startsWith(at + "/")) p.skipChildren();
             }

@@ -99,8 +99,14 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
 
     /** Address ranges: segments (with their pool) and live blocks. */
     private static final class Layout {
-        /** start to {end, private pool ? 1 : 0} */
-        final TreeMap<Long, long[]> segments = new TreeMap<>();
+        /** Where a segment ends, and whether it belongs to a private pool (a graph's, say). */
+        record Extent(long end, boolean privatePool) {}
+
+        /** Bytes free inside one segment: all of them, and the largest gap. */
+        record Free(long total, long largest) {}
+
+        /** start to its extent */
+        final TreeMap<Long, Extent> segments = new TreeMap<>();
         /** start to end */
         final TreeMap<Long, Long> live = new TreeMap<>();
         int expandable;
@@ -114,7 +120,7 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
                 long at = number(s, "address", file, 0);
                 long size = number(s, "total_size", file, 0);
                 boolean priv = isPrivate(s.get("segment_pool_id"));
-                l.segments.put(at, new long[] {at + size, priv ? 1 : 0});
+                l.segments.put(at, new Extent(at + size, priv));
                 if (Boolean.TRUE.equals(s.get("is_expandable"))) l.expandable++;
                 long cursor = at;
                 for (Object b : list(s.get("blocks"))) {
@@ -153,7 +159,7 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
                         number(e, "size", file, line));
                 case "segment_free" -> {
                     long at = number(e, "addr", file, line);
-                    segments.put(at, new long[] {at + number(e, "size", file, line), 0});
+                    segments.put(at, new Extent(at + number(e, "size", file, line), false));
                 }
                 case "segment_unmap" -> remap(number(e, "addr", file, line),
                         number(e, "size", file, line));
@@ -178,32 +184,33 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
 
         private void removeSegment(long at, long size) {
             long end = at + size;
-            Map.Entry<Long, long[]> e = segments.floorEntry(at);
-            if (e != null && e.getValue()[0] > at) {
+            Map.Entry<Long, Extent> e = segments.floorEntry(at);
+            if (e != null && e.getValue().end() > at) {
                 segments.remove(e.getKey());
-                long[] v = e.getValue();
-                if (e.getKey() < at) segments.put(e.getKey(), new long[] {at, v[1]});
-                if (v[0] > end) segments.put(end, new long[] {v[0], v[1]});
+                Extent v = e.getValue();
+                if (e.getKey() < at) segments.put(e.getKey(), new Extent(at, v.privatePool()));
+                if (v.end() > end) segments.put(end, v);
             }
         }
 
         /** Undoing an unmap: the pages join the expandable segment they were cut from. */
         private void remap(long at, long size) {
-            long start = at, end = at + size, pool = 0;
-            Map.Entry<Long, long[]> before = segments.floorEntry(at);
-            if (before != null && before.getValue()[0] == at) {
+            long start = at, end = at + size;
+            boolean privatePool = false;
+            Map.Entry<Long, Extent> before = segments.floorEntry(at);
+            if (before != null && before.getValue().end() == at) {
                 start = before.getKey();
-                pool = before.getValue()[1];
+                privatePool = before.getValue().privatePool();
                 segments.remove(start);
             }
-            long[] after = segments.remove(end);
-            if (after != null) end = after[0];
-            segments.put(start, new long[] {end, pool});
+            Extent after = segments.remove(end);
+            if (after != null) end = after.end();
+            segments.put(start, new Extent(end, privatePool));
         }
 
         long reserved() {
             long sum = 0;
-            for (Map.Entry<Long, long[]> s : segments.entrySet()) sum += s.getValue()[0] - s.getKey();
+            for (Map.Entry<Long, Extent> s : segments.entrySet()) sum += s.getValue().end() - s.getKey();
             return sum;
         }
 
@@ -214,8 +221,8 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
         }
 
         /** Free bytes in each segment: its range minus the live blocks inside it. */
-        private long[] free(Map.Entry<Long, long[]> s) {
-            long total = 0, largest = 0, cursor = s.getKey(), end = s.getValue()[0];
+        private Free free(Map.Entry<Long, Extent> s) {
+            long total = 0, largest = 0, cursor = s.getKey(), end = s.getValue().end();
             for (Map.Entry<Long, Long> b : live.subMap(s.getKey(), true, end, false).entrySet()) {
                 long gap = b.getKey() - cursor;
                 total += Math.max(0, gap);
@@ -224,21 +231,21 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
             }
             total += Math.max(0, end - cursor);
             largest = Math.max(largest, end - cursor);
-            return new long[] {total, largest};
+            return new Free(total, largest);
         }
 
         long privateFree() {
             long sum = 0;
-            for (Map.Entry<Long, long[]> s : segments.entrySet()) {
-                if (s.getValue()[1] == 1) sum += free(s)[0];
+            for (Map.Entry<Long, Extent> s : segments.entrySet()) {
+                if (s.getValue().privatePool()) sum += free(s).total();
             }
             return sum;
         }
 
         long largestFree() {
             long max = 0;
-            for (Map.Entry<Long, long[]> s : segments.entrySet()) {
-                if (s.getValue()[1] == 0) max = Math.max(max, free(s)[1]);
+            for (Map.Entry<Long, Extent> s : segments.entrySet()) {
+                if (!s.getValue().privatePool()) max = Math.max(max, free(s).largest());
             }
             return max;
         }

@@ -56,9 +56,9 @@ public final class Workloads {
         for (int step = 0; step < steps; step++) {
             List<String> grads = trainStep(t, m, seq, batch, FP32, weights.size(), rnd);
             if (step == 0) {
-                for (long[] w : weightSizes(m, FP32)) {
-                    adam.add(t.alloc("adam.m", w[0]));
-                    adam.add(t.alloc("adam.v", w[0]));
+                for (long w : weightSizes(m, FP32)) {
+                    adam.add(t.alloc("adam.m", w));
+                    adam.add(t.alloc("adam.v", w));
                 }
             }
             t.freeAll(grads);
@@ -74,18 +74,18 @@ public final class Workloads {
     /** The weights, tensor by tensor: embeddings, each layer's, the final norm. */
     private static List<String> loadWeights(TraceBuilder t, Transformer m, long bytes, boolean tiedHead) {
         List<String> handles = new ArrayList<>();
-        for (long[] w : weightSizes(m, bytes)) handles.add(t.alloc("w", w[0]));
+        for (long w : weightSizes(m, bytes)) handles.add(t.alloc("w", w));
         if (!tiedHead) handles.add(t.alloc("w.head", m.vocab() * m.hidden() * bytes));
         return handles;
     }
 
-    private static List<long[]> weightSizes(Transformer m, long bytes) {
-        List<long[]> sizes = new ArrayList<>();
-        sizes.add(new long[] {m.vocab() * m.hidden() * bytes});
+    private static List<Long> weightSizes(Transformer m, long bytes) {
+        List<Long> sizes = new ArrayList<>();
+        sizes.add(m.vocab() * m.hidden() * bytes);
         for (int l = 0; l < m.layers(); l++) {
-            for (long p : m.layerWeights()) sizes.add(new long[] {p * bytes});
+            for (long p : m.layerWeights()) sizes.add(p * bytes);
         }
-        sizes.add(new long[] {2 * m.hidden() * bytes});
+        sizes.add(2 * m.hidden() * bytes);
         return sizes;
     }
 
@@ -146,7 +146,16 @@ public final class Workloads {
         SeededRandom rnd = new SeededRandom(seed);
         TraceBuilder t = new TraceBuilder();
         loadWeights(t, m, FP16, false);
-        List<long[]> running = new ArrayList<>();       // {tokens, remaining output, kv capacity}
+        final class Sequence {                          // one request being decoded
+            long tokens, toGenerate, kvCapacity;        // kvCapacity: tokens its KV buffer holds
+
+            Sequence(long tokens, long toGenerate, long kvCapacity) {
+                this.tokens = tokens;
+                this.toGenerate = toGenerate;
+                this.kvCapacity = kvCapacity;
+            }
+        }
+        List<Sequence> running = new ArrayList<>();
         List<String> kv = new ArrayList<>();
         int admitted = 0;
         while (admitted < requests || !running.isEmpty()) {
@@ -164,7 +173,7 @@ public final class Workloads {
                 pre.add(t.alloc("prefill.mlp", 2 * prompt * m.ffn() * FP16));
                 pre.add(t.alloc("prefill.logits", m.vocab() * FP32));
                 t.freeAll(pre);
-                running.add(new long[] {prompt, output, cap});
+                running.add(new Sequence(prompt, output, cap));
             }
             long b = running.size();
             List<String> step = new ArrayList<>();
@@ -173,15 +182,15 @@ public final class Workloads {
             step.add(t.alloc("decode.logits", b * m.vocab() * FP32));
             t.freeAll(step);
             for (int i = running.size() - 1; i >= 0; i--) {
-                long[] s = running.get(i);
-                s[0]++;
-                s[1]--;
-                if (s[1] <= 0) {
+                Sequence s = running.get(i);
+                s.tokens++;
+                s.toGenerate--;
+                if (s.toGenerate <= 0) {
                     t.free(kv.remove(i));
                     running.remove(i);
-                } else if (s[0] + 1 > s[2]) {
-                    s[2] += grow;
-                    String bigger = t.alloc("kv", s[2] * kvPerToken);
+                } else if (s.tokens + 1 > s.kvCapacity) {
+                    s.kvCapacity += grow;
+                    String bigger = t.alloc("kv", s.kvCapacity * kvPerToken);
                     t.free(kv.get(i));
                     kv.set(i, bigger);
                 }
@@ -220,9 +229,9 @@ public final class Workloads {
             long seq = 8 * rnd.nextLong(8, 65);
             List<String> grads = trainStep(t, m, seq, batch, FP32, weights.size(), rnd);
             if (step == 0) {
-                for (long[] w : weightSizes(m, FP32)) {
-                    adam.add(t.alloc("adamw.m", w[0]));
-                    adam.add(t.alloc("adamw.v", w[0]));
+                for (long w : weightSizes(m, FP32)) {
+                    adam.add(t.alloc("adamw.m", w));
+                    adam.add(t.alloc("adamw.v", w));
                 }
             }
             t.freeAll(grads);
