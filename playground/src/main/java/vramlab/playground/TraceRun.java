@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import vramlab.alloc.CachingAllocator;
-import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.driver.Gpu;
 import vramlab.figures.SegmentMapFigure;
 import vramlab.replay.CsvListener;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
 import vramlab.replay.SummaryListener;
+import vramlab.replay.Timeline;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceException;
 import vramlab.trace.TraceReader;
@@ -106,8 +106,7 @@ public final class TraceRun {
         PrintStream summaryOut = new PrintStream(summaryBytes, true, StandardCharsets.UTF_8);
         PrintStream csvOut = new PrintStream(csvBytes, true, StandardCharsets.UTF_8);
         SummaryListener summary = new SummaryListener(summaryOut);
-        Tee tee = new Tee(summary, new CsvListener(csvOut));
-        Replayer r = new Replayer(a, tee, "trace", true);
+        Replayer r = new Replayer(a, Timeline.both(summary, new CsvListener(csvOut)), "trace", true);
         String error = "";
         int done = 0;
         try {
@@ -120,7 +119,7 @@ public final class TraceRun {
                 + " of " + events.size();
         return new Result(done, events.size(), text(summaryBytes), List.of(text(csvBytes).split("\n")),
                 SegmentMapFigure.svg(title, SegmentMapFigure.snapshot(a)),
-                a.requested(), a.allocated(), a.reserved(), tee.lastOom, error);
+                a.requested(), a.allocated(), a.reserved(), summary.lastOom(), error);
     }
 
     private static Result failed(int step, int events, String error) {
@@ -140,30 +139,5 @@ public final class TraceRun {
 
     private static String text(ByteArrayOutputStream b) {
         return new String(b.toByteArray(), StandardCharsets.UTF_8);
-    }
-
-    /** Both listeners hear every event; the latest OOM is kept for the page's OOM box. */
-    private static final class Tee implements Replayer.Listener {
-        private final Replayer.Listener first, second;
-        String lastOom = "";
-
-        Tee(Replayer.Listener first, Replayer.Listener second) {
-            this.first = first;
-            this.second = second;
-        }
-
-        @Override
-        public void event(long step, TraceEvent e, Replayer.Result result, long bytes, CachingAllocator a) {
-            first.event(step, e, result, bytes, a);
-            second.event(step, e, result, bytes, a);
-        }
-
-        @Override
-        public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
-            first.oom(step, e, error);
-            second.oom(step, e, error);
-            lastOom = "OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
-                    + Bytes.formatSize(e.size()) + "): " + error.getMessage();
-        }
     }
 }

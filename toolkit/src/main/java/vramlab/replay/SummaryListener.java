@@ -16,6 +16,7 @@ public final class SummaryListener implements Replayer.Listener {
     private final PrintStream out;
     private long events, ooms, skipped;
     private long peakRequested, peakAllocated, peakReserved;
+    private String lastOom = "";
 
     private final boolean fullMap;
 
@@ -53,9 +54,13 @@ public final class SummaryListener implements Replayer.Listener {
     @Override
     public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
         ooms++;
-        out.println("OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
-                + Bytes.formatSize(e.size()) + "): " + error.getMessage());
+        lastOom = "OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
+                + Bytes.formatSize(e.size()) + "): " + error.getMessage();
+        out.println(lastOom);
     }
+
+    /** The line printed for the latest OOM, as printed; empty before the first. */
+    public String lastOom() { return lastOom; }
 
     /**
      * Prints the totals, the final {@code memory_summary()} and the segment map: every segment
