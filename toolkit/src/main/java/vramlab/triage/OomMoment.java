@@ -69,11 +69,12 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
         Layout layout = Layout.dumped(snapshot, device, file);
         List<?> trace = list(list(snapshot.get("device_traces")).get(device));
         for (int i = trace.size() - 1; i > index; i--) {
-            layout.undo((Map<?, ?>) trace.get(i), file, i + 1);
+            layout.undo((Map<?, ?>) trace.get(i), file, entry(device, i));
         }
         Map<?, ?> oom = (Map<?, ?>) trace.get(index);
-        return new OomMoment(device, index + 1, number(oom, "size", file, index + 1),
-                number(oom, "device_free", file, index + 1), layout.reserved(), layout.allocated(),
+        String where = entry(device, index);
+        return new OomMoment(device, index + 1, number(oom, "size", file, where),
+                number(oom, "device_free", file, where), layout.reserved(), layout.allocated(),
                 layout.privateFree(), layout.largestFree(), layout.segmentCount(), layout.expandable,
                 frames(oom));
     }
@@ -88,13 +89,23 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
 
     static List<?> list(Object o) { return o instanceof List<?> l ? l : List.of(); }
 
-    static long number(Map<?, ?> e, String key, String file, long line) {
+    /** A trace entry's path in the snapshot's dict, as the snapshot reader names fields. */
+    private static String entry(int device, int index) {
+        return "device_traces[" + device + "][" + index + "]";
+    }
+
+    /**
+     * The integer {@code key} of {@code e}, which sits at {@code where} in the snapshot's dict; a
+     * snapshot keeps no line numbers once it is read, so a bad field is named by its path.
+     */
+    static long number(Map<?, ?> e, String key, String file, String where) {
         Object v = e.get(key);
         if (v instanceof Integer i) return i;
         if (v instanceof Long l) return l;
         if (v instanceof BigInteger b) return b.longValue();
-        throw new TraceException(file, line, "snapshot entry has no integer '" + key + "' (found "
-                + v + ")");
+        throw new TraceException(file, 0, where + " has no integer '" + key + "' ("
+                + (v == null ? "the key is missing" : "found " + v.getClass().getSimpleName()
+                        + " " + v) + ")");
     }
 
     /** Address ranges: segments (with their pool) and live blocks. */
@@ -113,20 +124,24 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
 
         static Layout dumped(Map<?, ?> snapshot, int device, String file) {
             Layout l = new Layout();
-            for (Object o : list(snapshot.get("segments"))) {
-                if (!(o instanceof Map<?, ?> s)) continue;
+            List<?> all = list(snapshot.get("segments"));
+            for (int k = 0; k < all.size(); k++) {
+                if (!(all.get(k) instanceof Map<?, ?> s)) continue;
+                String where = "segments[" + k + "]";
                 Object dev = s.get("device");
                 if (dev != null && ((Number) dev).intValue() != device) continue;
-                long at = number(s, "address", file, 0);
-                long size = number(s, "total_size", file, 0);
+                long at = number(s, "address", file, where);
+                long size = number(s, "total_size", file, where);
                 boolean priv = isPrivate(s.get("segment_pool_id"));
                 l.segments.put(at, new Extent(at + size, priv));
                 if (Boolean.TRUE.equals(s.get("is_expandable"))) l.expandable++;
                 long cursor = at;
-                for (Object b : list(s.get("blocks"))) {
-                    if (!(b instanceof Map<?, ?> blk)) continue;
-                    long bsize = number(blk, "size", file, 0);
-                    long baddr = blk.containsKey("address") ? number(blk, "address", file, 0) : cursor;
+                List<?> blocks = list(s.get("blocks"));
+                for (int j = 0; j < blocks.size(); j++) {
+                    if (!(blocks.get(j) instanceof Map<?, ?> blk)) continue;
+                    String block = where + ".blocks[" + j + "]";
+                    long bsize = number(blk, "size", file, block);
+                    long baddr = blk.containsKey("address") ? number(blk, "address", file, block) : cursor;
                     Object state = blk.get("state");
                     if ("active_allocated".equals(state) || "active_pending_free".equals(state)) {
                         l.live.put(baddr, baddr + bsize);
@@ -143,7 +158,7 @@ public record OomMoment(int device, int entry, long requested, long deviceFree, 
             return false;
         }
 
-        void undo(Map<?, ?> e, String file, long line) {
+        void undo(Map<?, ?> e, String file, String line) {
             Object action = e.get("action");
             if (!(action instanceof String a)) return;
             switch (a) {
