@@ -3,6 +3,7 @@ package vramlab.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 
 import java.util.ArrayList;
@@ -83,6 +84,22 @@ class CudaMallocTest {
             assertThat(b - a).isEqualTo(512);
             assertThat(c - b).isEqualTo(512);
             assertThat(p.translate(a).pte()).isEqualTo(p.translate(c).pte());
+        }
+
+        @Test
+        @DisplayName("a slice cut from the middle of three free runs keeps the rest of that run free")
+        void firstFitKeepsTheRemainder() {
+            long a = p.cudaMalloc(kib(256));
+            p.cudaMalloc(kib(512));
+            long c = p.cudaMalloc(kib(768));
+            p.cudaMalloc(kib(256));                       // the page's last 256 KiB stay free
+            p.cudaFree(a);
+            p.cudaFree(c);                                 // free runs: 256 KiB, 768 KiB, 256 KiB
+            assertThat(p.cudaMalloc(kib(512))).as("first fit: the middle run").isEqualTo(c);
+            assertThat(p.cudaMalloc(kib(256))).as("then the first run").isEqualTo(a);
+            assertThat(p.cudaMalloc(kib(256))).as("then what the middle run kept").isEqualTo(c + kib(512));
+            assertThat(p.sharedPages()).isEqualTo(1);
+            gpu.checkInvariants();
         }
 
         @Test
@@ -374,4 +391,5 @@ class CudaMallocTest {
         gpu.checkInvariants();
         assertThat(gpu.pool().usedBytes()).as("only the reserve").isEqualTo(mib(16));
     }
+
 }
