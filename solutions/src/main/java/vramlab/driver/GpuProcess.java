@@ -201,6 +201,27 @@ public final class GpuProcess {
     }
     // end::cudaMalloc[]
 
+    /**
+     * {@link #cudaMalloc} for a caller that takes running out as an answer, not a failure: the
+     * pointer, or 0 where cudaMalloc throws {@code cudaErrorMemoryAllocation}. The real
+     * {@code cudaMalloc} returns its error code, and PyTorch's {@code alloc_block} reads it and
+     * clears it with {@code cudaGetLastError()} (c10/cuda/CUDACachingAllocator.cpp, 2024 main,
+     * CCA:2630-2722); the caching allocator calls this. The same call, the same state after
+     * it: only a request the device's budget cannot hold is answered before its VA range is
+     * taken (and given back), and no exception, text or stack trace is made for it, which a
+     * replay that runs out tens of thousands of times would otherwise pay for each time.
+     */
+    public long tryCudaMalloc(long size) {
+        checkOpen();
+        if (size > SMALL_MAX && Bytes.alignUp(size, Gpu.PAGE) > gpu.free()) return 0;
+        try {
+            return cudaMalloc(size);
+        } catch (CudaException e) {
+            if (!e.isOutOfMemory()) throw e;
+            return 0;
+        }
+    }
+
     /** Books a slice of {@code page} as a cudaMalloc; {@code newPages} is 1 when the page is new. */
     long slice(SharedPages.Page page, long off, long bytes, long newPages) {
         Allocation a = new Allocation(page.va + off, bytes, page);
