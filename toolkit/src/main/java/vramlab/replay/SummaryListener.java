@@ -4,6 +4,7 @@ import static vramlab.units.Columns.left;
 import static vramlab.units.Columns.right;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
@@ -56,7 +57,27 @@ public final class SummaryListener implements Replayer.Listener {
         ooms++;
         lastOom = "OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
                 + Bytes.formatSize(e.size()) + "): " + error.getMessage();
-        out.println(lastOom);
+        printLine(lastOom);
+    }
+
+    private static final byte[] NEWLINE = System.lineSeparator().getBytes(StandardCharsets.ISO_8859_1);
+
+    /**
+     * {@code out.println(line)}, an ASCII line written as its bytes: println encodes it char by
+     * char through the stream's writer, which was half of what each OOM cost a replay that
+     * prints tens of thousands of them. ASCII's bytes are the same in every charset a terminal
+     * or a file uses; any other line goes through println.
+     */
+    private void printLine(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            if (line.charAt(i) >= 0x80) {
+                out.println(line);
+                return;
+            }
+        }
+        byte[] bytes = line.getBytes(StandardCharsets.ISO_8859_1);
+        out.write(bytes, 0, bytes.length);
+        out.write(NEWLINE, 0, NEWLINE.length);
     }
 
     /** The line printed for the latest OOM, as printed; empty before the first. */
