@@ -90,7 +90,7 @@ public final class CachingAllocator {
     private final CacheRelease release;
     private final WholeSegmentRelease wholeRelease;
     private final OutOfMemory oom = new OutOfMemory(this);
-    final SegmentPlacement placement = new SegmentPlacement();
+    final SegmentPlacement placement = new SegmentPlacement(segments.values());
     private int nextSegmentId;
     private long requested;
     private long allocated;
