@@ -41,12 +41,18 @@ class SummaryListenerTest {
         SummaryListener summary = new SummaryListener(new PrintStream(printed, true, cs));
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         PrintStream reference = new PrintStream(expected, true, cs);
-        for (long step = 1; step <= 3; step++) {
-            summary.oom(step, TraceEvent.alloc(step + 10, handle, mib(30)), oom);
+        assertThat(summary.lastOom()).as("before the first OOM").isEmpty();
+        long[] steps = {1, 9, 10, 99, 2000, 1_000_000_007L, Long.MAX_VALUE - 1};   // 2000: a negative line
+        for (long step : steps) {
+            summary.oom(step, TraceEvent.alloc(step % 1000 == 0 ? -3 : step + 1, handle, mib(30) + step % 7), oom);
             reference.println(summary.lastOom());
         }
-        assertThat(summary.lastOom()).startsWith("OOM at step 3 (line 13, alloc " + handle + " 30.00 MiB): CUDA out of memory.");
+        summary.oom(3, TraceEvent.alloc(13, handle, mib(30)), oom);
+        reference.println(summary.lastOom());
+        assertThat(summary.lastOom()).isEqualTo("OOM at step 3 (line 13, alloc " + handle + " 30.00 MiB): " + oom.getMessage());
+        assertThat(oom.getMessage()).startsWith("CUDA out of memory.");
         assertThat(printed.toByteArray()).isEqualTo(expected.toByteArray());
-        assertThat(new String(printed.toByteArray(), cs).lines()).hasSize(3);
+        assertThat(new String(printed.toByteArray(), cs).lines()).hasSize(steps.length + 1)
+                .contains("OOM at step 1000000007 (line 1000000008, alloc " + handle + " 30.00 MiB): " + oom.getMessage());
     }
 }
