@@ -74,12 +74,12 @@ public final class SummaryListener implements Replayer.Listener {
     /** The line printed for the latest OOM, as printed; empty before the first. */
     public String lastOom() {
         if (lastEvent == null) return "";
-        StringBuilder line = new StringBuilder();
+        StringBuilder text = new StringBuilder();
         oomLine(lastStep, lastEvent, lastError, new Pieces() {
-            @Override public void text(String s) { line.append(s); }
-            @Override public void number(long n) { line.append(n); }
+            @Override public void text(String s) { text.append(s); }
+            @Override public void number(long n) { text.append(n); }
         });
-        return line.toString();
+        return text.toString();
     }
 
     /** Where an OOM line's pieces go: the bytes printed, or the text {@link #lastOom} returns. */
