@@ -166,8 +166,9 @@ class LauncherScriptTest {
     @Test
     @DisplayName("replay and the other short commands start on the JIT's first tier; site does not")
     void jitChoices() throws Exception {
-        assertThat(launch("replay", "x.trace")).contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1");
-        assertThat(launch("site")).doesNotContain("TieredStopAtLevel");
+        assertThat(launch("replay", "x.trace"))
+                .contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1 -XX:InitialRAMPercentage=6");
+        assertThat(launch("site")).doesNotContain("TieredStopAtLevel").doesNotContain("InitialRAMPercentage");
     }
 
     @Test
@@ -178,7 +179,7 @@ class LauncherScriptTest {
         boolean lent = text.contains("[madvise]") || text.contains("[always]");
         String replay = launch("replay", "x.trace");
         if (lent) {
-            assertThat(replay).contains("-XX:NewRatio=1 -XX:+UseTransparentHugePages");
+            assertThat(replay).contains("-XX:InitialRAMPercentage=6 -XX:+UseTransparentHugePages");
         } else {
             assertThat(replay).as("this machine's THP mode: '%s'", text.strip()).doesNotContain("UseTransparentHugePages");
         }

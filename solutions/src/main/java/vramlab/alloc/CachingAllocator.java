@@ -12,7 +12,6 @@ import java.util.NavigableSet;
 import java.util.function.BooleanSupplier;
 
 import vramlab.alloc.DeviceTrace.Action;
-import vramlab.driver.CudaException;
 import vramlab.driver.GpuProcess;
 
 /**
@@ -91,7 +90,7 @@ public final class CachingAllocator {
     private final CacheRelease release;
     private final WholeSegmentRelease wholeRelease;
     private final OutOfMemory oom = new OutOfMemory(this);
-    final SegmentPlacement placement = new SegmentPlacement();
+    final SegmentPlacement placement = new SegmentPlacement(segments.values());
     private int nextSegmentId;
     private long requested;
     private long allocated;
@@ -301,13 +300,8 @@ public final class CachingAllocator {
 
     /** One cudaMalloc, made a segment of one free block (not yet in the free set); null on OOM. */
     Block cudaMallocSegment(PoolKind kind, int stream, long allocSize) {
-        long ptr;
-        try {
-            ptr = process.cudaMalloc(allocSize);
-        } catch (CudaException e) {
-            if (!e.isOutOfMemory()) throw e;
-            return null;
-        }
+        long ptr = process.tryCudaMalloc(allocSize);
+        if (ptr == 0) return null;
         Segment segment = new Segment(newSegmentId(), placement.address(ptr, allocSize), ptr, allocSize,
                 kind, stream, null);
         segment.first = new Block(segment, 0, allocSize);

@@ -1,10 +1,8 @@
 package vramlab.driver;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
@@ -13,6 +11,7 @@ import vramlab.gmmu.Pte;
 import vramlab.gmmu.Tlb;
 import vramlab.gmmu.Translation;
 import vramlab.gmmu.Walk;
+import vramlab.units.AddressTable;
 import vramlab.units.Bytes;
 
 /**
@@ -100,7 +99,7 @@ public final class GpuProcess {
     private final UvaWindow va;
     private long mappedBytes;                    // large cudaMallocs and shared pages
     private final Map<DriverCall, long[]> calls = new EnumMap<>(DriverCall.class); // {count, pages}
-    private final TreeMap<Long, Allocation> mallocs = new TreeMap<>();
+    private final AddressTable<Allocation> mallocs = new AddressTable<>();   // by VA
     private final SharedPages shared;
     private final Vmm vmm;
     private final PeerAccess peerAccess;
@@ -200,6 +199,27 @@ public final class GpuProcess {
         return a.va;
     }
     // end::cudaMalloc[]
+
+    /**
+     * {@link #cudaMalloc} for a caller that takes running out as an answer, not a failure: the
+     * pointer, or 0 where cudaMalloc throws {@code cudaErrorMemoryAllocation}. The real
+     * {@code cudaMalloc} returns its error code, and PyTorch's {@code alloc_block} reads it and
+     * clears it with {@code cudaGetLastError()} (c10/cuda/CUDACachingAllocator.cpp, 2024 main,
+     * CCA:2630-2722); the caching allocator calls this. The same call, the same state after
+     * it: only a request the device's budget cannot hold is answered before its VA range is
+     * taken (and given back), and no exception, text or stack trace is made for it, which a
+     * replay that runs out tens of thousands of times would otherwise pay for each time.
+     */
+    public long tryCudaMalloc(long size) {
+        checkOpen();
+        if (size > SMALL_MAX && Bytes.alignUp(size, Gpu.PAGE) > gpu.free()) return 0;
+        try {
+            return cudaMalloc(size);
+        } catch (CudaException e) {
+            if (!e.isOutOfMemory()) throw e;
+            return 0;
+        }
+    }
 
     /** Books a slice of {@code page} as a cudaMalloc; {@code newPages} is 1 when the page is new. */
     long slice(SharedPages.Page page, long off, long bytes, long newPages) {
@@ -358,14 +378,14 @@ public final class GpuProcess {
     PeerAccess peerAccess() { return peerAccess; }
 
     /** Every live cudaMalloc, large ones and slices, in address order. */
-    Collection<Allocation> allocations() { return mallocs.values(); }
+    Collection<Allocation> allocations() { return mallocs.valuesInKeyOrder(); }
 
     /** The cudaMalloc that starts at {@code ptr}, or null. */
     Allocation allocation(long ptr) { return mallocs.get(ptr); }
 
     /** Every range cudaMalloc mapped with frames of its own, then every shared page. */
     void forEachMalloc(MappedRange action) {
-        for (Allocation a : mallocs.values()) {
+        for (Allocation a : mallocs.valuesInKeyOrder()) {
             if (a.page == null) action.at(a.va, a.chunks);
         }
         for (SharedPages.Page page : shared.all()) action.at(page.va, page.chunks);
@@ -422,7 +442,7 @@ public final class GpuProcess {
     /** Frees everything at exit: peers' views of my memory, my memory, my context. */
     void teardown() {
         peerAccess.dropAll();
-        for (Allocation a : new ArrayList<>(mallocs.values())) cudaFree(a.va);
+        for (Allocation a : mallocs.valuesInKeyOrder()) cudaFree(a.va);
         vmm.teardown();
         if (contextChunk >= 0) gpu.pool().release(contextChunk);
         contextChunk = -1;

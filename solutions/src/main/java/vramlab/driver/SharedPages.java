@@ -40,10 +40,11 @@ final class SharedPages {
         /** The offset of a free run of {@code bytes}, now taken; -1 when none is long enough. */
         long take(long bytes) {
             for (Map.Entry<Long, Long> run : free.entrySet()) {
-                if (run.getValue() < bytes) continue;
                 long off = run.getKey();
+                long length = run.getValue();      // read before the remove: TreeMap may reuse the entry
+                if (length < bytes) continue;
                 free.remove(off);
-                if (run.getValue() > bytes) free.put(off + bytes, run.getValue() - bytes);
+                if (length > bytes) free.put(off + bytes, length - bytes);
                 live++;
                 return off;
             }

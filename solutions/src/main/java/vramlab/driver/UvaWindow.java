@@ -1,9 +1,8 @@
 package vramlab.driver;
 
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
+import vramlab.units.AddressTable;
 import vramlab.units.Bytes;
 
 /**
@@ -34,7 +33,7 @@ final class UvaWindow {
     private final long end;
     private long next;
     private long nextBefore;                                        // for cancel()
-    private final TreeMap<Long, Long> taken = new TreeMap<>();     // start -> end
+    private final AddressTable<Long> taken = new AddressTable<>(); // start -> end
     private final FreeGaps gaps;                                    // what is not taken
     private long takenBytes;
 
@@ -105,26 +104,30 @@ final class UvaWindow {
     FreeGaps gaps() { return gaps; }
 
     void checkInvariants() {
+        taken.checkInvariants();
+        long[] starts = taken.keysInOrder();
         long last = floor;
-        for (Map.Entry<Long, Long> r : taken.entrySet()) {
-            if (r.getKey() < last || r.getValue() <= r.getKey() || r.getValue() > end) {
-                throw new IllegalStateException("UvaWindow: bad range [0x" + Long.toHexString(r.getKey())
-                        + ", 0x" + Long.toHexString(r.getValue()) + ") in [0x" + Long.toHexString(floor)
+        for (long start : starts) {
+            long rangeEnd = taken.get(start);
+            if (start < last || rangeEnd <= start || rangeEnd > end) {
+                throw new IllegalStateException("UvaWindow: bad range [0x" + Long.toHexString(start)
+                        + ", 0x" + Long.toHexString(rangeEnd) + ") in [0x" + Long.toHexString(floor)
                         + ", 0x" + Long.toHexString(end) + ")");
             }
-            last = r.getValue();
+            last = rangeEnd;
         }
         gaps.checkInvariants();
         long sum = 0;
         long at = floor;
         List<FreeGaps.Gap> free = gaps.gaps();
         int k = 0;
-        for (Map.Entry<Long, Long> r : taken.entrySet()) {    // the gaps are exactly what lies between
-            sum += r.getValue() - r.getKey();
-            if (r.getKey() > at) {
-                checkGap(free, k++, at, r.getKey());
+        for (long start : starts) {                           // the gaps are exactly what lies between
+            long rangeEnd = taken.get(start);
+            sum += rangeEnd - start;
+            if (start > at) {
+                checkGap(free, k++, at, start);
             }
-            at = r.getValue();
+            at = rangeEnd;
         }
         if (at < end) checkGap(free, k++, at, end);
         if (k != free.size() || sum != takenBytes) {

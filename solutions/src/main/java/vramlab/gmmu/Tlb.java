@@ -54,8 +54,13 @@ public final class Tlb {
     /** Caches the PTE that a walk found for {@code va}. */
     public void fill(long va, Pte pte) { entries.put(key(pte.size(), va), pte); }
 
-    /** Drops the cached page of {@code size} at {@code va}: what the driver does after an unmap. */
-    public void invalidate(long va, PageSize size) { entries.remove(key(size, va)); }
+    /**
+     * Drops the cached page of {@code size} at {@code va}: what the driver does after an unmap.
+     * An empty TLB (a replay never translates) has nothing to drop, and no key is boxed for it.
+     */
+    public void invalidate(long va, PageSize size) {
+        if (!entries.isEmpty()) entries.remove(key(size, va));
+    }
 
     public void flush() { entries.clear(); }
 

@@ -3,6 +3,7 @@ package vramlab.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static vramlab.units.Bytes.gib;
+import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 
 import java.util.ArrayList;
@@ -83,6 +84,22 @@ class CudaMallocTest {
             assertThat(b - a).isEqualTo(512);
             assertThat(c - b).isEqualTo(512);
             assertThat(p.translate(a).pte()).isEqualTo(p.translate(c).pte());
+        }
+
+        @Test
+        @DisplayName("a slice cut from the middle of three free runs keeps the rest of that run free")
+        void firstFitKeepsTheRemainder() {
+            long a = p.cudaMalloc(kib(256));
+            p.cudaMalloc(kib(512));
+            long c = p.cudaMalloc(kib(768));
+            p.cudaMalloc(kib(256));                       // the page's last 256 KiB stay free
+            p.cudaFree(a);
+            p.cudaFree(c);                                 // free runs: 256 KiB, 768 KiB, 256 KiB
+            assertThat(p.cudaMalloc(kib(512))).as("first fit: the middle run").isEqualTo(c);
+            assertThat(p.cudaMalloc(kib(256))).as("then the first run").isEqualTo(a);
+            assertThat(p.cudaMalloc(kib(256))).as("then what the middle run kept").isEqualTo(c + kib(512));
+            assertThat(p.sharedPages()).isEqualTo(1);
+            gpu.checkInvariants();
         }
 
         @Test
@@ -373,5 +390,68 @@ class CudaMallocTest {
         for (GpuProcess p : ps) gpu.close(p);
         gpu.checkInvariants();
         assertThat(gpu.pool().usedBytes()).as("only the reserve").isEqualTo(mib(16));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    @DisplayName("tryCudaMalloc answers 0 exactly where cudaMalloc runs out, and leaves the same state as it")
+    void tryCudaMallocIsCudaMallocWithoutTheError(long seed) {
+        Random rnd = new Random(seed);
+        // twin GPUs driven alike; contexts of odd sizes leave granules part-used, so that the
+        // frames can run out while the budget still has room, besides the budget itself
+        Gpu thrown = new Gpu(0, mib(97), mib(3));
+        Gpu answered = new Gpu(0, mib(97), mib(3));
+        List<GpuProcess> ps = List.of(thrown.open(1, "a", mib(5)), thrown.open(2, "b", kib(192)));
+        List<GpuProcess> qs = List.of(answered.open(1, "a", mib(5)), answered.open(2, "b", kib(192)));
+        List<long[]> live = new ArrayList<>();                    // {process index, ptr}
+        int ooms = 0;
+        for (int i = 0; i < 2000; i++) {
+            if (!live.isEmpty() && rnd.nextInt(3) == 0) {
+                long[] x = live.remove(rnd.nextInt(live.size()));
+                ps.get((int) x[0]).cudaFree(x[1]);
+                qs.get((int) x[0]).cudaFree(x[1]);
+            } else {
+                int who = rnd.nextInt(2);
+                long size = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt((int) mib(1)) : 1 + rnd.nextInt((int) mib(24));
+                long expected;
+                try {
+                    expected = ps.get(who).cudaMalloc(size);
+                } catch (CudaException e) {
+                    assertThat(e.isOutOfMemory()).isTrue();
+                    expected = 0;
+                }
+                long got = qs.get(who).tryCudaMalloc(size);
+                assertThat(got).as("step %d: tryCudaMalloc(%d)", i, size).isEqualTo(expected);
+                if (got == 0) ooms++;
+                else live.add(new long[] {who, got});
+            }
+            assertThat(answered.free()).isEqualTo(thrown.free());
+            for (int k = 0; k < 2; k++) {
+                assertThat(qs.get(k).cudaMallocCalls()).isEqualTo(ps.get(k).cudaMallocCalls());
+                assertThat(qs.get(k).window().gaps().gaps()).isEqualTo(ps.get(k).window().gaps().gaps());
+            }
+            if (i % 50 == 0) {
+                thrown.checkInvariants();
+                answered.checkInvariants();
+            }
+        }
+        answered.checkInvariants();
+        assertThat(ooms).as("the run must reach the out-of-memory answers it compares").isGreaterThan(50);
+    }
+
+    @Test
+    @DisplayName("tryCudaMalloc still throws what is not running out, and 0 is never a pointer")
+    void tryCudaMallocErrors() {
+        Gpu gpu = new Gpu(mib(40));
+        GpuProcess p = gpu.openToyProcess();
+        assertThatThrownBy(() -> p.tryCudaMalloc(0)).isInstanceOf(CudaException.class)
+                .satisfies(e -> assertThat(((CudaException) e).error()).isEqualTo(CudaError.cudaErrorInvalidValue));
+        assertThat(p.tryCudaMalloc(mib(41))).isZero();
+        assertThat(gpu.free()).isEqualTo(mib(40));
+        long ptr = p.tryCudaMalloc(mib(40));
+        assertThat(ptr).isNotZero();
+        assertThat(p.tryCudaMalloc(1)).as("a small request with no page left").isZero();
+        gpu.close(p);
+        assertThatThrownBy(() -> p.tryCudaMalloc(mib(2))).isInstanceOf(IllegalStateException.class);
     }
 }

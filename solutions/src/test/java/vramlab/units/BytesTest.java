@@ -84,6 +84,35 @@ class BytesTest {
         }
     }
 
+    /** What formatSize printed before it did the arithmetic in longs: the double's exact value, ties to even. */
+    private static String viaDouble(long size) {
+        long unit = size <= Bytes.MiB ? Bytes.KiB : size <= Bytes.GiB ? Bytes.MiB : Bytes.GiB;
+        String suffix = unit == Bytes.KiB ? " KiB" : unit == Bytes.MiB ? " MiB" : " GiB";
+        return new java.math.BigDecimal(size / (double) unit).setScale(2, java.math.RoundingMode.HALF_EVEN)
+                .toPlainString() + suffix;
+    }
+
+    @Test
+    @DisplayName("formatSize prints the double C++ prints: every size up to 1 MiB + 64 KiB, seeded ones up to 2^63 - 1, and each side of 2^53 and of every unit's edge")
+    void againstTheDouble() {
+        for (long size = 1025; size <= Bytes.MiB + 64 * Bytes.KiB; size++) {
+            assertThat(Bytes.formatSize(size)).as("%d B", size).isEqualTo(viaDouble(size));
+        }
+        java.util.Random r = new java.util.Random(53);
+        for (int i = 0; i < 200_000; i++) {
+            long size = 1025 + (r.nextLong() >>> (1 + r.nextInt(53)));
+            if (size <= 1024) continue;
+            if (i % 3 == 0) size = size >>> r.nextInt(12) << r.nextInt(12);   // ties and round values
+            if (size <= 1024) continue;
+            assertThat(Bytes.formatSize(size)).as("%d B", size).isEqualTo(viaDouble(size));
+        }
+        for (long edge : new long[] {Bytes.MiB, Bytes.GiB, 1L << 53, Long.MAX_VALUE - 64}) {
+            for (long size = edge - 64; size <= edge + 64 && size > 0; size++) {
+                assertThat(Bytes.formatSize(size)).as("%d B", size).isEqualTo(viaDouble(size));
+            }
+        }
+    }
+
     @Test
     @DisplayName("alignUp rounds up to a multiple, and the toy prints whole MiB")
     void alignAndToy() {

@@ -4,6 +4,7 @@ import static vramlab.units.Columns.left;
 import static vramlab.units.Columns.right;
 
 import java.io.PrintStream;
+import java.util.Arrays;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
@@ -16,7 +17,10 @@ public final class SummaryListener implements Replayer.Listener {
     private final PrintStream out;
     private long events, ooms, skipped;
     private long peakRequested, peakAllocated, peakReserved;
-    private String lastOom = "";
+    private long lastStep;                  // the latest OOM, its line made when asked for
+    private TraceEvent lastEvent;
+    private CudaOutOfMemoryError lastError;
+    private final AsciiLine printed = new AsciiLine();
 
     private final boolean fullMap;
 
@@ -54,13 +58,92 @@ public final class SummaryListener implements Replayer.Listener {
     @Override
     public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
         ooms++;
-        lastOom = "OOM at step " + step + " (line " + e.line() + ", alloc " + e.handle() + " "
-                + Bytes.formatSize(e.size()) + "): " + error.getMessage();
-        out.println(lastOom);
+        lastStep = step;
+        lastEvent = e;
+        lastError = error;
+        printed.clear();
+        oomLine(step, e, error, printed);
+        if (printed.ascii) {
+            printed.text(System.lineSeparator());
+            out.write(printed.bytes, 0, printed.length);
+        } else {
+            out.println(lastOom());
+        }
     }
 
     /** The line printed for the latest OOM, as printed; empty before the first. */
-    public String lastOom() { return lastOom; }
+    public String lastOom() {
+        if (lastEvent == null) return "";
+        StringBuilder text = new StringBuilder();
+        oomLine(lastStep, lastEvent, lastError, new Pieces() {
+            @Override public void text(String s) { text.append(s); }
+            @Override public void number(long n) { text.append(n); }
+        });
+        return text.toString();
+    }
+
+    /** Where an OOM line's pieces go: the bytes printed, or the text {@link #lastOom} returns. */
+    private interface Pieces {
+        void text(String s);
+        void number(long n);
+    }
+
+    /** The OOM line, piece by piece: written once, for both. */
+    private static void oomLine(long step, TraceEvent e, CudaOutOfMemoryError error, Pieces to) {
+        to.text("OOM at step ");
+        to.number(step);
+        to.text(" (line ");
+        to.number(e.line());
+        to.text(", alloc ");
+        to.text(e.handle());
+        to.text(" ");
+        to.text(Bytes.formatSize(e.size()));
+        to.text("): ");
+        to.text(error.getMessage());
+    }
+
+    /**
+     * An OOM line as the bytes {@code println} would write, in one buffer reused line after
+     * line, while it is ASCII (whose bytes are the same in every charset a terminal or a file
+     * uses; any other line goes through println). println encoded each line char by char
+     * through the stream's writer, and the line was a string of its own: most of what each OOM
+     * cost a replay that prints tens of thousands, in time and in garbage.
+     */
+    private static final class AsciiLine implements Pieces {
+        byte[] bytes = new byte[256];
+        int length;
+        boolean ascii;
+
+        void clear() {
+            length = 0;
+            ascii = true;
+        }
+
+        @Override public void text(String s) {
+            if (!ascii) return;
+            if (length + s.length() > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + s.length()));
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    ascii = false;
+                    return;
+                }
+                bytes[length++] = (byte) c;
+            }
+        }
+
+        @Override public void number(long n) {
+            if (n < 0) {
+                text(Long.toString(n));
+                return;
+            }
+            if (length + 20 > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + 20));
+            int digits = 1;
+            for (long rest = n / 10; rest > 0; rest /= 10) digits++;
+            for (int i = length + digits - 1; i >= length; i--, n /= 10) bytes[i] = (byte) ('0' + n % 10);
+            length += digits;
+        }
+    }
 
     /**
      * Prints the totals, the final {@code memory_summary()} and the segment map: every segment
