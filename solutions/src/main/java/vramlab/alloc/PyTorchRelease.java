@@ -9,9 +9,11 @@ import vramlab.alloc.AllocConf.Rules;
  * The PyTorch releases whose rules {@code --policy pytorch} follows where PyTorch changed a
  * rule between them ({@code --pytorch-version}); {@link #DEFAULT} when nothing says otherwise.
  * Each row cites the source that has the rule and how the release boundary is known. Release
- * boundaries come from dates: 2.9.0 was branched and released before the October 2025 pull
- * requests below were merged, so they reach 2.10 and not 2.9. Where a boundary is not
- * established from the sources the kit could read, the row says so and keeps the older rule.
+ * boundaries come from dates: the 2.9 release branch was cut in September 2025 (its first
+ * release candidate on 2025-09-10, as pytorch/xla#9647 reports) and 2.9.0 was released on
+ * 2025-10-15 (the PyTorch 2.9 release blog), before the October 2025 pull requests below were
+ * merged, so they reach 2.10 and not 2.9. Where a boundary is not established from the sources
+ * the kit could read, the row says so and keeps the older rule.
  *
  * <table>
  *   <caption>The rules that differ</caption>
@@ -33,8 +35,11 @@ public enum PyTorchRelease {
      * still says {@code PYTORCH_CUDA_ALLOC_CONF} (PyTorch 2.9 test logs quoted in
      * ROCm/TheRock#2118, November 2025). The memory fraction keeps the rule of
      * CUDACachingAllocator.cpp @001074d ({@code setMemoryFraction} sets a limit for any
-     * fraction, 1.0 included): whether 2.9 already had PR #161035, which keeps no limit at 1.0,
-     * is not established from the sources the kit could read.
+     * fraction, 1.0 included): PR #161035, which keeps no limit at 1.0, was still under review
+     * on 2025-09-09, the eve of the 2.9 branch cut, and no source the kit could read shows it
+     * in 2.9. Known gap: the kit's 2.9 parser still accepts that PR's
+     * {@code per_process_memory_fraction} key (the parser read was main's, @b944315), which 2.9
+     * most likely refuses.
      */
     V2_9("2.9", Rules.CUDA_ALLOCATOR_CONFIG, "PYTORCH_CUDA_ALLOC_CONF", false),
     /**
