@@ -117,11 +117,12 @@ class PyTorchSuitePortTest {
             assertThat(a.reserved()).isZero();
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_set_per_process_memory_fraction: a bad fraction is refused; at 0.5, 0.499 of the card"
-                + " fits and 0.5 is an OOM")
-        void setPerProcessMemoryFraction() {
-            CachingAllocator a = allocator("");
+                + " fits and 0.5 is an OOM (under each release)")
+        void setPerProcessMemoryFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("", r);
             assertThatThrownBy(() -> a.setMemoryFraction(-0.1)).hasMessageContaining("invalid fraction");
             assertThatThrownBy(() -> a.setMemoryFraction(2.0)).hasMessageContaining("invalid fraction");
             Block tensor = a.alloc(1024 * 4);
@@ -136,18 +137,20 @@ class PyTorchSuitePortTest {
             a.checkInvariants();
         }
 
-        @Test
-        @DisplayName("test_get_per_process_memory_fraction: 1.0, 0.0 and random fractions read back")
-        void getPerProcessMemoryFraction() {
-            CachingAllocator a = allocator("");
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
+        @DisplayName("test_get_per_process_memory_fraction: 1.0, 0.0 and random fractions read back (under each"
+                + " release: 1.0 reads back 1.0 whether it is a limit or none)")
+        void getPerProcessMemoryFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("", r);
             assertThat(a.memoryFraction()).as("none set").isEqualTo(1.0);
             a.setMemoryFraction(1.0);
             assertThat(a.memoryFraction()).isEqualTo(1.0);
             a.setMemoryFraction(0.0);
             assertThat(a.memoryFraction()).isEqualTo(0.0);
-            Random r = new Random(3);
+            Random random = new Random(3);
             for (int i = 0; i < 3; i++) {
-                double v = r.nextDouble();
+                double v = random.nextDouble();
                 a.setMemoryFraction(v);
                 assertThat(a.memoryFraction()).isCloseTo(v, within(1e-9));
             }

@@ -60,8 +60,9 @@ public final class SnapshotRelease {
         Choice implied = implied(s);
         if (given == null) return implied;
         if (given == implied.release()) return new Choice(given, "--pytorch-version; the file agrees");
-        return new Choice(given, "--pytorch-version; the file implies " + implied.release().version() + ", "
-                + implied.why().replaceFirst("^implied: ", ""));
+        String why = implied.why().startsWith("implied: ") ? implied.why().substring("implied: ".length())
+                : implied.why();
+        return new Choice(given, "--pytorch-version; the file implies " + implied.release().version() + ", " + why);
     }
 
     private static boolean onlyNewest(String conf) {

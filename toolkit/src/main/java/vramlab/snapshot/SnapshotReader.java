@@ -161,7 +161,7 @@ public final class SnapshotReader {
         Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s
                 ? settings(s, file) : null;
         return new Snapshot(file, layout(root, legacy, entryKeys, traces.size()), devices, settings,
-                java.util.Set.copyOf(entryKeys));
+                java.util.Collections.unmodifiableSet(entryKeys));
     }
 
     private static String layout(Map<?, ?> root, boolean legacy, TreeSet<String> entryKeys, int lists) {
