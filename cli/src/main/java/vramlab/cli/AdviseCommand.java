@@ -40,6 +40,11 @@ final class AdviseCommand implements Command {
             ranked by peak""")
     Long device;
 
+    @Option(names = "--pytorch-version", paramLabel = "X.Y", description = """
+            the PyTorch release whose rules the replays follow where releases differ: 2.9 or 2.10; \
+            default 2.9, or what a snapshot's recorded fields imply (as replay chooses it)""")
+    String pytorchVersion;
+
     @Option(names = "--html", paramLabel = "PAGE", description = """
             also write one offline HTML page (inline SVG, no script): reserved and allocated over \
             the run under each setting, the card line, each OOM, and who holds the memory at the peak""")
@@ -58,6 +63,7 @@ final class AdviseCommand implements Command {
 
     @Override
     public int run(Io io) throws IOException {
+        vramlab.alloc.PyTorchRelease release = ReplayCommand.release(pytorchVersion);
         long device = this.device == null ? -1 : this.device;
         Workload w = Workload.read(read(file, io, input.limit()), file, device);
         if (!w.replayable()) {
@@ -72,7 +78,7 @@ final class AdviseCommand implements Command {
         }
         if (html != null) HtmlPage.checkWritable("advise", html);
         List<Timeline> timelines = html == null ? null : new ArrayList<>();
-        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println, timelines);
+        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println, timelines, release);
         io.out().print(advice.text());
         io.out().flush();
         if (html != null) {

@@ -17,10 +17,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchRelease;
 import vramlab.driver.Gpu;
 import vramlab.replay.CsvListener;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
+import vramlab.replay.SnapshotRelease;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.replay.SummaryListener;
@@ -70,6 +72,12 @@ final class ReplayCommand implements Command {
             expandable_segments:True,max_split_size_mb:128; a snapshot replays under its recorded \
             allocator_settings unless given one""")
     String conf;
+
+    @Option(names = "--pytorch-version", paramLabel = "X.Y", description = """
+            the PyTorch release whose rules --policy pytorch follows where releases differ (the \
+            config parser, the OOM message's hint, a memory fraction of 1.0): 2.9 or 2.10; default \
+            2.9, or what a snapshot's recorded fields imply""")
+    String pytorchVersion;
 
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
             the card's memory (traces: default 80GiB; snapshots: inferred from an oom entry's \
@@ -165,6 +173,7 @@ final class ReplayCommand implements Command {
             switch (name) {
                 case "--policy" -> c.policyName = value;
                 case "--alloc-conf" -> c.conf = value;
+                case "--pytorch-version" -> c.pytorchVersion = value;
                 case "--export" -> c.export = value;
                 case "--device" -> {
                     try {
@@ -192,8 +201,9 @@ final class ReplayCommand implements Command {
 
     @Override
     public int run(Io io) throws IOException {
-        if (policyName != null || conf != null) {
-            policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);   // bad options first
+        PyTorchRelease release = release(pytorchVersion);
+        if (policyName != null || conf != null) {                                            // bad options first
+            checkPolicy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, release);
         }
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
@@ -214,7 +224,8 @@ final class ReplayCommand implements Command {
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
-                        policy(policyName == null ? "toy" : policyName, conf == null ? "" : conf));
+                        policy(policyName == null ? "toy" : policyName, conf == null ? "" : conf,
+                                release == null ? PyTorchRelease.DEFAULT : release));
                 if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
                 allocator.expectOoms(true);   // an OOM is a result here: no stack trace to fill
                 replayTrace(allocator, in, io);
@@ -225,12 +236,41 @@ final class ReplayCommand implements Command {
         return 0;
     }
 
-    private static Policy policy(String name, String conf) {
+    private static Policy policy(String name, String conf, PyTorchRelease release) {
         try {
-            return Policies.create(name, conf);
+            return Policies.create(name, conf, release);
         } catch (IllegalArgumentException e) {
             throw new UsageException("replay", e.getMessage());
         }
+    }
+
+    /** {@code --pytorch-version}'s release, or null when not given. */
+    static PyTorchRelease release(String version) {
+        try {
+            return Policies.release(version);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--pytorch-version", e.getMessage());
+        }
+    }
+
+    /**
+     * Checks the options before the file is read: under the release given, or, when none is (a
+     * snapshot may imply another), under any release the kit models, with the default's error.
+     */
+    private static void checkPolicy(String name, String conf, PyTorchRelease release) {
+        if (release != null) {
+            policy(name, conf, release);
+            return;
+        }
+        for (PyTorchRelease r : PyTorchRelease.values()) {
+            try {
+                Policies.create(name, conf, r);
+                return;
+            } catch (IllegalArgumentException e) {
+                // try the next release
+            }
+        }
+        policy(name, conf, PyTorchRelease.DEFAULT);
     }
 
     private void export(CachingAllocator allocator, Io io) {
@@ -285,10 +325,12 @@ final class ReplayCommand implements Command {
             throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
                     + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
         }
+        PyTorchRelease release = release(pytorchVersion);
+        PyTorchRelease rules = SnapshotRelease.of(s, release).release();
         Policy policy = policyName == null && conf == null ? null
-                : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf);
+                : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, rules);
         long card = device == null ? -1 : device;
-        SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card);
+        SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card, null, release);
         if (json && csv) throw new UsageException("replay", "--json and --csv: choose one");
         if (!csv && !json) {
             io.out().println("snapshot: " + s.file());

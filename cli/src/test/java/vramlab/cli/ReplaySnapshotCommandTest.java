@@ -62,7 +62,9 @@ class ReplaySnapshotCommandTest {
         CliRun r = CliRun.of("replay", twoDevices.toString());
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("device 0", "device 1")
-                .contains("policy:  pytorch with the recorded allocator_settings (PYTORCH_CUDA_ALLOC_CONF='')")
+                .contains("policy:  pytorch with the recorded allocator_settings (PYTORCH_CUDA_ALLOC_CONF='';"
+                        + " PyTorch 2.9's rules (implied: it records allocator_settings and no user_metadata,"
+                        + " so 2.9 or earlier))")
                 .contains("card:    80 GiB assumed")
                 .contains("the history is incomplete", "rebuilt the state at its start")
                 .contains("start:   no history")
@@ -98,7 +100,7 @@ class ReplaySnapshotCommandTest {
     void whatIf() {
         CliRun r = CliRun.of("replay", "--alloc-conf", "expandable_segments:True", "--device-index", "0",
                 twoDevices.toString());
-        assertThat(r.out()).contains("(not the recording settings)")
+        assertThat(r.out()).contains("(not the recording settings; PyTorch 2.9's rules (implied:")
                 .contains("placement: the simulated driver's addresses")
                 .contains("card unknown (no --device, no oom entry): whether it would have fitted cannot be said")
                 .doesNotContain("agreement:");

@@ -5,7 +5,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import vramlab.alloc.Policy;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.replay.Policies;
+import vramlab.replay.SnapshotRelease;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.SnapshotSummary;
 import vramlab.snapshot.Snapshot;
@@ -50,6 +52,7 @@ public final class SnapshotRun {
                         + " for a snapshot saved as JSON, run ./vramlab replay " + file + "\n";
             }
             Snapshot s = SnapshotReader.readPickle(bytes, file);
+            if (p instanceof PyTorchPolicy pt) p = pt.under(SnapshotRelease.implied(s).release());   // as replay does
             SnapshotReplay.Options options = new SnapshotReplay.Options(p, size);
             out.println("snapshot: " + s.file());
             out.println("layout:   " + s.layout());

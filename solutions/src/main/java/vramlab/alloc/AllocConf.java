@@ -75,8 +75,9 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
 
     /**
      * Where PyTorch's own parsers disagree on one string, whose rules to read it by. Each names the
-     * source it was read from, at the commit the kit could read; which releases shipped which is
-     * not established here (the stored sources carry no release tags). The two rules that differ:
+     * source it was read from, at the commit the kit could read; {@link PyTorchRelease} says which
+     * release follows which (2.9 the first, 2.10 the last; the middle one is main's state between
+     * two October 2025 pull requests, in no release the kit models). The two rules that differ:
      * the least {@code max_split_size_mb} and {@code max_non_split_rounding_mb} ({@code > 20} or
      * {@code >= 20}), and where a {@code >} entry of {@code roundup_power2_divisions} starts
      * filling (at the last listed interval, overwriting it, or after it).
@@ -87,18 +88,22 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
          * {@code pinned_reserve_segment_size_mb} and {@code graph_capture_record_stream_reuse}):
          * {@code parseMaxSplitSize} and {@code parseMaxNonSplitRoundingSize} check
          * {@code val1 > kLargeBuffer / mb}; {@code parseRoundUpPower2Divisions} fills from
-         * {@code last_index}. The kit's default.
+         * {@code last_index}. PyTorch 2.9's ({@link PyTorchRelease#V2_9}), the kit's default.
          */
         CUDA_ALLOCATOR_CONFIG(false, false),
         /**
          * c10/core/AllocatorConfig.cpp @065861fba759 (the shared parser after the 2025 refactor):
          * {@code val_env >= min_allowed_split_size_mb}, and still fills from {@code last_index}.
+         * CUDA reads its config through this parser from PR #165135 (October 2025) and PR
+         * #165304 changed the fill on 2025-10-19, both after 2.9.0 and before 2.10: no release
+         * the kit models parses CUDA's config by these rules.
          */
         ACCELERATOR_CONFIG_065861F(true, false),
         /**
          * c10/core/AllocatorConfig.cpp @0ac716637f32: {@code >= 20}, and {@code >} fills from
          * {@code last_index + 1}; the rules c10/test/core/AllocatorConfig_test.cpp @13e144e13b3b
          * expects ({@code 1024:4} keeps 4 beside {@code >:1}; {@code max_split_size_mb:20} accepted).
+         * PyTorch 2.10's ({@link PyTorchRelease#V2_10}).
          */
         ACCELERATOR_CONFIG_0AC7166(true, true);
 
@@ -224,7 +229,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
             }
             if (!rules.twentyAccepted && mb <= 20) {
                 throw bad(key, v, "a number of MB > 20 (\"too small, must be > 20\" in PyTorch up to 2.9,"
-                        + " c10/cuda/CUDAAllocatorConfig.cpp, which the kit follows; newer releases accept 20)");
+                        + " c10/cuda/CUDAAllocatorConfig.cpp; 2.10 accepts 20: --pytorch-version 2.10)");
             }
             if (mb > Long.MAX_VALUE / MiB) return Long.MAX_VALUE;
             return mb * MiB;

@@ -116,7 +116,7 @@ public final class CachingAllocator {
         this.expandable = new ExpandableBlocks(this, freeBlocks, stats, trace);
         this.release = new CacheRelease(this, freeBlocks, statUpdates);
         this.wholeRelease = release.wholeRelease();
-        this.fraction = new MemoryFraction(process);
+        this.fraction = new MemoryFraction(process, policy.wholeCardIsNoLimit());
         if (policy.memoryFraction() >= 0) setMemoryFraction(policy.memoryFraction());
     }
 

@@ -51,6 +51,12 @@ public interface Policy {
     default double memoryFraction() { return -1; }
 
     /**
+     * Whether a memory fraction of 1.0 sets no limit (PyTorch 2.10, {@link PyTorchRelease}) rather
+     * than a limit of the whole card.
+     */
+    default boolean wholeCardIsNoLimit() { return false; }
+
+    /**
      * Whether a failed cudaMalloc is retried after releasing cached memory (PyTorch) or is an
      * OOM at once (the toy).
      */

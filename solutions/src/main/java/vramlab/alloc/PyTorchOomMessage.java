@@ -20,10 +20,11 @@ import java.util.List;
  * Sizes print through {@code format_size}, whose ties round to even ({@link
  * vramlab.units.Bytes#formatSize}).
  *
- * <p>Version note: the newest releases, which read {@code PYTORCH_ALLOC_CONF} first and keep
- * {@code PYTORCH_CUDA_ALLOC_CONF} as a deprecated fallback (c10/core/AllocatorConfig.cpp), print
- * the same text with the hint {@code PYTORCH_ALLOC_CONF=expandable_segments:True}
- * ({@link #TAIL_NEWER}); the kit's message is the 2024 one.
+ * <p>Version note: the hint's variable is the release's ({@link PyTorchRelease#hintVariable}):
+ * {@code PYTORCH_CUDA_ALLOC_CONF} up to 2.9, {@code PYTORCH_ALLOC_CONF} in 2.10, whose
+ * c10/core/AllocatorConfig.cpp reads {@code PYTORCH_ALLOC_CONF} first and keeps
+ * {@code PYTORCH_CUDA_ALLOC_CONF} as a deprecated fallback ({@link #TAIL_NEWER}); the rest of the
+ * text is the same.
  */
 public final class PyTorchOomMessage {
     /** The hint and link, as the 2024 source prints them. */
@@ -56,8 +57,12 @@ public final class PyTorchOomMessage {
     public record Facts(long tried, int device, long total, long free, List<ProcessUsage> processes,
                         long allowed, long allocated, long privatePools, long reserved) {}
 
+    /** The message as the default release ({@link PyTorchRelease#DEFAULT}) prints it. */
+    public static String format(Facts f) { return format(f, PyTorchRelease.DEFAULT.hintVariable()); }
+
+    /** The message with the hint naming {@code hintVariable} ({@code PYTORCH_ALLOC_CONF} in 2.10). */
     // tag::format[]
-    public static String format(Facts f) {
+    public static String format(Facts f, String hintVariable) {
         StringBuilder sb = new StringBuilder("CUDA out of memory. Tried to allocate ")
                 .append(formatSize(f.tried())).append(". GPU ").append(f.device())
                 .append(" has a total capacity of ").append(formatSize(f.total()))
@@ -78,7 +83,8 @@ public final class PyTorchOomMessage {
               .append(" allocated in private pools (e.g., CUDA Graphs), ");
         }
         sb.append("and ").append(formatSize(f.reserved() - f.allocated() - f.privatePools()))
-          .append(" is reserved by PyTorch but unallocated. ").append(TAIL);
+          .append(" is reserved by PyTorch but unallocated. ")
+          .append(TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", hintVariable + "="));
         return sb.toString();
     }
     // end::format[]

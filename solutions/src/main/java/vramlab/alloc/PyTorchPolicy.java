@@ -26,6 +26,7 @@ public final class PyTorchPolicy implements Policy {
 
     private final AllocConf conf;
     private final String confText;
+    private final PyTorchRelease release;
 
     public PyTorchPolicy() { this(AllocConf.defaults()); }
 
@@ -37,12 +38,27 @@ public final class PyTorchPolicy implements Policy {
     public PyTorchPolicy(String allocConf) { this(AllocConf.parse(allocConf), allocConf); }
 
     /** A policy from a parsed config and the text it came from (a snapshot's recorded settings). */
-    public PyTorchPolicy(AllocConf conf, String confText) {
+    public PyTorchPolicy(AllocConf conf, String confText) { this(conf, confText, PyTorchRelease.DEFAULT); }
+
+    /** The same, following {@code release} where PyTorch's releases differ ({@link PyTorchRelease}). */
+    public PyTorchPolicy(AllocConf conf, String confText, PyTorchRelease release) {
         this.conf = conf;
         this.confText = confText;
+        this.release = release;
     }
 
+    /** A config string read by {@code release}'s parser, under {@code release}'s rules. */
+    public static PyTorchPolicy of(String allocConf, PyTorchRelease release) {
+        return new PyTorchPolicy(AllocConf.parse(allocConf, release.rules()), allocConf, release);
+    }
+
+    /** The same settings under another release's rules (the parsed values are kept). */
+    public PyTorchPolicy under(PyTorchRelease other) { return new PyTorchPolicy(conf, confText, other); }
+
     public AllocConf conf() { return conf; }
+
+    /** The release whose rules this policy follows where releases differ. */
+    public PyTorchRelease release() { return release; }
 
     /** The config string as the user wrote it, {@code ""} when none was set. */
     public String confText() { return confText; }
@@ -114,14 +130,17 @@ public final class PyTorchPolicy implements Policy {
     }
     // end::split[]
 
-    /** PyTorch 2.x's message (CCA:1351-1376), through the kit's one formatter. */
+    /** PyTorch 2.x's message (CCA:1351-1376), through the kit's one formatter, its hint the release's. */
     @Override
-    public String oomMessage(OomReport report) { return PyTorchOomMessage.format(report.facts()); }
+    public String oomMessage(OomReport report) {
+        return PyTorchOomMessage.format(report.facts(), release.hintVariable());
+    }
 
     @Override public boolean expandableSegments() { return conf.expandableSegments(); }
     @Override public long maxSplitSize() { return conf.maxSplitSize(); }
     @Override public long oversizeSlack() { return conf.maxNonSplitRounding(); }
     @Override public double garbageCollectionThreshold() { return conf.garbageCollectionThreshold(); }
     @Override public double memoryFraction() { return conf.memoryFraction(); }
+    @Override public boolean wholeCardIsNoLimit() { return release.wholeCardIsNoLimit(); }
     @Override public boolean retriesBeforeOom() { return true; }
 }

@@ -26,21 +26,24 @@ class AllocConfRulesTest {
      * "2048:8>:2", leans on tokenizer behaviour the stored sources do not show, and is left out).
      */
     @Test
-    @DisplayName("AllocatorConfig_test's expectations hold under ACCELERATOR_CONFIG_0AC7166: 1024 MB keeps 4, 20 MB splits")
+    @DisplayName("AllocatorConfig_test's expectations hold under PyTorch 2.10's parser (ACCELERATOR_CONFIG_0AC7166):"
+            + " 1024 MB keeps 4, 20 MB splits")
     void pytorchsOwnTest() {
+        Rules newest = PyTorchRelease.V2_10.rules();
         String env = "max_split_size_mb:40,max_non_split_rounding_mb:30,garbage_collection_threshold:0.5,"
                 + "roundup_power2_divisions:[64:8,128:2,256:4,512:2,1024:4,>:1],expandable_segments:True";
-        AllocConf c = AllocConf.parse(env, Rules.ACCELERATOR_CONFIG_0AC7166);
+        AllocConf c = AllocConf.parse(env, newest);
         long[][] rows = {{32, 8}, {64, 8}, {128, 2}, {256, 4}, {512, 2}, {1024, 4}, {2048, 1}, {4096, 1}, {8192, 1}};
         for (long[] row : rows) assertThat(c.divisionsFor(mib(row[0]))).as("%d MB", row[0]).isEqualTo(row[1]);
         assertThat(c.maxSplitSize()).isEqualTo(mib(40));
         assertThat(c.maxNonSplitRounding()).isEqualTo(mib(30));
         AllocConf second = AllocConf.parse("max_split_size_mb:20,max_non_split_rounding_mb:40,"
-                + "garbage_collection_threshold:0.8", Rules.ACCELERATOR_CONFIG_0AC7166);
+                + "garbage_collection_threshold:0.8", newest);
         assertThat(second.maxSplitSize()).isEqualTo(mib(20));
         assertThat(second.maxNonSplitRounding()).isEqualTo(mib(40));
-        // The same string under the older parsers: 1024 MB is overwritten by '>'.
-        assertThat(AllocConf.parse(env).divisionsFor(mib(1024))).isEqualTo(1);
+        // The same string under the older parsers (2.9's, and main's between two 2.10 pull requests):
+        // 1024 MB is overwritten by '>'.
+        assertThat(AllocConf.parse(env, PyTorchRelease.V2_9.rules()).divisionsFor(mib(1024))).isEqualTo(1);
         assertThat(AllocConf.parse(env, Rules.ACCELERATOR_CONFIG_065861F).divisionsFor(mib(1024))).isEqualTo(1);
     }
 

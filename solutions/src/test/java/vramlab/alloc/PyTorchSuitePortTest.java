@@ -16,6 +16,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import vramlab.driver.Gpu;
@@ -38,6 +39,11 @@ class PyTorchSuitePortTest {
 
     static CachingAllocator allocator(String conf) {
         return new CachingAllocator(new Gpu(CARD).openToyProcess(), new PyTorchPolicy(conf));
+    }
+
+    /** The same under {@code r}'s rules: the settings tests run under every release the kit models. */
+    static CachingAllocator allocator(String conf, PyTorchRelease r) {
+        return new CachingAllocator(new Gpu(CARD).openToyProcess(), PyTorchPolicy.of(conf, r));
     }
 
     static long stat(CachingAllocator a, String key) { return a.memoryStats().asMap().get(key); }
@@ -111,11 +117,12 @@ class PyTorchSuitePortTest {
             assertThat(a.reserved()).isZero();
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_set_per_process_memory_fraction: a bad fraction is refused; at 0.5, 0.499 of the card"
-                + " fits and 0.5 is an OOM")
-        void setPerProcessMemoryFraction() {
-            CachingAllocator a = allocator("");
+                + " fits and 0.5 is an OOM (under each release)")
+        void setPerProcessMemoryFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("", r);
             assertThatThrownBy(() -> a.setMemoryFraction(-0.1)).hasMessageContaining("invalid fraction");
             assertThatThrownBy(() -> a.setMemoryFraction(2.0)).hasMessageContaining("invalid fraction");
             Block tensor = a.alloc(1024 * 4);
@@ -130,18 +137,20 @@ class PyTorchSuitePortTest {
             a.checkInvariants();
         }
 
-        @Test
-        @DisplayName("test_get_per_process_memory_fraction: 1.0, 0.0 and random fractions read back")
-        void getPerProcessMemoryFraction() {
-            CachingAllocator a = allocator("");
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
+        @DisplayName("test_get_per_process_memory_fraction: 1.0, 0.0 and random fractions read back (under each"
+                + " release: 1.0 reads back 1.0 whether it is a limit or none)")
+        void getPerProcessMemoryFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("", r);
             assertThat(a.memoryFraction()).as("none set").isEqualTo(1.0);
             a.setMemoryFraction(1.0);
             assertThat(a.memoryFraction()).isEqualTo(1.0);
             a.setMemoryFraction(0.0);
             assertThat(a.memoryFraction()).isEqualTo(0.0);
-            Random r = new Random(3);
+            Random random = new Random(3);
             for (int i = 0; i < 3; i++) {
-                double v = r.nextDouble();
+                double v = random.nextDouble();
                 a.setMemoryFraction(v);
                 assertThat(a.memoryFraction()).isCloseTo(v, within(1e-9));
             }
@@ -188,8 +197,9 @@ class PyTorchSuitePortTest {
         }
     }
 
+    /** Each test here runs under every release the kit models ({@link PyTorchRelease}): they all pass it. */
     @Nested
-    @DisplayName("test_cuda.py TestCudaMallocAsync: allocator settings")
+    @DisplayName("test_cuda.py TestCudaMallocAsync: allocator settings, under each release's rules")
     class Settings {
         /** test_allocator_settings' power2_div: the size rounded up to the next 1/div step. */
         static long power2Div(long size, long div) {
@@ -201,59 +211,65 @@ class PyTorchSuitePortTest {
             return ret;
         }
 
-        static long activeAllocated(String conf, long bytes) {
-            CachingAllocator a = allocator(conf);
+        static long activeAllocated(String conf, long bytes, PyTorchRelease r) {
+            CachingAllocator a = allocator(conf, r);
             long start = stat(a, "active_bytes.all.allocated");
             a.alloc(bytes);
             return stat(a, "active_bytes.all.allocated") - start;
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_allocator_settings: divisions 4, the list [64:8,...,>:1], 400 MB under 2 divisions,"
                 + " and settings that reset the divisions")
-        void allocatorSettings() {
+        void allocatorSettings(PyTorchRelease r) {
             long nbytes = 4L * 21 * 1024 * 1024, nbytesBig = 4L * 100 * 1024 * 1024;
-            assertThat(activeAllocated("", nbytes)).isEqualTo(nbytes);
-            assertThat(activeAllocated("roundup_power2_divisions:4", nbytes)).isEqualTo(power2Div(nbytes, 4));
-            CachingAllocator req = allocator("roundup_power2_divisions:4");
+            assertThat(activeAllocated("", nbytes, r)).isEqualTo(nbytes);
+            assertThat(activeAllocated("roundup_power2_divisions:4", nbytes, r)).isEqualTo(power2Div(nbytes, 4));
+            CachingAllocator req = allocator("roundup_power2_divisions:4", r);
             req.alloc(nbytes);
             assertThat(stat(req, "requested_bytes.all.allocated")).isEqualTo(nbytes);
-            assertThat(activeAllocated("garbage_collection_threshold:0.5,max_split_size_mb:40", nbytes))
+            assertThat(activeAllocated("garbage_collection_threshold:0.5,max_split_size_mb:40", nbytes, r))
                     .as("a new setting resets the divisions").isEqualTo(nbytes);
             String list = "garbage_collection_threshold:0.5,roundup_power2_divisions:[64:8,128:2,256:2,512:2,1024:1,>:1]";
-            assertThat(activeAllocated(list, nbytes)).isEqualTo(power2Div(nbytes, 8));
-            assertThat(activeAllocated(list, nbytesBig)).isEqualTo(power2Div(nbytesBig, 2));
-            assertThat(activeAllocated("release_lock_on_cudamalloc:True", nbytes)).isEqualTo(nbytes);
+            assertThat(activeAllocated(list, nbytes, r)).isEqualTo(power2Div(nbytes, 8));
+            assertThat(activeAllocated(list, nbytesBig, r)).isEqualTo(power2Div(nbytesBig, 2));
+            assertThat(activeAllocated("release_lock_on_cudamalloc:True", nbytes, r)).isEqualTo(nbytes);
         }
 
         @ParameterizedTest(name = "{0}")
         @ValueSource(strings = {"foo:1,bar:2", "garbage_collection_threshold:1.2", "max_split_size_mb:2",
             "release_lock_on_cudamalloc:none", "pinned_use_cuda_host_register:none",
             "pinned_num_register_threads:none", "pinned_num_register_threads:1024"})
-        @DisplayName("test_allocator_settings: strings the parser rejects")
+        @DisplayName("test_allocator_settings: strings the parser rejects, by every release's parser")
         void rejected(String conf) {
-            assertThatThrownBy(() -> AllocConf.parse(conf)).isInstanceOf(IllegalArgumentException.class);
+            for (PyTorchRelease r : PyTorchRelease.values()) {
+                assertThatThrownBy(() -> AllocConf.parse(conf, r.rules())).as("%s", r)
+                        .isInstanceOf(IllegalArgumentException.class);
+            }
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_allocator_memory_fraction_setting: per_process_memory_fraction 0.0, 0.5, 1.0 read;"
                 + " -0.1 and 1.1 are invalid")
-        void memoryFractionSetting() {
+        void memoryFractionSetting(PyTorchRelease r) {
             for (double f : new double[] {0.0, 0.5, 1.0}) {
-                CachingAllocator a = allocator("per_process_memory_fraction:" + f);
+                CachingAllocator a = allocator("per_process_memory_fraction:" + f, r);
                 assertThat(a.memoryFraction()).isEqualTo(f);
             }
             for (String bad : new String[] {"-0.1", "1.1"}) {
-                assertThatThrownBy(() -> AllocConf.parse("per_process_memory_fraction:" + bad))
+                assertThatThrownBy(() -> AllocConf.parse("per_process_memory_fraction:" + bad, r.rules()))
                         .hasMessageContaining("per_process_memory_fraction is invalid");
             }
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_max_split_expandable (its expandable_segments:False half): three 40 MiB blocks fill"
                 + " 120 MiB; a fourth is an OOM; after del, 120 MiB fits by releasing the oversize blocks")
-        void maxSplitUnderFraction() {
-            CachingAllocator a = allocator("max_split_size_mb:40");
+        void maxSplitUnderFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("max_split_size_mb:40", r);
             a.setMemoryFraction((double) (120 * MiB) / CARD);
             Block x = a.alloc(40 * MiB), y = a.alloc(40 * MiB), z = a.alloc(40 * MiB);
             assertThatThrownBy(() -> a.alloc(40 * MiB)).isInstanceOf(CudaOutOfMemoryError.class);
@@ -265,11 +281,12 @@ class PyTorchSuitePortTest {
             a.checkInvariants();
         }
 
-        @Test
+        @ParameterizedTest(name = "{0}")
+        @EnumSource(PyTorchRelease.class)
         @DisplayName("test_garbage_collect_expandable (its expandable_segments:False half): with a fraction and"
                 + " threshold 0.5, 80 MiB fits after two freed 40 MiB blocks")
-        void garbageCollectUnderFraction() {
-            CachingAllocator a = allocator("garbage_collection_threshold:0.5");
+        void garbageCollectUnderFraction(PyTorchRelease r) {
+            CachingAllocator a = allocator("garbage_collection_threshold:0.5", r);
             a.setMemoryFraction((double) (120 * MiB) / CARD);
             Block x = a.alloc(40 * MiB), y = a.alloc(40 * MiB);
             a.free(x);

@@ -18,15 +18,18 @@ import java.util.List;
  * @param cardKnown whether the card comes from {@code --device} or the recording; when not, no
  *                  row is said to fit and the settings are ranked by peak reserved alone
  * @param holders   for a snapshot, who held the memory at the recorded run's peak; else null
+ * @param rules     whose rules the replays follow where PyTorch's releases differ, and why
+ *                  ({@code PyTorch 2.9's rules (the default)}); empty to say nothing
  */
 public record Advice(String source, long card, String cardFrom, String recorded, String where,
-                     List<Outcome> outcomes, boolean cardKnown, vramlab.replay.WhoHolds holders) {
+                     List<Outcome> outcomes, boolean cardKnown, vramlab.replay.WhoHolds holders,
+                     String rules) {
     /** How many allocation sites the report lists at the peak ({@code replay --at peak} lists all). */
     static final int SITES_SHOWN = 5;
 
     public Advice(String source, long card, String cardFrom, String recorded, String where,
                   List<Outcome> outcomes, boolean cardKnown) {
-        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null);
+        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null, "");
     }
 
     /** A setting whose peak is within this share of the defaults' is no better (kit's rule). */
@@ -64,19 +67,35 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     public static Advice of(Workload w, String file, List<Setting> settings,
                             java.util.function.Consumer<String> progress,
                             List<vramlab.replay.Timeline> timelines) {
+        return of(w, file, settings, progress, timelines, null);
+    }
+
+    /**
+     * The same under {@code release}'s rules ({@code --pytorch-version}); null: a text trace
+     * follows the default release, a snapshot the one its fields imply
+     * ({@link vramlab.replay.SnapshotRelease}), as {@code replay} does.
+     */
+    public static Advice of(Workload w, String file, List<Setting> settings,
+                            java.util.function.Consumer<String> progress,
+                            List<vramlab.replay.Timeline> timelines, vramlab.alloc.PyTorchRelease release) {
         if (w.snapshot() == null) {
+            vramlab.alloc.PyTorchRelease r = release == null ? vramlab.alloc.PyTorchRelease.DEFAULT : release;
             return new Advice(w.source(), w.card(), w.cardFrom(), null, w.where(),
-                    Advisor.compare(w.events(), w.card(), settings, file, progress),
-                    !w.cardFrom().startsWith("assumed"));
+                    Advisor.compare(w.events(), w.card(), settings, file, progress, r),
+                    !w.cardFrom().startsWith("assumed"), null,
+                    r + "'s rules (" + (release == null ? "the default" : "--pytorch-version") + ")");
         }
-        List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress, timelines);
+        List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress, timelines,
+                release);
         vramlab.replay.SnapshotReplay.Report first = rows.get(0).whatIf().main();
         vramlab.replay.WhoHolds peak = vramlab.replay.WhoHolds.at(w.snapshot(), w.device(),
                 new vramlab.replay.SnapshotReplay.Options(null, w.card()), first.replayedPeakPosition(), false,
                 "the recorded run's peak (" + formatSize(first.replayedPeak()) + " reserved, trace entry "
                         + first.replayedPeakPosition() + ")");
+        String rules = vramlab.replay.SnapshotRelease.of(w.snapshot(), release).words();
+        if (w.recorded() == null) rules += "; " + vramlab.replay.SnapshotRelease.SETTINGS_SINCE;
         return new Advice(w.source(), first.cardAvailable(), first.card(), w.recorded(), w.where(), rows,
-                first.cardKnown(), peak);
+                first.cardKnown(), peak, rules);
     }
 
     /** The OOMs a row counts: none when the card is unknown (the replay's card is an assumption). */
@@ -123,6 +142,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             sb.append("recorded with: PYTORCH_CUDA_ALLOC_CONF=")
               .append(recorded.isEmpty() ? "(unset)" : recorded).append('\n');
         }
+        if (!rules.isEmpty()) sb.append("rules: ").append(rules).append('\n');
         if (holders != null) {
             sb.append(holders.text(SITES_SHOWN, false));
         }

@@ -7,10 +7,12 @@ import java.util.function.Consumer;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.PyTorchRelease;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
+import vramlab.replay.SnapshotRelease;
 import vramlab.replay.SnapshotReplay;
 import vramlab.replay.Timeline;
 import vramlab.replay.WhatIf;
@@ -38,6 +40,12 @@ public final class Advisor {
      */
     public static List<Outcome> compare(List<TraceEvent> events, long card, List<Setting> settings,
                                         String file, Consumer<String> progress) {
+        return compare(events, card, settings, file, progress, PyTorchRelease.DEFAULT);
+    }
+
+    /** The same under {@code release}'s rules where PyTorch's releases differ. */
+    public static List<Outcome> compare(List<TraceEvent> events, long card, List<Setting> settings,
+                                        String file, Consumer<String> progress, PyTorchRelease release) {
         vramlab.replay.SnapshotCard.checkCard(card, "from the file or --device", file);
         List<Outcome> out = new ArrayList<>();
         for (int i = 0; i < settings.size(); i++) {
@@ -46,7 +54,7 @@ public final class Advisor {
                 progress.accept("advise: [" + (i + 1) + "/" + settings.size() + "] " + s.name() + ", "
                         + events.size() + " events");
             }
-            out.add(replay(events, card, s, file));
+            out.add(replay(events, card, s, file, release));
         }
         return out;
     }
@@ -63,6 +71,16 @@ public final class Advisor {
     /** The same, each row's replay also heard by a new {@link Timeline} added to {@code timelines}. */
     public static List<Outcome> compare(Snapshot s, Snapshot.Device d, long card, List<Setting> settings,
                                         Consumer<String> progress, List<Timeline> timelines) {
+        return compare(s, d, card, settings, progress, timelines, null);
+    }
+
+    /**
+     * The same under {@code release}'s rules ({@code --pytorch-version}), or null for the release
+     * the snapshot implies ({@link SnapshotRelease}), as {@code replay} chooses it.
+     */
+    public static List<Outcome> compare(Snapshot s, Snapshot.Device d, long card, List<Setting> settings,
+                                        Consumer<String> progress, List<Timeline> timelines,
+                                        PyTorchRelease release) {
         List<Setting> rows = new ArrayList<>();
         rows.add(Setting.recorded(s.settings() == null ? null : s.settings().conf()));
         rows.addAll(settings);
@@ -75,20 +93,22 @@ public final class Advisor {
             }
             Timeline t = timelines == null ? null : new Timeline();
             if (t != null) timelines.add(t);
-            out.add(replay(s, d, card, row, t));
+            out.add(replay(s, d, card, row, t, release));
         }
         return out;
     }
 
     /** One row: the replay {@code vramlab replay [--alloc-conf CONF] [--device CARD]} runs. */
     static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row) {
-        return replay(s, d, card, row, null);
+        return replay(s, d, card, row, null, null);
     }
 
-    private static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row, Timeline timeline) {
-        Policy policy = row.asRecorded() ? null : Policies.create("pytorch", row.conf());
+    private static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row, Timeline timeline,
+                                  PyTorchRelease release) {
+        PyTorchRelease rules = SnapshotRelease.of(s, release).release();
+        Policy policy = row.asRecorded() ? null : Policies.create("pytorch", row.conf(), rules);
         Watcher w = new Watcher();
-        WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card),
+        WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card, null, release),
                 timeline == null ? w : Timeline.both(w, timeline), false);
         SnapshotReplay.Report r = what.main();
         return new Outcome(row, r.replayedPeak(), r.allocatedAtPeak(), r.replayedOoms().size(), w.firstOom,
@@ -96,8 +116,12 @@ public final class Advisor {
     }
 
     static Outcome replay(List<TraceEvent> events, long card, Setting s, String file) {
+        return replay(events, card, s, file, PyTorchRelease.DEFAULT);
+    }
+
+    static Outcome replay(List<TraceEvent> events, long card, Setting s, String file, PyTorchRelease release) {
         CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
-                new PyTorchPolicy(s.parsed()));
+                PyTorchPolicy.of(s.conf(), release));
         a.expectOoms(true);            // OOMs are counted, never thrown on: no stack traces
         Watcher w = new Watcher();
         new Replayer(a, w, file, false).replay(events.iterator());

@@ -14,6 +14,7 @@ import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.DeviceTrace.Action;
 import vramlab.alloc.Policy;
 import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.PyTorchRelease;
 import vramlab.alloc.Segment;
 import vramlab.alloc.SegmentRestore;
 import vramlab.driver.Gpu;
@@ -67,11 +68,16 @@ public final class SnapshotReplay {
      * @param card      the card's memory, or -1 to infer it from the snapshot
      * @param placement where new segments go, or null: the recorded addresses under the recording
      *                  settings (given or not), the simulated driver's under any other
+     * @param release   the PyTorch release whose rules the recording's own settings follow
+     *                  ({@code --pytorch-version}), or null for the one the file implies
+     *                  ({@link SnapshotRelease}); a given policy carries its own
      */
-    public record Options(Policy policy, long card, Placement placement) {
-        public Options(Policy policy, long card) { this(policy, card, null); }
+    public record Options(Policy policy, long card, Placement placement, PyTorchRelease release) {
+        public Options(Policy policy, long card) { this(policy, card, null, null); }
 
-        public static Options recorded() { return new Options(null, -1, null); }
+        public Options(Policy policy, long card, Placement placement) { this(policy, card, placement, null); }
+
+        public static Options recorded() { return new Options(null, -1, null, null); }
     }
 
     /** A segment at the end of a run as a snapshot reports it: one mapped range. */
@@ -121,27 +127,37 @@ public final class SnapshotReplay {
                 && given.conf().equals(rec.conf());
     }
 
-    /** The policy and settings that recorded the snapshot, as far as it says. */
+    /** The policy and settings that recorded the snapshot, as far as it says, under the release it implies. */
     public static Policy recordingPolicy(Snapshot s, Snapshot.Device d) {
-        if (s.settings() != null) return new PyTorchPolicy(s.settings().values(), s.settings().conf());
-        boolean expandable = d.segments().stream().anyMatch(Snapshot.Segment::expandable);
-        return expandable ? new PyTorchPolicy("expandable_segments:True") : new PyTorchPolicy();
+        return recordingPolicy(s, d, SnapshotRelease.implied(s).release());
     }
 
-    /** In words, for the report: which policy, with which settings, and where they came from. */
+    /** The same under {@code release}'s rules ({@code --pytorch-version}). */
+    public static Policy recordingPolicy(Snapshot s, Snapshot.Device d, PyTorchRelease release) {
+        if (s.settings() != null) return new PyTorchPolicy(s.settings().values(), s.settings().conf(), release);
+        boolean expandable = d.segments().stream().anyMatch(Snapshot.Segment::expandable);
+        return expandable ? PyTorchPolicy.of("expandable_segments:True", release)
+                : new PyTorchPolicy(AllocConf.defaults(), "", release);
+    }
+
+    /**
+     * In words, for the report: which policy, with which settings, where they came from, and
+     * whose rules it follows where PyTorch's releases differ.
+     */
     public static String describe(Policy p, Snapshot s, boolean recording) {
         String conf = p instanceof PyTorchPolicy pt ? settings(pt.conf()) : "";
+        String rules = p instanceof PyTorchPolicy pt ? "; " + SnapshotRelease.of(s,
+                pt.release() == SnapshotRelease.implied(s).release() ? null : pt.release()).words() : "";
         if (!recording) {
-            return p.name() + (conf.isEmpty() ? "" : " with " + conf) + " (not the recording settings)";
+            return p.name() + (conf.isEmpty() ? "" : " with " + conf) + " (not the recording settings" + rules + ")";
         }
         if (s.settings() != null) {
             return "pytorch with the recorded allocator_settings (PYTORCH_CUDA_ALLOC_CONF='"
-                    + s.settings().conf() + "'" + (conf.isEmpty() ? "" : "; " + conf) + ")";
+                    + s.settings().conf() + "'" + (conf.isEmpty() ? "" : "; " + conf) + rules + ")";
         }
         return "pytorch with " + (conf.isEmpty() ? "the default settings" : conf)
-                + " (the snapshot records no allocator_settings: written before"
-                + " pytorch/pytorch#119404 added them"
-                + (conf.isEmpty() ? "" : "; expandable segments seen in its segments") + ")";
+                + " (the snapshot records no allocator_settings: " + SnapshotRelease.SETTINGS_SINCE
+                + (conf.isEmpty() ? "" : "; expandable segments seen in its segments") + rules + ")";
     }
 
     private static String settings(AllocConf c) {
@@ -169,7 +185,8 @@ public final class SnapshotReplay {
 
     private static Report run(Snapshot s, Snapshot.Device d, Options o, Replayer.Listener listener,
                               boolean record, int stopAfter) {
-        Policy recording = recordingPolicy(s, d);
+        Policy recording = recordingPolicy(s, d,
+                o.policy() instanceof PyTorchPolicy given ? given.release() : SnapshotRelease.of(s, o.release()).release());
         boolean same = isRecording(o.policy(), s, d);
         Policy policy = same ? recording : o.policy();
         Placement placement = o.placement() != null ? o.placement()

@@ -26,7 +26,7 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
         SnapshotReplay.Report other = null;
         if (main.cardKnown() && near(main)) {
             other = SnapshotReplay.run(s, d, new SnapshotReplay.Options(o.policy(), o.card(),
-                    main.placement().other()), (step, e, result, bytes, a) -> { }, false);
+                    main.placement().other(), o.release()), (step, e, result, bytes, a) -> { }, false);
         }
         return new WhatIf(main, other);
     }

@@ -16,8 +16,13 @@ import vramlab.alloc.PoolKind;
  * @param layout   which layout PyTorch wrote, in words ("2.1+ device_traces, time_us, ...")
  * @param devices  every device that has segments or a history, by index
  * @param settings the recorded {@code allocator_settings}, or null when the file has none
+ * @param entryKeys the keys seen on the trace entries ({@code time_us}, {@code user_metadata}, ...)
  */
-public record Snapshot(String file, String layout, List<Device> devices, Settings settings) {
+public record Snapshot(String file, String layout, List<Device> devices, Settings settings,
+                       java.util.Set<String> entryKeys) {
+    public Snapshot(String file, String layout, List<Device> devices, Settings settings) {
+        this(file, layout, devices, settings, java.util.Set.of());
+    }
 
     /** One device: its segments at the end of the run and its history, oldest entry first. */
     public record Device(int index, List<Segment> segments, List<Entry> trace, int traceLists) {

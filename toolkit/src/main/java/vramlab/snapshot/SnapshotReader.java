@@ -29,6 +29,9 @@ import vramlab.units.Bytes;
 public final class SnapshotReader {
     private SnapshotReader() {}
 
+    /** How a bare segment list's layout begins: it records no settings, history or version. */
+    public static final String SEGMENT_LIST = "torch.cuda.memory_snapshot()";
+
     /** Whether {@code head} (the first bytes of a file) looks like a pickle or a JSON dict or list. */
     public static boolean isSnapshot(byte[] head) {
         int i = 0;
@@ -122,7 +125,7 @@ public final class SnapshotReader {
         boolean legacy = segments(segments, file, byDevice, new java.util.HashMap<>());
         List<Snapshot.Device> devices = new ArrayList<>();
         byDevice.forEach((d, segs) -> devices.add(new Snapshot.Device(d, segs, List.of(), 0)));
-        return new Snapshot(file, "torch.cuda.memory_snapshot(): the bare list of segments, no history"
+        return new Snapshot(file, SEGMENT_LIST + ": the bare list of segments, no history"
                 + (legacy ? " (PyTorch 2.0 blocks with 'history')" : ""), devices, null);
     }
 
@@ -157,7 +160,8 @@ public final class SnapshotReader {
         }
         Snapshot.Settings settings = root.get("allocator_settings") instanceof Map<?, ?> s
                 ? settings(s, file) : null;
-        return new Snapshot(file, layout(root, legacy, entryKeys, traces.size()), devices, settings);
+        return new Snapshot(file, layout(root, legacy, entryKeys, traces.size()), devices, settings,
+                java.util.Collections.unmodifiableSet(entryKeys));
     }
 
     private static String layout(Map<?, ?> root, boolean legacy, TreeSet<String> entryKeys, int lists) {

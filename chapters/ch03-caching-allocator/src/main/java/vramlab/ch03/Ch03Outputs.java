@@ -4,10 +4,16 @@ import static vramlab.units.Bytes.kib;
 import static vramlab.units.Bytes.mib;
 import static vramlab.units.Bytes.readable;
 
+import vramlab.alloc.AllocConf;
 import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.MemorySummary;
 import vramlab.alloc.Policy;
+import vramlab.alloc.PoolKind;
 import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.PyTorchRelease;
+import vramlab.driver.Gpu;
 import vramlab.alloc.Sim;
 import vramlab.alloc.ToyPolicy;
 
@@ -157,4 +163,75 @@ public final class Ch03Outputs {
         sim.free(t0);
         return sim;
     }
+
+    // tag::rules-by-release[]
+    /**
+     * The rules that differ between the PyTorch releases the kit models ({@link PyTorchRelease}),
+     * each cell measured by running that release's policy: a parse, a rounding, an OOM, a limit.
+     */
+    public static String outputRulesByRelease() {
+        String[] rules = {"rule (--pytorch-version)", "least max_split_size_mb accepted",
+            "[256:1,512:2,1024:4,>:8]: divisions at 1024 MB", "the OOM message's hint names",
+            "memory fraction 1.0: the limit", "...so garbage collection (threshold 0.5) frees"};
+        StringBuilder sb = new StringBuilder();
+        for (int row = 0; row < rules.length; row++) {
+            StringBuilder line = new StringBuilder(String.format("%-52s", rules[row]));
+            for (PyTorchRelease r : PyTorchRelease.values()) {
+                line.append(String.format(" %-24s", row == 0 ? r.version() : cell(row - 1, r)));
+            }
+            sb.append(line.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String cell(int row, PyTorchRelease r) {
+        switch (row) {
+            case 0 -> {
+                for (int mb = 0; ; mb++) {
+                    try {
+                        AllocConf.parse("max_split_size_mb:" + mb, r.rules());
+                        return mb + " MB";
+                    } catch (IllegalArgumentException tooSmall) {
+                        // the next
+                    }
+                }
+            }
+            case 1 -> {
+                return String.valueOf(AllocConf.parse("roundup_power2_divisions:[256:1,512:2,1024:4,>:8]", r.rules())
+                        .divisionsFor(mib(1024)));
+            }
+            case 2 -> {
+                try {
+                    allocator("", r, mib(64)).alloc(mib(100));
+                    return "(no OOM)";
+                } catch (CudaOutOfMemoryError e) {
+                    String m = e.getMessage();
+                    int at = m.indexOf("try setting ") + "try setting ".length();
+                    return m.substring(at, m.indexOf('=', at));
+                }
+            }
+            case 3 -> {
+                CachingAllocator a = allocator("", r, mib(1024));
+                a.setMemoryFraction(1.0);
+                return a.allowedMemory() < 0 ? "none" : readable(a.allowedMemory()) + " (the card)";
+            }
+            default -> {
+                CachingAllocator a = allocator("garbage_collection_threshold:0.5,per_process_memory_fraction:1.0",
+                        r, mib(128));
+                Block old = a.alloc(mib(40));
+                a.alloc(mib(30));
+                a.free(old);
+                a.alloc(mib(50));
+                boolean freed = a.freeBlocks(PoolKind.LARGE).stream().noneMatch(b -> b.size() == mib(40));
+                return freed ? "the old 40 MiB block" : "nothing";
+            }
+        }
+    }
+
+    private static CachingAllocator allocator(String conf, PyTorchRelease r, long card) {
+        CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(), PyTorchPolicy.of(conf, r));
+        a.expectOoms(true);
+        return a;
+    }
+    // end::rules-by-release[]
 }

@@ -59,4 +59,16 @@ class Ch03OutputsTest {
         }
         assertThat(Ch03Outputs.outputMemorySummary()).contains("Non-releasable memory", "Requested memory");
     }
+
+    @Test
+    @DisplayName("the rules by release: 21 and 20 MB, 8 and 4 divisions, the hint's two names, a limit and none")
+    void rulesByRelease() {
+        String[] rows = Ch03Outputs.outputRulesByRelease().split("\n");
+        assertThat(rows[0]).contains("2.9").contains("2.10");
+        assertThat(rows[1].split("\\s{2,}")).endsWith("21 MB", "20 MB");
+        assertThat(rows[2].trim().split("\\s+")).endsWith("8", "4");
+        assertThat(rows[3]).containsSubsequence("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF");
+        assertThat(rows[4].strip()).contains("(the card)").endsWith("none");
+        assertThat(rows[5]).containsSubsequence("the old 40 MiB block", "nothing");
+    }
 }
