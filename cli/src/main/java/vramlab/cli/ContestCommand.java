@@ -53,6 +53,20 @@ final class ContestCommand implements Command {
             the memory held and requested over the run (inline SVG, no script)""")
     String html;
 
+    @Option(names = "--class", paramLabel = "SUBMISSION", arity = "1..*", description = """
+            instead: a class leaderboard (instructor's copy): each submission (a student's copy, as grade \
+            takes them: a folder, .zip or .tar.gz named by the student's id) runs its own entry on its own \
+            cores against the reference's runs; prints each student's index, best first, and --csv / --html \
+            write the leaderboard (the page draws the best entries' memory held over each workload)""")
+    List<String> klass = new ArrayList<>();
+
+    @Option(names = "--top", paramLabel = "N", description = "--class: how many of the best entries the page draws (default 3)")
+    int top = 3;
+
+    @Option(names = "--entry-runs", paramLabel = "FILE", hidden = true,
+            description = "also write your entry's runs (the class leaderboard reads them for its curves)")
+    String entryRuns;
+
     @Option(names = "--recorded", paramLabel = "FILE", hidden = true,
             description = "the reference entries' recorded runs (the launcher passes them to the run on your cores)")
     String recorded;
@@ -60,6 +74,7 @@ final class ContestCommand implements Command {
     @Override
     public int run(Io io) throws Exception {
         if (html != null) HtmlPage.checkWritable("contest", html);
+        if (!klass.isEmpty()) return ClassContest.run(this, io);
         if (!StudentCores.inChild()) {
             java.nio.file.Path root = StudentCores.root();
             boolean mine = StudentCores.mine(root, cores, "contest");
@@ -82,6 +97,10 @@ final class ContestCommand implements Command {
         io.out().print(board.table());
         io.out().println();
         io.out().print(legend(board, runs));
+        if (entryRuns != null && board.unwritten(Entries.STUDENT.name()) == null) {
+            write(RecordedRuns.of(board.runs(Entries.STUDENT.name()), chosen, seed, "your entry's own run"),
+                    java.nio.file.Path.of(entryRuns));
+        }
         if (html != null) HtmlPage.write("contest", html, board.html("vramlab contest"));
         if (csv != null) {
             try (var out = java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(csv))) {
@@ -93,7 +112,7 @@ final class ContestCommand implements Command {
     }
 
     /** The workloads this command line names: the public set of {@code --seed}, or the {@code --trace} files. */
-    private List<Workload> chosen(Io io) throws java.io.IOException {
+    List<Workload> chosen(Io io) throws java.io.IOException {
         List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
         List<Workload> chosen = new ArrayList<>();
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
@@ -131,7 +150,7 @@ final class ContestCommand implements Command {
                 release.resolve(RecordedRuns.IN_RELEASE));
     }
 
-    private static void write(RecordedRuns runs, java.nio.file.Path file) throws java.io.IOException {
+    static void write(RecordedRuns runs, java.nio.file.Path file) throws java.io.IOException {
         java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
         try (var out = java.nio.file.Files.newBufferedWriter(file)) {
             runs.write(out);
@@ -176,12 +195,18 @@ final class ContestCommand implements Command {
         return s.toString();
     }
 
-    /** This command line again, for the child JVM that runs on the student's cores. */
-    private List<String> childArgs() {
+    /** {@code contest} and the options that choose the workloads, for a child JVM. */
+    List<String> workloadArgs() {
         List<String> a = new ArrayList<>(List.of("contest", "--seed", Long.toString(seed)));
         for (String w : only) a.addAll(List.of("--workload", w));
         for (String t : traces) a.addAll(List.of("--trace", java.nio.file.Path.of(t).toAbsolutePath().toString()));
         if (card != null) a.addAll(List.of("--card", card + "B"));
+        return a;
+    }
+
+    /** This command line again, for the child JVM that runs on the student's cores. */
+    private List<String> childArgs() {
+        List<String> a = workloadArgs();
         if (csv != null) a.addAll(List.of("--csv", java.nio.file.Path.of(csv).toAbsolutePath().toString()));
         if (html != null) a.addAll(List.of("--html", java.nio.file.Path.of(html).toAbsolutePath().toString()));
         return a;

@@ -83,6 +83,16 @@ public final class RecordedRuns {
         return r;
     }
 
+    /** Runs already made ({@code runs.get(i)} of {@code workloads.get(i)}), kept as they are, broken checks aside. */
+    public static RecordedRuns of(List<Run> runs, List<Workload> workloads, long seed, String origin) {
+        RecordedRuns r = new RecordedRuns(origin);
+        for (int i = 0; i < runs.size(); i++) {
+            Workload w = workloads.get(i);
+            r.put(new Key(runs.get(i).entry(), w.name(), w.card(), sha256(w)), new Row(seed, runs.get(i)));
+        }
+        return r;
+    }
+
     /** {@code entry}'s recorded run of {@code w}, or null when none was recorded for this very workload. */
     public Run find(String entry, Workload w) {
         Row row = runs.get(new Key(entry, w.name(), w.card(), sha256(w)));

@@ -153,18 +153,22 @@ public final class Scoreboard {
         }
     }
 
+    /** A run's curves as one series of a chart, under {@code name}. */
+    public static vramlab.figures.RunChart.Series series(String name, Run r, Workload w) {
+        int n = r.curve().length;
+        long[] at = new long[n];
+        for (int i = 0; i < n; i++) at[i] = (long) i * w.events().size() / n + 1;
+        List<Integer> ooms = r.oomStep() > 0 ? List.of((int) r.oomStep()) : List.of();
+        return new vramlab.figures.RunChart.Series(name, at, r.curve(), r.requestedCurve(), ooms);
+    }
+
     /** One workload's curves as a chart: memory held (thick) and requested (thin) per entry, the card as a line. */
     public String chart(int workload) {
         List<vramlab.figures.RunChart.Series> series = new ArrayList<>();
         Workload w = workloads.get(workload);
         for (Contestant c : entries) {
             if (unwritten.containsKey(c.name())) continue;
-            Run r = runs.get(c.name()).get(workload);
-            int n = Judge.CURVE_POINTS;
-            long[] at = new long[n];
-            for (int i = 0; i < n; i++) at[i] = (long) i * w.events().size() / n + 1;
-            List<Integer> ooms = r.oomStep() > 0 ? List.of((int) r.oomStep()) : List.of();
-            series.add(new vramlab.figures.RunChart.Series(c.name(), at, r.curve(), r.requestedCurve(), ooms));
+            series.add(series(c.name(), runs.get(c.name()).get(workload), w));
         }
         return vramlab.figures.RunChart.svg(w.name() + ": memory held from the driver (thick) and requested (thin)",
                 series, w.card());
