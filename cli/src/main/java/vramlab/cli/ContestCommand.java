@@ -125,7 +125,6 @@ final class ContestCommand implements Command {
         return chosen;
     }
 
-    // tag::recording[]
     /**
      * The reference entries' runs for the run on the student's cores, where those cores would
      * otherwise build the kit's entries too (a student's chapter 3-6 code standing in for
@@ -142,7 +141,6 @@ final class ContestCommand implements Command {
                 "by ./vramlab contest on the reference cores in solutions/, just before this run"), file);
         return file;
     }
-    // end::recording[]
 
     /** What a student release ships: the reference entries on the public workloads, recorded here. */
     static void writeRelease(java.nio.file.Path release, String origin) throws java.io.IOException {
