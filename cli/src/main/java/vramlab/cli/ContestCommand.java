@@ -7,6 +7,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import vramlab.contest.Entries;
+import vramlab.judge.RecordedRuns;
 import vramlab.judge.Scoreboard;
 import vramlab.workload.Workload;
 import vramlab.workload.Workloads;
@@ -21,8 +22,11 @@ import vramlab.workload.Workloads;
                 expandable_segments, the buddy allocator), each on a card of the workload's size,
                 checking every event (aligned, size, overlap, segment, free, call, leak). Prints
                 per workload whether it fit, peak reserved over peak requested, driver calls and
-                their simulated cost, host time per event, and each entry's performance index. In a
-                student's copy, or with --mine, your entry is the one in your labs/.""")
+                their simulated cost, host time per event, and each entry's performance index, the
+                entries best index first. In a student's copy, or with --mine, your entry is the one
+                in your labs/, and the kit's entries are the reference's runs, recorded where the
+                reference cores are (a release ships them for the public workloads); each row says
+                whether it ran live or was recorded.""")
 final class ContestCommand implements Command {
     @CommandLine.Mixin CoresOption cores;
 
@@ -49,33 +53,54 @@ final class ContestCommand implements Command {
             the memory held and requested over the run (inline SVG, no script)""")
     String html;
 
+    @Option(names = "--class", paramLabel = "SUBMISSION", arity = "1..*", description = """
+            instead: a class leaderboard (instructor's copy): each submission (a student's copy, as grade \
+            takes them: a folder, .zip or .tar.gz named by the student's id) runs its own entry on its own \
+            cores against the reference's runs; prints each student's index, best first, and --csv / --html \
+            write the leaderboard (the page draws the best entries' memory held over each workload)""")
+    List<String> klass = new ArrayList<>();
+
+    @Option(names = "--top", paramLabel = "N", description = "--class: how many of the best entries the page draws (default 3)")
+    int top = 3;
+
+    @Option(names = "--entry-runs", paramLabel = "FILE", hidden = true,
+            description = "also write your entry's runs (the class leaderboard reads them for its curves)")
+    String entryRuns;
+
+    @Option(names = "--recorded", paramLabel = "FILE", hidden = true,
+            description = "the reference entries' recorded runs (the launcher passes them to the run on your cores)")
+    String recorded;
+
     @Override
     public int run(Io io) throws Exception {
         if (html != null) HtmlPage.checkWritable("contest", html);
+        if (!klass.isEmpty()) return ClassContest.run(this, io);
         if (!StudentCores.inChild()) {
             java.nio.file.Path root = StudentCores.root();
             boolean mine = StudentCores.mine(root, cores, "contest");
             io.err().println(StudentCores.whose(root, mine, "contest"));
             if (mine) {
+                java.nio.file.Path recording = recording(root, io);
                 vramlab.quiz.build.CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
-                return StudentCores.runChild(root, built.classpath(), childArgs(), io, false);
+                List<String> args = childArgs();
+                if (recording != null) args.addAll(List.of("--recorded", recording.toString()));
+                return StudentCores.runChild(root, built.classpath(), args, io, false);
             }
         }
-        List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
-        List<Workload> chosen = new ArrayList<>();
-        for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
-        for (String name : only) {
-            if (all.stream().noneMatch(w -> w.name().equals(name))) {
-                throw new UsageException("--workload", "'" + name + "' is not a workload (expected one of "
-                        + all.stream().map(Workload::name).toList() + ")");
-            }
-        }
+        List<Workload> chosen = chosen(io);
         for (Workload w : chosen) {
             io.out().println(w.name() + ": " + w.shape() + "; card " + vramlab.units.Bytes.formatSize(w.card()));
         }
         io.out().println();
-        Scoreboard board = new Scoreboard(Entries.PYTORCH, Entries.all(), chosen);
+        RecordedRuns runs = recorded == null ? null : readRecording(java.nio.file.Path.of(recorded));
+        Scoreboard board = new Scoreboard(Entries.PYTORCH, Entries.all(), chosen, runs);
         io.out().print(board.table());
+        io.out().println();
+        io.out().print(legend(board, runs));
+        if (entryRuns != null && board.unwritten(Entries.STUDENT.name()) == null) {
+            write(RecordedRuns.of(board.runs(Entries.STUDENT.name()), chosen, seed, "your entry's own run"),
+                    java.nio.file.Path.of(entryRuns));
+        }
         if (html != null) HtmlPage.write("contest", html, board.html("vramlab contest"));
         if (csv != null) {
             try (var out = java.nio.file.Files.newBufferedWriter(java.nio.file.Path.of(csv))) {
@@ -86,12 +111,100 @@ final class ContestCommand implements Command {
         return board.unwritten(student) == null && board.firstBroken(student) == null ? 0 : 1;
     }
 
-    /** This command line again, for the child JVM that runs on the student's cores. */
-    private List<String> childArgs() {
+    /** The workloads this command line names: the public set of {@code --seed}, or the {@code --trace} files. */
+    List<Workload> chosen(Io io) throws java.io.IOException {
+        List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
+        List<Workload> chosen = new ArrayList<>();
+        for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
+        for (String name : only) {
+            if (all.stream().noneMatch(w -> w.name().equals(name))) {
+                throw new UsageException("--workload", "'" + name + "' is not a workload (expected one of "
+                        + all.stream().map(Workload::name).toList() + ")");
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * The reference entries' runs for the run on the student's cores, where those cores would
+     * otherwise build the kit's entries too (a student's chapter 3-6 code standing in for
+     * PyTorch's): recorded now on this JVM's reference cores in a copy that has them, else the
+     * recording a release ships (public workloads, public seed), else none.
+     */
+    private java.nio.file.Path recording(java.nio.file.Path root, Io io) throws java.io.IOException {
+        if (vramlab.quiz.KitPaths.isRelease(root)) {
+            java.nio.file.Path shipped = root.resolve(RecordedRuns.IN_RELEASE);
+            return java.nio.file.Files.isRegularFile(shipped) ? shipped : null;
+        }
+        java.nio.file.Path file = StudentCores.work(root).resolve("reference-runs.csv");
+        write(RecordedRuns.record(Entries.references(), chosen(io), seed,
+                "by ./vramlab contest on the reference cores in solutions/, just before this run"), file);
+        return file;
+    }
+
+    /** What a student release ships: the reference entries on the public workloads, recorded here. */
+    static void writeRelease(java.nio.file.Path release, String origin) throws java.io.IOException {
+        write(RecordedRuns.record(Entries.references(), Workloads.publicSet(), Workloads.PUBLIC_SEED, origin),
+                release.resolve(RecordedRuns.IN_RELEASE));
+    }
+
+    static void write(RecordedRuns runs, java.nio.file.Path file) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
+        try (var out = java.nio.file.Files.newBufferedWriter(file)) {
+            runs.write(out);
+        }
+    }
+
+    private static RecordedRuns readRecording(java.nio.file.Path file) throws java.io.IOException {
+        try (var in = java.nio.file.Files.newBufferedReader(file)) {
+            return RecordedRuns.read(in, file.toString());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UsageException(file.toString(), "no such file");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("contest", e.getMessage());
+        }
+    }
+
+    /** What the table's run column means here: whose code each live row ran, where the recorded rows come from. */
+    private static String legend(Scoreboard board, RecordedRuns runs) {
+        boolean anyRecorded = false;
+        List<String> liveKit = new ArrayList<>();
+        for (vramlab.contest.Contestant c : board.entries()) {
+            for (int w = 0; w < board.workloads().size(); w++) {
+                if (board.recorded(c.name(), w)) anyRecorded = true;
+                else if (c != Entries.STUDENT && !liveKit.contains(c.name())) liveKit.add(c.name());
+            }
+        }
+        StringBuilder s = new StringBuilder();
+        if (anyRecorded) {
+            s.append("run: recorded rows are the reference cores' runs, recorded ").append(runs.origin())
+             .append(" (host ns/event measured there); live rows ran now.\n");
+        }
+        if (!StudentCores.inChild()) {
+            s.append("run: every live row ran on this copy's reference cores.\n");
+        } else {
+            s.append("run: ").append(Entries.STUDENT.name()).append(" ran live on your cores in labs/.\n");
+            if (!liveKit.isEmpty()) {
+                s.append("run: ").append(String.join(", ", liveKit)).append(" ran live on your cores too (no recording of the"
+                        + " reference for these workloads; a release records the public ones): those rows score your"
+                        + " chapter 3-6 code, not the reference's.\n");
+            }
+        }
+        return s.toString();
+    }
+
+    /** {@code contest} and the options that choose the workloads, for a child JVM. */
+    List<String> workloadArgs() {
         List<String> a = new ArrayList<>(List.of("contest", "--seed", Long.toString(seed)));
         for (String w : only) a.addAll(List.of("--workload", w));
         for (String t : traces) a.addAll(List.of("--trace", java.nio.file.Path.of(t).toAbsolutePath().toString()));
         if (card != null) a.addAll(List.of("--card", card + "B"));
+        return a;
+    }
+
+    /** This command line again, for the child JVM that runs on the student's cores. */
+    private List<String> childArgs() {
+        List<String> a = workloadArgs();
         if (csv != null) a.addAll(List.of("--csv", java.nio.file.Path.of(csv).toAbsolutePath().toString()));
         if (html != null) a.addAll(List.of("--html", java.nio.file.Path.of(html).toAbsolutePath().toString()));
         return a;

@@ -154,6 +154,8 @@ final class ReleaseCommand implements Command {
         Files.writeString(dir.resolve("cores/pom.xml"), CORES_POM);
         if (site != null) copyTree(site, dir.resolve("docs"));
         PracticeKeys.write(dir, seeds);
+        // The contest's reference rows: a release's own cores would build PyTorch's entry from the student's code.
+        ContestCommand.writeRelease(dir, "by ./vramlab release on " + LocalDate.now() + ", from the reference cores");
         Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written " + LocalDate.now()
                 + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
                 + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"

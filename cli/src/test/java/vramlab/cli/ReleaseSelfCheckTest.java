@@ -15,7 +15,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vramlab.contest.Entries;
+import vramlab.judge.RecordedRuns;
+import vramlab.judge.Scoreboard;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.grade.Gradebook;
+import vramlab.quiz.grade.Grader;
+import vramlab.quiz.grade.Kit;
+import vramlab.workload.Workload;
+import vramlab.workload.Workloads;
 import vramlab.quiz.build.ExpressionLeaks;
 
 /**
@@ -96,7 +104,7 @@ class ReleaseSelfCheckTest {
     @Test
     @DisplayName("quiz N --check in the release marks the reference sheets as the instructor's copy does: full marks")
     void fullMarks() {
-        for (int ch = 1; ch <= 7; ch++) {
+        for (int ch = 1; ch <= 8; ch++) {
             String sheet = root.resolve(String.format("solutions/answers/ch%02d.txt", ch)).toString();
             int n = ch;
             CliRun mine = inRelease("quiz", "" + n, "--check", sheet);
@@ -159,6 +167,123 @@ class ReleaseSelfCheckTest {
         CliRun far = inRelease("exercise", "3", "2", "--seed", "999", "--answer");
         assertThat(far.status()).isEqualTo(2);
         assertThat(far.err()).contains("seeds 1-3");
+    }
+
+    /** Steps 8.1 and 8.2 as a student might write them: classes by bit arithmetic, large segments reused only at their exact size. */
+    static final String STUDENT_8_1 = """
+            if (size <= 0) throw new IllegalArgumentException("size must be positive, got " + size);
+                    if (size > (1L << 20)) return -1;
+                    long block = Math.max(ALIGNMENT, Long.highestOneBit(size - 1) << 1);
+                    return Long.numberOfTrailingZeros(block / ALIGNMENT);""";
+    static final String STUDENT_8_2 = """
+            int c = sizeClass(size);
+                    if (c < 0) {
+                        long bytes = (size + SLAB - 1) / SLAB * SLAB;
+                        ArrayDeque<Long> same = cached.get(bytes);
+                        long address = same == null ? cudaMalloc(bytes) : same.pop();
+                        if (same != null && same.isEmpty()) cached.remove(bytes);
+                        live.put(address, bytes);
+                        return address;
+                    }
+                    if (freeLists.get(c).isEmpty()) carve(c);
+                    long address = freeLists.get(c).pop();
+                    slabs.floorEntry(address).getValue().live++;
+                    live.put(address, classSize(c));
+                    return address;""";
+
+    @Test
+    @DisplayName("done when: in a release, a student's segregated fits is checked and scored beside PyTorch's recorded"
+            + " rows by contest, and grading puts its chapter 8 points in the gradebook")
+    void aStudentsSegregatedFits() throws Exception {
+        Path copy = tmp.resolve("student-copy");
+        copyAll(release, copy);
+        Path mine = copy.resolve("labs/src/main/java/vramlab/contest/SegregatedFits.java");
+        String handedOut = Files.readString(mine);
+        // Chapters 1-7 done (the judge walks the student's page tables and prices the student's driver calls).
+        Path labs = copy.resolve("labs/src/main/java");
+        try (var s = Files.walk(root.resolve("solutions/src/main/java"))) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, labs.resolve(root.resolve("solutions/src/main/java").relativize(f).toString()),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        String written = handedOut
+                .replaceFirst("throw new vramlab\\.lab\\.Todo\\(\"8\\.1\"[^;]*;", Matcher.quoteReplacement(STUDENT_8_1))
+                .replaceFirst("throw new vramlab\\.lab\\.Todo\\(\"8\\.2\"[^;]*;", Matcher.quoteReplacement(STUDENT_8_2));
+        assertThat(written).doesNotContain("Todo(\"8.");
+        Files.writeString(mine, written);
+        compileTheHandedOutCores(copy);     // what the release's own first build makes: the stand-in for a core that fails
+
+        CliRun contest = as(copy, () -> CliRun.of("contest"));
+        assertThat(contest.status()).as(contest.err() + contest.out()).isZero();
+        assertThat(contest.err()).contains("contest runs your cores in labs/").doesNotContain("does not compile");
+        String table = contest.out();
+        for (Workload w : Workloads.publicSet()) {
+            assertThat(table).containsPattern("(?m)^" + w.name() + " +segregated-fits +yes .* live$")
+                    .containsPattern("(?m)^" + w.name() + " +pytorch +yes .* recorded$");
+        }
+        // PyTorch's index is the recording's (which recordedRowsAreTheReferences holds to a fresh run).
+        Scoreboard reference = new Scoreboard(Entries.PYTORCH, Entries.references(), Workloads.publicSet(), shipped());
+        assertThat(table).contains(String.format(java.util.Locale.ROOT, "  %-18s %6.1f%n", "pytorch", reference.index("pytorch")))
+                .containsPattern("  segregated-fits +\\d+\\.\\d\n")
+                .contains("run: recorded rows are the reference cores' runs, recorded by ./vramlab release on")
+                .contains("run: segregated-fits ran live on your cores in labs/.");
+
+        Kit kit = Kit.locate(root).withTestRoots(List.of(root.resolve("chapters/ch08-malloc-lab/target/test-classes")))
+                .withQuestions(List.of());
+        Path graded = tmp.resolve("graded");
+        Path student = tmp.resolve("submissions/ada");
+        copyAll(copy.resolve("labs"), student.resolve("labs"));
+        Grader g = new Grader(kit, Grader.Options.defaults().withJobs(1), Files.createDirectories(tmp.resolve("grader-work")),
+                vramlab.quiz.Salt.PRACTICE, new java.io.PrintStream(new java.io.ByteArrayOutputStream()));
+        Grader.Result r = g.gradeClass(List.of(student), graded).get(0);
+        assertThat(r.rows()).as(r.rows().toString()).isNotEmpty().allSatisfy(row -> assertThat(row.earned())
+                .as(row.toString()).isEqualTo(row.points()));
+        List<String> book = Files.readAllLines(graded.resolve(Gradebook.WIDE));
+        int ch08 = List.of(book.get(0).split(",")).indexOf("ch08 lab (11)");
+        assertThat(ch08).as(book.get(0)).isPositive();
+        assertThat(book).anySatisfy(l -> assertThat(l).startsWith("ada,11,11,").satisfies(x ->
+                assertThat(x.split(",")[ch08]).isEqualTo("11")));
+    }
+
+    static void copyAll(Path from, Path to) throws java.io.IOException {
+        try (var s = Files.walk(from)) {
+            for (Path f : s.toList()) {
+                Path t = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(t);
+                else Files.copy(f, t);
+            }
+        }
+    }
+
+    static RecordedRuns shipped() throws java.io.IOException {
+        try (var in = Files.newBufferedReader(release.resolve(RecordedRuns.IN_RELEASE))) {
+            return RecordedRuns.read(in, RecordedRuns.IN_RELEASE);
+        }
+    }
+
+    @Test
+    @DisplayName("the release's recorded reference rows equal a fresh run of each reference entry on each public workload")
+    void recordedRowsAreTheReferences() throws Exception {
+        RecordedRuns shipped = shipped();
+        assertThat(shipped.size()).isEqualTo(Entries.references().size() * Workloads.publicSet().size());
+        for (vramlab.contest.Contestant c : Entries.references()) {
+            for (Workload w : Workloads.publicSet()) {
+                assertThat(shipped.find(c.name(), w)).as("%s on %s", c, w.name()).usingRecursiveComparison()
+                        .ignoringFields("hostNanos").isEqualTo(vramlab.judge.Judge.run(c, w));
+            }
+        }
+    }
+
+    /** The release's cores as handed out, compiled where its own build puts them. */
+    static void compileTheHandedOutCores(Path copy) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("-d", copy.resolve("cores/target/classes").toString(),
+                "-proc:none", "-nowarn"));
+        try (var s = Files.walk(copy.resolve("cores/src/main/java"))) {
+            s.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
+        }
+        int rc = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new));
+        assertThat(rc).as("the handed-out cores compile").isZero();
     }
 
     @Test

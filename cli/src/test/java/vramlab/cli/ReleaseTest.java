@@ -93,7 +93,7 @@ class ReleaseTest {
         Matcher g = Pattern.compile("@Graded\\(step = \"(\\d[^\"]*)\", points = (\\d+)\\)").matcher(testSources());
         while (g.find()) labItems += Integer.parseInt(g.group(2));
         int quizPoints = 0;
-        for (int ch = 1; ch <= 7; ch++) {
+        for (int ch = 1; ch <= 8; ch++) {
             String id = String.format("ch%02d", ch);
             for (vramlab.quiz.Question q : QuizCommand.questions(id)) quizPoints += q.points(vramlab.quiz.Variant.seed(id));
         }

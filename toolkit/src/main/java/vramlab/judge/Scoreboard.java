@@ -34,9 +34,18 @@ public final class Scoreboard {
     private final List<Contestant> entries;
     private final Map<String, List<Run>> runs = new LinkedHashMap<>();
     private final Map<String, Todo> unwritten = new LinkedHashMap<>();
+    private final java.util.Set<String> recorded = new java.util.HashSet<>();
 
     /** Runs every entry on every workload; {@code reference} is the entry the index prices driver calls against. */
     public Scoreboard(Contestant reference, List<Contestant> entries, List<Workload> workloads) {
+        this(reference, entries, workloads, null);
+    }
+
+    /**
+     * The same, taking a run from {@code recorded} where it holds one for the entry and the very
+     * workload ({@link RecordedRuns#find}) instead of running it here; null records nothing.
+     */
+    public Scoreboard(Contestant reference, List<Contestant> entries, List<Workload> workloads, RecordedRuns recorded) {
         this.workloads = List.copyOf(workloads);
         List<Contestant> all = new ArrayList<>(entries);
         all.remove(reference);
@@ -45,13 +54,28 @@ public final class Scoreboard {
         for (Contestant c : all) {
             List<Run> row = new ArrayList<>();
             try {
-                for (Workload w : workloads) row.add(Judge.run(c, w));
+                for (Workload w : workloads) {
+                    Run r = recorded == null ? null : recorded.find(c.name(), w);
+                    if (r != null) this.recorded.add(c.name() + "\n" + row.size());
+                    row.add(r != null ? r : Judge.run(c, w));
+                }
             } catch (Todo t) {
                 unwritten.put(c.name(), t);
                 row.clear();
             }
             runs.put(c.name(), row);
         }
+    }
+
+    /** Was {@code entry}'s run of workload number {@code workload} read from a recording rather than run here? */
+    public boolean recorded(String entry, int workload) { return recorded.contains(entry + "\n" + workload); }
+
+    /** The entries, best index first (an entry whose step is not written yet last), ties in entry order. */
+    public List<Contestant> ranked() {
+        List<Contestant> ranked = new ArrayList<>(entries);
+        ranked.sort(java.util.Comparator.comparingDouble(
+                (Contestant c) -> unwritten.containsKey(c.name()) ? -1 : index(c.name())).reversed());
+        return ranked;
     }
 
     public List<Run> runs(String entry) { return runs.get(entry); }
@@ -101,13 +125,14 @@ public final class Scoreboard {
 
     /**
      * The leaderboard as CSV (RFC 4180, through Commons CSV): a row per entry and workload with
-     * its figures and points, then a row per entry with its index ({@code workload} "index").
+     * its figures, points and whether it ran here ({@code run} "live") or was read from a recording
+     * ("recorded"), then a row per entry with its index ({@code workload} "index").
      */
     public void csv(Appendable out) throws java.io.IOException {
         try (var p = new org.apache.commons.csv.CSVPrinter(out,
                 org.apache.commons.csv.CSVFormat.RFC4180.builder().setRecordSeparator('\n').get())) {
             p.printRecord("entry", "workload", "card", "fit", "broken", "oom_event", "peak_reserved", "peak_requested",
-                    "driver_calls", "driver_micros", "host_ns_per_event", "points");
+                    "driver_calls", "driver_micros", "host_ns_per_event", "points", "run");
             List<Run> ref = runs.get(entries.get(0).name());
             for (Contestant c : entries) {
                 List<Run> row = runs.get(c.name());
@@ -117,14 +142,24 @@ public final class Scoreboard {
                             r.oomStep(), r.peakReserved(), r.peakRequested(), r.driverCalls(),
                             String.format(Locale.ROOT, "%.1f", r.driverMicros()),
                             String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()),
-                            String.format(Locale.ROOT, "%.4f", points(r, i < ref.size() ? ref.get(i) : null)));
+                            String.format(Locale.ROOT, "%.4f", points(r, i < ref.size() ? ref.get(i) : null)),
+                            source(c.name(), i));
                 }
             }
             for (Contestant c : entries) {
                 p.printRecord(c.name(), "index", "", "", "", "", "", "", "", "", "",
-                        unwritten.containsKey(c.name()) ? "" : String.format(Locale.ROOT, "%.2f", index(c.name())));
+                        unwritten.containsKey(c.name()) ? "" : String.format(Locale.ROOT, "%.2f", index(c.name())), "");
             }
         }
+    }
+
+    /** A run's curves as one series of a chart, under {@code name}. */
+    public static vramlab.figures.RunChart.Series series(String name, Run r, Workload w) {
+        int n = r.curve().length;
+        long[] at = new long[n];
+        for (int i = 0; i < n; i++) at[i] = (long) i * w.events().size() / n + 1;
+        List<Integer> ooms = r.oomStep() > 0 ? List.of((int) r.oomStep()) : List.of();
+        return new vramlab.figures.RunChart.Series(name, at, r.curve(), r.requestedCurve(), ooms);
     }
 
     /** One workload's curves as a chart: memory held (thick) and requested (thin) per entry, the card as a line. */
@@ -133,12 +168,7 @@ public final class Scoreboard {
         Workload w = workloads.get(workload);
         for (Contestant c : entries) {
             if (unwritten.containsKey(c.name())) continue;
-            Run r = runs.get(c.name()).get(workload);
-            int n = Judge.CURVE_POINTS;
-            long[] at = new long[n];
-            for (int i = 0; i < n; i++) at[i] = (long) i * w.events().size() / n + 1;
-            List<Integer> ooms = r.oomStep() > 0 ? List.of((int) r.oomStep()) : List.of();
-            series.add(new vramlab.figures.RunChart.Series(c.name(), at, r.curve(), r.requestedCurve(), ooms));
+            series.add(series(c.name(), runs.get(c.name()).get(workload), w));
         }
         return vramlab.figures.RunChart.svg(w.name() + ": memory held from the driver (thick) and requested (thin)",
                 series, w.card());
@@ -159,10 +189,7 @@ public final class Scoreboard {
                 + "0.6 x (peak requested / peak reserved) + 0.4 x min(1, PyTorch's driver cost / the entry's); "
                 + "0 for a workload that did not fit, 0 in all for a broken check.</p>\n");
         sb.append("<table>\n<tr><th>entry</th><th>index</th><th>first broken check</th></tr>\n");
-        List<Contestant> ranked = new ArrayList<>(entries);
-        ranked.sort(java.util.Comparator.comparingDouble(
-                (Contestant c) -> unwritten.containsKey(c.name()) ? -1 : index(c.name())).reversed());
-        for (Contestant c : ranked) {
+        for (Contestant c : ranked()) {
             Broken b = unwritten.containsKey(c.name()) ? null : firstBroken(c.name());
             sb.append("<tr><td>").append(vramlab.figures.Svg.escape(c.name())).append("</td><td class=\"n\">")
               .append(unwritten.containsKey(c.name()) ? "-" : String.format(Locale.ROOT, "%.1f", index(c.name())))
@@ -177,41 +204,49 @@ public final class Scoreboard {
               .append(vramlab.figures.Svg.escape(wl.shape() + "; card " + Bytes.formatSize(wl.card())
                       + ". Modelled on " + wl.source() + ".")).append("</p>\n").append(chart(w));
             sb.append("<table>\n<tr><th>entry</th><th>fit</th><th>reserved / requested</th><th>driver calls</th>"
-                    + "<th>driver cost</th></tr>\n");
-            for (Contestant c : entries) {
+                    + "<th>driver cost</th><th>run</th></tr>\n");
+            for (Contestant c : ranked()) {
                 if (unwritten.containsKey(c.name())) continue;
                 Run r = runs.get(c.name()).get(w);
                 sb.append("<tr><td>").append(vramlab.figures.Svg.escape(c.name())).append("</td><td>")
                   .append(r.broken() != null ? "broken: " + r.broken().check().word() : r.fit() ? "yes" : "OOM at event " + r.oomStep())
                   .append("</td><td class=\"n\">").append(String.format(Locale.ROOT, "%.3f", r.overhead()))
                   .append("</td><td class=\"n\">").append(r.driverCalls()).append("</td><td class=\"n\">")
-                  .append(CostModel.format(r.driverMicros())).append("</td></tr>\n");
+                  .append(CostModel.format(r.driverMicros())).append("</td><td>").append(source(c.name(), w))
+                  .append("</td></tr>\n");
             }
             sb.append("</table>\n");
         }
         return sb.append("</body>\n</html>\n").toString();
     }
 
-    /** The table: a row per entry and workload, then each entry's index. */
+    /** "recorded" when {@code entry}'s run of workload number {@code w} was read from a recording, else "live". */
+    public String source(String entry, int w) { return recorded(entry, w) ? "recorded" : "live"; }
+
+    /**
+     * The table: a row per workload and entry, the entries best index first, each row saying
+     * whether it ran here ("live") or was read from a recording; then each entry's index, best first.
+     */
     public String table() {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s%n", "workload", "entry", "fit",
-                "reserved/", "peak", "peak", "driver", "driver cost", "host ns"));
+        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s %-8s%n", "workload", "entry", "fit",
+                "reserved/", "peak", "peak", "driver", "driver cost", "host ns", "run"));
         s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s%n", "", "", "",
                 "requested", "reserved", "requested", "calls", "(simulated)", "/event"));
+        List<Contestant> ranked = ranked();
         for (int w = 0; w < workloads.size(); w++) {
-            for (Contestant c : entries) {
+            for (Contestant c : ranked) {
                 if (unwritten.containsKey(c.name())) continue;
                 Run r = runs.get(c.name()).get(w);
                 String fit = r.broken() != null ? "BAD" : r.fit() ? "yes" : "OOM";
-                s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s %8.0f%n",
+                s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s %8.0f %s%n",
                         r.workload(), c.name(), fit, r.overhead(),
                         Bytes.formatSize(r.peakReserved()), Bytes.formatSize(r.peakRequested()), r.driverCalls(),
-                        CostModel.format(r.driverMicros()), r.nanosPerEvent()));
+                        CostModel.format(r.driverMicros()), r.nanosPerEvent(), source(c.name(), w)));
             }
         }
-        s.append("\nperformance index (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
-        for (Contestant c : entries) {
+        s.append("\nperformance index, best first (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
+        for (Contestant c : ranked) {
             if (unwritten.containsKey(c.name())) {
                 s.append(String.format(Locale.ROOT, "  %-18s %6s  %s%n", c.name(), "-", unwritten.get(c.name()).getMessage()));
                 continue;

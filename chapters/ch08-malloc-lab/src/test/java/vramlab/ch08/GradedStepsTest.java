@@ -17,6 +17,7 @@ import vramlab.driver.Gpu;
 import vramlab.driver.GpuProcess;
 import vramlab.judge.Broken;
 import vramlab.judge.Judge;
+import vramlab.judge.RecordedRuns;
 import vramlab.judge.Run;
 import vramlab.judge.Scoreboard;
 import vramlab.quiz.Graded;
@@ -86,8 +87,25 @@ class GradedStepsTest {
                 "five requests", served(), SERVED);
     }
 
+    /** PyTorch's runs of the short workloads on the reference cores (PyTorchShortSetTest holds them to a fresh run). */
+    static final String PYTORCH_RUNS = "pytorch-short-set.csv";
+
+    /**
+     * PyTorch's recorded runs: graded on a student's cores, PyTorch's entry would be the student's
+     * own chapter 3 code, and the index would price the entry against that.
+     */
+    static RecordedRuns pytorchRuns() {
+        try (var in = GradedStepsTest.class.getResourceAsStream(PYTORCH_RUNS)) {
+            if (in == null) throw new IllegalStateException(PYTORCH_RUNS + " is not beside GradedStepsTest");
+            return RecordedRuns.read(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8), PYTORCH_RUNS);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static String index(int threshold) {
-        Scoreboard board = new Scoreboard(Entries.PYTORCH, List.of(Entries.PYTORCH, Entries.STUDENT), MallocLab.shortSet());
+        Scoreboard board = new Scoreboard(Entries.PYTORCH, List.of(Entries.PYTORCH, Entries.STUDENT), MallocLab.shortSet(),
+                pytorchRuns());
         double index = board.index(Entries.STUDENT.name());
         return index >= threshold ? "at least " + threshold : String.format(java.util.Locale.ROOT, "%.1f", index);
     }

@@ -1,0 +1,60 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.contest.Entries;
+import vramlab.judge.Scoreboard;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.Salt;
+import vramlab.workload.Workloads;
+
+/**
+ * {@code contest --class}: every submission's own entry on its own cores, priced against the
+ * reference's runs, ranked into a CSV and one offline page; a broken entry scores 0 and says
+ * which check, an unwritten one is listed last with its step.
+ */
+class ClassContestTest {
+    @TempDir Path tmp;
+
+    @Test
+    void aClassIsRankedByIndexIntoACsvAndAnOfflinePage() throws Exception {
+        Submissions make = new Submissions(KitPaths.root(), Files.createDirectories(tmp.resolve("subs")), Salt.PRACTICE);
+        Path ada = make.sources("ada", make.solutions(), Submissions.Edit.none());
+        Path bob = make.sources("bob", make.untouched(), Submissions.Edit.none());
+        Path eve = make.sources("eve", make.solutions(), Submissions.edit("vramlab/contest/SegregatedFits.java",
+                "long address = list.pop();", "long address = list.peek();"));      // the same block twice
+        Path csv = tmp.resolve("class.csv");
+        Path page = tmp.resolve("class.html");
+        CliRun r = CliRun.of("contest", "--class", eve.toString(), bob.toString(), ada.toString(),
+                "--workload", "diffusion-sampling", "--csv", csv.toString(), "--html", page.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+
+        Scoreboard here = new Scoreboard(Entries.PYTORCH, List.of(Entries.PYTORCH, Entries.STUDENT),
+                Workloads.publicSet().stream().filter(w -> w.name().equals("diffusion-sampling")).toList());
+        List<String> rows = Files.readAllLines(csv);
+        assertThat(rows.get(0)).isEqualTo("rank,student,index,workloads_fit,workloads,note");
+        assertThat(rows.get(1)).isEqualTo("1,ada," + String.format(Locale.ROOT, "%.2f", here.index("segregated-fits")) + ",1,1,");
+        assertThat(rows.get(2)).startsWith("2,eve,0.00,0,1,broke check overlap on diffusion-sampling");
+        assertThat(rows.get(3)).startsWith("3,bob,,0,1,").contains("TODO step");
+        assertThat(r.out()).contains("class leaderboard, best first").containsPattern("1  ada +\\d+\\.\\d");
+
+        String html = Files.readString(page);
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("pytorch (reference)").contains(">ada<")
+                .doesNotContain("<script").doesNotContain("src=\"http").doesNotContain("href=\"http");
+    }
+
+    @Test
+    void aStudentsCopyCannotRankAClass() {
+        CliRun r = ReleaseSelfCheckTest.as(Path.of("/nonexistent-kit"), () -> CliRun.of("contest", "--class", "x"));
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("error: --class: a class leaderboard runs the reference entries");
+    }
+}
