@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.ExpressionLeaks;
+import vramlab.quiz.build.PlaygroundBundles;
 import vramlab.quiz.build.StepBodies;
 import vramlab.quiz.grade.GradescopeZip;
 
@@ -86,6 +87,7 @@ final class ReleaseCommand implements Command {
         write(root, dir, site);
         List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
         shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(PlaygroundBundles.fromTheReference(dir));
         shown.addAll(PracticeKeys.keysShownIn(dir));
         if (!shown.isEmpty()) {
             io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");
@@ -250,7 +252,7 @@ final class ReleaseCommand implements Command {
             |`cores/` |the same cores as they were handed out (never edit): the launcher and the graded tests build on them, and they stand in for a core of yours that does not compile
             |`chapters/` |each chapter's notes, lab, JShell start-up, graded tests and quiz questions
             |`quiz/` |the grading harness behind `mvn test` and `./vramlab check`
-            |`docs/` |the notes and slides, rendered
+            |`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`): it runs these cores as handed out in the browser and shows the reference's results, recorded, for its preset inputs
             |`.github/workflows/` |GitHub Classroom's autograding: your points on every push
             |===
             """;
