@@ -101,7 +101,8 @@ public final class SiteBuilder {
 
     /**
      * The student edition's playground bundle ({@code playground/student/target/web/vramlab-playground.js},
-     * built under {@code -Psite}): the page code compiled against the cores as handed out.
+     * built under {@code -Psite}): the page code compiled against the cores as handed out. The
+     * site's pom always passes it; without it the student edition carries no playground.
      */
     public SiteBuilder studentBundle(Path bundle) {
         this.studentBundle = bundle;
@@ -303,10 +304,19 @@ public final class SiteBuilder {
 
     /**
      * Both editions embed the playground. The student edition's runs the cores as handed out (no
-     * graded step's body) and shows the reference's answers, recorded, for its preset inputs.
+     * graded step's body) and shows the reference's answers, recorded, for its preset inputs; a
+     * build given no student bundle (a test's) says in a note where the playground is instead.
      */
     private String playgroundBlock(Playground p) {
-        return "++++\n" + Pages.embed(p, "../playground/", edition == Edition.STUDENT) + "++++\n";
+        if (edition == Edition.INSTRUCTOR || studentBundle != null) {
+            return "++++\n" + Pages.embed(p, "../playground/", edition == Edition.STUDENT) + "++++\n";
+        }
+        String ch = p.id().substring(2, 4);
+        return "[NOTE]\n====\nThis chapter's live playground (" + (p.hasTrace()
+                ? "a trace editor, the segment map and the OOM message, computed in the browser"
+                : "the lab, run in the browser") + ") is in the instructor's edition of the site: it runs the "
+                + "reference cores, whose steps you write. On your own cores, `./vramlab lab " + ch + "`"
+                + (p.hasTrace() ? " and `./vramlab replay` on a trace file" : "") + " print the same.\n====\n";
     }
 
     /** The chapter's live lab, for {@code include::{generated}/playground.adoc[]}, if it has one. */
@@ -325,8 +335,8 @@ public final class SiteBuilder {
     private void copyPlaygrounds(List<Course.ChapterDir> chapters) throws IOException {
         List<Playground> here = chapters.stream().map(c -> playground(c.id())).flatMap(java.util.Optional::stream)
                 .toList();
-        if (here.isEmpty()) return;
         boolean student = edition == Edition.STUDENT;
+        if (here.isEmpty() || student && studentBundle == null) return;
         Path dir = Files.createDirectories(out.resolve("playground"));
         try {
             for (String a : Pages.ASSETS) {
@@ -337,10 +347,9 @@ public final class SiteBuilder {
             throw new SiteException("the playgrounds' script is missing", List.of(e.getMessage()));
         }
         if (student) {
-            if (studentBundle == null || !Files.isRegularFile(studentBundle)) {
-                throw new SiteException("the student edition's playground bundle is missing", List.of((studentBundle == null
-                        ? "no --student-bundle" : studentBundle.toString()) + " (playground/student builds it under -Psite:"
-                        + " mvn -Psite -pl site -am package)"));
+            if (!Files.isRegularFile(studentBundle)) {
+                throw new SiteException("the student edition's playground bundle is missing", List.of(studentBundle
+                        + " (playground/student builds it under -Psite: mvn -Psite -pl site -am package)"));
             }
             Files.copy(studentBundle, dir.resolve("vramlab-playground.js"), StandardCopyOption.REPLACE_EXISTING);
             write(dir.resolve(Recorded.FILE), Recorded.script(here));
