@@ -85,10 +85,7 @@ final class ReleaseCommand implements Command {
             if (site == null) return 1;
         }
         write(root, dir, site);
-        List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
-        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
-        shown.addAll(PlaygroundBundles.fromTheReference(dir));
-        shown.addAll(PracticeKeys.keysShownIn(dir));
+        List<String> shown = shownIn(root, dir);
         if (!shown.isEmpty()) {
             io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");
             shown.forEach(s -> io.err().println("  " + s));
@@ -97,6 +94,18 @@ final class ReleaseCommand implements Command {
         io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies, no quiz keys: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
         return 0;
+    }
+
+    /**
+     * What the release at {@code dir} shows that students must not see, one line each: a step's
+     * body (as text, as an expression), a playground bundle compiled from the reference, a quiz key.
+     */
+    static List<String> shownIn(Path root, Path dir) throws IOException {
+        List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(PlaygroundBundles.fromTheReference(dir));
+        shown.addAll(PracticeKeys.keysShownIn(dir));
+        return shown;
     }
 
     /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
