@@ -37,7 +37,7 @@ import vramlab.quiz.grade.GradescopeZip;
         description = """
                 Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
                 labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
-                docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
+                docs/ with the student edition of the notes, decks and playgrounds. There is no solutions/ in it and no
                 graded step's body anywhere (sources, rendered pages, compiled code; hints and notes compared
                 as expressions, names and numbers filled in) and no quiz key: the command reads everything it
                 wrote and fails if it finds one. In the release, mvn test grades the student's
