@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.ExpressionLeaks;
+import vramlab.quiz.build.PlaygroundBundles;
 import vramlab.quiz.build.StepBodies;
 import vramlab.quiz.grade.GradescopeZip;
 
@@ -36,7 +37,7 @@ import vramlab.quiz.grade.GradescopeZip;
         description = """
                 Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
                 labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
-                docs/ with the student edition of the notes and decks. There is no solutions/ in it and no
+                docs/ with the student edition of the notes, decks and playgrounds. There is no solutions/ in it and no
                 graded step's body anywhere (sources, rendered pages, compiled code; hints and notes compared
                 as expressions, names and numbers filled in) and no quiz key: the command reads everything it
                 wrote and fails if it finds one. In the release, mvn test grades the student's
@@ -84,9 +85,7 @@ final class ReleaseCommand implements Command {
             if (site == null) return 1;
         }
         write(root, dir, site);
-        List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
-        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
-        shown.addAll(PracticeKeys.keysShownIn(dir));
+        List<String> shown = shownIn(root, dir);
         if (!shown.isEmpty()) {
             io.err().println("error: release: " + dir + " would show what students must not see; nothing to hand out:");
             shown.forEach(s -> io.err().println("  " + s));
@@ -95,6 +94,18 @@ final class ReleaseCommand implements Command {
         io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies, no quiz keys: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
         return 0;
+    }
+
+    /**
+     * What the release at {@code dir} shows that students must not see, one line each: a step's
+     * body (as text, as an expression), a playground bundle compiled from the reference, a quiz key.
+     */
+    static List<String> shownIn(Path root, Path dir) throws IOException {
+        List<String> shown = new ArrayList<>(StepBodies.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(ExpressionLeaks.of(root.resolve("solutions")).shownIn(dir));
+        shown.addAll(PlaygroundBundles.fromTheReference(dir));
+        shown.addAll(PracticeKeys.keysShownIn(dir));
+        return shown;
     }
 
     /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
@@ -252,7 +263,7 @@ final class ReleaseCommand implements Command {
             |`cores/` |the same cores as they were handed out (never edit): the launcher and the graded tests build on them, and they stand in for a core of yours that does not compile
             |`chapters/` |each chapter's notes, lab, JShell start-up, graded tests and quiz questions
             |`quiz/` |the grading harness behind `mvn test` and `./vramlab check`
-            |`docs/` |the notes and slides, rendered
+            |`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`): it runs these cores as handed out in the browser and shows the reference's results, recorded, for its preset inputs
             |`.github/workflows/` |GitHub Classroom's autograding: your points on every push
             |===
             """;

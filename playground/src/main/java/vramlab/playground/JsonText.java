@@ -51,6 +51,12 @@ final class JsonText {
         return this;
     }
 
+    /** {@code s} as one JSON string, quotes included. */
+    static String quoted(String s) {
+        JsonText t = new JsonText().string(s);
+        return t.sb.substring(1);
+    }
+
     @Override
     public String toString() { return sb + "}"; }
 }

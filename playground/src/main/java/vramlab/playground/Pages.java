@@ -32,18 +32,27 @@ public final class Pages {
      * The playground in a page whose assets are at {@code assets} ({@code ../playground/} from a
      * chapter's notes), with a link to its own page.
      */
-    public static String embed(Playground p, String assets) {
+    public static String embed(Playground p, String assets) { return embed(p, assets, false); }
+
+    /**
+     * The same; {@code student}: the student edition's page, whose bundle leaves the graded steps
+     * out and which loads {@link Recorded#FILE} for its preset inputs.
+     */
+    public static String embed(Playground p, String assets, boolean student) {
         return "<link rel=\"stylesheet\" href=\"" + assets + "playground.css\">\n"
                 + "<div class=\"vramlab-playground\" data-chapter=\"" + p.id() + "\">"
                 + "<noscript>The playground needs JavaScript; the same replay runs as "
                 + "<code>./vramlab replay</code>.</noscript></div>\n"
                 + "<p class=\"pg-own-page\"><a href=\"" + assets + p.id() + ".html\">Open the playground "
                 + "on its own page</a> (the page's address then holds the trace, policy and card).</p>\n"
-                + scripts(assets);
+                + scripts(assets, student);
     }
 
     /** The playground alone: {@code playground/chNN-slug.html}, beside its assets. */
-    public static String standalone(Playground p, String bookCss) {
+    public static String standalone(Playground p, String bookCss) { return standalone(p, bookCss, false); }
+
+    /** The same; {@code student}: as in {@link #embed(Playground, String, boolean)}, and no link to the snapshot page. */
+    public static String standalone(Playground p, String bookCss, boolean student) {
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 + "<title>" + escape(p.title()) + "</title>\n"
@@ -51,9 +60,9 @@ public final class Pages {
                 + "<link rel=\"stylesheet\" href=\"playground.css\">\n</head>\n<body class=\"pg-page\">\n"
                 + "<main style=\"max-width: 72rem; margin: 1em auto; padding: 0 1em;\">\n"
                 + "<div class=\"vramlab-playground\" data-standalone data-chapter=\"" + p.id() + "\"></div>\n"
-                + "<p><a href=\"../" + p.id() + "/notes.html\">The chapter's notes</a> · "
-                + "<a href=\"snapshot.html\">Replay a PyTorch snapshot</a></p>\n</main>\n"
-                + scripts("") + "</body>\n</html>\n";
+                + "<p><a href=\"../" + p.id() + "/notes.html\">The chapter's notes</a>"
+                + (student ? "" : " · <a href=\"snapshot.html\">Replay a PyTorch snapshot</a>") + "</p>\n</main>\n"
+                + scripts("", student) + "</body>\n</html>\n";
     }
 
     /** {@code playground/snapshot.html}: a dropped snapshot replayed on the page. */
@@ -66,11 +75,12 @@ public final class Pages {
                 + "<main style=\"max-width: 72rem; margin: 1em auto; padding: 0 1em;\">\n"
                 + "<div class=\"vramlab-playground vramlab-snapshot\"></div>\n"
                 + "<p><a href=\"../index.html\">The course</a></p>\n</main>\n"
-                + scripts("") + "</body>\n</html>\n";
+                + scripts("", false) + "</body>\n</html>\n";
     }
 
-    private static String scripts(String assets) {
+    private static String scripts(String assets, boolean student) {
         return "<script src=\"" + assets + "vramlab-playground.js\"></script>\n"
+                + (student ? "<script src=\"" + assets + Recorded.FILE + "\"></script>\n" : "")
                 + "<script src=\"" + assets + "playground-ui.js\"></script>\n";
     }
 

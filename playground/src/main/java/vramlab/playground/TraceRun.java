@@ -11,6 +11,8 @@ import java.util.List;
 import vramlab.alloc.CachingAllocator;
 import vramlab.driver.Gpu;
 import vramlab.figures.SegmentMapFigure;
+import vramlab.kit.Scenario;
+import vramlab.lab.Todo;
 import vramlab.replay.CsvListener;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
@@ -87,7 +89,23 @@ public final class TraceRun {
             return failed(0, 0, "error: line " + e.line() + ": " + e.what());
         }
         int n = steps < 0 ? events.size() : Math.min(steps, events.size());
-        return replay(events, n, choice, device);
+        try {
+            return replay(events, n, choice, device);
+        } catch (RuntimeException e) {
+            Todo todo = Scenario.todoIn(e);
+            if (todo == null) throw e;
+            return failed(0, events.size(), needs(todo));
+        }
+    }
+
+    /**
+     * The error a replay shows when it reaches a graded step that is not there: in the student
+     * edition's bundle, compiled from the cores as handed out, every one is a {@link Todo}.
+     */
+    static String needs(Todo todo) {
+        return "error: this replay needs step " + todo.step() + ", which this page's copy of the cores leaves out"
+                + " (the graded steps are yours to write). " + todo.getMessage()
+                + "; then ./vramlab replay runs this trace on your own cores.";
     }
 
     /** Every event of the trace, or the first bad line's error. */

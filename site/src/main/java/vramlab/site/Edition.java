@@ -4,8 +4,10 @@ import java.util.Locale;
 
 /**
  * Which readers a render is for. Both editions come from the same notes and decks; they differ
- * only in the listings of graded steps: the student edition shows a step's contract (signature,
- * Javadoc) and one line where its body would be, the instructor edition the reference body.
+ * in the listings of graded steps: the student edition shows a step's contract (signature,
+ * Javadoc) and one line where its body would be, the instructor edition the reference body; and
+ * in the playgrounds' bundle: the student edition's is compiled from the cores as handed out and
+ * shows the reference's results, recorded, for its preset inputs.
  */
 public enum Edition {
     STUDENT("site"),

@@ -17,6 +17,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 import vramlab.playground.Pages;
 import vramlab.playground.Playground;
+import vramlab.playground.Recorded;
 
 /**
  * Renders the course site in one edition (student or instructor, see {@link Edition}): for
@@ -36,8 +37,10 @@ import vramlab.playground.Playground;
  * out/chNN-slug/notes.html        the notes
  * out/chNN-slug/slides.html       the deck
  * out/chNN-slug/figures/NAME.svg  one per figure method of the chapter (also as chNN-NAME.svg)
- * out/playground/chNN-slug.html  a chapter's live lab on its own page, beside the browser bundle
- *                                 (instructor edition only: the bundle holds the reference cores)
+ * out/playground/chNN-slug.html  a chapter's live lab on its own page, beside the browser bundle: in
+ *                                 the instructor edition the reference cores compiled, in the student
+ *                                 edition the cores as handed out (playground/student) and the
+ *                                 reference's answers for the preset inputs (Recorded)
  * out/reveal.js/...               reveal.js, shared by every deck, and deck.css (the decks' theme)
  * out/.vramlab-site               the marker: edition and build stamp (tests read only their own build)
  * out/../generated/chNN-slug/lab-output.txt   include::{generated}/lab-output.txt[] in the notes
@@ -67,6 +70,7 @@ public final class SiteBuilder {
     private final Path fonts;
     private final Edition edition;
     private final Path generated;
+    private Path studentBundle;
     private boolean decksOnly;
     private String only = "";
     private String stamp = "";
@@ -95,6 +99,16 @@ public final class SiteBuilder {
         return this;
     }
 
+    /**
+     * The student edition's playground bundle ({@code playground/student/target/web/vramlab-playground.js},
+     * built under {@code -Psite}): the page code compiled against the cores as handed out. The
+     * site's pom always passes it; without it the student edition carries no playground.
+     */
+    public SiteBuilder studentBundle(Path bundle) {
+        this.studentBundle = bundle;
+        return this;
+    }
+
     /** A stamp written into the marker file, so a test can tell this build from an older one. */
     public SiteBuilder stamp(String s) {
         this.stamp = s == null ? "" : s;
@@ -113,6 +127,7 @@ public final class SiteBuilder {
         // Maven may pass an empty property as no argument at all: then the option has no value.
         @CommandLine.Option(names = "--chapter", arity = "0..1", fallbackValue = "") String chapter = "";
         @CommandLine.Option(names = "--stamp", arity = "0..1", fallbackValue = "") String stamp;
+        @CommandLine.Option(names = "--student-bundle") Path studentBundle;
     }
 
     /**
@@ -138,7 +153,7 @@ public final class SiteBuilder {
                 long start = System.nanoTime();
                 String folder = decks ? e.folder().replace("site", "slides") : e.folder();
                 SiteBuilder b = new SiteBuilder(a.root, a.target.resolve(folder), a.revealjs, a.font, e)
-                        .stamp(a.stamp);
+                        .stamp(a.stamp).studentBundle(a.studentBundle);
                 if (decks) b.decksOnly(a.chapter);
                 Path result = b.build();
                 System.out.printf("site: %s edition: %d chapter pages, %d decks, %d figures in %.1f s%n", e.id(),
@@ -170,7 +185,7 @@ public final class SiteBuilder {
             decks = (int) chapters.stream().filter(c -> c.slides().isPresent()).count();
             copyRevealJs();
             copyBook();
-            if (!decksOnly && edition == Edition.INSTRUCTOR) copyPlaygrounds(chapters);
+            if (!decksOnly) copyPlaygrounds(chapters);
             Files.writeString(out.resolve(MARKER), "written by vramlab.site.SiteBuilder; deleted by its next run\n"
                     + "edition=" + edition.id() + "\nstamp=" + stamp + "\n");
         } catch (IOException e) {
@@ -288,11 +303,14 @@ public final class SiteBuilder {
     }
 
     /**
-     * The instructor edition embeds the playground. The student edition says where it is instead:
-     * its bundle is the reference cores compiled to JavaScript, every graded step's body in it.
+     * Both editions embed the playground. The student edition's runs the cores as handed out (no
+     * graded step's body) and shows the reference's answers, recorded, for its preset inputs; a
+     * build given no student bundle (a test's) says in a note where the playground is instead.
      */
     private String playgroundBlock(Playground p) {
-        if (edition == Edition.INSTRUCTOR) return "++++\n" + Pages.embed(p, "../playground/") + "++++\n";
+        if (edition == Edition.INSTRUCTOR || studentBundle != null) {
+            return "++++\n" + Pages.embed(p, "../playground/", edition == Edition.STUDENT) + "++++\n";
+        }
         String ch = p.id().substring(2, 4);
         return "[NOTE]\n====\nThis chapter's live playground (" + (p.hasTrace()
                 ? "a trace editor, the segment map and the OOM message, computed in the browser"
@@ -308,20 +326,36 @@ public final class SiteBuilder {
 
     /**
      * {@code playground/}: the browser bundle (the kit's cores compiled by TeaVM), the page's
-     * script and stylesheet, and each chapter's playground on its own page.
+     * script and stylesheet, and each chapter's playground on its own page. In the instructor
+     * edition the bundle is the reference's, and the snapshot page comes too. In the student
+     * edition it is {@link #studentBundle} (no graded step's body: the release's body check reads
+     * it), beside {@link Recorded#FILE}, the reference's answers for the preset inputs computed
+     * now; no snapshot page, since every replay of a snapshot needs graded steps.
      */
     private void copyPlaygrounds(List<Course.ChapterDir> chapters) throws IOException {
         List<Playground> here = chapters.stream().map(c -> playground(c.id())).flatMap(java.util.Optional::stream)
                 .toList();
-        if (here.isEmpty()) return;
+        boolean student = edition == Edition.STUDENT;
+        if (here.isEmpty() || student && studentBundle == null) return;
         Path dir = Files.createDirectories(out.resolve("playground"));
         try {
-            for (String a : Pages.ASSETS) Files.write(dir.resolve(a), Pages.asset(a));
+            for (String a : Pages.ASSETS) {
+                if (student && a.equals("vramlab-playground.js")) continue;
+                Files.write(dir.resolve(a), Pages.asset(a));
+            }
         } catch (IllegalStateException e) {
             throw new SiteException("the playgrounds' script is missing", List.of(e.getMessage()));
         }
-        for (Playground p : here) write(dir.resolve(p.id() + ".html"), Pages.standalone(p, "../book.css"));
-        write(dir.resolve("snapshot.html"), Pages.snapshot("../book.css"));
+        if (student) {
+            if (!Files.isRegularFile(studentBundle)) {
+                throw new SiteException("the student edition's playground bundle is missing", List.of(studentBundle
+                        + " (playground/student builds it under -Psite: mvn -Psite -pl site -am package)"));
+            }
+            Files.copy(studentBundle, dir.resolve("vramlab-playground.js"), StandardCopyOption.REPLACE_EXISTING);
+            write(dir.resolve(Recorded.FILE), Recorded.script(here));
+        }
+        for (Playground p : here) write(dir.resolve(p.id() + ".html"), Pages.standalone(p, "../book.css", student));
+        if (!student) write(dir.resolve("snapshot.html"), Pages.snapshot("../book.css"));
     }
 
     private static void write(Path file, String text) {

@@ -43,9 +43,23 @@ class PlaygroundBrowserTest {
     @TestFactory
     @DisplayName("each shows its lab's output as ./vramlab lab prints it and, run to the end, what ./vramlab replay prints")
     Stream<DynamicTest> sameAsTheJvm() {
+        return sameAsTheJvm(Edition.INSTRUCTOR);
+    }
+
+    @TestFactory
+    @DisplayName("in the student edition each shows the same for its preset trace and lab, recorded from the reference, and says so")
+    Stream<DynamicTest> studentSameAsTheJvm() {
+        return sameAsTheJvm(Edition.STUDENT);
+    }
+
+    private Stream<DynamicTest> sameAsTheJvm(Edition edition) {
         return Playground.all().stream().map(p -> DynamicTest.dynamicTest(p.id(), () -> {
-            Path site = site();
+            Path site = site(edition);
             String dom = dom(site, "playground/" + p.id() + ".html#run&lab");
+            if (edition == Edition.STUDENT) {
+                assertThat(dom).contains("class=\"pg-recorded-note\"", "recorded from the reference");
+                if (p.hasTrace()) assertThat(attribute(dom, "data-recorded")).isEqualTo("true");
+            }
             assertThat(attribute(dom, "data-ready")).as("the page started:%n%s", dom).isEqualTo("true");
             assertThat(text(dom, "pre", "pg-lab")).isEqualTo(p.labOutput());
             assertThat(launcher("lab", p.id().substring(0, 4))).startsWith(p.labOutput());
@@ -124,27 +138,49 @@ class PlaygroundBrowserTest {
     }
 
     /**
-     * The instructor edition, where the playgrounds are: their bundle is the reference cores
-     * compiled, so the student edition carries none (see {@link #notInTheStudentEdition}).
+     * The instructor edition, whose bundle is the reference cores compiled (the student
+     * edition's: {@link #studentEditionShowsNoBody}).
      */
     static Path site() {
-        Path site = Rendered.site(Edition.INSTRUCTOR);
+        return site(Edition.INSTRUCTOR);
+    }
+
+    static Path site(Edition edition) {
+        Path site = Rendered.site(edition);
         BrowserCheckTest.chrome();
         return site;
     }
 
+    /**
+     * The student edition's playground, as the release copies it into {@code docs/}: its bundle is
+     * compiled from the cores as handed out, and the release's body checks find nothing in it
+     * (nor, by text, in the whole edition); its recordings are what the reference's page shows (here, on the JVM). No
+     * browser needed.
+     */
     @Test
-    @DisplayName("the student edition carries no playground: its bundle would hold every graded step's body")
-    void notInTheStudentEdition() throws Exception {
+    @DisplayName("the student edition's playground shows no graded step's body, by the release's checks, and records the reference's results")
+    void studentEditionShowsNoBody() throws Exception {
         Path student = Rendered.site(Edition.STUDENT);
-        assertThat(student.resolve("playground")).doesNotExist();
-        for (Path page : Rendered.pages(student)) {
-            assertThat(Files.readString(page)).as("%s", page).doesNotContain("vramlab-playground.js",
-                    "class=\"vramlab-playground");
-        }
+        Path solutions = Repo.root().resolve("solutions");
+        assertThat(student.resolve("playground/vramlab-playground.js")).isRegularFile();
+        assertThat(student.resolve("playground/snapshot.html")).doesNotExist();
+        assertThat(vramlab.quiz.build.StepBodies.of(solutions).shownIn(student)).isEmpty();
+        // The expression check on what this edition's playground adds (the notes are the notes' tests').
+        assertThat(vramlab.quiz.build.ExpressionLeaks.of(solutions).shownIn(student.resolve("playground"))).isEmpty();
+        assertThat(vramlab.quiz.build.PlaygroundBundles.fromTheReference(student)).isEmpty();
+        assertThat(vramlab.quiz.build.PlaygroundBundles.fromTheReference(Rendered.site(Edition.INSTRUCTOR))).isNotEmpty();
+        String recorded = Files.readString(student.resolve("playground").resolve(vramlab.playground.Recorded.FILE));
         for (Playground p : Playground.all()) {
-            assertThat(Files.readString(student.resolve(p.id()).resolve("notes.html")))
-                    .as(p.id()).contains("edition of the site: it runs the reference cores");
+            assertThat(recorded).as(p.id()).contains("\"lab\":" + vramlab.playground.BrowserMain.vramlabLab(p.id()));
+            if (p.hasTrace()) {
+                assertThat(recorded).as(p.id()).contains(vramlab.playground.BrowserMain.vramlabReplay(p.trace(), p.policy(),
+                        p.card(), -1));
+            }
+            String notes = Files.readString(student.resolve(p.id()).resolve("notes.html"));
+            assertThat(notes).as(p.id()).contains("class=\"vramlab-playground\"", "data-chapter=\"" + p.id() + "\"",
+                    "../playground/vramlab-playground.js", "../playground/" + vramlab.playground.Recorded.FILE);
+            assertThat(Files.readString(student.resolve("playground").resolve(p.id() + ".html"))).as(p.id())
+                    .contains(vramlab.playground.Recorded.FILE).doesNotContain("snapshot.html");
         }
     }
 

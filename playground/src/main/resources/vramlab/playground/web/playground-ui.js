@@ -7,6 +7,13 @@
  * A standalone page reads its starting state from the address's fragment:
  *   #trace=<text>&policy=toy|pytorch|pytorch+expandable&card=40MiB&run&lab
  * (run: replay to the end at once; lab: run the chapter's lab at once).
+ *
+ * The student edition's bundle is compiled from the cores as handed out, every graded step a
+ * Todo, and its page also loads vramlab-playground-recorded.js (vramlabRecorded): what the
+ * reference answered for the preset inputs when the site was built. For an input that is exactly
+ * a preset (the chapter's trace, on its card, under one of the menu's policies; the lab) the page
+ * shows that recording and says so; any other input runs live, until it needs a graded step,
+ * and then the replay's error names the step.
  */
 (function () {
   "use strict";
@@ -16,6 +23,26 @@
     ["pytorch", "pytorch (CUDACachingAllocator defaults)"],
     ["pytorch+expandable", "pytorch + expandable segments"]
   ];
+
+  var RECORDED = typeof vramlabRecorded === "object" ? vramlabRecorded : null;
+  var RECORDED_NOTE = "Student edition: this page runs the kit's cores as you received them, every graded step "
+      + "left out (they are yours to write). The preset trace, under each policy on its card, and the lab show "
+      + "results recorded from the reference when this site was built; a trace of your own is read and checked "
+      + "here, and its replay stops at the first graded step it needs, naming it. On your own cores, ";
+
+  /** The recorded answer for a preset replay, or null (no recording: run it live). */
+  function recordedReplay(p, trace, policy, card, n) {
+    var rec = RECORDED && RECORDED[p.id];
+    var runs = rec && rec.replay[policy];
+    if (!runs || trace !== p.trace || card !== p.card) return null;
+    return runs[n < 0 || n >= runs.length ? runs.length - 1 : n];
+  }
+
+  /** The chapter's lab: recorded in the student edition, else run by the bundle. */
+  function labResult(chapter, p) {
+    if (RECORDED && RECORDED[p.id]) return RECORDED[p.id].lab;
+    return JSON.parse(vramlabLab(chapter));
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -138,17 +165,24 @@
     var out = el("div", "pg-outputs");
     out.appendChild(saidBlock);
     out.appendChild(details("The same steps as --csv rows", csv, false));
-    out.appendChild(details("The chapter's lab (./vramlab lab " + p.id.substring(0, 4) + ")", lab, false));
+    out.appendChild(details("The chapter's lab (./vramlab lab " + p.id.substring(0, 4) + ")"
+        + (RECORDED ? ", recorded from the reference" : ""), lab, false));
 
     root.appendChild(el("div", "pg-title", p.title));
+    if (RECORDED) {
+      root.appendChild(el("p", "pg-recorded-note", RECORDED_NOTE + "./vramlab replay and ./vramlab lab "
+          + p.id.substring(0, 4) + " print the same."));
+    }
     root.appendChild(controls);
     root.appendChild(panes);
     root.appendChild(out);
 
     function show(n) {
-      var r = JSON.parse(vramlabReplay(trace.value, policy.value, card.value, n));
+      var rec = recordedReplay(p, trace.value, policy.value, card.value, n);
+      var r = rec || JSON.parse(vramlabReplay(trace.value, policy.value, card.value, n));
       step = r.step;
-      status.textContent = "step " + r.step + " of " + r.events;
+      status.textContent = "step " + r.step + " of " + r.events + (rec ? ", recorded from the reference" : "");
+      root.setAttribute("data-recorded", rec ? "true" : "false");
       error.textContent = r.error;
       error.hidden = !r.error;
       oom.textContent = r.oom;
@@ -163,7 +197,7 @@
     }
 
     function runLab() {
-      var r = JSON.parse(vramlabLab(chapter));
+      var r = labResult(chapter, p);
       lab.textContent = r.error || r.output;
       lab.parentNode.open = true;
       root.setAttribute("data-lab", "done");
@@ -184,15 +218,19 @@
     controls.appendChild(button("Run the lab", run));
     controls.appendChild(status);
     root.appendChild(el("div", "pg-title", p.title));
+    if (RECORDED) root.appendChild(el("p", "pg-recorded-note", RECORDED_NOTE + "./vramlab lab "
+        + p.id.substring(0, 4) + " prints the same."));
     root.appendChild(el("div", "pg-said", "What ./vramlab lab " + chapter.substring(0, 4)
-        + " prints, computed on this page by the chapter's own Java code:"));
+        + (RECORDED ? " prints, recorded from the reference when this site was built:"
+            : " prints, computed on this page by the chapter's own Java code:")));
     root.appendChild(controls);
     root.appendChild(lab);
     function run() {
       var t0 = window.performance.now();
-      var r = JSON.parse(vramlabLab(chapter));
+      var r = labResult(chapter, p);
       lab.textContent = r.error || r.output;
-      status.textContent = "ran in " + Math.round(window.performance.now() - t0) + " ms";
+      status.textContent = RECORDED ? "recorded from the reference"
+          : "ran in " + Math.round(window.performance.now() - t0) + " ms";
       root.setAttribute("data-lab", "done");
     }
     if (start.lab !== undefined) run();
