@@ -28,15 +28,22 @@ public final class ExpressionLeaks {
     private static final Pattern FORMAT = Pattern.compile("\"([^\"]*%[-0-9]*[sdx][^\"]*)\"");
 
     private final Map<String, Set<String>> shapes;
+    /** Every line of every step's body, whitespace collapsed: never code a release may already ship. */
+    private final Set<String> bodyLines;
 
-    private ExpressionLeaks(Map<String, Set<String>> shapes) { this.shapes = shapes; }
+    private ExpressionLeaks(Map<String, Set<String>> shapes, Set<String> bodyLines) {
+        this.shapes = shapes;
+        this.bodyLines = bodyLines;
+    }
 
     /** The shapes of every step's body marked in {@code solutionsModule}. */
     public static ExpressionLeaks of(Path solutionsModule) throws IOException {
         Map<String, Set<String>> out = new LinkedHashMap<>();
+        Set<String> bodyLines = new LinkedHashSet<>();
         StepBodies.lines(solutionsModule).forEach((step, lines) -> {
             Set<String> mine = out.computeIfAbsent(step, k -> new LinkedHashSet<>());
             for (String line : lines) {
+                if (!line.isBlank()) bodyLines.add(StepBodies.squash(line));
                 String code = line.replaceAll("//.*$", "").strip();
                 Matcher fm = FORMAT.matcher(code);
                 while (fm.find()) if (fm.group(1).strip().length() >= 4) mine.add("\"" + filled(fm.group(1).strip()));
@@ -56,7 +63,7 @@ public final class ExpressionLeaks {
         String everywhere = labs.toString();
         for (Set<String> set : out.values()) set.removeIf(e -> e.startsWith("\"") && everywhere.contains(e.substring(1)));
         out.values().removeIf(Set::isEmpty);
-        return new ExpressionLeaks(out);
+        return new ExpressionLeaks(out, bodyLines);
     }
 
     /** The whole right-hand side of a line and every parenthesised group in it, as shapes. */
@@ -118,6 +125,13 @@ public final class ExpressionLeaks {
      * student reads, that is the string literals of Java sources (hints, help, messages) and the
      * whole of notes, pages, JShell files and a playground's bundle ({@link #isBundle}); the generated cores ({@code labs/}, {@code cores/})
      * are {@code StepBodies}' to check.
+     *
+     * <p>A line of a page that is, word for word, a line of code {@code dir} itself ships outside
+     * every step (a listing included by tag from a core no step grades, such as ch03's
+     * {@code splitFront}, or from the toolkit) tells a student nothing the sources beside it do
+     * not, and is not read: a shape is a short fragment ({@code (x-x)*x}), and such a listing can
+     * resemble one line of a body without being it. A line of a step's body never counts as
+     * shipped, wherever it is copied, and a line with a string literal is read as text.
      */
     public List<String> shownIn(Path dir) throws IOException {
         List<String> out = new ArrayList<>();
@@ -126,15 +140,42 @@ public final class ExpressionLeaks {
             files = s.filter(Files::isRegularFile)
                     .filter(p -> p.toString().matches(".*\\.(java|adoc|jsh|html|txt|md)$") || isBundle(p)).sorted().toList();
         }
+        Set<String> shipped = shippedCode(files);
         for (Path f : files) {
             String rel = dir.relativize(f).toString().replace('\\', '/');
             if (rel.startsWith("labs/") || rel.startsWith("cores/")) continue;
             String text = Files.readString(f, StandardCharsets.UTF_8);
             if (rel.endsWith(".html")) text = StepBodies.plainText(text);
             if (rel.endsWith(".java")) text = literals(text);
+            else if (!isBundle(f)) text = withoutLines(text, shipped);
             for (String l : shownIn(text)) out.add(rel + ": shows the body of " + l);
         }
         return out;
+    }
+
+    /**
+     * The lines of code the Java sources among {@code files} hold, whitespace collapsed: not a
+     * step's body line, not one with a string literal (a hint is read wherever it is).
+     */
+    Set<String> shippedCode(List<Path> files) throws IOException {
+        Set<String> out = new java.util.HashSet<>();
+        for (Path f : files) {
+            if (!f.toString().endsWith(".java")) continue;
+            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                String sq = StepBodies.squash(line);
+                if (!sq.isEmpty() && !sq.contains("\"") && !bodyLines.contains(sq)) out.add(sq);
+            }
+        }
+        return out;
+    }
+
+    /** {@code text} without the lines that are, whitespace collapsed, one of {@code lines}. */
+    static String withoutLines(String text, Set<String> lines) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : text.split("\\R", -1)) {
+            if (!lines.contains(StepBodies.squash(line))) sb.append(line).append('\n');
+        }
+        return sb.toString();
     }
 
     /**
