@@ -43,7 +43,7 @@ import vramlab.quiz.grade.GradescopeZip;
                 wrote and fails if it finds one. In the release, mvn test grades the student's
                 labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
                 grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
-final class ReleaseCommand implements Command {
+public final class ReleaseCommand implements Command {
     /** What is copied from the kit, module by module: its pom and these folders. */
     static final Map<String, List<String>> MODULES = Map.of(
             "labgen", List.of("src/main"),
@@ -106,6 +106,17 @@ final class ReleaseCommand implements Command {
         shown.addAll(PlaygroundBundles.fromTheReference(dir));
         shown.addAll(PracticeKeys.keysShownIn(dir));
         return shown;
+    }
+
+    /**
+     * Writes the release of the kit at {@code root} into {@code dir} with the rendered student
+     * edition {@code site} (exercise answers for seeds 1 to {@code seeds}) and returns what
+     * {@code release} would then refuse to hand out, as it prints it: the site's tests use it on
+     * the edition {@code -Psite} renders, so the check runs on the whole of {@code docs/}.
+     */
+    public static List<String> writeChecked(Path root, Path dir, Path site, int seeds) throws IOException {
+        write(root, dir, site, seeds);
+        return shownIn(root, dir);
     }
 
     /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
