@@ -98,7 +98,7 @@ class StudentLoopTest {
         CliRun r = CliRun.of("check", "3.1");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.out()).contains("3.1 Round a request").contains("FAIL")
-                .contains("roundSize(1): expected 512 B but was 1 KiB").endsWith("Score: 0/2\n");
+                .contains("roundSize(1 B): expected 512 B but was 1 KiB").endsWith("Score: 0/2\n");
     }
 
     @Test
@@ -108,7 +108,7 @@ class StudentLoopTest {
         write(List.of(), roundSize("return requested <= SMALL_SIZE ? requested / MIN_BLOCK * MIN_BLOCK"
                 + " : requested / LARGE_STEP * LARGE_STEP;"));
         CliRun r = CliRun.of("check", "3.1");
-        assertThat(r.out()).contains("roundSize(1): expected 512 B but was 0 B").contains("Looks like: rounding down.")
+        assertThat(r.out()).contains("roundSize(1 B): expected 512 B but was 0 B").contains("Looks like: rounding down.")
                 .contains("Rule: a block must hold the whole request").contains("Reread: ch03 \"Rule 1: the rounding ladder\"");
     }
 

@@ -39,7 +39,7 @@ class CachingAllocatorStepsTest {
         @MethodSource("vramlab.ch03.CachingAllocatorStepsTest#roundCases")
         @DisplayName("512 B steps up to 1 MiB, 2 MiB steps above")
         void roundsLikeTheToy(long request, long block) {
-            Ch03Feedback.ROUND.check("roundSize(" + request + ")", request, toy.roundSize(request), block);
+            Ch03Feedback.ROUND.check("roundSize(" + vramlab.units.Bytes.readable(request) + ")", request, toy.roundSize(request), block);
         }
     }
 

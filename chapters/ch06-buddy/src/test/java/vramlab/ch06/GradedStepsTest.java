@@ -47,7 +47,7 @@ class GradedStepsTest {
     void orderFor() {
         BuddyAllocator b = pool16();
         for (long[] c : ORDER_CASES) {
-            Ch06Feedback.ORDER_FOR.check("orderFor(" + c[0] + ") on 1 MiB minimum blocks", c[0], b.orderFor(c[0]),
+            Ch06Feedback.ORDER_FOR.check("orderFor(" + vramlab.units.Bytes.readable(c[0]) + ") on 1 MiB minimum blocks", c[0], b.orderFor(c[0]),
                     (int) c[1]);
         }
         // The Javadoc names the exception, not its words: any message passes.

@@ -32,7 +32,7 @@ class PinnedStepsTest {
     @DisplayName("7.1 roundSize rounds every request up to the next power of two")
     void round() {
         for (long[] c : ROUND_CASES) {
-            Ch07Feedback.ROUND_SIZE.check("roundSize(" + c[0] + ")", c[0], sim.allocator().roundSize(c[0]), c[1],
+            Ch07Feedback.ROUND_SIZE.check("roundSize(" + vramlab.units.Bytes.readable(c[0]) + ")", c[0], sim.allocator().roundSize(c[0]), c[1],
                     sim::toString);
         }
         HostBlock b = sim.pin(5 * MiB + 1);

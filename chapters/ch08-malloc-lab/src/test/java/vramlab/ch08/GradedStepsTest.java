@@ -39,7 +39,7 @@ class GradedStepsTest {
     @DisplayName("8.1: a request takes the smallest class that holds it; over 1 MiB none")
     void sizeClass() {
         for (long[] c : CLASS_CASES) {
-            Ch08Feedback.SIZE_CLASS.check("sizeClass(" + c[0] + ")", c[0], SegregatedFits.sizeClass(c[0]), (int) c[1]);
+            Ch08Feedback.SIZE_CLASS.check("sizeClass(" + Bytes.readable(c[0]) + ")", c[0], SegregatedFits.sizeClass(c[0]), (int) c[1]);
         }
         Ch08Feedback.SIZE_CLASS.checkThrows("sizeClass(0), a size that is not positive", IllegalArgumentException.class,
                 () -> SegregatedFits.sizeClass(0));
