@@ -1,8 +1,14 @@
 package vramlab.cli;
 
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import jdk.jshell.execution.LocalExecutionControl;
 import jdk.jshell.spi.ExecutionControl;
@@ -16,7 +22,8 @@ import jdk.jshell.spi.ExecutionEnv;
  * JShell at a terminal ({@code jshell --execution vramlab}, found through
  * {@code META-INF/services}). JShell wraps each snippet in a class whose one field is the
  * snippet's variable (its {@code $N} for an expression), so that field's type says whether the
- * value is a {@code long}.
+ * value is a {@code long}; a snippet that names an earlier variable alone ({@code va}) has no
+ * field, and the variable's type is read from the wrapper's class file.
  */
 public final class JshellLongs implements ExecutionControlProvider {
     /** The name {@code --execution} selects. */
@@ -35,9 +42,63 @@ public final class JshellLongs implements ExecutionControlProvider {
         };
     }
 
-    /** The type of the snippet's one variable, or "" when its wrapper holds none or several. */
+    /**
+     * The type of the snippet's one variable; for a snippet that names an earlier variable alone
+     * ({@code va}, which JShell evaluates with no field of its own), that variable's type;
+     * else "".
+     */
     static String typeOf(Class<?> wrapper) {
         Field[] fields = wrapper.getDeclaredFields();
-        return fields.length == 1 ? fields[0].getType().getName() : "";
+        if (fields.length == 1) return fields[0].getType().getName();
+        return fields.length == 0 ? readVariableType(wrapper) : "";
+    }
+
+    /**
+     * The type of the earlier snippets' variables that {@code wrapper}'s code reads, from its class
+     * file's constant pool: the descriptor of its field references into JShell's package
+     * {@code REPL} when they all have one, and it is {@code long} or {@code Long}; else "" (none,
+     * several types, or a class file that cannot be read).
+     */
+    static String readVariableType(Class<?> wrapper) {
+        ClassLoader loader = wrapper.getClassLoader();
+        if (loader == null) return "";
+        try (InputStream in = loader.getResourceAsStream(wrapper.getName().replace('.', '/') + ".class")) {
+            if (in == null) return "";
+            DataInputStream d = new DataInputStream(new ByteArrayInputStream(in.readAllBytes()));
+            d.skipBytes(8);                                  // magic, minor, major
+            int count = d.readUnsignedShort();
+            String[] utf8 = new String[count];
+            int[][] refs = new int[count][];                 // Class -> {name}, NameAndType -> {name, type}, Fieldref -> {class, nat}
+            int[] tags = new int[count];
+            for (int i = 1; i < count; i++) {
+                int tag = d.readUnsignedByte();
+                tags[i] = tag;
+                switch (tag) {
+                    case 1 -> utf8[i] = d.readUTF();
+                    case 7 -> refs[i] = new int[] {d.readUnsignedShort()};
+                    case 9, 12 -> refs[i] = new int[] {d.readUnsignedShort(), d.readUnsignedShort()};
+                    case 8, 16, 19, 20 -> d.skipBytes(2);
+                    case 15 -> d.skipBytes(3);
+                    case 3, 4, 10, 11, 17, 18 -> d.skipBytes(4);
+                    case 5, 6 -> { d.skipBytes(8); i++; }
+                    default -> { return ""; }
+                }
+            }
+            Set<String> types = new HashSet<>();
+            for (int i = 1; i < count; i++) {
+                if (tags[i] != 9) continue;
+                String owner = utf8[refs[refs[i][0]][0]];
+                if (owner == null || !owner.startsWith("REPL/")) continue;
+                types.add(utf8[refs[refs[i][1]][1]]);
+            }
+            if (types.size() != 1) return "";
+            return switch (types.iterator().next()) {
+                case "J" -> "long";
+                case "Ljava/lang/Long;" -> "java.lang.Long";
+                default -> "";
+            };
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 }

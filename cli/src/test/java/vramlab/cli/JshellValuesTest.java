@@ -35,7 +35,7 @@ class JshellValuesTest {
     }
 
     @Test
-    @DisplayName("JShell's execution shows a long variable or expression with its hex or units, nothing else changed")
+    @DisplayName("JShell's execution shows a long variable, expression or variable named alone with its hex or units, nothing else changed")
     void inJshell() {
         try (JShell js = JShell.builder().executionEngine(new JshellLongs(), Map.of()).build()) {
             assertThat(value(js, "long va = 0x7f0a00000000L;")).isEqualTo("139680926400512 (0x7f0a00000000)");
@@ -44,6 +44,12 @@ class JshellValuesTest {
             assertThat(value(js, "int n = 20971520;")).isEqualTo("20971520");
             assertThat(value(js, "\"20971520\"")).isEqualTo("\"20971520\"");
             assertThat(value(js, "long small = 3;")).isEqualTo("3");
+            // An earlier variable named alone: JShell gives the snippet no field; its type is read from the class file.
+            assertThat(value(js, "va")).isEqualTo("139680926400512 (0x7f0a00000000)");
+            assertThat(value(js, "Long size = 20L << 20;")).isEqualTo("20971520 (20.00 MiB)");
+            assertThat(value(js, "size")).isEqualTo("20971520 (20.00 MiB)");
+            assertThat(value(js, "n")).isEqualTo("20971520");
+            assertThat(value(js, "System.out.println(va)")).isEmpty();
         }
     }
 
