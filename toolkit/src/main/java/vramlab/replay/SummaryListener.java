@@ -78,6 +78,7 @@ public final class SummaryListener implements Replayer.Listener {
         oomLine(lastStep, lastEvent, lastError, new Pieces() {
             @Override public void text(String s) { text.append(s); }
             @Override public void number(long n) { text.append(n); }
+            @Override public void size(long bytes) { Bytes.formatSize(bytes, text); }
         });
         return text.toString();
     }
@@ -86,6 +87,8 @@ public final class SummaryListener implements Replayer.Listener {
     private interface Pieces {
         void text(String s);
         void number(long n);
+        /** A size as {@link Bytes#formatSize(long)} prints it. */
+        void size(long bytes);
     }
 
     /** The OOM line, piece by piece: written once, for both. */
@@ -97,7 +100,7 @@ public final class SummaryListener implements Replayer.Listener {
         to.text(", alloc ");
         to.text(e.handle());
         to.text(" ");
-        to.text(Bytes.formatSize(e.size()));
+        to.size(e.size());
         to.text("): ");
         to.text(error.getMessage());
     }
@@ -113,10 +116,19 @@ public final class SummaryListener implements Replayer.Listener {
         byte[] bytes = new byte[256];
         int length;
         boolean ascii;
+        private final StringBuilder size = new StringBuilder(16);   // a size's text, reused
 
         void clear() {
             length = 0;
             ascii = true;
+        }
+
+        @Override public void size(long n) {
+            if (!ascii) return;
+            size.setLength(0);
+            Bytes.formatSize(n, size);
+            if (length + size.length() > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + size.length()));
+            for (int i = 0; i < size.length(); i++) bytes[length++] = (byte) size.charAt(i);   // digits, '.', units
         }
 
         @Override public void text(String s) {
