@@ -117,6 +117,7 @@ public final class SummaryListener implements Replayer.Listener {
         int length;
         boolean ascii;
         private final StringBuilder size = new StringBuilder(16);   // a size's text, reused
+        private char[] chars = new char[256];                       // a piece's chars, reused
 
         void clear() {
             length = 0;
@@ -133,15 +134,19 @@ public final class SummaryListener implements Replayer.Listener {
 
         @Override public void text(String s) {
             if (!ascii) return;
-            if (length + s.length() > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + s.length()));
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
+            int n = s.length();
+            if (length + n > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + n));
+            if (n > chars.length) chars = new char[Math.max(n, 2 * chars.length)];
+            s.getChars(0, n, chars, 0);              // one bulk copy, then a loop over an array: a
+            for (int i = 0; i < n; i++) {            // charAt call per char cost a message of 500
+                char c = chars[i];                   // chars (PyTorch's) a tenth of its OOM line
                 if (c >= 0x80) {
                     ascii = false;
                     return;
                 }
-                bytes[length++] = (byte) c;
+                bytes[length + i] = (byte) c;
             }
+            length += n;
         }
 
         @Override public void number(long n) {
