@@ -12,12 +12,17 @@
 # block large, segments given back by empty_cache and cudaMalloc'd anew all run long) at ~2k and
 # ~100k live and with 4x the events, and the PyTorch policy with and without expandable segments;
 # and a table of the cost per event against the live count and against the history's length.
+# Then the shapes of the real snapshots beside the kit (../shared/real-snapshots, or
+# VRAMLAB_REAL_SNAPSHOTS=DIR): the sizes of every alloc they recorded, read with the kit's own
+# reader (./vramlab replay --csv), drawn at random at ~2k and ~100k live blocks, the toy policy
+# beside the yardsticks and PyTorch's alone; without the snapshots that section says so and is skipped.
 #
 # Usage: bench/e2e.sh [EVENTS]            (default 1000000)
-#   SECTIONS="mixed uniform policies start"  the workloads to run (default: all of them): mixed
-#                          sizes at ~2k and ~100k live (issue 16's); 1-24 MiB at ~2k and ~100k
-#                          live and 4x EVENTS at ~100k; the PyTorch policy and expandable
-#                          segments (the kit alone); the launcher's start
+#   SECTIONS="mixed uniform policies snapshots start"  the workloads to run (default: all of them):
+#                          mixed sizes at ~2k and ~100k live (issue 16's); 1-24 MiB at ~2k and
+#                          ~100k live and 4x EVENTS at ~100k; the PyTorch policy and expandable
+#                          segments (the kit alone); the real snapshots' sizes at ~2k and ~100k
+#                          live; the launcher's start
 #   BEFORE_CP=<classpath>  also times `java -cp $BEFORE_CP vramlab.cli.Main replay` (an older
 #                          build of the kit, with the JVM's defaults) beside each, for
 #                          before/after figures from the same sitting
@@ -36,7 +41,7 @@ ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 EVENTS=${1:-1000000}
 STARTS=${STARTS:-5}
 REPEAT=${REPEAT:-1}
-SECTIONS=${SECTIONS:-mixed uniform policies start}
+SECTIONS=${SECTIONS:-mixed uniform policies snapshots start}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
 JAR="$ROOT/bench/target/benchmarks.jar"
@@ -135,9 +140,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 echo "bench/e2e.sh at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 declare -A KIT CPP PORT KITCPU CPPCPU PORTCPU NEVENTS
 
-# trace EVENTS LIVE SIZES: the path of a generated trace (2% empty_cache), made once
+# trace EVENTS LIVE SIZES [NAME]: the path of a generated trace (2% empty_cache), made once;
+# SIZES as SteadyTrace takes them (mixed, MIN-MAX in MiB, @FILE), NAME in the file's name
 trace() {
-  local t="$OUT/trace-$1-$2$([ "$3" = mixed ] || echo "-$3").txt"
+  local t="$OUT/trace-$1-$2$([ "$3" = mixed ] || echo "-${4:-$3}").txt"
   [ -f "$t" ] || java -cp "$JAR" vramlab.bench.SteadyTrace "$1" "$2" 42 20 "$3" >"$t"
   echo "$t"
 }
@@ -219,6 +225,40 @@ if [[ " $SECTIONS " == *" policies "* ]]; then
   workload "m-expandable" "$EVENTS events, mixed sizes, ~100000 live, --policy pytorch --alloc-conf expandable_segments:True" \
       "$EVENTS" "$(trace "$EVENTS" 100000 mixed)" --policy pytorch --alloc-conf expandable_segments:True
 fi
+# The real snapshots' shape: the size of every alloc in them (each device's trace, every file),
+# drawn at random; at ~100k live they ask for more than the 1 TiB card (their mean is tens of
+# MiB), so that replay runs full and OOMs, as the 1-24 MiB one does
+# snapshot_sizes FILE: the bytes of each alloc in a snapshot's trace, every device's
+snapshot_sizes() {
+  local out devs d
+  if out=$("$ROOT/vramlab" replay --csv "$1" 2>"$OUT/sizes.err"); then
+    echo "$out" | awk -F, '$2 == "alloc" { print $4 }'
+  else    # several devices: --csv replays one, named by --device-index
+    devs=$(sed -n 's/.*holds devices \([0-9, ]*\):.*/\1/p' "$OUT/sizes.err" | tr -d ',')
+    [ -n "$devs" ] || { cat "$OUT/sizes.err" >&2; return 1; }
+    for d in $devs; do
+      "$ROOT/vramlab" replay --csv --device-index "$d" "$1" | awk -F, '$2 == "alloc" { print $4 }'
+    done
+  fi
+}
+if [[ " $SECTIONS " == *" snapshots "* ]]; then
+  SNAPS=${VRAMLAB_REAL_SNAPSHOTS:-$ROOT/../shared/real-snapshots}/snapshots
+  if [ -d "$SNAPS" ] && [ -n "$(ls "$SNAPS")" ]; then
+    SIZES="$OUT/snapshot-sizes.txt"
+    if [ ! -s "$SIZES" ]; then
+      for f in "$SNAPS"/*; do snapshot_sizes "$f"; done >"$SIZES.tmp" && mv "$SIZES.tmp" "$SIZES"
+    fi
+    echo "(the real snapshots' shape: $(wc -l <"$SIZES") alloc sizes from $(ls "$SNAPS" | wc -l) files in $SNAPS)"
+    for LIVE in 2000 100000; do
+      workload "s-$LIVE" "$EVENTS events, the real snapshots' sizes, ~$LIVE live blocks, 2% empty_cache, --policy toy --device 1TiB" \
+          "$EVENTS" "$(trace "$EVENTS" "$LIVE" "@$SIZES" snapshots)"
+    done
+    workload "s-pytorch" "the same at ~100000 live, --policy pytorch (the kit alone)" \
+        "$EVENTS" "$(trace "$EVENTS" 100000 "@$SIZES" snapshots)" --policy pytorch
+  else
+    echo "== the real snapshots' shape: skipped, no snapshots in $SNAPS (VRAMLAB_REAL_SNAPSHOTS=DIR names the folder)"
+  fi
+fi
 
 if [[ " $SECTIONS " == *" start "* ]]; then
   echo "== start-up: a 10-line trace (~2k-live trace's first lines) through the launcher"
@@ -242,7 +282,7 @@ per_event() {
 }
 echo "== per-event cost, microseconds (wall / CPU), and how it grows"
 printf "%-14s %9s %15s %15s %15s\n" "workload" "events" "C++" "Java port" "./vramlab"
-for key in mixed-2000 mixed-100000 u-2000 u-100000 u-long u-pytorch u-expandable m-expandable; do
+for key in mixed-2000 mixed-100000 u-2000 u-100000 u-long u-pytorch u-expandable m-expandable s-2000 s-100000 s-pytorch; do
   [ -n "${KIT[$key]:-}" ] || continue
   printf "%-14s %9d %15s %15s %15s\n" "$key" "${NEVENTS[$key]}" \
       "$(per_event "$key" CPP) / $(per_event "$key" CPPCPU)" "$(per_event "$key" PORT) / $(per_event "$key" PORTCPU)" \
@@ -256,7 +296,7 @@ goal() {
   [ -n "${wa[$2]:-}" ] && [ -n "${wb[$4]:-}" ] || return 0
   printf "%-46s %5s (%5s)   %s\n" "$1" "$(ratio "${wa[$2]}" "${wb[$4]}")" "$(ratio "${ca[$2]}" "${cb[$4]}")" "${6:-}"
 }
-for W in mixed u; do
+for W in mixed u s; do
   goal "$W: ./vramlab / C++ at ~2k live" "$W-2000" KIT "$W-2000" CPP
   goal "$W: ./vramlab / C++ at ~100k live" "$W-100000" KIT "$W-100000" CPP "(goal: 1.00 or less)"
   goal "$W: ./vramlab, ~100k live / ~2k live" "$W-100000" KIT "$W-2000" KIT "(goal: 1.50 or less)"

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -27,6 +29,7 @@ public final class SteadyTrace {
     private final int emptyCachePerMille;
     private int sizeShift;
     private long uniformMin, uniformMax;            // 0: the mixed sizes of size()
+    private long[] drawnFrom;                       // non-null: each size one of these
     private final List<String> handles = new ArrayList<>();
     private long nextHandle;
     private long emitted;
@@ -59,8 +62,23 @@ public final class SteadyTrace {
         return this;
     }
 
+    /**
+     * Every size drawn uniformly from {@code sizes} (repeats count: a size listed twice is drawn
+     * twice as often), instead of the mixed shape: e.g. every alloc of the real snapshots beside
+     * the kit, so that a trace has their shape at any live count (bench/e2e.sh).
+     */
+    public SteadyTrace sizesFrom(long[] sizes) {
+        if (sizes.length == 0) throw new IllegalArgumentException("sizesFrom: no sizes");
+        for (long size : sizes) {
+            if (size < 1) throw new IllegalArgumentException("sizesFrom: size " + size + " (at least 1 byte)");
+        }
+        drawnFrom = sizes.clone();
+        return this;
+    }
+
     /** Sizes in the shape of a training step: many small tensors, some large, rare huge. */
     long size() {
+        if (drawnFrom != null) return drawnFrom[random.nextInt(drawnFrom.length)];
         if (uniformMax > 0) return uniformMin + random.nextLong(uniformMax - uniformMin + 1);
         int kind = random.nextInt(100);
         long size;
@@ -103,18 +121,21 @@ public final class SteadyTrace {
     }
 
     /**
-     * {@code SIZES}: {@code mixed} (the default: {@link #size()}'s shape) or
-     * {@code MIN-MAX} in MiB, uniform ({@code 1-24}: issue 38's workload).
+     * {@code SIZES}: {@code mixed} (the default: {@link #size()}'s shape),
+     * {@code MIN-MAX} in MiB, uniform ({@code 1-24}: issue 38's workload), or {@code @FILE}, a
+     * file of sizes in bytes, one a line ({@link #sizesFrom}).
      */
     public static void main(String[] args) throws IOException {
         if (args.length < 3 || args.length > 5) {
-            System.err.println("usage: SteadyTrace EVENTS LIVE SEED [EMPTY_CACHE_PER_MILLE [mixed|MIN-MAX (MiB)]]");
+            System.err.println("usage: SteadyTrace EVENTS LIVE SEED [EMPTY_CACHE_PER_MILLE [mixed|MIN-MAX (MiB)|@FILE]]");
             System.exit(2);
         }
         long events = Long.parseLong(args[0]);
         SteadyTrace t = new SteadyTrace(Integer.parseInt(args[1]), Long.parseLong(args[2]),
                 args.length >= 4 ? Integer.parseInt(args[3]) : 0);
-        if (args.length == 5 && !args[4].equals("mixed")) {
+        if (args.length == 5 && args[4].startsWith("@")) {
+            t.sizesFrom(sizes(Path.of(args[4].substring(1))));
+        } else if (args.length == 5 && !args[4].equals("mixed")) {
             String[] mib = args[4].split("-");
             t.uniformSizes(Long.parseLong(mib[0]) << 20, Long.parseLong(mib[1]) << 20);
         }
@@ -128,5 +149,20 @@ public final class SteadyTrace {
                 });
             }
         }
+    }
+
+    /** The sizes listed in {@code file}, one a line in bytes; a bad line is an error naming it. */
+    static long[] sizes(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        long[] out = new long[lines.size()];
+        for (int i = 0; i < out.length; i++) {
+            try {
+                out[i] = Long.parseLong(lines.get(i).trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(file + ":" + (i + 1) + ": '" + lines.get(i)
+                        + "' is not a size in bytes");
+            }
+        }
+        return out;
     }
 }

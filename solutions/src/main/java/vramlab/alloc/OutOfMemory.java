@@ -1,7 +1,7 @@
 package vramlab.alloc;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import vramlab.alloc.DeviceTrace.Action;
 import vramlab.driver.GpuProcess;
@@ -16,8 +16,15 @@ import vramlab.driver.GpuProcess;
 final class OutOfMemory {
     private final CachingAllocator allocator;
     private boolean expected;
+    /** The policy writes each error's message from its report, when first read (one writer for all). */
+    private final Function<OomReport, String> writer;
+    /** The latest report's process list, given to the next report if no process's figures moved. */
+    private List<PyTorchOomMessage.ProcessUsage> lastProcesses = List.of();
 
-    OutOfMemory(CachingAllocator allocator) { this.allocator = allocator; }
+    OutOfMemory(CachingAllocator allocator) {
+        this.allocator = allocator;
+        this.writer = report -> allocator.policy().oomMessage(report);
+    }
 
     /** The front door's error: PyTorch refuses 1 EiB and more before it looks at the cache. */
     CudaOutOfMemoryError overOneExaByte(long size) {
@@ -43,13 +50,33 @@ final class OutOfMemory {
         GpuProcess.MemInfo info = process.cudaMemGetInfo();
         allocator.trace().add(Action.OOM, info.free(), rounded, stream);
         allocator.memoryStats().numOoms++;
-        List<PyTorchOomMessage.ProcessUsage> procs = new ArrayList<>();
-        for (GpuProcess p : process.gpu().processes()) {
-            procs.add(new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process));
-        }
         OomReport report = new OomReport(size, rounded, allocSize, kind, info.total(),
                 info.free(), allocator.allocated(), allocator.reserved(), allocator.largestFreeBlock(),
-                process.gpu().id(), List.copyOf(procs), allocator.allowedMemory(), 0);
-        return new CudaOutOfMemoryError(report, allocator.policy()::oomMessage, !expected);
+                process.gpu().id(), processes(process), allocator.allowedMemory(), 0);
+        return new CudaOutOfMemoryError(report, writer, !expected);
+    }
+
+    /**
+     * NVML's process list now (CCA:984-1039): each process on the device and its memory. A
+     * replay that OOMs every dozen events on a full card sees the same figures OOM after OOM,
+     * so the previous report's (immutable) list is reused when every entry is unchanged,
+     * rather than a new list per error.
+     */
+    private List<PyTorchOomMessage.ProcessUsage> processes(GpuProcess process) {
+        List<GpuProcess> now = process.gpu().processes();
+        List<PyTorchOomMessage.ProcessUsage> last = lastProcesses;
+        boolean same = last.size() == now.size();
+        for (int i = 0; same && i < now.size(); i++) {
+            GpuProcess p = now.get(i);
+            PyTorchOomMessage.ProcessUsage u = last.get(i);
+            same = u.pid() == p.pid() && u.bytes() == p.physicalBytes() && u.isThisProcess() == (p == process);
+        }
+        if (same) return last;
+        PyTorchOomMessage.ProcessUsage[] usages = new PyTorchOomMessage.ProcessUsage[now.size()];
+        for (int i = 0; i < usages.length; i++) {
+            GpuProcess p = now.get(i);
+            usages[i] = new PyTorchOomMessage.ProcessUsage(p.pid(), p.physicalBytes(), p == process);
+        }
+        return lastProcesses = List.of(usages);
     }
 }

@@ -63,7 +63,7 @@ public final class PyTorchOomMessage {
     /** The message with the hint naming {@code hintVariable} ({@code PYTORCH_ALLOC_CONF} in 2.10). */
     // tag::format[]
     public static String format(Facts f, String hintVariable) {
-        StringBuilder sb = new StringBuilder("CUDA out of memory. Tried to allocate ")
+        StringBuilder sb = new StringBuilder(640).append("CUDA out of memory. Tried to allocate ")
                 .append(formatSize(f.tried())).append(". GPU ").append(f.device())
                 .append(" has a total capacity of ").append(formatSize(f.total()))
                 .append(" of which ").append(formatSize(f.free())).append(" is free. ");
@@ -84,8 +84,15 @@ public final class PyTorchOomMessage {
         }
         sb.append("and ").append(formatSize(f.reserved() - f.allocated() - f.privatePools()))
           .append(" is reserved by PyTorch but unallocated. ")
-          .append(TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", hintVariable + "="));
+          .append(tail(hintVariable));
         return sb.toString();
     }
     // end::format[]
+
+    /** {@link #TAIL} naming {@code hintVariable}: the two the releases name are made once. */
+    private static String tail(String hintVariable) {
+        if (hintVariable.equals("PYTORCH_CUDA_ALLOC_CONF")) return TAIL;
+        if (hintVariable.equals("PYTORCH_ALLOC_CONF")) return TAIL_NEWER;
+        return TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", hintVariable + "=");
+    }
 }

@@ -48,11 +48,17 @@ public final class Bytes {
      * printf does): 20 MiB + 128 KiB is 20.125 MiB exactly and prints {@code 20.12 MiB}, where
      * Java's {@code %.2f} would print 20.13.
      */
-    public static String formatSize(long size) {
-        if (size <= 1024) return size + " bytes";
-        if (size <= MiB) return twoDecimals(size, 10) + " KiB";
-        if (size <= GiB) return twoDecimals(size, 20) + " MiB";
-        return twoDecimals(size, 30) + " GiB";
+    public static String formatSize(long size) { return formatSize(size, new StringBuilder(16)).toString(); }
+
+    /**
+     * {@link #formatSize(long)} appended to {@code to}, which it returns: for a caller that
+     * prints many sizes into one reused buffer (a replay's OOM lines) and makes no string each.
+     */
+    public static StringBuilder formatSize(long size, StringBuilder to) {
+        if (size <= 1024) return to.append(size).append(" bytes");
+        if (size <= MiB) return twoDecimals(size, 10, to).append(" KiB");
+        if (size <= GiB) return twoDecimals(size, 20, to).append(" MiB");
+        return twoDecimals(size, 30, to).append(" GiB");
     }
 
     /**
@@ -62,10 +68,10 @@ public final class Bytes {
      * a replay that prints an OOM line every dozen events a twentieth of its time); beyond,
      * the double's own value, as the C++ has it.
      */
-    private static String twoDecimals(long size, int shift) {
+    private static StringBuilder twoDecimals(long size, int shift, StringBuilder to) {
         if (size >= 1L << 53) {
-            return new java.math.BigDecimal(size / (double) (1L << shift))
-                    .setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
+            return to.append(new java.math.BigDecimal(size / (double) (1L << shift))
+                    .setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString());
         }
         long scaled = size * 100;                       // < 2^60: no overflow
         long hundredths = scaled >>> shift;
@@ -73,7 +79,7 @@ public final class Bytes {
         long half = 1L << (shift - 1);
         if (rest > half || rest == half && (hundredths & 1) == 1) hundredths++;
         long cents = hundredths % 100;
-        return hundredths / 100 + (cents < 10 ? ".0" : ".") + cents;
+        return to.append(hundredths / 100).append(cents < 10 ? ".0" : ".").append(cents);
     }
 
     /**

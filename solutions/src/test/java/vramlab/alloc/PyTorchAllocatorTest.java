@@ -61,6 +61,41 @@ class PyTorchAllocatorTest {
         }
 
         @Test
+        @DisplayName("lists each process's memory as it is at each OOM, the same list when nothing moved")
+        void processListPerOom() {
+            Gpu gpu = new Gpu(0, mib(100), 0);
+            GpuProcess other = gpu.open(4242, "other", mib(10));
+            GpuProcess me = gpu.open(1000, "python", mib(4));
+            CachingAllocator a = new CachingAllocator(me, new PyTorchPolicy());
+            a.alloc(mib(60));
+            java.util.function.Supplier<List<PyTorchOomMessage.ProcessUsage>> now = () -> List.of(
+                    new PyTorchOomMessage.ProcessUsage(4242, other.physicalBytes(), false),
+                    new PyTorchOomMessage.ProcessUsage(1000, me.physicalBytes(), true));
+            CudaOutOfMemoryError first = org.junit.jupiter.api.Assertions.assertThrows(
+                    CudaOutOfMemoryError.class, () -> a.alloc(mib(40)));
+            assertThat(first.report().processes()).isEqualTo(now.get());
+            CudaOutOfMemoryError second = org.junit.jupiter.api.Assertions.assertThrows(
+                    CudaOutOfMemoryError.class, () -> a.alloc(mib(30)));
+            assertThat(second.report().processes()).isEqualTo(now.get());
+            long mallocd = other.cudaMalloc(mib(6));                    // the other process's figure moves
+            CudaOutOfMemoryError third = org.junit.jupiter.api.Assertions.assertThrows(
+                    CudaOutOfMemoryError.class, () -> a.alloc(mib(30)));
+            assertThat(third.report().processes()).isEqualTo(now.get()).isNotEqualTo(second.report().processes());
+            assertThat(second.report().processes()).as("an earlier report keeps its own figures")
+                    .isEqualTo(first.report().processes());
+            other.cudaFree(mallocd);
+            GpuProcess late = gpu.open(77, "late", mib(2));                // a process more
+            CudaOutOfMemoryError fourth = org.junit.jupiter.api.Assertions.assertThrows(
+                    CudaOutOfMemoryError.class, () -> a.alloc(mib(30)));
+            assertThat(fourth.report().processes()).containsExactly(
+                    new PyTorchOomMessage.ProcessUsage(4242, other.physicalBytes(), false),
+                    new PyTorchOomMessage.ProcessUsage(1000, me.physicalBytes(), true),
+                    new PyTorchOomMessage.ProcessUsage(77, late.physicalBytes(), false));
+            assertThat(fourth.getMessage()).contains("Process 4242 has 10.00 MiB memory in use")
+                    .contains("Process 77 has 2.00 MiB memory in use");
+        }
+
+        @Test
         @DisplayName("reports the segment it tried, 20 MiB for a 1.5 MiB request")
         void triedIsTheSegment() {
             CachingAllocator a = allocator(mib(16), "");

@@ -55,7 +55,14 @@ public final class Replayer {
         default boolean readsHandles() { return true; }
     }
 
-    private static final byte UNTRACKED = 0, LIVE = 1, FAILED = 2;
+    /**
+     * What {@link #held} holds for a handle whose alloc ended in OOM. A live handle's slot holds
+     * its block and an untracked one's null: one array read per event tells the three apart
+     * without touching the block (at 100k live handles a second array was a second cache miss).
+     */
+    private static final Object FAILED = new Object();
+    /** What it holds for a live handle whose alloc was of 0 bytes (no block: a null pointer, as before). */
+    private static final Object ZERO = new Object();
 
     private final CachingAllocator allocator;
     private final Listener listener;
@@ -64,8 +71,7 @@ public final class Replayer {
     private final boolean names;              // the listener reads the fast path's handles
     /** The live handles, and those whose alloc ended in OOM until their free arrives, by id. */
     private final Handles handles = new Handles();
-    private Block[] blocks = new Block[64];
-    private byte[] states = new byte[64];
+    private Object[] held = new Object[64];   // by id: the live block (ZERO for none), FAILED, or null
     private int liveCount;
     private long step;
 
@@ -133,7 +139,11 @@ public final class Replayer {
     }
 
     /** Whether the handle with this id (-1: not tracked) holds a live block. */
-    private boolean isLive(int id) { return id >= 0 && id < states.length && states[id] == LIVE; }
+    private boolean isLive(int id) {
+        if (id < 0 || id >= held.length) return false;
+        Object h = held[id];
+        return h != null && h != FAILED;                     // compares references: the block is not read
+    }
 
     /** A tracked handle may be allocated again only if its last alloc ended in OOM. */
     private TraceException stillLive(String handle, long line) {
@@ -145,20 +155,16 @@ public final class Replayer {
 
     /** {@code e} is the event on the iterator path, else null and {@code cursor} is at its line. */
     private void alloc(int id, TraceEvent e, TraceCursor cursor, long line, long size, int stream) {
-        if (id >= states.length) {
-            int n = Math.max(id + 1, states.length * 2);
-            blocks = Arrays.copyOf(blocks, n);
-            states = Arrays.copyOf(states, n);
-        }
-        states[id] = UNTRACKED;
+        if (id >= held.length) held = Arrays.copyOf(held, Math.max(id + 1, held.length * 2));
+        held[id] = null;
         try {
-            blocks[id] = allocator.alloc(size, stream);
-            states[id] = LIVE;
+            Block b = allocator.alloc(size, stream);
+            held[id] = b != null ? b : ZERO;
             liveCount++;
             String handle = e == null && names ? cursor.handle() : null;
             tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
-            states[id] = FAILED;
+            held[id] = FAILED;
             TraceEvent event = e != null ? e
                     : new TraceEvent(line, TraceEvent.Op.ALLOC, cursor.handle(), size, stream);
             listener.oom(step, event, oom);
@@ -168,15 +174,15 @@ public final class Replayer {
 
     /** As for alloc; {@code forget}: the handle leaves the table here (the cursor's track did it already). */
     private void free(int id, TraceEvent e, TraceCursor cursor, long line, boolean forget) {
-        byte state = id < 0 ? UNTRACKED : states[id];
+        Object h = id < 0 ? null : held[id];
         String handle = id < 0 || names ? name(e, cursor) : null;
-        Block b = state == LIVE ? blocks[id] : null;
         if (id >= 0) untrack(id, forget);
-        if (b != null) {
+        if (h != null && h != FAILED && h != ZERO) {
+            Block b = (Block) h;
             long bytes = b.requested();
             allocator.free(b);
             tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.OK, bytes);
-        } else if (state == FAILED) {
+        } else if (h == FAILED) {
             tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.SKIPPED, 0);   // its alloc died in OOM
         } else {
             throw new TraceException(file, line, "free of unknown handle '" + handle
@@ -185,9 +191,9 @@ public final class Replayer {
     }
 
     private void untrack(int id, boolean forget) {
-        if (states[id] == LIVE) liveCount--;
-        states[id] = UNTRACKED;
-        blocks[id] = null;
+        Object h = held[id];
+        if (h != null && h != FAILED) liveCount--;
+        held[id] = null;
         if (forget) handles.remove(id);
     }
 

@@ -78,6 +78,7 @@ public final class SummaryListener implements Replayer.Listener {
         oomLine(lastStep, lastEvent, lastError, new Pieces() {
             @Override public void text(String s) { text.append(s); }
             @Override public void number(long n) { text.append(n); }
+            @Override public void size(long bytes) { Bytes.formatSize(bytes, text); }
         });
         return text.toString();
     }
@@ -86,6 +87,8 @@ public final class SummaryListener implements Replayer.Listener {
     private interface Pieces {
         void text(String s);
         void number(long n);
+        /** A size as {@link Bytes#formatSize(long)} prints it. */
+        void size(long bytes);
     }
 
     /** The OOM line, piece by piece: written once, for both. */
@@ -97,7 +100,7 @@ public final class SummaryListener implements Replayer.Listener {
         to.text(", alloc ");
         to.text(e.handle());
         to.text(" ");
-        to.text(Bytes.formatSize(e.size()));
+        to.size(e.size());
         to.text("): ");
         to.text(error.getMessage());
     }
@@ -113,23 +116,37 @@ public final class SummaryListener implements Replayer.Listener {
         byte[] bytes = new byte[256];
         int length;
         boolean ascii;
+        private final StringBuilder size = new StringBuilder(16);   // a size's text, reused
+        private char[] chars = new char[256];                       // a piece's chars, reused
 
         void clear() {
             length = 0;
             ascii = true;
         }
 
+        @Override public void size(long n) {
+            if (!ascii) return;
+            size.setLength(0);
+            Bytes.formatSize(n, size);
+            if (length + size.length() > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + size.length()));
+            for (int i = 0; i < size.length(); i++) bytes[length++] = (byte) size.charAt(i);   // digits, '.', units
+        }
+
         @Override public void text(String s) {
             if (!ascii) return;
-            if (length + s.length() > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + s.length()));
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
+            int n = s.length();
+            if (length + n > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + n));
+            if (n > chars.length) chars = new char[Math.max(n, 2 * chars.length)];
+            s.getChars(0, n, chars, 0);              // one bulk copy, then a loop over an array: a
+            for (int i = 0; i < n; i++) {            // charAt call per char cost a message of 500
+                char c = chars[i];                   // chars (PyTorch's) a tenth of its OOM line
                 if (c >= 0x80) {
                     ascii = false;
                     return;
                 }
-                bytes[length++] = (byte) c;
+                bytes[length + i] = (byte) c;
             }
+            length += n;
         }
 
         @Override public void number(long n) {

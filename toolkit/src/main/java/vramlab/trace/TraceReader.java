@@ -113,10 +113,9 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     @Override
     public int track(Handles handles) {
         if (op == TraceEvent.Op.EMPTY_CACHE) return -1;
+        if (op == TraceEvent.Op.FREE) return handles.findAndRemove(buf, wordFrom[1], wordTo[1]);
         int id = handles.find(buf, wordFrom[1], wordTo[1]);
-        if (op == TraceEvent.Op.ALLOC) return id >= 0 ? id : handles.add(buf, wordFrom[1], wordTo[1]);
-        if (id >= 0) handles.remove(id);
-        return id;
+        return id >= 0 ? id : handles.add(buf, wordFrom[1], wordTo[1]);
     }
 
     /** Appends the current event's handle's bytes to {@code out} at {@code at}; returns their count ({@link ReadAhead}). */

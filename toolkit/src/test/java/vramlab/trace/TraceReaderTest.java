@@ -312,6 +312,13 @@ class TraceReaderTest {
             }
             h.remove(ids[1]);                                               // BB goes; Aa stays
             assertThat(h.find("BB")).isEqualTo(-1);
+            byte[] aaBB = "AaBB".getBytes(StandardCharsets.US_ASCII);          // found from bytes and removed
+            assertThat(h.findAndRemove(aaBB, 0, aaBB.length)).isEqualTo(ids[3]);
+            assertThat(h.findAndRemove(aaBB, 0, aaBB.length)).as("gone").isEqualTo(-1);
+            for (int i : new int[] {2, 4, 5, 6, 7, 8}) {
+                byte[] b = names[i].getBytes(StandardCharsets.US_ASCII);
+                assertThat(h.find(b, 0, b.length)).as("%s after AaBB left", names[i]).isEqualTo(ids[i]);
+            }
             assertThat(h.find(new byte[] {'B', 'B'}, 0, 2)).isEqualTo(-1);
             assertThat(h.find(new String("Aa".toCharArray()))).isEqualTo(ids[0]);
         }
@@ -343,9 +350,20 @@ class TraceReaderTest {
                     model.put(name, got);
                     byId.put(got, name);
                 } else if (r.nextBoolean()) {
-                    h.remove(id);
+                    // a replay's free: by id, or found and removed from the bytes read in one walk
+                    if (r.nextBoolean()) {
+                        h.remove(id);
+                    } else {
+                        assertThat(h.findAndRemove(utf8, 0, utf8.length)).as("findAndRemove %s", name).isEqualTo(id);
+                    }
                     model.remove(name);
                     byId.remove(id);
+                }
+                if (r.nextInt(8) == 0) {                         // a free of a handle not tracked changes nothing
+                    byte[] other = (stems[r.nextInt(stems.length)] + r.nextInt(750)).getBytes(StandardCharsets.UTF_8);
+                    String text = new String(other, StandardCharsets.UTF_8);
+                    Integer known = model.get(text);
+                    if (known == null) assertThat(h.findAndRemove(other, 0, other.length)).isEqualTo(-1);
                 }
                 assertThat(h.size()).isEqualTo(model.size());
                 most = Math.max(most, model.size());
