@@ -219,13 +219,22 @@ public final class PhysicalPool {
         clearGranules(runStart, runEnd);
     }
 
-    /** The granule of the 2 MiB page chunk that starts at {@code address}, or -1 when none does. */
+    /**
+     * The granule of the 2 MiB page chunk that starts at {@code address}, or -1 when none does.
+     * A chunk in granule {@code g}'s slot covers the granule and perhaps more; it is a page
+     * exactly when the next granule's first frame is not its: free, or another chunk's first.
+     * That reads the bitmap words the release clears anyway rather than the chunk, which a long
+     * replay has long pushed out of the cache. Pages given back before, whose frames
+     * {@link #releasePages} clears later, still read used there: a page taken for a longer
+     * chunk only sends it the long way ({@link #release}), never the reverse.
+     */
     private int pageGranule(long address) {
         if (address < 0 || address % PAGE != 0 || address / FRAME >= frames) return -1;
         int g = (int) (address / PAGE);
         Chunk[] leaf = byGranule[g / LEAF];
-        Chunk c = leaf == null ? null : leaf[g % LEAF];
-        return c != null && c.size() == PAGE ? g : -1;
+        if (leaf == null || leaf[g % LEAF] == null) return -1;
+        int next = (g + 1) * GRANULE;
+        return next >= frames || !used.get(next) || starts.get(next) ? g : -1;
     }
 
     /** Frees whole granules {@code [from, to)}, whose frames only released pages held. */

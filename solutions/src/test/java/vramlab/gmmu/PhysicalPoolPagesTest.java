@@ -136,6 +136,29 @@ class PhysicalPoolPagesTest {
     }
 
     @Test
+    @DisplayName("releasePages gives back a chunk that starts a granule but covers more than it as release does, in any order")
+    void longerChunksAmongPages() {
+        for (int order = 0; order < 24; order++) {
+            PhysicalPool batch = new PhysicalPool(0, 16 * G * F);
+            PhysicalPool single = new PhysicalPool(0, 16 * G * F);
+            long[] before = takeBoth(batch, single, 2, "pages", "two pages");
+            long two = batch.allocate(2 * PAGE, PAGE, "two granules");       // granules 2-3, one slot
+            long odd = batch.allocate(G * F + 8 * F, PAGE, "a granule and 8 frames");
+            assertThat(single.allocate(2 * PAGE, PAGE, "two granules")).isEqualTo(two);
+            assertThat(single.allocate(G * F + 8 * F, PAGE, "a granule and 8 frames")).isEqualTo(odd);
+            long[] after = takeBoth(batch, single, 2, "pages", "two more pages");
+            List<Long> all = new ArrayList<>(List.of(before[1], two, odd, after[0]));
+            long[] mix = new long[4];
+            for (int k = 0, code = order; k < 4; k++, code /= 4 - k + 1) {
+                mix[k] = all.remove(code % all.size());
+            }
+            giveBoth(batch, single, mix, "order " + order + ": " + Arrays.toString(mix));
+            giveBoth(batch, single, new long[] {after[1], before[0]}, "the rest");
+            assertThat(batch.chunks()).isEmpty();
+        }
+    }
+
+    @Test
     @DisplayName("releasePages refuses an address no chunk starts at, after giving back the pages before it")
     void refusesAStrayAddress() {
         PhysicalPool batch = new PhysicalPool(0, 8 * G * F);
