@@ -207,18 +207,49 @@ final class FreeGaps {
         seed ^= seed << 13;                                    // xorshift32: repeatable priorities
         seed ^= seed >>> 17;
         seed ^= seed << 5;
-        Node[] lr = split(root, start);
-        root = merge(merge(lr[0], pull(new Node(start, end, seed))), lr[1]);
+        root = insert(root, new Node(start, end, seed));
         count++;
         found = above = null;                                  // the paths are stale
     }
 
+    /**
+     * {@code n}'s subtree with {@code x} in it: down by start while {@code x}'s priority is not
+     * above, then {@code x} takes the place there and the subtree below is split between its
+     * sides. The priorities are distinct, so this is the one treap of those gaps and priorities,
+     * the tree that splitting the whole tree at {@code x} and merging it back would make.
+     */
+    private Node insert(Node n, Node x) {
+        if (n == null) return pull(x);
+        visits++;
+        if (x.priority > n.priority) {
+            Node[] lr = split(n, x.start);
+            x.left = lr[0];
+            x.right = lr[1];
+            return pull(x);
+        }
+        if (x.start < n.start) n.left = insert(n.left, x);
+        else n.right = insert(n.right, x);
+        return pull(n);
+    }
+
     private void remove(long start) {
-        Node[] lr = split(root, start);
-        Node[] mr = split(lr[1], start + 1);
-        root = merge(lr[0], mr[1]);
+        root = remove(root, start);
         count--;
         found = above = null;
+    }
+
+    /** {@code n}'s subtree without the gap at {@code start}, which is in it: its two sides merged in its place. */
+    private Node remove(Node n, long start) {
+        visits++;
+        if (start < n.start) {
+            n.left = remove(n.left, start);
+            return pull(n);
+        }
+        if (start > n.start) {
+            n.right = remove(n.right, start);
+            return pull(n);
+        }
+        return merge(n.left, n.right);
     }
 
     /** {@code n} split into the gaps starting below {@code key} and the rest. */
