@@ -59,35 +59,39 @@ final class FreeGaps {
      * inside one gap; -1 when there is none.
      */
     long firstFit(long from, long size, long alignment) {
-        Node g = floor(from);
-        if (g != null && g.end > from) {                       // the gap that holds from
-            long a = Bytes.alignUp(from, alignment);
-            if (a <= g.end - size) return a;
-        }
         Node n = leftmostFit(root, 0, from, size, alignment);
         found = n;
-        return n == null ? -1 : Bytes.alignUp(n.start, alignment);
+        return n == null ? -1 : Bytes.alignUp(Math.max(n.start, from), alignment);
     }
 
     /**
-     * The leftmost gap in {@code n}'s subtree, {@code n} at {@code depth} below the root, that
-     * starts above {@code after} and fits. The nodes it passes go into {@link #path}, so that
-     * the answer's ancestors are there when it is found.
+     * The leftmost gap in {@code n}'s subtree, {@code n} at {@code depth} below the root, where
+     * {@code size} bytes fit at or above {@code from}: the gap that holds {@code from}, from there,
+     * or one that starts above it. The one that holds {@code from} is the last gap at or below
+     * it on the way down (the ones before it end below it), so one descent answers both. The
+     * nodes it passes go into {@link #path}, so that the answer's ancestors are there when it is
+     * found.
      */
-    private Node leftmostFit(Node n, int depth, long after, long size, long alignment) {
+    private Node leftmostFit(Node n, int depth, long from, long size, long alignment) {
         if (n == null) return null;
         visits++;
         if (bound(n, alignment) < size) return null;
         if (depth == path.length) path = Arrays.copyOf(path, 2 * depth);
         path[depth] = n;
-        if (n.start <= after) return leftmostFit(n.right, depth + 1, after, size, alignment);
-        Node left = leftmostFit(n.left, depth + 1, after, size, alignment);
+        if (n.start <= from) {
+            if (n.end > from && Bytes.alignUp(from, alignment) <= n.end - size) {    // holds from, and fits
+                bestDepth = depth;
+                return n;
+            }
+            return leftmostFit(n.right, depth + 1, from, size, alignment);
+        }
+        Node left = leftmostFit(n.left, depth + 1, from, size, alignment);
         if (left != null) return left;
         if (Bytes.alignUp(n.start, alignment) <= n.end - size) {
             bestDepth = depth;
             return n;
         }
-        return leftmostFit(n.right, depth + 1, after, size, alignment);
+        return leftmostFit(n.right, depth + 1, from, size, alignment);
     }
 
     /** No gap in {@code n}'s subtree has more room than this for {@code alignment}. */
