@@ -59,25 +59,39 @@ final class FreeGaps {
      * inside one gap; -1 when there is none.
      */
     long firstFit(long from, long size, long alignment) {
-        Node g = floor(from);
-        if (g != null && g.end > from) {                       // the gap that holds from
-            long a = Bytes.alignUp(from, alignment);
-            if (a <= g.end - size) return a;
-        }
-        Node n = leftmostFit(root, from, size, alignment);
-        return n == null ? -1 : Bytes.alignUp(n.start, alignment);
+        Node n = leftmostFit(root, 0, from, size, alignment);
+        found = n;
+        return n == null ? -1 : Bytes.alignUp(Math.max(n.start, from), alignment);
     }
 
-    /** The leftmost gap in {@code n}'s subtree that starts above {@code after} and fits. */
-    private Node leftmostFit(Node n, long after, long size, long alignment) {
+    /**
+     * The leftmost gap in {@code n}'s subtree, {@code n} at {@code depth} below the root, where
+     * {@code size} bytes fit at or above {@code from}: the gap that holds {@code from}, from there,
+     * or one that starts above it. The one that holds {@code from} is the last gap at or below
+     * it on the way down (the ones before it end below it), so one descent answers both. The
+     * nodes it passes go into {@link #path}, so that the answer's ancestors are there when it is
+     * found.
+     */
+    private Node leftmostFit(Node n, int depth, long from, long size, long alignment) {
         if (n == null) return null;
         visits++;
         if (bound(n, alignment) < size) return null;
-        if (n.start <= after) return leftmostFit(n.right, after, size, alignment);
-        Node found = leftmostFit(n.left, after, size, alignment);
-        if (found != null) return found;
-        if (Bytes.alignUp(n.start, alignment) <= n.end - size) return n;
-        return leftmostFit(n.right, after, size, alignment);
+        if (depth == path.length) path = Arrays.copyOf(path, 2 * depth);
+        path[depth] = n;
+        if (n.start <= from) {
+            if (n.end > from && Bytes.alignUp(from, alignment) <= n.end - size) {    // holds from, and fits
+                bestDepth = depth;
+                return n;
+            }
+            return leftmostFit(n.right, depth + 1, from, size, alignment);
+        }
+        Node left = leftmostFit(n.left, depth + 1, from, size, alignment);
+        if (left != null) return left;
+        if (Bytes.alignUp(n.start, alignment) <= n.end - size) {
+            bestDepth = depth;
+            return n;
+        }
+        return leftmostFit(n.right, depth + 1, from, size, alignment);
     }
 
     /** No gap in {@code n}'s subtree has more room than this for {@code alignment}. */
@@ -85,10 +99,16 @@ final class FreeGaps {
         return alignment < unit ? n.maxLength : n.maxRoom;
     }
 
-    /** The gap with the greatest start at or below {@code at}, or null; its path is left in {@link #path}. */
+    /**
+     * The gap with the greatest start at or below {@code at}, or null; its path is left in
+     * {@link #path}. The search also passes the gap with the least start above {@code at}, if
+     * any (a search in a binary tree passes both neighbours of its key): that one is left in
+     * {@link #above}, at {@code aboveDepth}.
+     */
     private Node floor(long at) {
         Node best = null;
-        depth = 0;
+        above = null;
+        int depth = 0;
         for (Node n = root; n != null; ) {
             visits++;
             if (depth == path.length) path = Arrays.copyOf(path, 2 * depth);
@@ -98,20 +118,31 @@ final class FreeGaps {
                 bestDepth = depth - 1;
                 n = n.right;
             } else {
+                above = n;
+                aboveDepth = depth - 1;
                 n = n.left;
             }
         }
+        found = best;
         return best;
     }
 
-    /** The nodes from the root that the last {@link #floor} passed, and where its answer was. */
+    /**
+     * The nodes from the root down that the last search passed: {@code path[0..bestDepth]} leads
+     * to {@link #found}, its answer, and {@code path[0..aboveDepth]} to {@link #above}. Valid
+     * until the tree's shape changes ({@link #insert}, {@link #remove}), which clear both.
+     */
     private Node[] path = new Node[64];
-    private int depth;
     private int bestDepth;
+    private Node found;
+    private Node above;
+    private int aboveDepth;
 
-    /** After the last {@link #floor}'s answer changed in place: its bounds and its ancestors'. */
-    private void repull() {
-        for (int k = bestDepth; k >= 0; k--) pull(path[k]);
+    /** After the last search's answer changed in place: its bounds and its ancestors'. */
+    private void repull() { repull(bestDepth); }
+
+    private void repull(int depth) {
+        for (int k = depth; k >= 0; k--) pull(path[k]);
     }
 
     /** Whether {@code [start, start + size)} lies inside one gap. */
@@ -126,7 +157,9 @@ final class FreeGaps {
      */
     void occupy(long start, long end) {
         if (end <= start) return;
-        Node g = floor(start);
+        // the gap the last search found holds start (the take's usual case): it is floor(start),
+        // with its path, and the tree need not be searched again
+        Node g = found != null && found.start <= start && start < found.end ? found : floor(start);
         if (g == null || g.end < end) {
             throw new IllegalStateException("FreeGaps: [0x" + Long.toHexString(start) + ", 0x"
                     + Long.toHexString(end) + ") is not inside one free gap");
@@ -156,7 +189,7 @@ final class FreeGaps {
                     + Long.toHexString(end) + ") overlaps the free gap at 0x" + Long.toHexString(last.start));
         }
         boolean joinsBefore = last != null && last.end == start;
-        Node after = floor(end);
+        Node after = above;                                    // the first gap that starts at or above end
         boolean joinsAfter = after != null && after.start == end;
         if (joinsBefore && joinsAfter) {
             long e = after.end;
@@ -164,11 +197,11 @@ final class FreeGaps {
             floor(start).end = e;
             repull();
         } else if (joinsBefore) {
-            floor(start).end = end;
+            last.end = end;                                    // last is floor(start), its path the search's
             repull();
         } else if (joinsAfter) {
-            after.start = start;                               // the path is still floor(end)'s
-            repull();
+            after.start = start;                               // still after last, so in its place
+            repull(aboveDepth);
         } else {
             insert(start, end);
         }
@@ -178,16 +211,49 @@ final class FreeGaps {
         seed ^= seed << 13;                                    // xorshift32: repeatable priorities
         seed ^= seed >>> 17;
         seed ^= seed << 5;
-        Node[] lr = split(root, start);
-        root = merge(merge(lr[0], pull(new Node(start, end, seed))), lr[1]);
+        root = insert(root, new Node(start, end, seed));
         count++;
+        found = above = null;                                  // the paths are stale
+    }
+
+    /**
+     * {@code n}'s subtree with {@code x} in it: down by start while {@code x}'s priority is not
+     * above, then {@code x} takes the place there and the subtree below is split between its
+     * sides. The priorities are distinct, so this is the one treap of those gaps and priorities,
+     * the tree that splitting the whole tree at {@code x} and merging it back would make.
+     */
+    private Node insert(Node n, Node x) {
+        if (n == null) return pull(x);
+        visits++;
+        if (x.priority > n.priority) {
+            Node[] lr = split(n, x.start);
+            x.left = lr[0];
+            x.right = lr[1];
+            return pull(x);
+        }
+        if (x.start < n.start) n.left = insert(n.left, x);
+        else n.right = insert(n.right, x);
+        return pull(n);
     }
 
     private void remove(long start) {
-        Node[] lr = split(root, start);
-        Node[] mr = split(lr[1], start + 1);
-        root = merge(lr[0], mr[1]);
+        root = remove(root, start);
         count--;
+        found = above = null;
+    }
+
+    /** {@code n}'s subtree without the gap at {@code start}, which is in it: its two sides merged in its place. */
+    private Node remove(Node n, long start) {
+        visits++;
+        if (start < n.start) {
+            n.left = remove(n.left, start);
+            return pull(n);
+        }
+        if (start > n.start) {
+            n.right = remove(n.right, start);
+            return pull(n);
+        }
+        return merge(n.left, n.right);
     }
 
     /** {@code n} split into the gaps starting below {@code key} and the rest. */

@@ -1,6 +1,7 @@
 package vramlab.driver;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -201,21 +202,19 @@ public final class Gpu {
     long[] takePages(long bytes, Object owner, String call, long arg) {
         take(bytes, call, arg);
         long[] chunks = new long[(int) (bytes / PAGE)];
-        for (int k = 0; k < chunks.length; k++) {
-            chunks[k] = pool.allocate(PAGE, PAGE, owner);
-            if (chunks[k] < 0) {
-                for (int j = 0; j < k; j++) pool.release(chunks[j]);
-                give(bytes);
-                throw new CudaException(CudaError.cudaErrorMemoryAllocation, call + "(" + arg + ")"
-                        + ": no free 2 MiB frame run is left on GPU " + id);
-            }
+        int got = pool.allocatePages(chunks, owner);        // each the lowest free 2 MiB run
+        if (got < chunks.length) {
+            pool.releasePages(Arrays.copyOf(chunks, got));
+            give(bytes);
+            throw new CudaException(CudaError.cudaErrorMemoryAllocation, call + "(" + arg + ")"
+                    + ": no free 2 MiB frame run is left on GPU " + id);
         }
         return chunks;
     }
 
     /** Gives back chunks that {@link #takePages} handed out. */
     void givePages(long[] chunks) {
-        for (long c : chunks) pool.release(c);
+        pool.releasePages(chunks);
         give(chunks.length * PAGE);
     }
 

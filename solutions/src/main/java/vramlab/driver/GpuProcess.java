@@ -6,8 +6,6 @@ import java.util.Map;
 
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
-import vramlab.gmmu.PageSize;
-import vramlab.gmmu.Pte;
 import vramlab.gmmu.Tlb;
 import vramlab.gmmu.Translation;
 import vramlab.gmmu.Walk;
@@ -409,9 +407,7 @@ public final class GpuProcess {
 
     /** Maps {@code chunks} at {@code at} here, read-write, and in every peer that mirrors this context. */
     void mapEverywhere(long at, long[] chunks) {
-        for (int k = 0; k < chunks.length; k++) {
-            space.map(at + k * Gpu.PAGE, Pte.local(PageSize.SIZE_2M, chunks[k], Access.READWRITE, gpu.id()));
-        }
+        space.map2M(at, chunks, Access.READWRITE, gpu.id());          // a 2M PTE a frame
         mappedBytes += chunks.length * Gpu.PAGE;
         peerAccess.mirror(at, chunks);
     }
@@ -424,7 +420,7 @@ public final class GpuProcess {
     }
 
     void unmapPages(long va, long size) {
-        for (long p = va; p < va + size; p += Gpu.PAGE) space.unmap(p, PageSize.SIZE_2M);
+        space.unmap2M(va, (int) ((size + Gpu.PAGE - 1) / Gpu.PAGE));
     }
 
     void count(DriverCall call, long pages) {

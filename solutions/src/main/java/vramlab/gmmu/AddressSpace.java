@@ -79,6 +79,58 @@ public final class AddressSpace {
     }
     // end::map[]
 
+    /** {@link #map}'s 2M case, in a PDE0 table already found. */
+    private void put2M(PageTable pde0, int i, long va, Pte pte) {
+        Object e = pde0.entry(i);
+        if (e != null) throw overlap(va, PageSize.SIZE_2M, e);
+        pde0.set(i, pte);
+        pde0.refCount++;
+        mappedBytes += PageSize.SIZE_2M.bytes();
+    }
+
+    /**
+     * Maps the 2 MiB pages of this GPU's memory at {@code addresses} at {@code va}, {@code va + 2
+     * MiB}, ... with {@code access}: what one {@link #map} of {@code Pte.local(SIZE_2M, ...)} per
+     * page writes, in the same order (a page that fails leaves the ones before it mapped), but it
+     * comes down to each PDE0 table once, not once a page.
+     */
+    public void map2M(long va, long[] addresses, Access access, int device) {
+        PageTable pde0 = null;
+        Level level = format.pde0();
+        for (int k = 0; k < addresses.length; k++) {
+            long at = va + k * PageSize.SIZE_2M.bytes();
+            Pte pte = Pte.local(PageSize.SIZE_2M, addresses[k], access, device);
+            checkVa(at);
+            if (!PageSize.SIZE_2M.isAligned(at)) {
+                throw new IllegalArgumentException(hex(at) + " is not aligned to a " + PageSize.SIZE_2M + " page");
+            }
+            int i = level.index(at);
+            if (pde0 == null || i == 0) pde0 = descendToPde0(at, true);    // a new PDE0 table from here
+            put2M(pde0, i, at, pte);
+        }
+    }
+
+    /**
+     * Unmaps the {@code pages} 2 MiB pages from {@code va} on: what one
+     * {@code unmap(va + k * 2 MiB, SIZE_2M)} per page does, in the same order, but it comes down
+     * to each PDE0 table once, not once a page.
+     */
+    public void unmap2M(long va, int pages) {
+        PageTable pde0 = null;
+        Level level = format.pde0();
+        for (int k = 0; k < pages; k++) {
+            long at = va + k * PageSize.SIZE_2M.bytes();
+            checkVa(at);
+            int i = level.index(at);
+            if (pde0 == null || i == 0) pde0 = descendToPde0(at, false);
+            if (pde0 == null || !(pde0.entry(i) instanceof Pte pte) || pte.size() != PageSize.SIZE_2M) {
+                throw new IllegalStateException("unmap(" + hex(at) + ", " + PageSize.SIZE_2M + "): no "
+                        + PageSize.SIZE_2M + " page mapped there");
+            }
+            remove(pde0, i, at, PageSize.SIZE_2M);
+        }
+    }
+
     /** Removes the PTE of {@code size} at {@code va}; frees tables left empty; drops the TLB entry. */
     public Pte unmap(long va, PageSize size) {
         checkVa(va);
@@ -87,12 +139,17 @@ public final class AddressSpace {
         if (table == null || !(table.entry(j) instanceof Pte pte) || pte.size() != size) {
             throw new IllegalStateException("unmap(" + hex(va) + ", " + size + "): no " + size + " page mapped there");
         }
+        remove(table, j, va, size);
+        return pte;
+    }
+
+    /** Empties slot {@code j} of {@code table}, the PTE of {@code size} at {@code va}. */
+    private void remove(PageTable table, int j, long va, PageSize size) {
         table.set(j, null);
         table.refCount--;
         mappedBytes -= size.bytes();
         if (tlb != null) tlb.invalidate(va, size);
         freeEmpty(table);
-        return pte;
     }
 
     /** Replaces the access of the PTE of {@code size} at {@code va} (what cuMemSetAccess writes). */

@@ -3,6 +3,7 @@ package vramlab.gmmu;
 import java.util.BitSet;
 import java.util.List;
 
+import vramlab.units.AddressTable;
 import vramlab.units.Bytes;
 
 /**
@@ -30,8 +31,11 @@ import vramlab.units.Bytes;
  * passes before its fit; the kit asks for several only for the reserve and the contexts, once a
  * process. A chunk that starts a granule
  * and covers it whole (every cudaMalloc page) sits in that granule's slot, since no other chunk
- * can start in its granule; any other sits in a hash table by first frame ({@link ChunkTable});
- * and a bitmap of the first frames gives {@link #chunkAt} and address order.
+ * can start in its granule; any other sits in a hash table by first frame (an
+ * {@link AddressTable}, keyed by {@link #key}); and a bitmap of the first frames gives
+ * {@link #chunkAt} and address order. A cudaMalloc of several pages takes them in one call,
+ * {@link #allocatePages}: each page is still the lowest free granule, as that many calls of
+ * {@link #allocate} would give, but a run of free granules is marked in one range of each map.
  *
  * <p>Invariants: chunks do not overlap; each chunk's frames, and no others, are marked used;
  * {@code usedBytes} is the sum of the chunk sizes; each chunk's first frame, and no other, is
@@ -45,6 +49,9 @@ public final class PhysicalPool {
     /** Frames in a 2 MiB granule, the unit of the coarse map. */
     static final int GRANULE = 32;
 
+    /** A 2 MiB page: one granule, what {@link #allocatePages} hands out. */
+    public static final long PAGE = GRANULE * FRAME;
+
     /** A run of frames and whom it belongs to. */
     public record Chunk(long address, long size, Object owner) {
         public long end() { return address + size; }
@@ -56,7 +63,7 @@ public final class PhysicalPool {
     final SummaryBitmap used;                // frame f is used
     private static final int LEAF = 4096;    // granule slots per leaf (8 GiB), made when first used
     private final Chunk[][] byGranule;       // chunks that start a granule and cover it whole
-    final ChunkTable chunks = new ChunkTable();                // the other chunks, by first frame
+    final AddressTable<Chunk> chunks = new AddressTable<>();  // the other chunks, by key(first frame)
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final SummaryBitmap busyGranules;        // granule g holds a used frame
     int lowestFree;                          // no frame below this is free: where a search starts
@@ -126,6 +133,38 @@ public final class PhysicalPool {
     }
     // end::allocate[]
 
+    /**
+     * Takes {@code into.length} 2 MiB pages for {@code owner}, each the lowest free 2 MiB-aligned
+     * run of 32 frames, exactly as that many {@code allocate(PAGE, PAGE, owner)} calls in a row
+     * would, and writes their addresses into {@code into} in that order. A run of free granules
+     * is marked used in one range of each map rather than a page at a time.
+     *
+     * @return how many pages were taken: {@code into.length}, or fewer when no free granule is
+     *     left (those taken stay taken, as the single calls before the failing one would leave them)
+     */
+    public int allocatePages(long[] into, Object owner) {
+        int limit = frames / GRANULE;                    // whole granules only, as allocate has it
+        int k = 0;
+        int g = busyGranules.nextClearBit(lowestFreeGranule);
+        while (k < into.length && g < limit) {
+            int busy = busyGranules.nextSetBit(g);
+            int run = Math.min(busy < 0 ? limit : Math.min(busy, limit), g + into.length - k) - g;
+            used.set(g * GRANULE, (g + run) * GRANULE);
+            busyGranules.set(g, g + run);
+            for (int end = g + run; g < end; g++) {
+                int start = g * GRANULE;
+                long addr = start * FRAME;
+                putChunk(start, GRANULE, new Chunk(addr, PAGE, owner));
+                starts.set(start);
+                into[k++] = addr;
+            }
+            usedBytes += run * PAGE;
+            g = busyGranules.nextClearBit(g);
+        }
+        lowestFreeGranule = Math.min(g, busyGranules.size());
+        return k;
+    }
+
     private long take(int start, int n, Object owner) {
         used.set(start, start + n);
         busyGranules.set(start / GRANULE, granules(start + n));
@@ -150,6 +189,61 @@ public final class PhysicalPool {
         freeGranules(start, end);
         usedBytes -= c.size();
         lowestFree = Math.min(lowestFree, start);
+    }
+
+    /**
+     * Gives back the chunks that start at {@code addresses}, in that order, as that many
+     * {@link #release} calls would. The 2 MiB pages among them ({@link #allocatePages}'s) are
+     * cleared a run of neighbouring granules at a time: a page covers its granule alone, so no
+     * other chunk's frame is left to keep the granule busy.
+     */
+    public void releasePages(long[] addresses) {
+        int runStart = 0, runEnd = -1;                   // granules [runStart, runEnd) to clear
+        for (long a : addresses) {
+            int g = pageGranule(a);
+            if (g < 0) {                                 // not a page in a granule slot: the long way
+                clearGranules(runStart, runEnd);
+                runEnd = -1;
+                release(a);
+                continue;
+            }
+            byGranule[g / LEAF][g % LEAF] = null;
+            starts.clear(g * GRANULE);
+            usedBytes -= PAGE;
+            if (g != runEnd) {
+                clearGranules(runStart, runEnd);
+                runStart = g;
+            }
+            runEnd = g + 1;
+        }
+        clearGranules(runStart, runEnd);
+    }
+
+    /**
+     * The granule of the 2 MiB page chunk that starts at {@code address}, or -1 when none does.
+     * A chunk in granule {@code g}'s slot covers the granule and perhaps more; it is a page
+     * exactly when the next granule's first frame is not its: free, or another chunk's first.
+     * That reads the bitmap words the release clears anyway rather than the chunk, which a long
+     * replay has long pushed out of the cache. Pages given back before, whose frames
+     * {@link #releasePages} clears later, still read used there: a page taken for a longer
+     * chunk only sends it the long way ({@link #release}), never the reverse.
+     */
+    private int pageGranule(long address) {
+        if (address < 0 || address % PAGE != 0 || address / FRAME >= frames) return -1;
+        int g = (int) (address / PAGE);
+        Chunk[] leaf = byGranule[g / LEAF];
+        if (leaf == null || leaf[g % LEAF] == null) return -1;
+        int next = (g + 1) * GRANULE;
+        return next >= frames || !used.get(next) || starts.get(next) ? g : -1;
+    }
+
+    /** Frees whole granules {@code [from, to)}, whose frames only released pages held. */
+    private void clearGranules(int from, int to) {
+        if (to <= from) return;
+        used.clear(from * GRANULE, to * GRANULE);
+        busyGranules.clear(from, to);
+        lowestFree = Math.min(lowestFree, from * GRANULE);
+        lowestFreeGranule = Math.min(lowestFreeGranule, from);
     }
 
     /** Clears the granules frames {@code [start, end)} touched, but an end one another chunk shares. */
@@ -187,7 +281,7 @@ public final class PhysicalPool {
             if (leaf == null) leaf = byGranule[g / LEAF] = new Chunk[LEAF];
             leaf[g % LEAF] = c;
         } else {
-            chunks.put(start, c);
+            chunks.put(key(start), c);
         }
     }
 
@@ -198,8 +292,11 @@ public final class PhysicalPool {
             Chunk c = leaf == null ? null : leaf[start / GRANULE % LEAF];
             if (c != null) return c;
         }
-        return chunks.get(start);
+        return chunks.get(key(start));
     }
+
+    /** A chunk's key in {@link #chunks}: its first frame + 1, since 0 is no key there. */
+    static long key(int frame) { return frame + 1L; }
 
     private Chunk removeChunk(int start) {
         Chunk c = null;
@@ -210,7 +307,7 @@ public final class PhysicalPool {
                 leaf[start / GRANULE % LEAF] = null;
             }
         }
-        return c != null ? c : chunks.remove(start);
+        return c != null ? c : chunks.remove(key(start));
     }
 
     public void checkInvariants() {

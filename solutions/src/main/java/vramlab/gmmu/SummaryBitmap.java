@@ -68,6 +68,12 @@ final class SummaryBitmap {
     /** Clears bits {@code [from, to)}. */
     void clear(int from, int to) { change(from, to, false); }
 
+    /** Whether bit {@code i} is set. */
+    boolean get(int i) {
+        if (i < 0 || i >= size) throw new IndexOutOfBoundsException("get(" + i + ") in a bitmap of " + size);
+        return (words[i >>> 6] >>> i & 1) != 0;
+    }
+
     /** The first set bit at or after {@code from}; -1 when none is. */
     int nextSetBit(int from) {
         if (from < 0) throw new IndexOutOfBoundsException("nextSetBit(" + from + ")");

@@ -284,10 +284,10 @@ class PhysicalPoolFirstFitTest {
             assertThat(p.chunkAt(page).owner()).isEqualTo("page");
             assertThat(p.chunkAt(small + F).owner()).isEqualTo("small");
             assertThat(p.chunks()).extracting(PhysicalPool.Chunk::owner).containsExactly("page", "small");
-            p.chunks.put(3 * G, new PhysicalPool.Chunk(3 * G * F, F, "stray"));   // in the table, no start marked
+            p.chunks.put(PhysicalPool.key(3 * G), new PhysicalPool.Chunk(3 * G * F, F, "stray"));   // in the table, no start marked
             assertThatThrownBy(p::checkInvariants)
                     .hasMessageContaining("3 chunks (1 in granule slots, 2 in the table) but 2 marked starts");
-            p.chunks.remove(3 * G);
+            p.chunks.remove(PhysicalPool.key(3 * G));
             p.release(page);
             p.release(small);
             p.checkInvariants();

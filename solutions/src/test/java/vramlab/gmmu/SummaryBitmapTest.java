@@ -34,6 +34,7 @@ class SummaryBitmapTest {
                     .isEqualTo(from < b.size() ? Math.min(clear, b.size()) : from);
             assertThat(b.steps - before).as("words read by nextClearBit(%d)", from)
                     .isLessThanOrEqualTo(2L * b.levels());
+            if (from < b.size()) assertThat(b.get(from)).as("get(%d) in %s", from, state).isEqualTo(plain.get(from));
         }
     }
 
@@ -166,6 +167,8 @@ class SummaryBitmapTest {
         assertThatThrownBy(() -> b.clear(5, 3)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> b.nextSetBit(-1)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> b.nextClearBit(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> b.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> b.get(100)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
