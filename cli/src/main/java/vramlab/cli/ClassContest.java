@@ -111,6 +111,10 @@ final class ClassContest {
                 .build(StudentCores.allCores());
         List<String> notes = new ArrayList<>();
         for (CoreBuild.Outcome o : built.failed()) notes.add("the " + o.core().name() + " core does not compile");
+        // Without its own contest core the child would run the stand-in's entry and score it: unranked instead.
+        if (built.failed().stream().anyMatch(o -> o.core().packages().contains(Entries.class.getPackageName()))) {
+            return new Leaderboard.Entry(id, Double.NaN, String.join("; ", notes), List.of());
+        }
         Path board = work.resolve("board.csv");
         Path runs = work.resolve("runs.csv");
         List<String> args = new ArrayList<>(c.workloadArgs());
