@@ -1,12 +1,10 @@
 package vramlab.cli;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +20,8 @@ import vramlab.judge.RecordedRuns;
 import vramlab.judge.Run;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.build.CoreBuild;
+import vramlab.quiz.grade.ChildWatch;
+import vramlab.quiz.grade.Grader;
 import vramlab.quiz.grade.SubmissionIntake;
 import vramlab.workload.Workload;
 
@@ -31,7 +31,10 @@ import vramlab.workload.Workload;
  * ({@link SubmissionIntake}), its cores compiled one at a time ({@link CoreBuild}), and its
  * entry run by {@code contest} in a child JVM on those cores against the reference's recorded
  * runs, so every student's index is priced against the same PyTorch. The child's CSV gives the
- * index and the first broken check, its entry's runs the curves.
+ * index and the first broken check, its entry's runs the curves. The child is watched as the
+ * grader watches its children ({@link ChildWatch}): one that runs past {@code --time-bound},
+ * prints past the grader's output cap or exits the JVM gets a row saying so, unranked, and the
+ * others are still ranked.
  */
 final class ClassContest {
     private ClassContest() {}
@@ -86,6 +89,13 @@ final class ClassContest {
         return 0;
     }
 
+    /** What the child printed, its first {@link Grader.Options#OUTPUT_CAP} bytes. */
+    private static String said(Path output) throws IOException {
+        try (var in = Files.newInputStream(output)) {
+            return new String(in.readNBytes((int) Grader.Options.OUTPUT_CAP), StandardCharsets.UTF_8);
+        }
+    }
+
     private static String folder(String id) { return id.replaceAll("[^A-Za-z0-9._-]", "_"); }
 
     /** One student's entry: compiled, run on its own cores, read back. */
@@ -101,18 +111,26 @@ final class ClassContest {
                 .build(StudentCores.allCores());
         List<String> notes = new ArrayList<>();
         for (CoreBuild.Outcome o : built.failed()) notes.add("the " + o.core().name() + " core does not compile");
+        // Without its own contest core the child would run the stand-in's entry and score it: unranked instead.
+        if (built.failed().stream().anyMatch(o -> o.core().packages().contains(Entries.class.getPackageName()))) {
+            return new Leaderboard.Entry(id, Double.NaN, String.join("; ", notes), List.of());
+        }
         Path board = work.resolve("board.csv");
         Path runs = work.resolve("runs.csv");
         List<String> args = new ArrayList<>(c.workloadArgs());
         args.addAll(List.of("--recorded", reference.toString(), "--csv", board.toString(), "--entry-runs", runs.toString()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-        int status = StudentCores.runChild(root, built.classpath(), args,
-                new Io(new ByteArrayInputStream(new byte[0]), print, print), false);
-        String said = out.toString(StandardCharsets.UTF_8);
+        Path output = work.resolve("output.txt");
+        ChildWatch.Ending end = ChildWatch.run(StudentCores.childCommand(root, built.classpath(), args), work, output,
+                Duration.ofSeconds(c.timeBound), Grader.Options.OUTPUT_CAP);
+        if (end.stoppedBy() != null) {
+            notes.add(end.stoppedBy());
+            return new Leaderboard.Entry(id, Double.NaN, String.join("; ", notes), List.of());
+        }
+        String said = said(output);
         if (!Files.isRegularFile(board)) {
-            notes.add("its contest did not finish (status " + status + ")" + said.lines()
-                    .filter(l -> l.startsWith("error") || l.contains("Exception")).findFirst().map(l -> ": " + l).orElse(""));
+            notes.add(end.status() > 1 ? "crashed: " + end.exitedSaying() : "its contest did not finish (status "
+                    + end.status() + ")" + said.lines().filter(l -> l.startsWith("error") || l.contains("Exception"))
+                    .findFirst().map(l -> ": " + l).orElse(""));
             return new Leaderboard.Entry(id, Double.NaN, String.join("; ", notes), List.of());
         }
         String student = Entries.STUDENT.name();

@@ -63,6 +63,12 @@ final class ContestCommand implements Command {
     @Option(names = "--top", paramLabel = "N", description = "--class: how many of the best entries the page draws (default 3)")
     int top = 3;
 
+    @Option(names = "--time-bound", paramLabel = "<s>", converter = PositiveConverter.class, description = """
+            --class: the longest one submission's entry may run, as grade's --time-bound (default 120); one \
+            that runs longer, prints more than grade's output cap or exits the JVM gets a row saying so, \
+            unranked, and the others are still ranked""")
+    long timeBound = 120;
+
     @Option(names = "--entry-runs", paramLabel = "FILE", hidden = true,
             description = "also write your entry's runs (the class leaderboard reads them for its curves)")
     String entryRuns;

@@ -198,16 +198,7 @@ final class StudentCores {
      */
     static int runChild(Path root, List<Path> cores, List<String> args, Io io, boolean stdin)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String opt : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (opt.startsWith("-D" + CHILD + "=") || opt.startsWith("-Dvramlab.home=") || opt.startsWith("-agentlib")
-                    || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
-            cmd.add(opt);
-        }
-        cmd.addAll(List.of("-D" + CHILD + "=mine", "-Dvramlab.home=" + root, "-cp", classpath(cores),
-                Main.class.getName()));
-        cmd.addAll(args);
+        List<String> cmd = childCommand(root, cores, args);
         io.out().flush();
         io.err().flush();
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -227,6 +218,21 @@ final class StudentCores {
         out.join();
         err.join();
         return status;
+    }
+
+    /** The command line of {@code vramlab <args>} in a child JVM on {@code cores}. */
+    static List<String> childCommand(Path root, List<Path> cores, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String opt : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (opt.startsWith("-D" + CHILD + "=") || opt.startsWith("-Dvramlab.home=") || opt.startsWith("-agentlib")
+                    || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
+            cmd.add(opt);
+        }
+        cmd.addAll(List.of("-D" + CHILD + "=mine", "-Dvramlab.home=" + root, "-cp", classpath(cores),
+                Main.class.getName()));
+        cmd.addAll(args);
+        return cmd;
     }
 
     private static File devNull() {

@@ -51,6 +51,39 @@ class ClassContestTest {
                 .doesNotContain("<script").doesNotContain("src=\"http").doesNotContain("href=\"http");
     }
 
+    /**
+     * The grader's standard: one submission that hangs, floods its output, exits the JVM or does
+     * not compile costs
+     * no one else their rank. Each is stopped (or seen gone) and gets a row saying why; the run
+     * ends, writes its CSV and exits 0.
+     */
+    @Test
+    void aHangingFloodingExitingOrUncompilableEntryGetsItsReasonAndTheOthersAreStillRanked() throws Exception {
+        Submissions make = new Submissions(KitPaths.root(), Files.createDirectories(tmp.resolve("subs")), Salt.PRACTICE);
+        String pop = "long address = list.pop();";
+        Path ada = make.sources("ada", make.solutions(), Submissions.Edit.none());
+        Path lou = make.sources("lou", make.solutions(), Submissions.edit("vramlab/contest/SegregatedFits.java",
+                pop, "while (list != null) Thread.onSpinWait(); " + pop));
+        Path flo = make.sources("flo", make.solutions(), Submissions.edit("vramlab/contest/SegregatedFits.java",
+                pop, "while (list != null) System.out.println(\"flood\"); " + pop));
+        Path xia = make.sources("xia", make.solutions(), Submissions.edit("vramlab/contest/SegregatedFits.java",
+                pop, "if (list != null) System.exit(3); " + pop));
+        Path cal = make.sources("cal", make.solutions(), Submissions.edit("vramlab/contest/SegregatedFits.java",
+                pop, "long address = list.pop() +;"));
+        Path csv = tmp.resolve("class.csv");
+        CliRun r = CliRun.of("contest", "--class", lou.toString(), flo.toString(), xia.toString(), cal.toString(),
+                ada.toString(), "--workload", "diffusion-sampling", "--time-bound", "8", "--csv", csv.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+
+        List<String> rows = Files.readAllLines(csv);
+        assertThat(rows.get(1)).startsWith("1,ada,").doesNotStartWith("1,ada,,");
+        assertThat(rows.subList(2, rows.size())).hasSize(4).allMatch(row -> row.matches("\\d,\\w+,,0,1,.+"))
+                .anyMatch(row -> row.contains(",lou,") && row.contains("timed out after 8 s"))
+                .anyMatch(row -> row.contains(",flo,") && row.contains("KiB of output around the 256 KiB cap"))
+                .anyMatch(row -> row.contains(",xia,") && row.contains("crashed: the JVM exited with status 3"))
+                .anyMatch(row -> row.contains(",cal,") && row.endsWith("the contest core does not compile"));
+    }
+
     @Test
     void aStudentsCopyCannotRankAClass() {
         CliRun r = ReleaseSelfCheckTest.as(Path.of("/nonexistent-kit"), () -> CliRun.of("contest", "--class", "x"));

@@ -75,7 +75,7 @@ final class ChildRun {
     String stoppedBy() { return stoppedBy; }
 
     /** The most a child may print past its cap (only by going around System.out) before it is stopped. */
-    static long killAt(long outputCap) { return outputCap + 64 * 1024; }
+    static long killAt(long outputCap) { return ChildWatch.killAt(outputCap); }
 
     Path results() { return results; }
 
@@ -126,12 +126,11 @@ final class ChildRun {
             }
             long now = System.nanoTime();
             if (now - lastEvent > (started ? itemTimeout : STARTUP).toNanos()) {
-                stopped = "timed out after " + itemTimeout.toSeconds() + " s " + (where == null ? "(an infinite loop?)"
+                stopped = ChildWatch.timedOut(itemTimeout) + " " + (where == null ? "(an infinite loop?)"
                         : where.replaceFirst("\t.*", "") + " (a loop that never ends?)"
                         + (where.contains("\t") ? "\nReread: " + where.substring(where.indexOf('\t') + 1) + "." : ""));
             } else if (Files.size(stdout) > killAt(outputCap)) {
-                stopped = "wrote more than " + killAt(outputCap) / 1024 + " KiB of output around the "
-                        + outputCap / 1024 + " KiB cap";
+                stopped = ChildWatch.overCap(outputCap);
             } else if (now > deadlineNanos) {
                 stopped = "not finished: the submission's time bound was used up";
             } else if (now - lastDiskCheck > 1_000_000_000L) {
@@ -141,7 +140,7 @@ final class ChildRun {
                 }
             }
             if (stopped != null) {
-                kill(p);
+                ChildWatch.kill(p);
                 poll();
                 break;
             }
@@ -170,12 +169,6 @@ final class ChildRun {
             // counted what could be read
         }
         return sum[0];
-    }
-
-    private static void kill(Process p) throws InterruptedException {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        p.waitFor();
     }
 
     /** Books 0 for every unfinished item inside, or containing, the deepest open descriptor. */

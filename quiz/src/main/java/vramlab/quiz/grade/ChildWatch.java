@@ -1,0 +1,65 @@
+package vramlab.quiz.grade;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The grader's bounds on a child JVM, shared by {@link ChildRun} (graded tests) and any other
+ * command that runs a student's code in a child (the class leaderboard): a child is killed, with
+ * its descendants, when it runs past its time-out or prints past the output cap, and the reason
+ * is said in the grader's words. "A grader never loses a score because one submission hangs or
+ * crashes: it times out that item and goes on."
+ */
+public final class ChildWatch {
+    private ChildWatch() {}
+
+    /** How a watched child ended: its exit status, or why it was stopped (then {@code status} is -1). */
+    public record Ending(int status, String stoppedBy) {
+        /** The grader's words for an exit with a status other than 0 and 1 (System.exit, or a crash). */
+        public String exitedSaying() { return "the JVM exited with status " + status + " (System.exit, or a crash)"; }
+    }
+
+    /** The most a child may print (past its cap, if it keeps one) before it is stopped. */
+    static long killAt(long outputCap) { return outputCap + 64 * 1024; }
+
+    static String timedOut(Duration timeout) { return "timed out after " + timeout.toSeconds() + " s"; }
+
+    static String overCap(long outputCap) {
+        return "wrote more than " + killAt(outputCap) / 1024 + " KiB of output around the " + outputCap / 1024 + " KiB cap";
+    }
+
+    /** Kills a child and everything it started, and waits for it. */
+    static void kill(Process p) throws InterruptedException {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+    }
+
+    /**
+     * Runs {@code command} in {@code dir} with nothing on its standard input, its standard output
+     * and error together in {@code output}, until it exits, runs past {@code timeout} ("timed out
+     * after N s (an infinite loop?)") or prints past the cap.
+     */
+    public static Ending run(List<String> command, Path dir, Path output, Duration timeout, long outputCap)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
+        Process p = pb.start();
+        p.getOutputStream().close();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!p.waitFor(20, TimeUnit.MILLISECONDS)) {
+            String stopped = System.nanoTime() > deadline ? timedOut(timeout) + " (an infinite loop?)"
+                    : Files.size(output) > killAt(outputCap) ? overCap(outputCap) : null;
+            if (stopped != null) {
+                kill(p);
+                return new Ending(-1, stopped);
+            }
+        }
+        return new Ending(p.exitValue(), null);
+    }
+}
