@@ -21,6 +21,8 @@ import jdk.jshell.SourceCodeAnalysis;
 final class SnippetRunner {
     private final String classpath;
     private final Io io;
+    /** Set by {@code /exit}: the rest of the input, and of any file being opened, is not read. */
+    private boolean exited;
 
     SnippetRunner(String classpath, Io io) {
         this.classpath = classpath;
@@ -54,7 +56,11 @@ final class SnippetRunner {
         StringBuilder pending = new StringBuilder();
         int pendingLine = 1;
         String[] lines = text.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
+        for (int i = 0; i < lines.length && !exited; i++) {
+            if (pending.length() == 0 && isExit(lines[i])) {
+                exited = true;
+                break;
+            }
             if (pending.length() == 0 && isCommand(lines[i])) {
                 errors += command(js, lines[i].strip(), where, i + 1, show);
                 continue;
@@ -77,6 +83,12 @@ final class SnippetRunner {
     private static boolean isCommand(String line) {
         String t = line.strip();
         return t.startsWith("/") && !t.startsWith("//") && !t.startsWith("/*");
+    }
+
+    /** {@code /exit} (with or without a status) ends the session, as it does at a terminal. */
+    private static boolean isExit(String line) {
+        String t = line.strip();
+        return t.equals("/exit") || t.startsWith("/exit ");
     }
 
     /** {@code /open FILE} runs the file's snippets as JShell does; other commands need a terminal. */

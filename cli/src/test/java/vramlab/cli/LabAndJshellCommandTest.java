@@ -27,6 +27,15 @@ class LabAndJshellCommandTest {
     }
 
     @Test
+    @DisplayName("/exit ends piped input as it ends a session at a terminal: nothing after it runs, no error")
+    void pipedExit() {
+        CliRun r = CliRun.withInput("long x = 1L << 40;\nx\n/exit\nx + 1\n", "jshell", "4");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out()).contains("x ==> 1099511627776").doesNotContain("1099511627777");
+    }
+
+    @Test
     @DisplayName("a piped snippet that does not compile is reported with its line, exit 2")
     void pipedCompileError() {
         CliRun r = CliRun.withInput("int x = 1;\nint y = ;\n", "jshell", "4");
