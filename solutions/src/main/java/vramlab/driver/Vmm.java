@@ -235,6 +235,7 @@ final class Vmm {
     private void freeHandle(Handle h) {
         handles.remove(h.id);
         gpu.givePages(h.chunks);
+        h.chunks = null;                                 // the GPU reuses the array
         handlesBytes -= h.size;
     }
 
