@@ -53,6 +53,7 @@ public final class Gpu {
     private final LocalPtes ptes;                                           // 2M PTEs, one per page
     private long taken;
     private final List<GpuProcess> processes = new ArrayList<>();
+    private final List<GpuProcess> processesView = Collections.unmodifiableList(processes);
     private final Map<Integer, Integer> peerSlots = new LinkedHashMap<>();   // peer GPU id -> slot
     private final Map<Integer, PeerLink> links = new LinkedHashMap<>();      // peer GPU id -> link
     private final FrameArrays frameArrays = new FrameArrays();              // takePages' arrays, reused
@@ -144,7 +145,8 @@ public final class Gpu {
     /** A process with no context: what the toy policy's chapters run on. */
     public GpuProcess openToyProcess() { return open(1, "toy", 0); }
 
-    public List<GpuProcess> processes() { return Collections.unmodifiableList(processes); }
+    /** The open processes: a read-only view, made once (an OOM message asks on every refusal). */
+    public List<GpuProcess> processes() { return processesView; }
 
     /** Closes a process: its mappings and context go back to the free pool. */
     public void close(GpuProcess p) {
@@ -190,8 +192,12 @@ public final class Gpu {
     }
 
     private CudaException overBudget(String what, long bytes) {
-        return new CudaException(CudaError.cudaErrorMemoryAllocation, what + " needs " + bytes + " bytes but GPU "
-                + id + " has " + free() + " free");
+        return new CudaException(CudaError.cudaErrorMemoryAllocation, overBudgetDetail(what, bytes));
+    }
+
+    /** What the refusal of {@code bytes} for {@code what} says after its error code. */
+    String overBudgetDetail(String what, long bytes) {
+        return what + " needs " + bytes + " bytes but GPU " + id + " has " + free() + " free";
     }
 
     void give(long bytes) {
