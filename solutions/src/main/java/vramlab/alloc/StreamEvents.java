@@ -61,8 +61,12 @@ final class StreamEvents {
 
     void setQuery(CachingAllocator.EventQuery q) { this.query = q; }
 
-    /** Collects completed events per stream, in order; {@code freed} gets each block now free. */
+    /**
+     * Collects completed events per stream, in order; {@code freed} gets each block now free.
+     * Every {@code alloc} runs it, so with nothing pending it returns before making an iterator.
+     */
     void process(Consumer<Block> freed) {
+        if (queues.isEmpty()) return;
         var it = queues.values().iterator();
         while (it.hasNext()) {
             ArrayDeque<Pending> q = it.next();
@@ -76,6 +80,7 @@ final class StreamEvents {
 
     /** Waits for every event, as a device-wide synchronise does. */
     void synchronizeAll(Consumer<Block> freed) {
+        if (queues.isEmpty()) return;                    // nothing pending: no iterators
         for (int s : queues.keySet()) completedThrough.put(s, seq);
         for (ArrayDeque<Pending> q : queues.values()) {
             for (Pending e : q) {

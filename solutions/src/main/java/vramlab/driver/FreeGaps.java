@@ -26,7 +26,7 @@ final class FreeGaps {
     private static final class Node {
         long start;
         long end;
-        final int priority;
+        int priority;                                  // not final: a removed node is reused
         Node left;
         Node right;
         long maxLength;        // the longest gap in this subtree
@@ -43,6 +43,15 @@ final class FreeGaps {
     private Node root;
     private int count;
     private int seed = 0x9E3779B9;
+    /**
+     * Nodes {@link #remove} took out of the tree, kept for the next {@link #insert}: a replay
+     * frees and takes a VA range per segment, which removes a gap and adds one, and each new
+     * node was heap its long run never collects (issue 38). At most {@code SPARE} are kept.
+     */
+    private static final int SPARE = 16;
+    private final Node[] spare = new Node[SPARE];
+    private int spares;
+    private Node removed;                                  // the node the last remove took out
     /** Nodes looked at by searches, splits and joins: the tests' step count. */
     long visits;
 
@@ -211,7 +220,7 @@ final class FreeGaps {
         seed ^= seed << 13;                                    // xorshift32: repeatable priorities
         seed ^= seed >>> 17;
         seed ^= seed << 5;
-        root = insert(root, new Node(start, end, seed));
+        root = insert(root, node(start, end, seed));
         count++;
         found = above = null;                                  // the paths are stale
     }
@@ -236,10 +245,26 @@ final class FreeGaps {
         return pull(n);
     }
 
+    /** A node for the gap {@code [start, end)}: a spare one, or a new one. */
+    private Node node(long start, long end, int priority) {
+        if (spares == 0) return new Node(start, end, priority);
+        Node n = spare[--spares];
+        spare[spares] = null;
+        n.start = start;
+        n.end = end;
+        n.priority = priority;
+        return n;                                          // left, right: cleared when kept
+    }
+
     private void remove(long start) {
         root = remove(root, start);
         count--;
-        found = above = null;
+        found = above = null;                              // no reference to the removed node is left
+        if (spares < SPARE) {
+            removed.left = removed.right = null;
+            spare[spares++] = removed;
+        }
+        removed = null;
     }
 
     /** {@code n}'s subtree without the gap at {@code start}, which is in it: its two sides merged in its place. */
@@ -253,6 +278,7 @@ final class FreeGaps {
             n.right = remove(n.right, start);
             return pull(n);
         }
+        removed = n;
         return merge(n.left, n.right);
     }
 

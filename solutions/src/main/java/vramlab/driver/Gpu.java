@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import vramlab.gmmu.LocalPtes;
 import vramlab.gmmu.MmuFormat;
 import vramlab.gmmu.PhysicalPool;
 import vramlab.gmmu.Pte;
@@ -49,10 +50,13 @@ public final class Gpu {
     private final long driverReserve;
     private final MmuFormat format;
     private final PhysicalPool pool;
+    private final LocalPtes ptes;                                           // 2M PTEs, one per page
     private long taken;
     private final List<GpuProcess> processes = new ArrayList<>();
+    private final List<GpuProcess> processesView = Collections.unmodifiableList(processes);
     private final Map<Integer, Integer> peerSlots = new LinkedHashMap<>();   // peer GPU id -> slot
     private final Map<Integer, PeerLink> links = new LinkedHashMap<>();      // peer GPU id -> link
+    private final FrameArrays frameArrays = new FrameArrays();              // takePages' arrays, reused
 
     /** A toy GPU: device 0 with {@code capacity} bytes, no driver reserve. */
     public Gpu(long capacity) { this(0, capacity, 0); }
@@ -73,6 +77,7 @@ public final class Gpu {
         this.driverReserve = driverReserve;
         this.format = format;
         this.pool = new PhysicalPool(id, capacity);
+        this.ptes = new LocalPtes(id, capacity);
         if (driverReserve > 0 && grab(driverReserve, DRIVER_RESERVE) < 0) {
             throw new IllegalArgumentException("Gpu: the driver reserve does not fit in whole frames");
         }
@@ -104,6 +109,9 @@ public final class Gpu {
 
     /** The driver's physical pool: who owns which frames. */
     public PhysicalPool pool() { return pool; }
+
+    /** The 2M PTEs of this GPU's pages that its processes' page tables share (see {@link LocalPtes}). */
+    LocalPtes ptes() { return ptes; }
 
     /** Memory no process holds and the driver has not reserved: {@code cudaMemGetInfo}'s free. */
     public long free() { return capacity - driverReserve - taken; }
@@ -137,7 +145,8 @@ public final class Gpu {
     /** A process with no context: what the toy policy's chapters run on. */
     public GpuProcess openToyProcess() { return open(1, "toy", 0); }
 
-    public List<GpuProcess> processes() { return Collections.unmodifiableList(processes); }
+    /** The open processes: a read-only view, made once (an OOM message asks on every refusal). */
+    public List<GpuProcess> processes() { return processesView; }
 
     /** Closes a process: its mappings and context go back to the free pool. */
     public void close(GpuProcess p) {
@@ -183,8 +192,12 @@ public final class Gpu {
     }
 
     private CudaException overBudget(String what, long bytes) {
-        return new CudaException(CudaError.cudaErrorMemoryAllocation, what + " needs " + bytes + " bytes but GPU "
-                + id + " has " + free() + " free");
+        return new CudaException(CudaError.cudaErrorMemoryAllocation, overBudgetDetail(what, bytes));
+    }
+
+    /** What the refusal of {@code bytes} for {@code what} says after its error code. */
+    String overBudgetDetail(String what, long bytes) {
+        return what + " needs " + bytes + " bytes but GPU " + id + " has " + free() + " free";
     }
 
     void give(long bytes) {
@@ -196,15 +209,17 @@ public final class Gpu {
      * Takes {@code bytes} (a multiple of {@link #PAGE}) as 2 MiB-aligned chunks for {@code owner},
      * in the driver call {@code call(arg)} that an error names.
      *
-     * @return the chunks' physical addresses
+     * @return the chunks' physical addresses, in an array that may be one {@link #givePages} had
+     *     back (every element written)
      * @throws CudaException cudaErrorMemoryAllocation when the budget or the frames run out
      */
     long[] takePages(long bytes, Object owner, String call, long arg) {
         take(bytes, call, arg);
-        long[] chunks = new long[(int) (bytes / PAGE)];
+        long[] chunks = frameArrays.take((int) (bytes / PAGE));
         int got = pool.allocatePages(chunks, owner);        // each the lowest free 2 MiB run
         if (got < chunks.length) {
             pool.releasePages(Arrays.copyOf(chunks, got));
+            frameArrays.give(chunks);
             give(bytes);
             throw new CudaException(CudaError.cudaErrorMemoryAllocation, call + "(" + arg + ")"
                     + ": no free 2 MiB frame run is left on GPU " + id);
@@ -212,10 +227,14 @@ public final class Gpu {
         return chunks;
     }
 
-    /** Gives back chunks that {@link #takePages} handed out. */
+    /**
+     * Gives back chunks that {@link #takePages} handed out. The array comes back too: the caller
+     * must drop it, since a later {@code takePages} may hand it out again.
+     */
     void givePages(long[] chunks) {
         pool.releasePages(chunks);
         give(chunks.length * PAGE);
+        frameArrays.give(chunks);
     }
 
     /** One chunk of whole 64 KiB frames for the reserve or a context; -1 when none fits. */

@@ -106,7 +106,7 @@ public final class GpuProcess {
         this.gpu = gpu;
         this.pid = pid;
         this.name = name;
-        this.space = new AddressSpace(gpu.format(), new Tlb(TLB_ENTRIES));
+        this.space = new AddressSpace(gpu.format(), new Tlb(TLB_ENTRIES), gpu.ptes());
         this.va = window(gpu);
         this.shared = new SharedPages(this);
         this.vmm = new Vmm(this);
@@ -250,10 +250,12 @@ public final class GpuProcess {
             count(DriverCall.CUDA_FREE, shared.give(a.page, a.va, a.size));
             return;
         }
+        int pages = a.chunks.length;
         unmapEverywhere(a.va, a.size);
         gpu.givePages(a.chunks);
+        a.chunks = null;                                 // the GPU reuses the array
         va.release(a.va);
-        count(DriverCall.CUDA_FREE, a.chunks.length);
+        count(DriverCall.CUDA_FREE, pages);
     }
 
     /**

@@ -59,13 +59,19 @@ final class PeerAccess {
     }
     // end::peer[]
 
-    /** Maps {@code chunks}, just mapped at {@code at} by the owner, in every context that mirrors it. */
+    /**
+     * Maps {@code chunks}, just mapped at {@code at} by the owner, in every context that mirrors
+     * it. With no mirrors (every single-GPU run) it returns before a loop makes its iterator:
+     * it runs on every cudaMalloc of a page.
+     */
     void mirror(long at, long[] chunks) {
+        if (mirrors.isEmpty()) return;
         for (GpuProcess m : mirrors) m.peerAccess().mapPeer(owner, at, chunks);
     }
 
     /** Unmaps the owner's {@code [at, at + size)} from every context that mirrors it. */
     void unmirror(long at, long size) {
+        if (mirrors.isEmpty()) return;                  // as mirror: no iterator for nothing
         for (GpuProcess m : mirrors) m.unmapPages(at, size);
     }
 

@@ -123,6 +123,7 @@ final class SharedPages {
         process.unmapEverywhere(page.va, Gpu.PAGE);
         pages.remove(page.va);
         process.gpu().givePages(page.chunks);
+        page.chunks = null;                              // the GPU reuses the array
         process.window().release(page.va);
         return 1;
     }

@@ -3,7 +3,6 @@ package vramlab.driver;
 import static vramlab.driver.GpuProcess.hex;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,7 +10,7 @@ import java.util.TreeMap;
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
 import vramlab.gmmu.PageSize;
-import vramlab.gmmu.Pte;
+import vramlab.units.AddressTable;
 import vramlab.units.Bytes;
 
 /**
@@ -52,7 +51,7 @@ final class Vmm {
     private long handlesBytes;
     private long nextHandle = 1;
     private final TreeMap<Long, Long> reservations = new TreeMap<>();           // va -> size
-    private final Map<Long, Handle> handles = new HashMap<>();                  // live memory
+    private final AddressTable<Handle> handles = new AddressTable<>();          // live memory, by id (from 1)
     private final TreeMap<Long, Mapping> mappings = new TreeMap<>();
 
     Vmm(GpuProcess process) {
@@ -64,7 +63,7 @@ final class Vmm {
     /** Bytes of device memory the live handles hold. */
     long handlesBytes() { return handlesBytes; }
 
-    Iterable<Handle> handles() { return handles.values(); }
+    Iterable<Handle> handles() { return handles.valuesInKeyOrder(); }
 
     /** Whether {@code h} is a live handle of this process. */
     boolean isLive(Handle h) { return handles.get(h.id) == h; }
@@ -98,9 +97,19 @@ final class Vmm {
         return at;
     }
 
-    /** {@code cuMemCreate}: physical memory, not yet mapped anywhere. */
+    /**
+     * {@code cuMemCreate}: physical memory, not yet mapped anywhere. A size over the device's
+     * free memory is refused here, with the message {@code takePages}' refusal has under
+     * {@code CUDA_ERROR_OUT_OF_MEMORY}, rather than by catching that refusal and making a second
+     * exception of it: expandable segments call this a page at a time, and a replay that runs
+     * out does so hundreds of thousands of times (issue 38).
+     */
     long cuMemCreate(long size) {
         requireGranular("cuMemCreate", size);
+        if (size > gpu.free()) {
+            throw new CudaException(CudaError.CUDA_ERROR_OUT_OF_MEMORY, CudaError.cudaErrorMemoryAllocation.name()
+                    + ": " + gpu.overBudgetDetail("cuMemCreate(" + size + ")", size));
+        }
         Handle h = new Handle(nextHandle, size);
         try {
             h.chunks = gpu.takePages(size, h, "cuMemCreate", size);
@@ -137,8 +146,8 @@ final class Vmm {
             throw new CudaException(CudaError.CUDA_ERROR_ALREADY_MAPPED, "cuMemMap(" + hex(va)
                     + "): overlaps the mapping at " + hex(before.getKey()));
         }
-        for (int k = 0; k < h.chunks.length; k++) {
-            space.map(va + k * Gpu.PAGE, Pte.local(PageSize.SIZE_2M, h.chunks[k], Access.NONE, gpu.id()));
+        for (int k = 0; k < h.chunks.length; k++) {     // Pte.local(SIZE_2M, frame, NONE, gpu), kept per page
+            space.map(va + k * Gpu.PAGE, gpu.ptes().get(h.chunks[k], Access.NONE));
         }
         mappings.put(va, new Mapping(va, size, handle));
         h.maps++;
@@ -227,7 +236,7 @@ final class Vmm {
     /** At exit: every mapping unmapped, every handle released (reservations go with the window). */
     void teardown() {
         for (Mapping m : new ArrayList<>(mappings.values())) cuMemUnmap(m.va(), m.size());
-        for (Handle h : new ArrayList<>(handles.values())) {
+        for (Handle h : handles.valuesInKeyOrder()) {
             if (!h.released) cuMemRelease(h.id);
         }
     }
@@ -235,6 +244,7 @@ final class Vmm {
     private void freeHandle(Handle h) {
         handles.remove(h.id);
         gpu.givePages(h.chunks);
+        h.chunks = null;                                 // the GPU reuses the array
         handlesBytes -= h.size;
     }
 

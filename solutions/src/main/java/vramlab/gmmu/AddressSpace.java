@@ -17,6 +17,7 @@ public final class AddressSpace {
     private final MmuFormat format;
     private final PageTable root;
     private final Tlb tlb;
+    private final LocalPtes ptes;                    // the GPU's kept 2M PTEs, or null
     private int nextTableId;
     private int tables;
     private long pageTableBytes;
@@ -25,9 +26,16 @@ public final class AddressSpace {
     /** An address space with no TLB: every translation walks. */
     public AddressSpace(MmuFormat format) { this(format, null); }
 
-    public AddressSpace(MmuFormat format, Tlb tlb) {
+    public AddressSpace(MmuFormat format, Tlb tlb) { this(format, tlb, null); }
+
+    /**
+     * An address space whose 2 MiB PTEs of {@code ptes}' GPU ({@link #map2M}, {@link #protect})
+     * are the ones {@code ptes} keeps, not new ones: equal by value, so nothing else changes.
+     */
+    public AddressSpace(MmuFormat format, Tlb tlb, LocalPtes ptes) {
         this.format = format;
         this.tlb = tlb;
+        this.ptes = ptes;
         this.root = newTable(format.root(), 0, null, -1);
     }
 
@@ -92,14 +100,17 @@ public final class AddressSpace {
      * Maps the 2 MiB pages of this GPU's memory at {@code addresses} at {@code va}, {@code va + 2
      * MiB}, ... with {@code access}: what one {@link #map} of {@code Pte.local(SIZE_2M, ...)} per
      * page writes, in the same order (a page that fails leaves the ones before it mapped), but it
-     * comes down to each PDE0 table once, not once a page.
+     * comes down to each PDE0 table once, not once a page. The PTEs are this space's
+     * {@link LocalPtes}' when it has them for {@code device}.
      */
     public void map2M(long va, long[] addresses, Access access, int device) {
         PageTable pde0 = null;
         Level level = format.pde0();
+        LocalPtes kept = ptes != null && ptes.device() == device ? ptes : null;
         for (int k = 0; k < addresses.length; k++) {
             long at = va + k * PageSize.SIZE_2M.bytes();
-            Pte pte = Pte.local(PageSize.SIZE_2M, addresses[k], access, device);
+            Pte pte = kept != null ? kept.get(addresses[k], access)
+                    : Pte.local(PageSize.SIZE_2M, addresses[k], access, device);
             checkVa(at);
             if (!PageSize.SIZE_2M.isAligned(at)) {
                 throw new IllegalArgumentException(hex(at) + " is not aligned to a " + PageSize.SIZE_2M + " page");
@@ -159,7 +170,7 @@ public final class AddressSpace {
         if (table == null || !(table.entry(j) instanceof Pte pte) || pte.size() != size) {
             throw new IllegalStateException("protect(" + hex(va) + "): no " + size + " page mapped there");
         }
-        table.set(j, pte.withAccess(access));
+        table.set(j, ptes != null ? ptes.withAccess(pte, access) : pte.withAccess(access));
         if (tlb != null) tlb.invalidate(va, size);
     }
 

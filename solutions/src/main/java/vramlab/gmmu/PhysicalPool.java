@@ -31,7 +31,10 @@ import vramlab.units.Bytes;
  * passes before its fit; the kit asks for several only for the reserve and the contexts, once a
  * process. A chunk that starts a granule
  * and covers it whole (every cudaMalloc page) sits in that granule's slot, since no other chunk
- * can start in its granule; any other sits in a hash table by first frame (an
+ * can start in its granule: a 2 MiB page as its bare owner, made into a {@link Chunk} only when
+ * one is asked for ({@link #chunkAt}, {@link #chunks}), so taking a page makes no object; a
+ * longer chunk, or a page whose owner is itself a {@code Chunk}, as its {@code Chunk}. Any other
+ * chunk sits in a hash table by first frame (an
  * {@link AddressTable}, keyed by {@link #key}); and a bitmap of the first frames gives
  * {@link #chunkAt} and address order. A cudaMalloc of several pages takes them in one call,
  * {@link #allocatePages}: each page is still the lowest free granule, as that many calls of
@@ -62,7 +65,8 @@ public final class PhysicalPool {
     private final int frames;
     final SummaryBitmap used;                // frame f is used
     private static final int LEAF = 4096;    // granule slots per leaf (8 GiB), made when first used
-    private final Chunk[][] byGranule;       // chunks that start a granule and cover it whole
+    private final Object[][] byGranule;      // chunks that start a granule and cover it whole:
+                                             // a page's owner, or a Chunk (see the class comment)
     final AddressTable<Chunk> chunks = new AddressTable<>();  // the other chunks, by key(first frame)
     final BitSet starts;                     // each chunk's first frame: floor lookups, order
     final SummaryBitmap busyGranules;        // granule g holds a used frame
@@ -80,7 +84,7 @@ public final class PhysicalPool {
         this.used = new SummaryBitmap(frames);
         this.busyGranules = new SummaryBitmap(granules(frames));
         this.starts = new BitSet(frames);
-        this.byGranule = new Chunk[(granules(frames) + LEAF - 1) / LEAF][];
+        this.byGranule = new Object[(granules(frames) + LEAF - 1) / LEAF][];
     }
 
     public int device() { return device; }
@@ -97,8 +101,10 @@ public final class PhysicalPool {
      * Takes the lowest free run of {@code bytes} aligned to {@code alignment} for {@code owner}.
      *
      * @return the chunk's physical address, or -1 when no such run is free
+     * @throws IllegalArgumentException for a null owner (every chunk has one)
      */
     public long allocate(long bytes, long alignment, Object owner) {
+        requireOwner(owner);
         if (bytes <= 0 || bytes % FRAME != 0 || alignment % FRAME != 0 || !Bytes.isPowerOfTwo(alignment)) {
             throw new IllegalArgumentException("allocate(" + bytes + ", align " + alignment
                     + "): sizes and alignments are whole 64 KiB frames, alignment a power of two");
@@ -141,8 +147,11 @@ public final class PhysicalPool {
      *
      * @return how many pages were taken: {@code into.length}, or fewer when no free granule is
      *     left (those taken stay taken, as the single calls before the failing one would leave them)
+     * @throws IllegalArgumentException for a null owner (every chunk has one)
      */
     public int allocatePages(long[] into, Object owner) {
+        requireOwner(owner);
+        Object slot = owner instanceof Chunk ? null : owner;    // a Chunk owner: a Chunk per page
         int limit = frames / GRANULE;                    // whole granules only, as allocate has it
         int k = 0;
         int g = busyGranules.nextClearBit(lowestFreeGranule);
@@ -154,7 +163,7 @@ public final class PhysicalPool {
             for (int end = g + run; g < end; g++) {
                 int start = g * GRANULE;
                 long addr = start * FRAME;
-                putChunk(start, GRANULE, new Chunk(addr, PAGE, owner));
+                putSlot(g, slot != null ? slot : new Chunk(addr, PAGE, owner));
                 starts.set(start);
                 into[k++] = addr;
             }
@@ -165,11 +174,15 @@ public final class PhysicalPool {
         return k;
     }
 
+    private static void requireOwner(Object owner) {
+        if (owner == null) throw new IllegalArgumentException("PhysicalPool: a chunk needs an owner, was null");
+    }
+
     private long take(int start, int n, Object owner) {
         used.set(start, start + n);
         busyGranules.set(start / GRANULE, granules(start + n));
         long addr = start * FRAME;
-        putChunk(start, n, new Chunk(addr, n * FRAME, owner));
+        putChunk(start, n, owner);
         starts.set(start);
         usedBytes += n * FRAME;
         return addr;                         // both hints stay lower bounds: nothing was freed
@@ -177,17 +190,17 @@ public final class PhysicalPool {
 
     /** Gives back the whole chunk that starts at {@code address}. */
     public void release(long address) {
-        Chunk c = address < 0 || address % FRAME != 0 || address / FRAME >= frames ? null
+        long size = address < 0 || address % FRAME != 0 || address / FRAME >= frames ? -1
                 : removeChunk((int) (address / FRAME));
-        if (c == null) {
+        if (size < 0) {
             throw new IllegalStateException("release(0x" + Long.toHexString(address) + "): no chunk starts there on GPU " + device);
         }
         int start = (int) (address / FRAME);
-        int end = start + (int) (c.size() / FRAME);
+        int end = start + (int) (size / FRAME);
         starts.clear(start);
         used.clear(start, end);
         freeGranules(start, end);
-        usedBytes -= c.size();
+        usedBytes -= size;
         lowestFree = Math.min(lowestFree, start);
     }
 
@@ -231,7 +244,7 @@ public final class PhysicalPool {
     private int pageGranule(long address) {
         if (address < 0 || address % PAGE != 0 || address / FRAME >= frames) return -1;
         int g = (int) (address / PAGE);
-        Chunk[] leaf = byGranule[g / LEAF];
+        Object[] leaf = byGranule[g / LEAF];
         if (leaf == null || leaf[g % LEAF] == null) return -1;
         int next = (g + 1) * GRANULE;
         return next >= frames || !used.get(next) || starts.get(next) ? g : -1;
@@ -274,23 +287,36 @@ public final class PhysicalPool {
         return starts.stream().mapToObj(this::chunkStartingAt).toList();
     }
 
-    private void putChunk(int start, int n, Chunk c) {
+    /** Books the chunk of frames {@code [start, start + n)} for {@code owner}: a slot or the table. */
+    private void putChunk(int start, int n, Object owner) {
+        long addr = start * FRAME;
         if (start % GRANULE == 0 && n >= GRANULE) {
-            int g = start / GRANULE;
-            Chunk[] leaf = byGranule[g / LEAF];
-            if (leaf == null) leaf = byGranule[g / LEAF] = new Chunk[LEAF];
-            leaf[g % LEAF] = c;
+            putSlot(start / GRANULE, n == GRANULE && !(owner instanceof Chunk) ? owner
+                    : new Chunk(addr, n * FRAME, owner));
         } else {
-            chunks.put(key(start), c);
+            chunks.put(key(start), new Chunk(addr, n * FRAME, owner));
         }
     }
 
-    /** The chunk whose first frame is {@code start}, or null. */
+    /** Granule {@code g}'s slot gets {@code entry}: a page's owner, or a Chunk. */
+    private void putSlot(int g, Object entry) {
+        Object[] leaf = byGranule[g / LEAF];
+        if (leaf == null) leaf = byGranule[g / LEAF] = new Object[LEAF];
+        leaf[g % LEAF] = entry;
+    }
+
+    /** What granule {@code g}'s slot holds (a page's owner, a Chunk), or null. */
+    private Object slot(int g) {
+        Object[] leaf = byGranule[g / LEAF];
+        return leaf == null ? null : leaf[g % LEAF];
+    }
+
+    /** The chunk whose first frame is {@code start}, or null; a page's is made here. */
     private Chunk chunkStartingAt(int start) {
         if (start % GRANULE == 0) {
-            Chunk[] leaf = byGranule[start / GRANULE / LEAF];
-            Chunk c = leaf == null ? null : leaf[start / GRANULE % LEAF];
-            if (c != null) return c;
+            Object e = slot(start / GRANULE);
+            if (e instanceof Chunk c) return c;
+            if (e != null) return new Chunk(start * FRAME, PAGE, e);
         }
         return chunks.get(key(start));
     }
@@ -298,16 +324,18 @@ public final class PhysicalPool {
     /** A chunk's key in {@link #chunks}: its first frame + 1, since 0 is no key there. */
     static long key(int frame) { return frame + 1L; }
 
-    private Chunk removeChunk(int start) {
-        Chunk c = null;
+    /** Forgets the chunk whose first frame is {@code start}; its size, or -1 when none starts there. */
+    private long removeChunk(int start) {
         if (start % GRANULE == 0) {
-            Chunk[] leaf = byGranule[start / GRANULE / LEAF];
-            if (leaf != null) {
-                c = leaf[start / GRANULE % LEAF];
+            Object[] leaf = byGranule[start / GRANULE / LEAF];
+            Object e = leaf == null ? null : leaf[start / GRANULE % LEAF];
+            if (e != null) {
                 leaf[start / GRANULE % LEAF] = null;
+                return e instanceof Chunk c ? c.size() : PAGE;
             }
         }
-        return c != null ? c : chunks.remove(key(start));
+        Chunk c = chunks.remove(key(start));
+        return c == null ? -1 : c.size();
     }
 
     public void checkInvariants() {
@@ -327,8 +355,8 @@ public final class PhysicalPool {
         BitSet expect = new BitSet(frames);
         List<Chunk> inOrder = chunks();
         int inSlots = 0;
-        for (Chunk[] leaf : byGranule) {
-            if (leaf != null) for (Chunk c : leaf) if (c != null) inSlots++;
+        for (Object[] leaf : byGranule) {
+            if (leaf != null) for (Object e : leaf) if (e != null) inSlots++;
         }
         int held = inSlots + chunks.size();
         if (inOrder.size() != held || inOrder.contains(null)) {
