@@ -513,6 +513,7 @@ public final class CachingAllocator {
      */
     public void synchronize() {
         stats.numSyncAllStreams++;
+        if (events.isEmpty()) return;   // nothing pending: no walk, no method reference made (issue 38)
         events.synchronizeAll(this::freeBlock);
     }
 

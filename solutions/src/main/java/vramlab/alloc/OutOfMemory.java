@@ -31,7 +31,7 @@ final class OutOfMemory {
         GpuProcess process = allocator.process();
         return new CudaOutOfMemoryError("CUDA out of memory. Tried to allocate more than 1EB memory.",
                 new OomReport(size, size, size, PoolKind.LARGE, process.gpu().capacity(),
-                        process.cudaMemGetInfo().free(), allocator.allocated(), allocator.reserved(),
+                        process.memFree(), allocator.allocated(), allocator.reserved(),
                         allocator.largestFreeBlock()));
     }
 
@@ -47,11 +47,11 @@ final class OutOfMemory {
      */
     CudaOutOfMemoryError afterRecovery(PoolKind kind, int stream, long rounded, long allocSize, long size) {
         GpuProcess process = allocator.process();
-        GpuProcess.MemInfo info = process.cudaMemGetInfo();
-        allocator.trace().add(Action.OOM, info.free(), rounded, stream);
+        long free = process.memFree();        // cudaMemGetInfo's figures, with no MemInfo per OOM
+        allocator.trace().add(Action.OOM, free, rounded, stream);
         allocator.memoryStats().numOoms++;
-        OomReport report = new OomReport(size, rounded, allocSize, kind, info.total(),
-                info.free(), allocator.allocated(), allocator.reserved(), allocator.largestFreeBlock(),
+        OomReport report = new OomReport(size, rounded, allocSize, kind, process.memTotal(),
+                free, allocator.allocated(), allocator.reserved(), allocator.largestFreeBlock(),
                 process.gpu().id(), processes(process), allocator.allowedMemory(), 0);
         return new CudaOutOfMemoryError(report, writer, !expected);
     }

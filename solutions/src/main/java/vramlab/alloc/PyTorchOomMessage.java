@@ -63,31 +63,50 @@ public final class PyTorchOomMessage {
     /** The message with the hint naming {@code hintVariable} ({@code PYTORCH_ALLOC_CONF} in 2.10). */
     // tag::format[]
     public static String format(Facts f, String hintVariable) {
-        StringBuilder sb = new StringBuilder(640).append("CUDA out of memory. Tried to allocate ")
-                .append(formatSize(f.tried())).append(". GPU ").append(f.device())
-                .append(" has a total capacity of ").append(formatSize(f.total()))
-                .append(" of which ").append(formatSize(f.free())).append(" is free. ");
-        for (ProcessUsage p : f.processes()) {
+        StringBuilder sb = builder().append("CUDA out of memory. Tried to allocate ");
+        formatSize(f.tried(), sb).append(". GPU ").append(f.device())
+                .append(" has a total capacity of ");
+        formatSize(f.total(), sb).append(" of which ");
+        formatSize(f.free(), sb).append(" is free. ");
+        List<ProcessUsage> processes = f.processes();
+        for (int i = 0; i < processes.size(); i++) {   // by index: no iterator per message
+            ProcessUsage p = processes.get(i);
             if (p.isThisProcess()) {
                 sb.append("Including non-PyTorch memory, this process has ");
             } else {
                 sb.append("Process ").append(p.pid()).append(" has ");
             }
-            sb.append(formatSize(p.bytes())).append(" memory in use. ");
+            formatSize(p.bytes(), sb).append(" memory in use. ");
         }
-        if (f.allowed() >= 0) sb.append(formatSize(f.allowed())).append(" allowed; ");
-        sb.append("Of the allocated memory ").append(formatSize(f.allocated() + f.privatePools()))
-          .append(" is allocated by PyTorch, ");
+        if (f.allowed() >= 0) formatSize(f.allowed(), sb).append(" allowed; ");
+        sb.append("Of the allocated memory ");
+        formatSize(f.allocated() + f.privatePools(), sb).append(" is allocated by PyTorch, ");
         if (f.privatePools() > 0) {
-            sb.append("with ").append(formatSize(f.privatePools()))
-              .append(" allocated in private pools (e.g., CUDA Graphs), ");
+            sb.append("with ");
+            formatSize(f.privatePools(), sb).append(" allocated in private pools (e.g., CUDA Graphs), ");
         }
-        sb.append("and ").append(formatSize(f.reserved() - f.allocated() - f.privatePools()))
+        sb.append("and ");
+        formatSize(f.reserved() - f.allocated() - f.privatePools(), sb)
           .append(" is reserved by PyTorch but unallocated. ")
           .append(tail(hintVariable));
         return sb.toString();
     }
     // end::format[]
+
+    /**
+     * This thread's builder for {@link #format}, emptied: made once, at the size of a message
+     * with a process line or two, so a replay's tens of thousands of OOMs each copy only the
+     * finished text (each size is appended in place, {@link vramlab.units.Bytes#formatSize(long,
+     * StringBuilder)}, not made a string first). {@code format} calls nothing that formats a
+     * message, so one builder per thread is never in use twice.
+     */
+    private static StringBuilder builder() {
+        StringBuilder sb = BUILDER.get();
+        sb.setLength(0);
+        return sb;
+    }
+
+    private static final ThreadLocal<StringBuilder> BUILDER = ThreadLocal.withInitial(() -> new StringBuilder(1024));
 
     /** {@link #TAIL} naming {@code hintVariable}: the two the releases name are made once. */
     private static String tail(String hintVariable) {

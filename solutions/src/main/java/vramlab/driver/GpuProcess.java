@@ -165,6 +165,12 @@ public final class GpuProcess {
      */
     public MemInfo cudaMemGetInfo() { return new MemInfo(gpu.free(), gpu.totalMemory()); }
 
+    /** {@link #cudaMemGetInfo}'s free bytes, with no {@link MemInfo} made (an OOM report, one per failed alloc). */
+    public long memFree() { return gpu.free(); }
+
+    /** {@link #cudaMemGetInfo}'s total bytes, with no {@link MemInfo} made. */
+    public long memTotal() { return gpu.totalMemory(); }
+
     /** Shared pages that small cudaMallocs live in now. */
     public int sharedPages() { return shared.count(); }
 

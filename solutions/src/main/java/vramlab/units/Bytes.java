@@ -37,8 +37,29 @@ public final class Bytes {
     /** The toy's style: whole MiB with an {@code M} suffix, truncated ({@code 4M}). */
     public static String toyM(long bytes) { return bytes / MiB + "M"; }
 
-    /** The toy's message style: whole MiB, truncated ({@code 20 MiB}). */
-    public static String toyMiB(long bytes) { return bytes / MiB + " MiB"; }
+    /**
+     * The toy's message style: whole MiB, truncated ({@code 20 MiB}). The text of recently
+     * printed values is kept ({@link #TOY_MIB}): a replay that OOMs tens of thousands of times
+     * prints the same few sizes in every message, and made a builder and two strings for each.
+     */
+    public static String toyMiB(long bytes) {
+        long mib = bytes / MiB;
+        int slot = (int) (mib & (TOY_MIB.length - 1));
+        MiBText cached = TOY_MIB[slot];
+        if (cached != null && cached.mib == mib) return cached.text;
+        MiBText made = new MiBText(mib, mib + " MiB");
+        TOY_MIB[slot] = made;
+        return made.text;
+    }
+
+    /**
+     * {@link #toyMiB}'s cache: the text of whole mebibytes, a slot per value modulo its length.
+     * Entries are immutable (final fields), so threads may share the array without a lock: one
+     * reads either a whole entry or null, and a lost write only costs a rebuild.
+     */
+    private static final MiBText[] TOY_MIB = new MiBText[1024];
+
+    private record MiBText(long mib, String text) {}
 
     /**
      * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp @001074d, the last

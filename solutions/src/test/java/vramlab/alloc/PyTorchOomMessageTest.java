@@ -3,6 +3,7 @@ package vramlab.alloc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static vramlab.units.Bytes.gib;
 import static vramlab.units.Bytes.kib;
+import static vramlab.units.Bytes.formatSize;
 import static vramlab.units.Bytes.mib;
 
 import java.util.List;
@@ -53,5 +54,69 @@ class PyTorchOomMessageTest {
                 + " of which 20.38 MiB is free. Including non-PyTorch memory, this process has 23.62 GiB"
                 + " memory in use. Of the allocated memory 22.12 GiB is allocated by PyTorch, and 512.00 MiB"
                 + " is reserved by PyTorch but unallocated. " + PyTorchOomMessage.TAIL);
+    }
+
+    /**
+     * The message as it was built before its builder was reused and its sizes appended in place
+     * (issue 38): a new builder and {@code formatSize}'s string per size.
+     */
+    private static String reference(PyTorchOomMessage.Facts f, String hintVariable) {
+        StringBuilder sb = new StringBuilder(640).append("CUDA out of memory. Tried to allocate ")
+                .append(formatSize(f.tried())).append(". GPU ").append(f.device())
+                .append(" has a total capacity of ").append(formatSize(f.total()))
+                .append(" of which ").append(formatSize(f.free())).append(" is free. ");
+        for (PyTorchOomMessage.ProcessUsage p : f.processes()) {
+            if (p.isThisProcess()) {
+                sb.append("Including non-PyTorch memory, this process has ");
+            } else {
+                sb.append("Process ").append(p.pid()).append(" has ");
+            }
+            sb.append(formatSize(p.bytes())).append(" memory in use. ");
+        }
+        if (f.allowed() >= 0) sb.append(formatSize(f.allowed())).append(" allowed; ");
+        sb.append("Of the allocated memory ").append(formatSize(f.allocated() + f.privatePools()))
+          .append(" is allocated by PyTorch, ");
+        if (f.privatePools() > 0) {
+            sb.append("with ").append(formatSize(f.privatePools()))
+              .append(" allocated in private pools (e.g., CUDA Graphs), ");
+        }
+        sb.append("and ").append(formatSize(f.reserved() - f.allocated() - f.privatePools()))
+          .append(" is reserved by PyTorch but unallocated. ")
+          .append(PyTorchOomMessage.TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", hintVariable + "="));
+        return sb.toString();
+    }
+
+    @Test
+    @DisplayName("the reused builder writes each message as a fresh one did: seeded random facts, one after another,"
+            + " long and short, on two threads")
+    void reusedBuilderGivesTheSameText() throws Exception {
+        java.util.Random random = new java.util.Random(38);
+        List<PyTorchOomMessage.Facts> facts = new java.util.ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            List<PyTorchOomMessage.ProcessUsage> ps = new java.util.ArrayList<>();
+            int n = i % 50 == 0 ? 40 : random.nextInt(4);                  // now and then a long message
+            for (int k = 0; k < n; k++) ps.add(new PyTorchOomMessage.ProcessUsage(random.nextInt(1 << 20), size(random), k == 0));
+            facts.add(new PyTorchOomMessage.Facts(size(random), random.nextInt(8), size(random), size(random),
+                    List.copyOf(ps), random.nextBoolean() ? -1 : size(random), size(random),
+                    random.nextInt(4) == 0 ? size(random) : 0, size(random)));
+        }
+        Runnable check = () -> {
+            for (PyTorchOomMessage.Facts f : facts) {
+                assertThat(PyTorchOomMessage.format(f)).isEqualTo(reference(f, "PYTORCH_CUDA_ALLOC_CONF"));
+                assertThat(PyTorchOomMessage.format(f, "PYTORCH_ALLOC_CONF")).isEqualTo(reference(f, "PYTORCH_ALLOC_CONF"));
+            }
+        };
+        Thread other = new Thread(check);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        other.setUncaughtExceptionHandler((t, e) -> failed.set(e));
+        other.start();
+        check.run();
+        other.join();
+        assertThat(failed.get()).isNull();
+    }
+
+    /** Bytes up to a few GiB, or now and then any size up to 2^62. */
+    private static long size(java.util.Random random) {
+        return random.nextInt(10) == 0 ? random.nextLong() >>> 2 : (long) (random.nextDouble() * gib(4));
     }
 }

@@ -9,6 +9,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class BytesTest {
+    private static final long MiB = Bytes.MiB;
+
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(textBlock = """
@@ -188,5 +190,25 @@ class BytesTest {
     @DisplayName("an address prints as lower-case hex with 0x and no leading zeros, as the notes print it")
     void hex(long address, String text) {
         assertThat(Bytes.hex(address)).isEqualTo(text);
+    }
+
+    @Test
+    @DisplayName("toyMiB's cached text is the uncached formatter's, for edge values, colliding slots and seeded random ones")
+    void toyMiBCacheGivesTheSameText() {
+        java.util.List<Long> values = new java.util.ArrayList<>(java.util.List.of(0L, 1L, MiB - 1, MiB, MiB + 1,
+                20 * MiB, 1024 * MiB, 1025 * MiB, 2048 * MiB, -1L, -MiB, -MiB - 1, -1024 * MiB,
+                Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - MiB, Long.MIN_VALUE + 1));
+        java.util.Random random = new java.util.Random(38);
+        for (int i = 0; i < 20_000; i++) {
+            values.add(switch (i % 4) {
+                case 0 -> random.nextLong();
+                case 1 -> (long) random.nextInt(4096) * MiB + random.nextInt((int) MiB);   // slots hit again
+                case 2 -> (long) random.nextInt(8) * 1024 * MiB + 20 * MiB;                // one slot, many values
+                default -> -(long) random.nextInt(4096) * MiB - random.nextInt((int) MiB);
+            });
+        }
+        for (int round = 0; round < 2; round++) {            // cold, then whatever the first round left
+            for (long v : values) assertThat(Bytes.toyMiB(v)).as("%d", v).isEqualTo(v / MiB + " MiB");
+        }
     }
 }
