@@ -48,9 +48,20 @@ public final class Replayer {
         default void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {}
 
         /**
+         * The same, on the fast path: the failed alloc's line and size, and the cursor at its
+         * line, whose handle ({@link TraceCursor#handle()}, or its bytes by
+         * {@link TraceCursor#copyHandle}) may be read during this call only. By default it makes
+         * the event object and calls {@link #oom(long, TraceEvent, CudaOutOfMemoryError)}; a
+         * listener that prints tens of thousands of OOMs overrides this too.
+         */
+        default void oom(long step, long line, TraceCursor cursor, long size, CudaOutOfMemoryError error) {
+            oom(step, new TraceEvent(line, TraceEvent.Op.ALLOC, cursor.handle(), size, 0), error);
+        }
+
+        /**
          * Whether the fast path's {@code event} reads its {@code handle}; one that does not is
-         * passed null there, and the replay makes no string per event for it (an OOM's event
-         * always names its handle).
+         * passed null there, an OOM's event too, and the replay makes no string per event for
+         * it (the fast path's {@code oom} still has the cursor at the handle).
          */
         default boolean readsHandles() { return true; }
     }
@@ -165,10 +176,13 @@ public final class Replayer {
             tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
             held[id] = FAILED;
-            TraceEvent event = e != null ? e
-                    : new TraceEvent(line, TraceEvent.Op.ALLOC, cursor.handle(), size, stream);
-            listener.oom(step, event, oom);
-            listener.event(step, event, Result.OOM, size, allocator);
+            if (e != null) {
+                listener.oom(step, e, oom);
+            } else {
+                listener.oom(step, line, cursor, size, oom);   // no event object, no string (issue 38)
+            }
+            String handle = e == null && names ? cursor.handle() : null;
+            tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OOM, size);
         }
     }
 

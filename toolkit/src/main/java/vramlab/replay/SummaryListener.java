@@ -4,11 +4,13 @@ import static vramlab.units.Columns.left;
 import static vramlab.units.Columns.right;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.alloc.MemorySummary;
+import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
 
@@ -17,8 +19,12 @@ public final class SummaryListener implements Replayer.Listener {
     private final PrintStream out;
     private long events, ooms, skipped;
     private long peakRequested, peakAllocated, peakReserved;
-    private long lastStep;                  // the latest OOM, its line made when asked for
-    private TraceEvent lastEvent;
+    // The latest OOM, its line made when asked for: its handle as a string, or (from the fast
+    // path) as its bytes in the trace, decoded only if asked for.
+    private long lastStep, lastLine, lastSize;
+    private String lastHandle;              // null: not decoded yet from lastHandleBytes
+    private byte[] lastHandleBytes = new byte[64];
+    private int lastHandleLength;
     private CudaOutOfMemoryError lastError;
     private final AsciiLine printed = new AsciiLine();
 
@@ -57,12 +63,29 @@ public final class SummaryListener implements Replayer.Listener {
 
     @Override
     public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {
+        lastHandle = e.handle();
+        printOom(step, e.line(), e.size(), error);
+    }
+
+    /** The fast path's OOM: the handle's bytes are copied from the cursor, with no string made. */
+    @Override
+    public void oom(long step, long line, TraceCursor cursor, long size, CudaOutOfMemoryError error) {
+        int n = cursor.handleLength();
+        if (n > lastHandleBytes.length) lastHandleBytes = new byte[Math.max(n, 2 * lastHandleBytes.length)];
+        lastHandleLength = cursor.copyHandle(lastHandleBytes, 0);
+        lastHandle = null;
+        printOom(step, line, size, error);
+    }
+
+    /** Counts the OOM whose handle is set, keeps it, and prints its line. */
+    private void printOom(long step, long line, long size, CudaOutOfMemoryError error) {
         ooms++;
         lastStep = step;
-        lastEvent = e;
+        lastLine = line;
+        lastSize = size;
         lastError = error;
         printed.clear();
-        oomLine(step, e, error, printed);
+        oomLine(printed);
         if (printed.ascii) {
             printed.text(System.lineSeparator());
             out.write(printed.bytes, 0, printed.length);
@@ -73,10 +96,12 @@ public final class SummaryListener implements Replayer.Listener {
 
     /** The line printed for the latest OOM, as printed; empty before the first. */
     public String lastOom() {
-        if (lastEvent == null) return "";
+        if (lastError == null) return "";
+        if (lastHandle == null) lastHandle = new String(lastHandleBytes, 0, lastHandleLength, StandardCharsets.UTF_8);
         StringBuilder text = new StringBuilder();
-        oomLine(lastStep, lastEvent, lastError, new Pieces() {
+        oomLine(new Pieces() {
             @Override public void text(String s) { text.append(s); }
+            @Override public void utf8(byte[] b, int n) { text.append(new String(b, 0, n, StandardCharsets.UTF_8)); }
             @Override public void number(long n) { text.append(n); }
             @Override public void size(long bytes) { Bytes.formatSize(bytes, text); }
         });
@@ -86,23 +111,26 @@ public final class SummaryListener implements Replayer.Listener {
     /** Where an OOM line's pieces go: the bytes printed, or the text {@link #lastOom} returns. */
     private interface Pieces {
         void text(String s);
+        /** Text as its first {@code n} UTF-8 bytes in {@code b} (a trace's handle). */
+        void utf8(byte[] b, int n);
         void number(long n);
         /** A size as {@link Bytes#formatSize(long)} prints it. */
         void size(long bytes);
     }
 
-    /** The OOM line, piece by piece: written once, for both. */
-    private static void oomLine(long step, TraceEvent e, CudaOutOfMemoryError error, Pieces to) {
+    /** The latest OOM's line, piece by piece: written once, for both. */
+    private void oomLine(Pieces to) {
         to.text("OOM at step ");
-        to.number(step);
+        to.number(lastStep);
         to.text(" (line ");
-        to.number(e.line());
+        to.number(lastLine);
         to.text(", alloc ");
-        to.text(e.handle());
+        if (lastHandle != null) to.text(lastHandle);
+        else to.utf8(lastHandleBytes, lastHandleLength);
         to.text(" ");
-        to.size(e.size());
+        to.size(lastSize);
         to.text("): ");
-        to.text(error.getMessage());
+        to.text(lastError.getMessage());
     }
 
     /**
@@ -145,6 +173,20 @@ public final class SummaryListener implements Replayer.Listener {
                     return;
                 }
                 bytes[length + i] = (byte) c;
+            }
+            length += n;
+        }
+
+        /** ASCII bytes are the line's own; any other byte sends the line through println. */
+        @Override public void utf8(byte[] b, int n) {
+            if (!ascii) return;
+            if (length + n > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + n));
+            for (int i = 0; i < n; i++) {
+                if (b[i] < 0) {                      // 0x80 and above: part of a multi-byte character
+                    ascii = false;
+                    return;
+                }
+                bytes[length + i] = b[i];
             }
             length += n;
         }

@@ -169,6 +169,16 @@ public final class ReadAhead implements TraceCursor, AutoCloseable {
         return new String(current.text, current.from[i], current.to[i] - current.from[i], StandardCharsets.UTF_8);
     }
 
+    @Override
+    public int handleLength() { return current.to[i] - current.from[i]; }
+
+    @Override
+    public int copyHandle(byte[] out, int at) {
+        int n = current.to[i] - current.from[i];
+        System.arraycopy(current.text, current.from[i], out, at, n);
+        return n;
+    }
+
     /** The id the reading thread gave: {@code handles} must be the table this cursor was made with. */
     @Override
     public int track(Handles handles) {

@@ -21,6 +21,17 @@ public interface TraceCursor {
     /** The current event's handle as a string ("" for {@code empty_cache}). */
     String handle();
 
+    /** The length of the current event's handle in bytes, UTF-8 as the trace has them (0 for {@code empty_cache}). */
+    int handleLength();
+
+    /**
+     * Copies the current event's handle's bytes (UTF-8, as the trace has them; {@link #handle()}
+     * decodes the same bytes) into {@code out} at {@code at}, which must have room for
+     * {@link #handleLength()} of them; returns their count. A listener that prints a handle
+     * copies it with no string made.
+     */
+    int copyHandle(byte[] out, int at);
+
     /**
      * The current event's handle's id in {@code handles}, the table of tracked handles, which
      * this call brings up to date. An {@code alloc}'s handle is tracked from then on (a handle

@@ -118,16 +118,16 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
         return id >= 0 ? id : handles.add(buf, wordFrom[1], wordTo[1]);
     }
 
-    /** Appends the current event's handle's bytes to {@code out} at {@code at}; returns their count ({@link ReadAhead}). */
-    int copyHandle(byte[] out, int at) {
+    @Override
+    public int copyHandle(byte[] out, int at) {
         if (words < 2) return 0;
         int n = wordTo[1] - wordFrom[1];
         System.arraycopy(buf, wordFrom[1], out, at, n);
         return n;
     }
 
-    /** The length of the current event's handle in bytes (0 for {@code empty_cache}). */
-    int handleLength() { return words < 2 ? 0 : wordTo[1] - wordFrom[1]; }
+    @Override
+    public int handleLength() { return words < 2 ? 0 : wordTo[1] - wordFrom[1]; }
 
     // ---- the iterator ----------------------------------------------------------------------
 

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.DisplayName;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
 import vramlab.driver.Gpu;
+import vramlab.trace.ReadAhead;
 import vramlab.trace.TraceEvent;
+import vramlab.trace.TraceReader;
 
 @DisplayName("the replay's summary")
 class SummaryListenerTest {
@@ -54,5 +56,53 @@ class SummaryListenerTest {
         assertThat(printed.toByteArray()).isEqualTo(expected.toByteArray());
         assertThat(new String(printed.toByteArray(), cs).lines()).hasSize(steps.length + 1)
                 .contains("OOM at step 1000000007 (line 1000000008, alloc " + handle + " 30.00 MiB): " + oom.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"UTF-8", "ISO-8859-1"})
+    @DisplayName("the fast path's OOMs (handle bytes from the cursor, no event object) print what the iterator"
+            + " path prints, from a reader and a read-ahead, whatever the handles' characters")
+    void fastPathPrintsAsTheIteratorPath(String charset) throws Exception {
+        StringBuilder trace = new StringBuilder("alloc big 40MiB\n");
+        String[] handles = {"t1", "größe", "x", "a_long_handle_name_" + "h".repeat(100), "ü", "日本"};
+        java.util.Random random = new java.util.Random(38);
+        for (int i = 0; i < 300; i++) {
+            String h = handles[i % handles.length] + i;
+            trace.append("alloc ").append(h).append(' ').append(20 + random.nextInt(20)).append("MiB\n");
+            if (random.nextBoolean()) trace.append("free ").append(h).append('\n');
+            if (i % 50 == 0) trace.append("free big\nalloc big ").append(30 + random.nextInt(10)).append("MiB\n");
+        }
+        byte[] text = trace.toString().getBytes(StandardCharsets.UTF_8);
+        Charset cs = Charset.forName(charset);
+        String[] paths = {"iterator", "reader", "read-ahead"};
+        byte[][] printed = new byte[paths.length][];
+        String[] last = new String[paths.length];
+        for (int p = 0; p < paths.length; p++) {
+            CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), Policies.create("toy", ""));
+            a.expectOoms(true);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            SummaryListener summary = new SummaryListener(new PrintStream(bytes, true, cs));
+            Replayer replayer = new Replayer(a, summary, "t", false);
+            switch (p) {
+                case 0 -> replayer.replay((java.util.Iterator<TraceEvent>) new TraceReader(new java.io.ByteArrayInputStream(text), "t"));
+                case 1 -> replayer.replay(new TraceReader(new java.io.ByteArrayInputStream(text), "t"));
+                default -> {
+                    try (ReadAhead r = replayer.readAhead(new java.io.ByteArrayInputStream(text), "t")) {
+                        replayer.replay(r);
+                    }
+                }
+            }
+            summary.finish(a);
+            printed[p] = bytes.toByteArray();
+            last[p] = summary.lastOom();
+        }
+        String lines = new String(printed[0], cs);
+        assertThat(lines.lines().filter(l -> l.startsWith("OOM at step")).count()).as("OOMs printed").isGreaterThan(50);
+        assertThat(lines).contains(", alloc größe").contains(", alloc t1");
+        for (int p = 1; p < paths.length; p++) {
+            assertThat(new String(printed[p], cs)).as(paths[p]).isEqualTo(lines);
+            assertThat(printed[p]).as(paths[p]).isEqualTo(printed[0]);
+            assertThat(last[p]).as(paths[p]).isEqualTo(last[0]).startsWith("OOM at step");
+        }
     }
 }
