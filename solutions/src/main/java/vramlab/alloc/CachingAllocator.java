@@ -183,8 +183,14 @@ public final class CachingAllocator {
     }
     // end::alloc[]
 
-    /** A replay counts OOMs as results: their errors then skip the stack trace ({@link OutOfMemory}). */
-    public void expectOoms(boolean expected) { oom.expect(expected); }
+    /**
+     * A replay counts OOMs as results: their errors then skip the stack trace ({@link OutOfMemory}),
+     * and so do the driver's refusals this allocator catches ({@link GpuProcess#expectOoms}).
+     */
+    public void expectOoms(boolean expected) {
+        oom.expect(expected);
+        process.expectOoms(expected);
+    }
 
     /** Negative sizes are the caller's bug; 1 EiB and more is PyTorch's up-front OOM. */
     private void frontDoor(long size) {

@@ -196,8 +196,11 @@ public final class Gpu {
     }
 
     /** What the refusal of {@code bytes} for {@code what} says after its error code. */
-    String overBudgetDetail(String what, long bytes) {
-        return what + " needs " + bytes + " bytes but GPU " + id + " has " + free() + " free";
+    String overBudgetDetail(String what, long bytes) { return overBudgetDetail(what, bytes, free()); }
+
+    /** The same, with the free bytes as they were at the refusal (for a message written later). */
+    String overBudgetDetail(String what, long bytes, long free) {
+        return what + " needs " + bytes + " bytes but GPU " + id + " has " + free + " free";
     }
 
     void give(long bytes) {

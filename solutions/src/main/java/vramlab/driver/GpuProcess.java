@@ -144,6 +144,18 @@ public final class GpuProcess {
     /** This context's page tables on its GPU. */
     public AddressSpace addressSpace() { return space; }
 
+    private boolean oomsExpected;
+
+    /**
+     * Says whether the caller takes running out of memory as an answer it expects, tens of
+     * thousands of times (a replay): the driver's refusals for want of memory are then made
+     * without a stack trace, and their text is put together only when read ({@link CudaException}).
+     * The same refusals, the same state after them.
+     */
+    public void expectOoms(boolean expected) { oomsExpected = expected; }
+
+    boolean oomsExpected() { return oomsExpected; }
+
     /** Bytes of device memory this process holds through cudaMalloc and cuMemCreate. */
     public long mappedBytes() { return mappedBytes + vmm.handlesBytes(); }
 

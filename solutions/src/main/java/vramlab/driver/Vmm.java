@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import vramlab.gmmu.Access;
 import vramlab.gmmu.AddressSpace;
@@ -106,10 +107,7 @@ final class Vmm {
      */
     long cuMemCreate(long size) {
         requireGranular("cuMemCreate", size);
-        if (size > gpu.free()) {
-            throw new CudaException(CudaError.CUDA_ERROR_OUT_OF_MEMORY, CudaError.cudaErrorMemoryAllocation.name()
-                    + ": " + gpu.overBudgetDetail("cuMemCreate(" + size + ")", size));
-        }
+        if (size > gpu.free()) throw overBudget(size);
         Handle h = new Handle(nextHandle, size);
         try {
             h.chunks = gpu.takePages(size, h, "cuMemCreate", size);
@@ -121,6 +119,15 @@ final class Vmm {
         handlesBytes += size;
         count(DriverCall.CU_MEM_CREATE, h.chunks.length);
         return h.id;
+    }
+
+    /** cuMemCreate's refusal of {@code size} over the budget: cheap when the process expects it ({@link CudaException}). */
+    private CudaException overBudget(long size) {
+        long free = gpu.free();
+        Supplier<String> detail = () -> CudaError.cudaErrorMemoryAllocation.name() + ": "
+                + gpu.overBudgetDetail("cuMemCreate(" + size + ")", size, free);
+        return process.oomsExpected() ? new CudaException(CudaError.CUDA_ERROR_OUT_OF_MEMORY, detail, false)
+                : new CudaException(CudaError.CUDA_ERROR_OUT_OF_MEMORY, detail.get());
     }
 
     // tag::cuMemMap[]

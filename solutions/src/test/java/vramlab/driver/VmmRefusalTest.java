@@ -43,6 +43,7 @@ class VmmRefusalTest {
         Random r = new Random(seed);
         Gpu gpu = new Gpu(0, (20 + r.nextInt(20)) * Gpu.PAGE, r.nextInt(3) * Gpu.PAGE);
         GpuProcess p = gpu.open(1, "t", r.nextInt(2) * Bytes.MiB);
+        p.expectOoms(seed % 2 == 0);                     // half the seeds: refusals made cheap
         List<Long> live = new ArrayList<>();
         int refused = 0;
         for (int step = 0; step < 400; step++) {
@@ -66,6 +67,29 @@ class VmmRefusalTest {
             gpu.checkInvariants();
         }
         assertThat(refused).isPositive();
+    }
+
+    @Test
+    @DisplayName("for a process that expects OOMs, a refusal has no stack trace and reads, whenever read, as it would have at the refusal")
+    void expectedRefusal() {
+        Gpu gpu = new Gpu(0, 8 * Gpu.PAGE, 0);
+        GpuProcess p = gpu.open(1, "t", 0);
+        long h = p.cuMemCreate(2 * Gpu.PAGE);
+        String expected = oldRefusal(gpu, 16 * Gpu.PAGE);
+        p.expectOoms(true);
+        CudaException cheap = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> p.cuMemCreate(16 * Gpu.PAGE), CudaException.class);
+        assertThat(cheap.getStackTrace()).isEmpty();
+        p.cuMemRelease(h);                                // the free bytes change before the text is read
+        assertThat(cheap.getMessage()).isEqualTo(expected).isEqualTo(cheap.getMessage());
+        assertThat(cheap.error()).isEqualTo(CudaError.CUDA_ERROR_OUT_OF_MEMORY);
+
+        p.expectOoms(false);
+        String now = oldRefusal(gpu, 16 * Gpu.PAGE);
+        CudaException full = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> p.cuMemCreate(16 * Gpu.PAGE), CudaException.class);
+        assertThat(full.getStackTrace()).isNotEmpty();
+        assertThat(full.getMessage()).isEqualTo(now).isNotEqualTo(expected);
     }
 
     @Test
