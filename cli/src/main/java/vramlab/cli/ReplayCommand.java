@@ -20,6 +20,7 @@ import vramlab.alloc.Policy;
 import vramlab.alloc.PyTorchRelease;
 import vramlab.driver.Gpu;
 import vramlab.replay.CsvListener;
+import vramlab.replay.MapSummary;
 import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotRelease;
@@ -91,9 +92,9 @@ final class ReplayCommand implements Command {
     @Option(names = "--csv", description = "one row per event: " + CsvListener.HEADER)
     boolean csv;
 
-    @Option(names = "--map", description = """
-            the summary's segment map draws every segment (a trace's map is compact beyond 40 \
-            segments: the largest, fill and free-size histograms, fragmentation)""")
+    @Option(names = "--map", description = "the summary's segment map draws every segment and block (a trace's"
+            + " map is compact beyond " + MapSummary.FULL_MAP_LIMIT + " segments or " + MapSummary.FULL_MAP_BLOCKS
+            + " blocks: the largest, fill and free-size histograms, fragmentation)")
     boolean map;
 
     @Option(names = "--export", paramLabel = "SNAPSHOT", description = """

@@ -29,6 +29,11 @@ public final class SegmentMap {
 
     /** One segment: its header, bar and blocks. */
     public static String line(Segment s) {
+        return head(s) + ": " + bar(s) + ' ' + s;
+    }
+
+    /** A segment's header: {@code segment 0 (large, 20M)}, its stream when not 0. */
+    public static String head(Segment s) {
         String head = "segment " + s.id + " (" + s.pool.name().toLowerCase() + ", ";
         if (s.isExpandable()) {
             head += "expandable, " + sizeLabel(s.reservedBytes()) + " mapped";
@@ -36,7 +41,7 @@ public final class SegmentMap {
             head += sizeLabel(s.size);
         }
         if (s.stream != 0) head += ", stream " + s.stream;
-        return head + "): " + bar(s) + ' ' + s;
+        return head + ")";
     }
 
     /** A bar of cells across the segment: the state of the block under each cell's middle. */

@@ -16,8 +16,9 @@ import vramlab.units.Bytes;
 
 /**
  * The segment map of a replay's end, in a size that fits a screen: every segment while there
- * are few ({@link #FULL_MAP_LIMIT} or fewer), else the largest ones, a histogram of how full
- * the segments are, one of the free blocks' sizes, and the fragmentation figures.
+ * are few ({@link #FULL_MAP_LIMIT} or fewer, with {@link #FULL_MAP_BLOCKS} blocks or fewer in
+ * all), else the largest ones, a histogram of how full the segments are, one of the free
+ * blocks' sizes, and the fragmentation figures.
  */
 public final class MapSummary {
     /** Up to this many segments the whole map is printed, as {@link SegmentMap#text} draws it. */
@@ -30,13 +31,30 @@ public final class MapSummary {
 
     private MapSummary() {}
 
+    /**
+     * Up to this many blocks in all (with at most {@link #FULL_MAP_LIMIT} segments) the whole map
+     * is printed: the full map lists every block on its segment's line, and a few expandable
+     * segments can hold a hundred thousand blocks (one line of megabytes).
+     */
+    public static final int FULL_MAP_BLOCKS = 200;
+
     /** Prints the whole map when it is short or {@code full} is set, else the compact one. */
     public static void print(CachingAllocator a, boolean full, PrintStream out) {
-        if (full || a.segments().size() <= FULL_MAP_LIMIT) {
+        if (full || fitsInFull(a)) {
             out.print(SegmentMap.text(a));
         } else {
             out.print(compact(a));
         }
+    }
+
+    /** Whether the whole map is short: few segments, few blocks in all. */
+    static boolean fitsInFull(CachingAllocator a) {
+        if (a.segments().size() > FULL_MAP_LIMIT) return false;
+        int blocks = 0;
+        for (Segment s : a.segments()) {
+            for (Block b = s.first(); b != null; b = b.next()) if (++blocks > FULL_MAP_BLOCKS) return false;
+        }
+        return true;
     }
 
     /** The compact map: counts, the largest segments, two histograms, fragmentation. */
@@ -50,7 +68,7 @@ public final class MapSummary {
             for (Segment s : a.segments()) t.add(s);
         }
         StringBuilder sb = new StringBuilder();
-        sb.append("segment map: ").append(t.segments).append(" segments (").append(t.small).append(" small, ")
+        sb.append("segment map: ").append(t.segments).append(t.segments == 1 ? " segment (" : " segments (").append(t.small).append(" small, ")
           .append(t.segments - t.small).append(" large").append(t.expandable > 0 ? ", " + t.expandable + " expandable" : "")
           .append("); reserved ").append(Bytes.formatSize(a.reserved())).append(", allocated ")
           .append(Bytes.formatSize(a.allocated())).append(" (").append(a.policy().name())
@@ -191,9 +209,7 @@ public final class MapSummary {
             blocks++;
             if (b.isAllocated()) live++;
         }
-        String full = SegmentMap.line(s);
-        String head = full.substring(0, full.indexOf("): ") + 1);
-        return head + ": " + SegmentMap.bar(s) + " " + blocks + (blocks == 1 ? " block, " : " blocks, ") + live + " live";
+        return SegmentMap.head(s) + ": " + SegmentMap.bar(s) + " " + blocks + (blocks == 1 ? " block, " : " blocks, ") + live + " live";
     }
 
     private static final String[] FILL_LABELS = {"empty", "under 25%", "25-50%", "50-75%", "75-99%", "full"};

@@ -30,7 +30,7 @@ public final class SummaryListener implements Replayer.Listener {
 
     private final boolean fullMap;
 
-    /** A summary whose segment map is compact beyond {@link MapSummary#FULL_MAP_LIMIT} segments. */
+    /** A summary whose segment map is compact beyond {@link MapSummary#FULL_MAP_LIMIT} segments or {@link MapSummary#FULL_MAP_BLOCKS} blocks. */
     public SummaryListener(PrintStream out) { this(out, false); }
 
     /** With {@code fullMap}, the map draws every segment however many there are. */

@@ -100,6 +100,56 @@ class MapSummaryTest {
         }
     }
 
+    /** A toy allocator whose one small segment holds {@code live} blocks of 512 B and the free rest. */
+    static CachingAllocator oneSegmentOf(int live) {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), Policies.create("toy", ""));
+        for (int i = 0; i < live; i++) a.alloc(512);
+        return a;
+    }
+
+    static int blocks(CachingAllocator a) {
+        int n = 0;
+        for (Segment s : a.segments()) n += s.blocks().size();
+        return n;
+    }
+
+    @Test
+    @DisplayName("draws every block up to the block limit, and the compact map one block past it")
+    void blockLimit() {
+        CachingAllocator atLimit = oneSegmentOf(MapSummary.FULL_MAP_BLOCKS - 1);
+        assertThat(blocks(atLimit)).isEqualTo(MapSummary.FULL_MAP_BLOCKS);
+        assertThat(print(atLimit, false)).isEqualTo(SegmentMap.text(atLimit));
+
+        CachingAllocator past = oneSegmentOf(MapSummary.FULL_MAP_BLOCKS);
+        assertThat(blocks(past)).isEqualTo(MapSummary.FULL_MAP_BLOCKS + 1);
+        String text = print(past, false);
+        assertThat(text).startsWith("segment map: 1 segment (1 small, 0 large)")
+                .contains("  segment 0 (small, 2M): |").contains((MapSummary.FULL_MAP_BLOCKS + 1) + " blocks, "
+                        + MapSummary.FULL_MAP_BLOCKS + " live");
+        assertThat(print(past, true)).isEqualTo(SegmentMap.text(past));
+    }
+
+    @Test
+    @DisplayName("an expandable segment of thousands of blocks is drawn as one short line, its blocks counted")
+    void expandableWithManyBlocks() {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64 * 1024)).openToyProcess(),
+                Policies.create("pytorch", "expandable_segments:True"));
+        Random r = new Random(38);
+        List<Block> live = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) live.add(a.alloc(mib(1) + 1 + r.nextInt(3 << 20)));
+        for (int i = 0; i < 1500; i++) a.free(live.remove(r.nextInt(live.size())));
+        assertThat(a.segments().size()).isLessThanOrEqualTo(MapSummary.FULL_MAP_LIMIT);
+        assertThat(blocks(a)).isGreaterThan(10 * MapSummary.FULL_MAP_BLOCKS);
+
+        String text = print(a, false);
+        int n = a.segments().size();
+        assertThat(text).startsWith("segment map: " + n + (n == 1 ? " segment (" : " segments ("));
+        assertThat(text.lines()).hasSizeLessThan(20).allMatch(l -> l.length() < 300);
+        for (Segment s : a.segments()) {
+            assertThat(text).contains("  " + SegmentMap.head(s) + ": " + SegmentMap.bar(s) + " " + s.blocks().size() + " blocks, ");
+        }
+    }
+
     @Test
     @DisplayName("with the full map asked for, draws every segment however many")
     void fullOnRequest() {
