@@ -18,9 +18,11 @@
 # beside the yardsticks and PyTorch's alone; without the snapshots that section says so and is skipped.
 #
 # Usage: bench/e2e.sh [EVENTS]            (default 1000000)
-#   SECTIONS="mixed uniform policies snapshots start"  the workloads to run (default: all of them):
+#   SECTIONS="mixed uniform goals policies snapshots start"  the workloads to run (default: all):
 #                          mixed sizes at ~2k and ~100k live (issue 16's); 1-24 MiB at ~2k and
-#                          ~100k live and 4x EVENTS at ~100k; the PyTorch policy and expandable
+#                          ~100k live and 4x EVENTS at ~100k; issue 38's goals from rounds that
+#                          run those three back to back (the kit and the C++ replay), each ratio
+#                          the median of the rounds' own; the PyTorch policy and expandable
 #                          segments (the kit alone); the real snapshots' sizes at ~2k and ~100k
 #                          live; the launcher's start
 #   BEFORE_CP=<classpath>  also times `java -cp $BEFORE_CP vramlab.cli.Main replay` (an older
@@ -41,7 +43,7 @@ ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 EVENTS=${1:-1000000}
 STARTS=${STARTS:-5}
 REPEAT=${REPEAT:-1}
-SECTIONS=${SECTIONS:-mixed uniform policies snapshots start}
+SECTIONS=${SECTIONS:-mixed uniform goals policies snapshots start}
 OUT="$ROOT/bench/target/e2e"
 mkdir -p "$OUT"
 JAR="$ROOT/bench/target/benchmarks.jar"
@@ -216,6 +218,41 @@ if [[ " $SECTIONS " == *" uniform "* ]]; then
   done
   workload "u-long" "$((4 * EVENTS)) events, 1-24 MiB, ~100000 live blocks, 2% empty_cache, --policy toy --device 1TiB" \
       "$((4 * EVENTS))" "$(trace "$((4 * EVENTS))" 100000 1-24)"
+fi
+# The goals' own rounds: the ratios above divide medians taken minutes apart, and on a shared
+# virtual machine a whole section can run a third slower than the next. Here each round runs the
+# C++ replay and the kit on the ~2k, the ~100k and the 4x trace back to back, and each ratio is
+# the median of the rounds' own ratios (rounds: REPEAT, at least 3).
+if [[ " $SECTIONS " == *" goals "* ]]; then
+  G2=$(trace "$EVENTS" 2000 1-24); G100=$(trace "$EVENTS" 100000 1-24); GLONG=$(trace "$((4 * EVENTS))" 100000 1-24)
+  GROUNDS=$(( REPEAT < 3 ? 3 : REPEAT ))
+  echo "== the goals, paired within each of $GROUNDS rounds (1-24 MiB, --policy toy --device 1TiB)"
+  declare -a G_RATIOS_LIVE G_RATIOS_CPP G_RATIOS_LONG G_RATIOS_LIVE_CPU G_RATIOS_CPP_CPU G_RATIOS_LONG_CPU
+  for r in $(seq "$GROUNDS"); do
+    declare -A GW GC
+    for t in 2k 100k long; do
+      case $t in 2k) tr=$G2 ;; 100k) tr=$G100 ;; long) tr=$GLONG ;; esac
+      if [ -n "$CXX" ]; then time_once "$CXX" "$tr" 1TiB; GW[cpp-$t]=$WALL; GC[cpp-$t]=$CPU; fi
+      time_once "$ROOT/vramlab" replay --policy toy --device 1TiB "$tr"; GW[kit-$t]=$WALL; GC[kit-$t]=$CPU
+    done
+    G_RATIOS_LIVE+=("$(ratio "${GW[kit-100k]}" "${GW[kit-2k]}")"); G_RATIOS_LIVE_CPU+=("$(ratio "${GC[kit-100k]}" "${GC[kit-2k]}")")
+    G_RATIOS_LONG+=("$(ratio "${GW[kit-long]}" "${GW[kit-100k]}")"); G_RATIOS_LONG_CPU+=("$(ratio "${GC[kit-long]}" "${GC[kit-100k]}")")
+    if [ -n "$CXX" ]; then
+      G_RATIOS_CPP+=("$(ratio "${GW[kit-100k]}" "${GW[cpp-100k]}")"); G_RATIOS_CPP_CPU+=("$(ratio "${GC[kit-100k]}" "${GC[cpp-100k]}")")
+    fi
+    printf "round %d: seconds wall (CPU)  ~2k %s (%s)  ~100k %s (%s)  4x %s (%s)%s\n" "$r" \
+        "${GW[kit-2k]}" "${GC[kit-2k]}" "${GW[kit-100k]}" "${GC[kit-100k]}" "${GW[kit-long]}" "${GC[kit-long]}" \
+        "$([ -n "$CXX" ] && echo "; C++ ~100k ${GW[cpp-100k]} (${GC[cpp-100k]})")"
+    unset GW GC
+  done
+  printf "%-46s %5s (%5s)   %s\n" "./vramlab, ~100k live / ~2k live" "$(median "${G_RATIOS_LIVE[@]}")" \
+      "$(median "${G_RATIOS_LIVE_CPU[@]}")" "(goal: 1.50 or less; each round's: ${G_RATIOS_LIVE[*]})"
+  printf "%-46s %5s (%5s)   %s\n" "./vramlab, 4x the events / 1x (~100k live)" "$(median "${G_RATIOS_LONG[@]}")" \
+      "$(median "${G_RATIOS_LONG_CPU[@]}")" "(goal: 4.40 or less; each round's: ${G_RATIOS_LONG[*]})"
+  if [ -n "$CXX" ]; then
+    printf "%-46s %5s (%5s)   %s\n" "./vramlab / C++ at ~100k live" "$(median "${G_RATIOS_CPP[@]}")" \
+        "$(median "${G_RATIOS_CPP_CPU[@]}")" "(goal: 1.00 or less; each round's: ${G_RATIOS_CPP[*]})"
+  fi
 fi
 if [[ " $SECTIONS " == *" policies "* ]]; then
   workload "u-pytorch" "$EVENTS events, 1-24 MiB, ~100000 live, --policy pytorch (the kit alone: the yardsticks are the toy's)" \
