@@ -292,14 +292,17 @@ final class ReplayCommand implements Command {
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
         SummaryListener summary = csv ? null : new SummaryListener(io.out(), map);
         Replayer replayer = new Replayer(allocator, csv ? new CsvListener(io.out()) : summary, file, false);
-        if (Runtime.getRuntime().availableProcessors() > 1 && !isSmallFile(file)) {
-            try (ReadAhead events = replayer.readAhead(in, file)) {
-                replayer.replay(events);
+        try (SummaryListener lines = summary) {        // closed, the OOM lines before an error are printed too
+            if (Runtime.getRuntime().availableProcessors() > 1 && !isSmallFile(file)) {
+                if (lines != null) lines.writeBehind();         // and its OOM lines on a third thread
+                try (ReadAhead events = replayer.readAhead(in, file)) {
+                    replayer.replay(events);
+                }
+            } else {
+                replayer.replay(new TraceReader(in, file));
             }
-        } else {
-            replayer.replay(new TraceReader(in, file));
+            if (lines != null) lines.finish(allocator);
         }
-        if (summary != null) summary.finish(allocator);
     }
 
     /** A file of under a megabyte (some ten thousand lines) replays sooner than a thread starts and warms up. */

@@ -74,7 +74,7 @@ class SummaryListenerTest {
         }
         byte[] text = trace.toString().getBytes(StandardCharsets.UTF_8);
         Charset cs = Charset.forName(charset);
-        String[] paths = {"iterator", "reader", "read-ahead"};
+        String[] paths = {"iterator", "reader", "read-ahead", "read-ahead, lines written behind"};
         byte[][] printed = new byte[paths.length][];
         String[] last = new String[paths.length];
         for (int p = 0; p < paths.length; p++) {
@@ -82,6 +82,7 @@ class SummaryListenerTest {
             a.expectOoms(true);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             SummaryListener summary = new SummaryListener(new PrintStream(bytes, true, cs));
+            if (p == 3) summary.writeBehind();
             Replayer replayer = new Replayer(a, summary, "t", false);
             switch (p) {
                 case 0 -> replayer.replay((java.util.Iterator<TraceEvent>) new TraceReader(new java.io.ByteArrayInputStream(text), "t"));
@@ -104,5 +105,76 @@ class SummaryListenerTest {
             assertThat(printed[p]).as(paths[p]).isEqualTo(printed[0]);
             assertThat(last[p]).as(paths[p]).isEqualTo(last[0]).startsWith("OOM at step");
         }
+    }
+
+    /** A trace that OOMs on every other line after the first: {@code n} OOMs in all. */
+    private static byte[] oomingTrace(int n) {
+        StringBuilder t = new StringBuilder("alloc big 40MiB\n");
+        for (int i = 0; i < n; i++) t.append("alloc h").append(i).append(" 30MiB\nfree h").append(i).append('\n');
+        return t.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The toy policy, except that its OOM message throws from the {@code failAt}-th on (0: never). */
+    private static vramlab.alloc.Policy toyFailingAt(int failAt) {
+        vramlab.alloc.Policy toy = Policies.create("toy", "");
+        java.util.concurrent.atomic.AtomicInteger messages = new java.util.concurrent.atomic.AtomicInteger();
+        return (vramlab.alloc.Policy) java.lang.reflect.Proxy.newProxyInstance(SummaryListenerTest.class.getClassLoader(),
+                new Class<?>[] {vramlab.alloc.Policy.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("oomMessage") && failAt > 0 && messages.incrementAndGet() >= failAt) {
+                        throw new IllegalStateException("no message for OOM " + messages.get());
+                    }
+                    try {
+                        return method.invoke(toy, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** Replays {@code trace} read ahead; returns what was printed, and any error in {@code error[0]}. */
+    private static String replayAhead(byte[] trace, vramlab.alloc.Policy policy, boolean behind, Throwable[] error) {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), policy);
+        a.expectOoms(true);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (SummaryListener summary = new SummaryListener(new PrintStream(bytes, true, StandardCharsets.UTF_8))) {
+            if (behind) summary.writeBehind();
+            Replayer replayer = new Replayer(a, summary, "t", false);
+            try (ReadAhead r = replayer.readAhead(new java.io.ByteArrayInputStream(trace), "t")) {
+                replayer.replay(r);
+            }
+            summary.finish(a);
+        } catch (RuntimeException e) {
+            error[0] = e;
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest(name = "{0} OOMs")
+    @CsvSource({"0", "1", "255", "256", "257", "1023", "1024", "3000"})
+    @DisplayName("lines written behind are the lines printed at once, in order, however many OOMs fill or leave the batches")
+    void writtenBehindAsPrinted(int n) {
+        byte[] trace = oomingTrace(n);
+        Throwable[] none = new Throwable[1];
+        String atOnce = replayAhead(trace, Policies.create("toy", ""), false, none);
+        String behind = replayAhead(trace, Policies.create("toy", ""), true, none);
+        assertThat(none[0]).isNull();
+        assertThat(behind).isEqualTo(atOnce);
+        assertThat(behind.lines().filter(l -> l.startsWith("OOM at step")).count()).isEqualTo(n);
+        assertThat(behind).contains("events: " + (1 + 2 * n) + ", OOMs: " + n);
+    }
+
+    @ParameterizedTest(name = "failing at OOM {0}")
+    @CsvSource({"1", "5", "300", "700"})
+    @DisplayName("a message that throws, written behind, fails the replay with its own error, after the lines before it")
+    void errorWrittenBehind(int failAt) {
+        byte[] trace = oomingTrace(800);
+        Throwable[] atOnceError = new Throwable[1];
+        Throwable[] behindError = new Throwable[1];
+        String atOnce = replayAhead(trace, toyFailingAt(failAt), false, atOnceError);
+        String behind = replayAhead(trace, toyFailingAt(failAt), true, behindError);
+        assertThat(atOnceError[0]).isInstanceOf(IllegalStateException.class).hasMessage("no message for OOM " + failAt);
+        assertThat(behindError[0]).isInstanceOf(IllegalStateException.class).hasMessage("no message for OOM " + failAt);
+        assertThat(behind).isEqualTo(atOnce);
+        assertThat(behind.lines().count()).isEqualTo(failAt - 1);
     }
 }
