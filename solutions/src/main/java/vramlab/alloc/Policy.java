@@ -27,7 +27,10 @@ public interface Policy {
     /** Whether a free block of {@code blockSize} serving {@code rounded} bytes is split. */
     boolean shouldSplit(PoolKind pool, long blockSize, long rounded);
 
-    /** The text of the out-of-memory error for the state in {@code report}. */
+    /**
+     * The text of the out-of-memory error for the state in {@code report}, from the report alone:
+     * the error writes it when first read, and a replay may read it later, on another thread.
+     */
     String oomMessage(OomReport report);
 
     /** {@code expandable_segments:True}: grow one reservation per (pool, stream) by pages. */
