@@ -133,15 +133,8 @@ public final class CsvListener implements Replayer.Listener {
 
     /** {@code n} in decimal, as {@link Long#toString(long)} writes it. */
     private void number(long n) {
-        if (n < 0) {
-            word(ascii(Long.toString(n)));
-            return;
-        }
-        int digits = 1;
-        for (long rest = n / 10; rest > 0; rest /= 10) digits++;
-        ensure(digits);
-        for (int i = length + digits - 1; i >= length; i--, n /= 10) row[i] = (byte) ('0' + n % 10);
-        length += digits;
+        ensure(Decimal.MAX);
+        length = Decimal.write(n, row, length);
     }
 
     private void ensure(int more) {

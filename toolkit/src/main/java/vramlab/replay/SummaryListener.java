@@ -356,15 +356,8 @@ public final class SummaryListener implements Replayer.Listener, AutoCloseable {
         }
 
         @Override public void number(long n) {
-            if (n < 0) {
-                text(Long.toString(n));
-                return;
-            }
-            if (length + 20 > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + 20));
-            int digits = 1;
-            for (long rest = n / 10; rest > 0; rest /= 10) digits++;
-            for (int i = length + digits - 1; i >= length; i--, n /= 10) bytes[i] = (byte) ('0' + n % 10);
-            length += digits;
+            if (length + Decimal.MAX > bytes.length) bytes = Arrays.copyOf(bytes, 2 * (length + Decimal.MAX));
+            length = Decimal.write(n, bytes, length);
         }
     }
 
