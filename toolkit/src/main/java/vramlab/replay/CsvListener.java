@@ -104,7 +104,8 @@ public final class CsvListener implements Replayer.Listener {
 
     /**
      * Whether Commons CSV writes this handle as it is, under the quote rule RFC 4180's format
-     * uses ({@code QuoteMode.MINIMAL}, in {@code CSVFormat.printWithQuotes}): it quotes a value
+     * uses ({@code QuoteMode.MINIMAL}, in {@code CSVFormat.printWithQuotes} of Commons CSV 1.14.1,
+     * the version the pom pins, checked against it by {@code CsvListenerTest}): it quotes a value
      * with a delimiter, a quote, a CR or an LF, one that starts with a character up to {@code #}
      * (its comment marker), and one that ends with a space or a control character. This
      * answers yes only for printable ASCII past {@code #} without a comma (a quote is {@code "},
