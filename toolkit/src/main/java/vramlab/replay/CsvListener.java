@@ -10,6 +10,7 @@ import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
 import vramlab.alloc.CachingAllocator;
+import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceEvent;
 
 /**
@@ -65,6 +66,26 @@ public final class CsvListener implements Replayer.Listener {
         row(step, op, handle, bytes, result, a);
     }
 
+    /**
+     * The fast path's row: the handle's bytes are copied from the cursor's line into the row, and
+     * only a handle that needs Commons CSV is made a string. A string per event was most of what
+     * {@code --csv} still made per row (issue 38).
+     */
+    @Override
+    public void event(long step, TraceEvent.Op op, long line, TraceCursor cursor, long size, Replayer.Result result,
+                      long bytes, CachingAllocator a) {
+        start(step, op);
+        int n = cursor.handleLength();
+        ensure(n);
+        cursor.copyHandle(row, length);
+        if (!plain(row, length, n)) {
+            printRecord(step, op.word(), cursor.handle(), bytes, result.word(), a.requested(), a.allocated(), a.reserved());
+            return;
+        }
+        length += n;
+        end(bytes, result, a);
+    }
+
     private void row(long step, TraceEvent.Op op, String handle, long bytes, Replayer.Result result,
                      CachingAllocator a) {
         if (handle == null) handle = "";                  // as Commons CSV prints a null value
@@ -72,13 +93,23 @@ public final class CsvListener implements Replayer.Listener {
             printRecord(step, op.word(), handle, bytes, result.word(), a.requested(), a.allocated(), a.reserved());
             return;
         }
+        start(step, op);
+        ensure(handle.length());
+        for (int i = 0; i < handle.length(); i++) row[length++] = (byte) handle.charAt(i);   // checked: ASCII
+        end(bytes, result, a);
+    }
+
+    /** A plain row up to its handle: the step, the op and their commas. */
+    private void start(long step, TraceEvent.Op op) {
         length = 0;
         number(step);
         comma();
         word(OPS[op.ordinal()]);
         comma();
-        ensure(handle.length());
-        for (int i = 0; i < handle.length(); i++) row[length++] = (byte) handle.charAt(i);   // checked: ASCII
+    }
+
+    /** A plain row after its handle, to its line's end, and the row written. */
+    private void end(long bytes, Replayer.Result result, CachingAllocator a) {
         comma();
         number(bytes);
         comma();
@@ -116,6 +147,18 @@ public final class CsvListener implements Replayer.Listener {
     static boolean plain(String handle) {
         for (int i = 0; i < handle.length(); i++) {
             char c = handle.charAt(i);
+            if (c <= '#' || c > '~' || c == ',') return false;
+        }
+        return true;
+    }
+
+    /**
+     * {@link #plain(String)} for a handle's UTF-8 bytes: the same answer for the same handle,
+     * since a byte of a character past ASCII is negative here and is never plain.
+     */
+    static boolean plain(byte[] b, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            byte c = b[i];
             if (c <= '#' || c > '~' || c == ',') return false;
         }
         return true;

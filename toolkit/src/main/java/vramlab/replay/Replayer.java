@@ -45,6 +45,19 @@ public final class Replayer {
             event(step, new TraceEvent(line, op, handle, size, 0), result, bytes, a);
         }
 
+        /**
+         * The same, with the cursor still at the event's line: its handle may be read
+         * ({@link TraceCursor#handle()}, or its bytes by {@link TraceCursor#copyHandle}) during
+         * this call only. The fast path calls this one. By default it reads the handle as a
+         * string, when {@link #readsHandles} says the listener reads it, and calls the method
+         * above; a listener that writes a row per event ({@code --csv}) copies the handle's
+         * bytes instead and makes no string per event (issue 38).
+         */
+        default void event(long step, TraceEvent.Op op, long line, TraceCursor cursor, long size, Result result,
+                           long bytes, CachingAllocator a) {
+            event(step, op, line, readsHandles() ? cursor.handle() : null, size, result, bytes, a);
+        }
+
         default void oom(long step, TraceEvent e, CudaOutOfMemoryError error) {}
 
         /**
@@ -79,7 +92,6 @@ public final class Replayer {
     private final Listener listener;
     private final String file;
     private final boolean checkInvariants;
-    private final boolean names;              // the listener reads the fast path's handles
     /** The live handles, and those whose alloc ended in OOM until their free arrives, by id. */
     private final Handles handles = new Handles();
     private Object[] held = new Object[64];   // by id: the live block (ZERO for none), FAILED, or null
@@ -91,7 +103,6 @@ public final class Replayer {
         this.listener = listener;
         this.file = file;
         this.checkInvariants = checkInvariants;
-        this.names = listener.readsHandles();
     }
 
     public void replay(Iterator<TraceEvent> events) {
@@ -121,7 +132,7 @@ public final class Replayer {
                     alloc(id, null, reader, line, reader.size(), 0);
                 }
                 case FREE -> free(reader.track(handles), null, reader, line, false);
-                case EMPTY_CACHE -> emptyCache(null, line);
+                case EMPTY_CACHE -> emptyCache(null, reader, line);
             }
             if (checkInvariants) allocator.checkInvariants();
         }
@@ -144,7 +155,7 @@ public final class Replayer {
                 alloc(id < 0 ? handles.add(e.handle()) : id, e, null, e.line(), e.size(), e.stream());
             }
             case FREE -> free(handles.find(e.handle()), e, null, e.line(), true);
-            case EMPTY_CACHE -> emptyCache(e, e.line());
+            case EMPTY_CACHE -> emptyCache(e, null, e.line());
         }
         if (checkInvariants) allocator.checkInvariants();
     }
@@ -172,8 +183,7 @@ public final class Replayer {
             Block b = allocator.alloc(size, stream);
             held[id] = b != null ? b : ZERO;
             liveCount++;
-            String handle = e == null && names ? cursor.handle() : null;
-            tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OK, size);
+            tell(e, cursor, TraceEvent.Op.ALLOC, line, size, Result.OK, size);
         } catch (CudaOutOfMemoryError oom) {
             held[id] = FAILED;
             if (e != null) {
@@ -181,25 +191,23 @@ public final class Replayer {
             } else {
                 listener.oom(step, line, cursor, size, oom);   // no event object, no string (issue 38)
             }
-            String handle = e == null && names ? cursor.handle() : null;
-            tell(e, TraceEvent.Op.ALLOC, line, handle, size, Result.OOM, size);
+            tell(e, cursor, TraceEvent.Op.ALLOC, line, size, Result.OOM, size);
         }
     }
 
     /** As for alloc; {@code forget}: the handle leaves the table here (the cursor's track did it already). */
     private void free(int id, TraceEvent e, TraceCursor cursor, long line, boolean forget) {
         Object h = id < 0 ? null : held[id];
-        String handle = id < 0 || names ? name(e, cursor) : null;
         if (id >= 0) untrack(id, forget);
         if (h != null && h != FAILED && h != ZERO) {
             Block b = (Block) h;
             long bytes = b.requested();
             allocator.free(b);
-            tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.OK, bytes);
+            tell(e, cursor, TraceEvent.Op.FREE, line, 0, Result.OK, bytes);
         } else if (h == FAILED) {
-            tell(e, TraceEvent.Op.FREE, line, handle, 0, Result.SKIPPED, 0);   // its alloc died in OOM
+            tell(e, cursor, TraceEvent.Op.FREE, line, 0, Result.SKIPPED, 0);   // its alloc died in OOM
         } else {
-            throw new TraceException(file, line, "free of unknown handle '" + handle
+            throw new TraceException(file, line, "free of unknown handle '" + name(e, cursor)
                     + "' (never allocated, or already freed)");
         }
     }
@@ -211,16 +219,17 @@ public final class Replayer {
         if (forget) handles.remove(id);
     }
 
-    private void emptyCache(TraceEvent e, long line) {
-        tell(e, TraceEvent.Op.EMPTY_CACHE, line, "", 0, Result.OK, allocator.emptyCache());
+    private void emptyCache(TraceEvent e, TraceCursor cursor, long line) {
+        tell(e, cursor, TraceEvent.Op.EMPTY_CACHE, line, 0, Result.OK, allocator.emptyCache());
     }
 
-    private void tell(TraceEvent e, TraceEvent.Op op, long line, String handle, long size, Result result,
+    /** The listener hears of the event: as its object on the iterator path, else with the cursor at its line. */
+    private void tell(TraceEvent e, TraceCursor cursor, TraceEvent.Op op, long line, long size, Result result,
                       long bytes) {
         if (e != null) {
             listener.event(step, e, result, bytes, allocator);
         } else {
-            listener.event(step, op, line, handle, size, result, bytes, allocator);
+            listener.event(step, op, line, cursor, size, result, bytes, allocator);
         }
     }
 

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.driver.Gpu;
+import vramlab.trace.Handles;
 import vramlab.trace.ReadAhead;
+import vramlab.trace.TraceCursor;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
 
@@ -56,6 +58,28 @@ class CsvListenerTest {
         }
     }
 
+    /**
+     * A cursor at one line whose handle is {@code handle} (a null handle as {@code empty_cache}'s
+     * empty one): the fast path's call, which copies the handle's UTF-8 bytes from the cursor.
+     */
+    private static final class AtHandle implements TraceCursor {
+        private final byte[] utf8;
+
+        AtHandle(String handle) { utf8 = (handle == null ? "" : handle).getBytes(StandardCharsets.UTF_8); }
+
+        @Override public String handle() { return new String(utf8, StandardCharsets.UTF_8); }
+        @Override public int handleLength() { return utf8.length; }
+        @Override public int copyHandle(byte[] out, int at) {
+            System.arraycopy(utf8, 0, out, at, utf8.length);
+            return utf8.length;
+        }
+        @Override public boolean advance() { throw new UnsupportedOperationException(); }
+        @Override public long line() { throw new UnsupportedOperationException(); }
+        @Override public TraceEvent.Op op() { throw new UnsupportedOperationException(); }
+        @Override public long size() { throw new UnsupportedOperationException(); }
+        @Override public int track(Handles handles) { throw new UnsupportedOperationException(); }
+    }
+
     /** Both writers' bytes for the same calls. */
     private static final class Pair {
         final ByteArrayOutputStream fastBytes = new ByteArrayOutputStream();
@@ -66,8 +90,11 @@ class CsvListenerTest {
         void row(long step, TraceEvent.Op op, String handle, long bytes, Replayer.Result result, CachingAllocator a) {
             TraceEvent e = new TraceEvent(step, op, handle, bytes, 0);
             ref.event(step, e, result, bytes, a);
-            if (step % 2 == 0) fast.event(step, e, result, bytes, a);
-            else fast.event(step, op, step, handle, bytes, result, bytes, a);   // the fast path's call
+            switch ((int) Math.floorMod(step, 3L)) {
+                case 0 -> fast.event(step, e, result, bytes, a);
+                case 1 -> fast.event(step, op, step, handle, bytes, result, bytes, a);   // a handle as a string
+                default -> fast.event(step, op, step, new AtHandle(handle), bytes, result, bytes, a);   // the fast path's call
+            }
         }
 
         void assertSame() {
