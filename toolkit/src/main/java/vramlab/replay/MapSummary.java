@@ -74,7 +74,9 @@ public final class MapSummary {
           .append(Bytes.formatSize(a.allocated())).append(" (").append(a.policy().name())
           .append(" policy); --map prints every segment\n");
         List<Segment> top = t.top.list();
-        sb.append("the ").append(top.size()).append(" largest:\n");
+        if (top.size() < t.segments) sb.append("the ").append(top.size()).append(" largest:\n");
+        else if (t.segments == 1) sb.append("the segment:\n");    // one, with too many blocks to draw
+        else sb.append("all ").append(t.segments).append(", largest first:\n");
         for (Segment s : top) sb.append("  ").append(line(s)).append('\n');
         sb.append("segments by fill:");
         for (int i = 0; i < FILL_LABELS.length; i++) sb.append("  ").append(FILL_LABELS[i]).append(' ').append(t.fill[i]);

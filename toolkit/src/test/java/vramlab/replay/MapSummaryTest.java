@@ -64,6 +64,7 @@ class MapSummaryTest {
                 ? Long.compare(y.reservedBytes(), x.reservedBytes()) : Integer.compare(x.id(), y.id()));
         List<String> drawn = text.lines().filter(l -> l.startsWith("  segment ")).toList();
         assertThat(drawn).hasSize(MapSummary.LARGEST);
+        assertThat(text).contains("\nthe " + MapSummary.LARGEST + " largest:\n");
         for (int i = 0; i < drawn.size(); i++) {
             assertThat(drawn.get(i)).startsWith("  segment " + bySize.get(i).id() + " (");
         }
@@ -124,7 +125,7 @@ class MapSummaryTest {
         assertThat(blocks(past)).isEqualTo(MapSummary.FULL_MAP_BLOCKS + 1);
         String text = print(past, false);
         assertThat(text).startsWith("segment map: 1 segment (1 small, 0 large)")
-                .contains("  segment 0 (small, 2M): |").contains((MapSummary.FULL_MAP_BLOCKS + 1) + " blocks, "
+                .contains("\nthe segment:\n  segment 0 (small, 2M): |").contains((MapSummary.FULL_MAP_BLOCKS + 1) + " blocks, "
                         + MapSummary.FULL_MAP_BLOCKS + " live");
         assertThat(print(past, true)).isEqualTo(SegmentMap.text(past));
     }
@@ -145,6 +146,7 @@ class MapSummaryTest {
         int n = a.segments().size();
         assertThat(text).startsWith("segment map: " + n + (n == 1 ? " segment (" : " segments ("));
         assertThat(text.lines()).hasSizeLessThan(20).allMatch(l -> l.length() < 300);
+        assertThat(text).contains(n == 1 ? "\nthe segment:\n" : "\nall " + n + ", largest first:\n");
         for (Segment s : a.segments()) {
             assertThat(text).contains("  " + SegmentMap.head(s) + ": " + SegmentMap.bar(s) + " " + s.blocks().size() + " blocks, ");
         }
