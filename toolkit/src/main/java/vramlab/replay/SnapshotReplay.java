@@ -201,6 +201,7 @@ public final class SnapshotReplay {
         SnapshotCard.checkCard(card.total(), card.why(), s.file());
         Gpu gpu = new Gpu(d.index(), card.total(), card.total() - card.available());
         CachingAllocator a = new CachingAllocator(gpu.open(1, "replay", 0), policy);
+        a.expectOoms(true);             // an OOM is a result of the replay: no stack traces to fill
         List<String> startNotes = new ArrayList<>(start.notes());
         Map<String, Block> live = new HashMap<>();
         restore(a, start, live, startNotes);
@@ -219,6 +220,7 @@ public final class SnapshotReplay {
         List<List<String>> replayedRuns = EndState.segmentRuns(a.trace().entries().stream()
                 .map(e -> new EndState.Event(e.action(), e.addr(), e.size())).toList());
         if (!record) a.trace().record(false, 1);
+        a.expectOoms(false);            // the report's allocator, used after (JShell), throws as any other
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
                 recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak, run.peakPosition,

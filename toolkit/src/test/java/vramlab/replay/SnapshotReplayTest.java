@@ -1,6 +1,7 @@
 package vramlab.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static vramlab.units.Bytes.mib;
 
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import vramlab.driver.Gpu;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotReader;
 import vramlab.snapshot.SnapshotWriter;
+import vramlab.trace.TraceEvent;
 import vramlab.units.Bytes;
 
 /**
@@ -108,6 +110,25 @@ class SnapshotReplayTest {
             assertThat(r.card()).contains("inferred from the oom entry");
             expectOwnEndState(r, "seed " + seed);
         }
+    }
+
+    @Test
+    @DisplayName("an OOM in the replay is a result, with no stack trace filled; the report's allocator throws as any other after")
+    void oomsAsResults() {
+        CachingAllocator a = run(21, "", mib(256), 800, 0, Long.MAX_VALUE);
+        Snapshot s = SnapshotReader.read(SnapshotWriter.pickle(MemorySnapshot.of(a)), "run.pickle");
+        List<CudaOutOfMemoryError> seen = new ArrayList<>();
+        SnapshotReplay.Report r = SnapshotReplay.run(s, s.device(0), SnapshotReplay.Options.recorded(),
+                new Replayer.Listener() {
+                    @Override public void event(long step, TraceEvent e, Replayer.Result res, long b, CachingAllocator al) { }
+                    @Override public void oom(long step, TraceEvent e, CudaOutOfMemoryError error) { seen.add(error); }
+                }, false);
+        assertThat(seen).as("the run must OOM for this test to mean anything").isNotEmpty()
+                .hasSize(r.replayedOoms().size()).allMatch(e -> e.getStackTrace().length == 0);
+        assertThat(r.oomMessages()).containsExactlyElementsOf(seen.stream().map(Throwable::getMessage).toList());
+
+        CudaOutOfMemoryError after = catchThrowableOfType(() -> r.allocator().alloc(Bytes.gib(1)), CudaOutOfMemoryError.class);
+        assertThat(after.getStackTrace()).isNotEmpty();
     }
 
     @Nested
