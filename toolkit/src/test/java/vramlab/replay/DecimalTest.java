@@ -30,7 +30,15 @@ class DecimalTest {
         for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10; p *= 10) {
             check(p, 1);
             check(p - 1, 1);
+            check(p + 1, 0);
             check(-p, 2);
+        }
+        // the nine-digit chunks' edges: zeros to pad inside, an int's limit either side
+        long[] chunks = {1_000_000_007L, 2_000_000_000_000_000_001L, 1_000_000_000_999_999_999L, 3_000_000_010L,
+            (long) Integer.MAX_VALUE + 1, 999_999_999_000_000_000L, 1L << 40, (1L << 40) + 1, 4_294_967_296_000L};
+        for (long n : chunks) for (int at = 0; at < 2; at++) {
+            check(n, at);
+            check(-n, at);
         }
         Random r = new Random(38);
         for (int i = 0; i < 20_000; i++) check(r.nextLong() >> r.nextInt(64), r.nextInt(4));
