@@ -6,8 +6,10 @@ package vramlab.replay;
  * written by the million.
  *
  * <p>The digits are worked out in {@code int} arithmetic, nine at a time: the launcher's JIT (C1,
- * {@code -XX:TieredStopAtLevel=1}) divides an {@code int} with one instruction but a {@code long}
- * through a call into the JVM's runtime ({@code SharedRuntime::ldiv} and {@code lrem}). A digit
+ * {@code -XX:TieredStopAtLevel=1}) divides an {@code int} with the CPU's {@code idiv} but a
+ * {@code long} through a call into the JVM's runtime ({@code SharedRuntime::ldiv} and
+ * {@code lrem}; HotSpot's {@code cpu/x86/c1_LIRGenerator_x86.cpp},
+ * {@code LIRGenerator::do_ArithmeticOp_Long}, JDK 17). A digit
  * by digit loop on the {@code long} made 39 such calls for a 13-digit byte count, a sixth of a
  * {@code --csv} replay's samples in {@code perf} (issue 38); now a number up to
  * {@link Integer#MAX_VALUE} makes none, and a larger one one per nine digits.
