@@ -76,9 +76,21 @@ public final class Main {
 
     public static void main(String[] args) {
         Io io = Io.system();
-        int status = run(args, io);
-        io.out().flush();
+        int status;
+        try {
+            status = run(args, io);
+            io.out().flush();
+        } catch (StandardOutput.Closed e) {              // help, usage and --version write outside a command
+            status = cannotWrite(e, "vramlab", io);
+        }
         System.exit(status);
+    }
+
+    /** Standard output failed: status 0 and nothing said when the reader went away (| head), else one line and 1. */
+    private static int cannotWrite(StandardOutput.Closed e, String name, Io io) {
+        if (e.readerWentAway()) return 0;
+        io.err().println("error: " + name + ": could not write standard output: " + e.getMessage());
+        return 1;
     }
 
     public static int run(String[] args, Io io) {
@@ -119,6 +131,8 @@ public final class Main {
         } catch (UsageException | TraceException e) {
             io.err().println("error: " + e.getMessage());
             return 2;
+        } catch (StandardOutput.Closed e) {
+            return cannotWrite(e, name, io);
         } catch (Exception | StackOverflowError e) {
             io.err().println("error: " + name + ": " + unexpected(e));
             if (System.getenv("VRAMLAB_DEBUG") != null) e.printStackTrace(io.err());

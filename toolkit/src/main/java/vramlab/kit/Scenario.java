@@ -1,6 +1,7 @@
 package vramlab.kit;
 
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -36,6 +37,8 @@ public record Scenario(String title, Consumer<PrintStream> body) {
             if (!s.title().isEmpty()) out.println("== " + s.title() + " ==");
             try {
                 s.body().accept(out);
+            } catch (UncheckedIOException e) {
+                throw e;                                // the output failed (the launcher's, piped and closed): not the scenario
             } catch (RuntimeException | LinkageError | AssertionError e) {
                 Todo todo = todoIn(e);
                 if (todo != null) todos++;

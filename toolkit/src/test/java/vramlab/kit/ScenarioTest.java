@@ -1,10 +1,14 @@
 package vramlab.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.DisplayName;
@@ -49,6 +53,17 @@ class ScenarioTest {
                 """);
         assertThat(o[0]).isEqualTo(new Scenario.Outcome(1, 1));
         assertThat(o[0].clean()).isFalse();
+    }
+
+    @Test
+    @DisplayName("output that can no longer be written (a launcher's, piped and closed) ends the run: not a scenario's failure")
+    void outputFailureEndsTheRun() {
+        UncheckedIOException closed = new UncheckedIOException(new IOException("Broken pipe"));
+        List<String> ran = new ArrayList<>();
+        assertThatThrownBy(() -> Scenario.runAll(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                List.of(new Scenario("A", p -> ran.add("A")), new Scenario("B", p -> { throw closed; }),
+                        new Scenario("C", p -> ran.add("C"))))).isSameAs(closed);
+        assertThat(ran).containsExactly("A");
     }
 
     @Test
