@@ -8,6 +8,8 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import vramlab.kit.Scenario;
+import vramlab.lab.Todo;
 import vramlab.trace.TraceException;
 import vramlab.units.Bytes;
 
@@ -134,7 +136,7 @@ public final class Main {
         } catch (StandardOutput.Closed e) {
             return cannotWrite(e, name, io);
         } catch (Exception | StackOverflowError e) {
-            io.err().println("error: " + name + ": " + unexpected(e));
+            io.err().println("error: " + name + ": " + failure(e));
             if (System.getenv("VRAMLAB_DEBUG") != null) e.printStackTrace(io.err());
             return 1;
         } catch (OutOfMemoryError e) {
@@ -143,6 +145,17 @@ public final class Main {
                     + " VRAMLAB_JAVA_OPTS=-Xmx8g, or hand it a smaller file)");
             return 1;
         }
+    }
+
+    /**
+     * A command's failure in one line: a step of the cores not written yet (a student's copy runs
+     * its own cores in labs/, and a command can reach one of their Todos) as that step's
+     * message, else {@link #unexpected}.
+     */
+    static String failure(Throwable e) {
+        Todo todo = Scenario.todoIn(e);
+        if (todo != null) return "it runs the cores in labs/, and step " + todo.step() + " is not done: " + todo.getMessage();
+        return unexpected(e);
     }
 
     /**

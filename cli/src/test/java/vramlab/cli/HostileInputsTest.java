@@ -192,4 +192,17 @@ class HostileInputsTest {
                 .startsWith("an internal error (").doesNotContain("java.");
         assertThat(Main.unexpected(new StackOverflowError())).startsWith("its input nests too deep");
     }
+
+    @Test
+    @DisplayName("a step of the cores not written yet (a student's copy) is named with what to read, not called an internal error")
+    void todoInTheCores() {
+        vramlab.lab.Todo todo = new vramlab.lab.Todo("3.1", "Round a request", "ch03 \"Rule 1\"",
+                "labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+        String expected = "it runs the cores in labs/, and step 3.1 is not done: TODO step 3.1 (Round a request) is not"
+                + " written yet: read the notes, ch03 \"Rule 1\", then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
+        assertThat(Main.failure(todo)).isEqualTo(expected);
+        assertThat(Main.failure(new IllegalStateException("wrapped", todo))).isEqualTo(expected);
+        assertThat(Main.failure(new IllegalStateException("the books do not balance"))).isEqualTo(
+                Main.unexpected(new IllegalStateException("the books do not balance")));
+    }
 }
