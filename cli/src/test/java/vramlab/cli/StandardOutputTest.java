@@ -22,19 +22,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @DisplayName("standard output that can no longer be written")
 class StandardOutputTest {
-    private static final int EVENTS = 400_000;
-
-    /** A trace of {@link #EVENTS} events made as it is read, counting the bytes read. */
+    /** A trace of {@code events} events made as it is read, counting the bytes read. */
     static final class Trace extends InputStream {
+        private final int events;
         private int event;
         private byte[] line = new byte[0];
         private int at;
         long read;
 
+        Trace(int events) { this.events = events; }
+
         @Override
         public int read() {
             if (at == line.length) {
-                if (event == EVENTS) return -1;
+                if (event == events) return -1;
                 int k = event++;
                 String s = k % 2 == 0 ? "alloc h" + (k / 2) + " " + (512 + k % 7 * 4096) + "\n" : "free h" + (k / 2) + "\n";
                 line = s.getBytes(StandardCharsets.US_ASCII);
@@ -44,7 +45,7 @@ class StandardOutputTest {
             return line[at++];
         }
 
-        boolean atEnd() { return event == EVENTS && at == line.length; }
+        boolean atEnd() { return event == events && at == line.length; }
     }
 
     /** Takes {@code limit} bytes, then fails every write with {@code message}, counting the tries. */
@@ -80,7 +81,7 @@ class StandardOutputTest {
     @Test
     @DisplayName("when the reader goes away (| head), --csv stops there: status 0, nothing on stderr, the trace left unread")
     void readerGoesAway() {
-        Trace trace = new Trace();
+        Trace trace = new Trace(400_000);
         Failing pipe = new Failing("Broken pipe", 100_000);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(new String[] {"replay", "--csv", "-"}, io(trace, pipe, err));
@@ -95,7 +96,7 @@ class StandardOutputTest {
     @ValueSource(strings = {"No space left on device", "Input/output error"})
     @DisplayName("any other failure is an error: one line naming it, status 1, no stack trace")
     void otherFailure(String message) {
-        Trace trace = new Trace();
+        Trace trace = new Trace(400_000);
         Failing disk = new Failing(message, 100_000);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(new String[] {"replay", "--csv", "-"}, io(trace, disk, err));
@@ -125,10 +126,10 @@ class StandardOutputTest {
         ByteArrayOutputStream plain = new ByteArrayOutputStream();
         ByteArrayOutputStream wrapped = new ByteArrayOutputStream();
         assertThat(Main.run(new String[] {"replay", "--csv", "-"},
-                new Io(new Trace(), new PrintStream(plain, false, StandardCharsets.UTF_8), System.err))).isZero();
+                new Io(new Trace(50_000), new PrintStream(plain, false, StandardCharsets.UTF_8), System.err))).isZero();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertThat(Main.run(new String[] {"replay", "--csv", "-"}, io(new Trace(), wrapped, err))).isZero();
+        assertThat(Main.run(new String[] {"replay", "--csv", "-"}, io(new Trace(50_000), wrapped, err))).isZero();
         assertThat(wrapped.toByteArray()).isEqualTo(plain.toByteArray());
-        assertThat(plain.size()).isGreaterThan(1_000_000);
+        assertThat(plain.size()).isGreaterThan(1_000_000);   // past the 64 KiB buffer many times
     }
 }
