@@ -257,8 +257,8 @@ public final class Gpu {
         pool.checkInvariants();
         int owned = driverReserve > 0 ? 1 : 0;
         for (GpuProcess p : processes) owned += p.checkInvariants();
-        if (owned != pool.chunks().size()) {
-            throw new IllegalStateException("Gpu " + id + ": the pool has " + pool.chunks().size()
+        if (owned != pool.chunkCount()) {
+            throw new IllegalStateException("Gpu " + id + ": the pool has " + pool.chunkCount()
                     + " chunks but the reserve and processes own " + owned);
         }
     }

@@ -282,6 +282,9 @@ public final class PhysicalPool {
         return c != null && address < c.end() ? c : null;
     }
 
+    /** How many chunks there are: {@code chunks().size()}, without making the list. */
+    public int chunkCount() { return starts.cardinality(); }
+
     /** Every chunk, in address order (a copy). */
     public List<Chunk> chunks() {
         return starts.stream().mapToObj(this::chunkStartingAt).toList();

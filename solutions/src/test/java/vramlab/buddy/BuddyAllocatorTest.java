@@ -48,11 +48,11 @@ class BuddyAllocatorTest {
             int expected = model.alloc(units);
             long size = (units << unitShift) - (unitShift > 0 ? 1 : 0);  // an odd size rounds up too
             if (expected < 0) {
-                assertThatThrownBy(() -> buddy.alloc(size)).as(where())
+                assertThatThrownBy(() -> buddy.alloc(size)).as(this::where)
                         .isInstanceOf(BuddyOutOfMemoryError.class);
             } else {
                 long address = buddy.alloc(size);
-                assertThat((address - buddy.base()) >> unitShift).as(where()).isEqualTo(expected);
+                assertThat((address - buddy.base()) >> unitShift).as(this::where).isEqualTo(expected);
                 live.add(new long[] {address, expected});
             }
             check();
@@ -68,7 +68,7 @@ class BuddyAllocatorTest {
 
         void check() {
             buddy.checkInvariants();
-            assertThat(buddy.freeCounts()).as(where()).containsExactly(model.freeCounts());
+            assertThat(buddy.freeCounts()).as(this::where).containsExactly(model.freeCounts());
         }
 
         String where() { return "after" + log + "\n" + buddy.map(); }
@@ -331,7 +331,7 @@ class BuddyAllocatorTest {
                         if (s.order() < order) small += s.size();
                     }
                     long expected = free == 0 ? 1000 : small * 1000 / free;
-                    assertThat(b.unusableIndex(order)).as(b.map()).isEqualTo(expected);
+                    assertThat(b.unusableIndex(order)).as(b::map).isEqualTo(expected);
                 }
             }
         }

@@ -64,6 +64,18 @@ class AddressSpaceCheckTest {
         }
 
         @Test
+        @DisplayName("a 4K page below a 64K one in the same 2 MiB: listed after it, out of address order, and fine")
+        void outOfWalkOrder() {
+            AddressSpace s = new AddressSpace(MmuFormat.VER2);
+            s.map(VA + 0x10000, Pte.local(PageSize.SIZE_64K, 0x10000, Access.READWRITE, 0));
+            s.map(VA, Pte.local(PageSize.SIZE_4K, 0x1000, Access.READWRITE, 0));
+            List<Long> starts = new ArrayList<>();
+            s.forEachPte((va, p) -> starts.add(va));
+            assertThat(starts).containsExactly(VA + 0x10000, VA);
+            s.checkInvariants();
+        }
+
+        @Test
         @DisplayName("the same two pages side by side, 64K then 4K right after it, are fine")
         void adjacent() {
             AddressSpace s = dual(VA + 0x10000);
