@@ -77,10 +77,17 @@ final class ProcessCheck {
         return chunks;
     }
 
-    /** Walks every PTE to the pool chunk behind it; counts, per owner, the PTEs that reach it. */
+    /**
+     * Walks every PTE to the pool chunk behind it; counts, per owner, the PTEs that reach it. An
+     * allocation's PTEs come one after another in the walk, so an owner already found live in
+     * its process is not looked up again for the next PTE (only its range is checked), and each
+     * run of PTEs of one owner is counted in one step.
+     */
     private Map<Object, Integer> ptesByOwner() {
         Map<Object, Integer> seen = new HashMap<>();
         Gpu gpu = p.gpu();
+        Object[] run = {null, null};                 // {the owner of the PTEs just seen, its process}
+        int[] runLength = {0};
         p.addressSpace().forEachPte((at, pte) -> {
             boolean local = pte.device() == gpu.id();
             GpuProcess owner = local ? p : p.peerAccess().on(pte.device());
@@ -88,24 +95,35 @@ final class ProcessCheck {
             Aperture expected = local ? Aperture.VIDEO_MEMORY : link == null ? null : link.aperture();
             long address = local || link == null ? pte.address() : pte.address() - link.offset(owner.gpu());
             PhysicalPool.Chunk c = owner == null ? null : owner.gpu().pool().chunkAt(address);
-            if (c == null || pte.aperture() != expected || !owns(owner, c.owner(), at)) {
+            boolean sameRun = c != null && c.owner() == run[0] && owner == run[1];
+            if (c == null || pte.aperture() != expected || !(sameRun ? backs(c.owner(), at) : owns(owner, c.owner(), at))) {
                 fail(hex(at) + " -> " + pte + " points at " + c + ", not at memory of " + owner);
             }
-            seen.merge(c.owner(), 1, Integer::sum);
+            if (!sameRun) {
+                if (run[0] != null) seen.merge(run[0], runLength[0], Integer::sum);
+                run[0] = c.owner();
+                run[1] = owner;
+                runLength[0] = 0;
+            }
+            runLength[0]++;
         });
+        if (run[0] != null) seen.merge(run[0], runLength[0], Integer::sum);
         return seen;
     }
 
     /** Whether {@code chunkOwner} is {@code q}'s allocation, shared page or handle whose memory may back {@code at}. */
     private static boolean owns(GpuProcess q, Object chunkOwner, long at) {
-        if (chunkOwner instanceof GpuProcess.Allocation a) {
-            return q.allocation(a.va) == a && at >= a.va && at < a.va + a.size;
-        }
-        if (chunkOwner instanceof SharedPages.Page page) {
-            return q.shared().isLive(page) && at >= page.va && at < page.va + Gpu.PAGE;
-        }
+        if (chunkOwner instanceof GpuProcess.Allocation a) return q.allocation(a.va) == a && backs(a, at);
+        if (chunkOwner instanceof SharedPages.Page page) return q.shared().isLive(page) && backs(page, at);
         if (chunkOwner instanceof Vmm.Handle h) return q.vmm().isLive(h);
         return false;
+    }
+
+    /** Whether {@code at} lies where {@code chunkOwner}, known live, may be mapped: in its range (a handle: anywhere). */
+    private static boolean backs(Object chunkOwner, long at) {
+        if (chunkOwner instanceof GpuProcess.Allocation a) return at >= a.va && at < a.va + a.size;
+        if (chunkOwner instanceof SharedPages.Page page) return at >= page.va && at < page.va + Gpu.PAGE;
+        return chunkOwner instanceof Vmm.Handle;
     }
 
     private void fail(String what) {
