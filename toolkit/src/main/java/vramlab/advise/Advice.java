@@ -197,10 +197,18 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         Outcome d = outcomes.get(0), b = best();
         String base = d.setting().asRecorded() ? "the recorded settings" : "the defaults";
         StringBuilder sb = new StringBuilder("Recommendation: ");
+        if (cardKnown && outcomes.stream().allMatch(o -> o.whatIf() != null && !o.whatIf().startFits())) {
+            sb.append("none from this replay: the state the recorded history starts from (the snapshot's")
+              .append(" segments, with what they held cached) does not fit on ").append(formatSize(card))
+              .append(" under any setting, so no row replays this run and their OOM counts say nothing about it.")
+              .append(" Compare the settings on a card that state fits (a larger --device), or record the")
+              .append(" snapshot from the start of the run.\n");
+            return sb.toString();
+        }
         if (cardKnown && !fits(b)) {
             sb.append("no setting makes this workload fit on ").append(formatSize(card))
               .append("; the fewest OOMs (").append(b.ooms()).append(") come with ")
-              .append(b.setting().name()).append(". The tensors themselves need more: shrink the ")
+              .append(b.setting().name()).append(". None of these allocator settings saves it: shrink the ")
               .append("workload or use a larger card.\n");
             return sb.toString();
         }

@@ -50,6 +50,20 @@ class WorkloadTest {
     }
 
     @Test
+    @DisplayName("on a card the recorded start state does not fit, advise recommends nothing: no row replays the run")
+    void startDoesNotFit() throws Exception {
+        // a 20 MiB segment the history found already there (4 MiB of it allocated), on an 8 MiB card
+        Map<String, Object> s = new Snapshots().segment(100, 20, false, new long[] {100, 4, 1},
+                new long[] {104, 16, 0}).entry("alloc", 104, 2).entry("free_completed", 104, 2).build();
+        Workload w = Workload.read(new Pickler().dumps(s), "start.pickle", 8L << 20);
+        Advice a = Advice.of(w, "f", Setting.standard().subList(0, 2), null);
+        assertThat(a.outcomes()).allMatch(o -> !o.whatIf().startFits());
+        assertThat(a.text()).contains("Recommendation: none from this replay: the state the recorded history starts from")
+                .contains("does not fit on 8.00 MiB under any setting")
+                .doesNotContain("no setting makes this workload fit");
+    }
+
+    @Test
     @DisplayName("a bare list of segments (torch.cuda.memory_snapshot()) has nothing to replay and says what it holds")
     void bareList() throws Exception {
         Map<String, Object> s = new Snapshots().segment(100, 20, false, new long[] {100, 4, 1},
