@@ -97,7 +97,7 @@ public final class Main {
 
     public static int run(String[] args, Io io) {
         ReplayCommand plain = ReplayCommand.parsePlain(args);     // a plain replay needs no picocli
-        if (plain != null) return execute(plain, "replay", io);
+        if (plain != null) return execute(inRelease("replay", args) ? onYourCores(args) : plain, "replay", io);
         CommandLine cl = Launcher.of(needed(args), io);
         if (args.length == 0) {
             cl.usage(cl.getOut());
@@ -123,7 +123,31 @@ public final class Main {
             return 2;
         }
         CommandLine at = sub.commandSpec().commandLine();
-        return execute((Command) at.getCommand(), at.getCommandName(), io);
+        String name = at.getCommandName();
+        return execute(inRelease(name, args) ? onYourCores(args) : (Command) at.getCommand(), name, io);
+    }
+
+    /**
+     * The commands that run the cores without a choice of whose: the launcher's own class path
+     * holds the reference, and in a student's copy they run it still (so a labs/ file that does not
+     * compile never stops them). A release has no reference, only the cores as handed out, every
+     * step a Todo: there they run the student's labs/, as lab does.
+     */
+    static final java.util.Set<String> ON_THE_CORES = java.util.Set.of("replay", "advise", "triage", "exercise");
+
+    /** Whether {@code command} is to run again in a child JVM on the student's cores: a release, not that child yet. */
+    private static boolean inRelease(String command, String[] args) {
+        return ON_THE_CORES.contains(command) && !StudentCores.inChild()
+                && vramlab.quiz.KitPaths.isRelease(StudentCores.root());
+    }
+
+    /** The same command line, run in a child JVM on the student's labs/, compiled first (one core at a time). */
+    private static Command onYourCores(String[] args) {
+        return io -> {
+            java.nio.file.Path root = StudentCores.root();
+            vramlab.quiz.build.CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
+            return StudentCores.runChild(root, built.classpath(), List.of(args), io, true);
+        };
     }
 
     /** Runs a parsed command: exit 2 with one line for bad input, 1 for anything else. */
@@ -154,7 +178,7 @@ public final class Main {
      */
     static String failure(Throwable e) {
         Todo todo = Scenario.todoIn(e);
-        if (todo != null) return "it runs the cores in labs/, and step " + todo.step() + " is not done: " + todo.getMessage();
+        if (todo != null) return "it runs your cores in labs/, and step " + todo.step() + " is not done: " + todo.getMessage();
         return unexpected(e);
     }
 

@@ -111,23 +111,31 @@ final class StudentCores {
             }
         }
         CoreBuild.Result r = new CoreBuild(sources(root), reference, work(root)).build(cores);
-        for (CoreBuild.Outcome o : r.failed()) err.print(compileReport(o));
+        for (CoreBuild.Outcome o : r.failed()) err.print(compileReport(o, vramlab.quiz.KitPaths.isRelease(root)));
         return r;
     }
 
     /** Every core. */
     static List<String> allCores() { return CoreBuild.CORES.stream().map(CoreBuild.Core::name).toList(); }
 
-    /** What a student reads when a core did not compile: the errors as file:line: message. */
-    static String compileReport(CoreBuild.Outcome o) {
+    /**
+     * What a student reads when a core did not compile: the errors as file:line: message, and what
+     * runs in its place: the reference, or in a release (which has none) the core as handed out.
+     */
+    static String compileReport(CoreBuild.Outcome o, boolean release) {
         StringBuilder sb = new StringBuilder("vramlab: your " + o.core().name() + " core ("
                 + String.join(", ", o.core().packages()) + ") does not compile:\n");
         for (CoreBuild.CompileError e : o.errors()) {
             sb.append("  ").append(e.file().startsWith("/") || e.file().equals("?") ? "" : "labs/src/main/java/")
               .append(e).append('\n');
         }
-        sb.append("  The reference's ").append(o.core().name())
-          .append(" classes stand in for it until it compiles; --reference runs everything on the reference.\n");
+        if (release) {
+            sb.append("  The ").append(o.core().name()).append(" classes as handed out (every step a Todo)")
+              .append(" stand in for it until it compiles.\n");
+        } else {
+            sb.append("  The reference's ").append(o.core().name())
+              .append(" classes stand in for it until it compiles; --reference runs everything on the reference.\n");
+        }
         return sb.toString();
     }
 

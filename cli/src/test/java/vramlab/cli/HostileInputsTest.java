@@ -198,7 +198,7 @@ class HostileInputsTest {
     void todoInTheCores() {
         vramlab.lab.Todo todo = new vramlab.lab.Todo("3.1", "Round a request", "ch03 \"Rule 1\"",
                 "labs/src/main/java/vramlab/alloc/ToyPolicy.java");
-        String expected = "it runs the cores in labs/, and step 3.1 is not done: TODO step 3.1 (Round a request) is not"
+        String expected = "it runs your cores in labs/, and step 3.1 is not done: TODO step 3.1 (Round a request) is not"
                 + " written yet: read the notes, ch03 \"Rule 1\", then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
         assertThat(Main.failure(todo)).isEqualTo(expected);
         assertThat(Main.failure(new IllegalStateException("wrapped", todo))).isEqualTo(expected);

@@ -152,6 +152,49 @@ class ReleaseTest {
     }
 
     @Test
+    @Order(5)
+    @DisplayName("as a student: replay, advise and triage run your labs/ (a release has no reference): a step not"
+            + " written is named, and with every step written a replay prints what the kit's own does")
+    void replayOnYourCores() throws Exception {
+        Path trace = tmp.resolve("five.trace");
+        Files.writeString(trace, "alloc a 3MiB\nalloc b 512\nfree a\nempty_cache\nfree b\n");
+        Shell handedOut = Shell.run(release, "./vramlab replay " + trace, Map.of(), 5);
+        assertThat(handedOut.status()).as(handedOut.output()).isEqualTo(1);
+        assertThat(handedOut.output()).contains("error: replay: it runs your cores in labs/, and step 3.1 is not done");
+        Shell pasted = Shell.run(release, "printf 'CUDA out of memory. Tried to allocate 2.00 GiB' | ./vramlab triage", Map.of(), 5);
+        assertThat(pasted.output()).as("a pasted message needs no core").contains("Most likely cause");
+
+        Path labs = release.resolve("labs/src/main/java");
+        Path kept = tmp.resolve("labs-as-handed-out");
+        copyTree(labs, kept);
+        try {
+            copyTree(root.resolve("solutions/src/main/java"), labs);       // every step written
+            Shell mine = Shell.run(release, "./vramlab replay " + trace, Map.of(), 5);
+            assertThat(mine.status()).as(mine.output()).isZero();
+            assertThat(mine.output()).contains(CliRun.of("replay", trace.toString()).out());
+            Shell advise = Shell.run(release, "./vramlab advise --device 64MiB " + trace, Map.of(), 5);
+            assertThat(advise.status()).as(advise.output()).isZero();
+            assertThat(advise.output()).contains(CliRun.of("advise", "--device", "64MiB", trace.toString()).out());
+        } finally {
+            try (Stream<Path> s = Files.walk(labs)) {
+                for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(f);
+            }
+            copyTree(kept, labs);
+        }
+    }
+
+    /** Copies every file under {@code from} to the same place under {@code to}, over what is there. */
+    static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(f, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    @Test
     @Order(6)
     @DisplayName("GitHub Classroom: with CachingAllocator.java broken, the workflow posts every other core's points")
     void classroom() throws Exception {
