@@ -5,7 +5,7 @@ import picocli.CommandLine.Option;
 /** {@code --mine | --reference}, for the commands that run cores (lab, jshell, check). */
 final class CoresOption {
     @Option(names = "--mine", description = """
-            run on your own cores in labs/ (compiled first, only what changed); the default in a \\
+            run on your own cores in labs/ (compiled first, only what changed); the default in a \
             student's copy (labs/STUDENT_COPY exists)""")
     boolean mine;
 

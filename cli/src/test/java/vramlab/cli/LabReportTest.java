@@ -71,7 +71,7 @@ class LabReportTest {
         assertThat(status).as(err).isZero();
         assertThat(out).contains("Score: 0/" + (labTotal + quizTotal)).doesNotContain("PASSED").doesNotContain("stale");
         assertThat(out).contains("Flag: forged results:").contains("Flag: read the code: vramlab/alloc/Forge.java uses")
-                .contains("Flag: quiz marked on practice numbers");
+                .contains("Flag: quiz marked on the practice numbers for student 'mallory' (no instructor salt: set VRAMLAB_SALT");
     }
 
     @Test

@@ -39,7 +39,7 @@ public record Scenario(String title, Consumer<PrintStream> body) {
                 s.body().accept(out);
             } catch (UncheckedIOException e) {
                 throw e;                                // the output failed (the launcher's, piped and closed): not the scenario
-            } catch (RuntimeException | LinkageError | AssertionError e) {
+            } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
                 Todo todo = todoIn(e);
                 if (todo != null) todos++;
                 else errors++;
@@ -53,6 +53,9 @@ public record Scenario(String title, Consumer<PrintStream> body) {
     /** The line a stopped scenario prints. */
     static String stopped(Throwable e, Todo todo) {
         if (todo != null) return "  [needs step " + todo.step() + "] " + todo.getMessage();
+        if (e instanceof StackOverflowError) {
+            return "  [stopped] StackOverflowError: a call that never returns (a method calling itself without end?)" + where(e);
+        }
         return "  [stopped] " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
                 + where(e);
     }

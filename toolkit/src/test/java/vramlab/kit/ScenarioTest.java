@@ -56,6 +56,20 @@ class ScenarioTest {
     }
 
     @Test
+    @DisplayName("a step that calls itself without end stops its scenario, named where it recursed; the rest run")
+    void endlessRecursion() {
+        StackOverflowError deep = new StackOverflowError();
+        deep.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", "ToyPolicy.java", 37),
+            new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", "ToyPolicy.java", 37)});
+        Scenario.Outcome[] o = new Scenario.Outcome[1];
+        String out = run(List.of(new Scenario("Deep", p -> { throw deep; }), new Scenario("Next", p -> p.println("ran"))), o);
+        assertThat(out).contains("== Deep ==\n  [stopped] StackOverflowError: a call that never returns"
+                + " (a method calling itself without end?) (at ToyPolicy.java:37)\n").endsWith("== Next ==\nran\n");
+        assertThat(o[0].errors()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("output that can no longer be written (a launcher's, piped and closed) ends the run: not a scenario's failure")
     void outputFailureEndsTheRun() {
         UncheckedIOException closed = new UncheckedIOException(new IOException("Broken pipe"));

@@ -69,9 +69,12 @@ public final class LabReport {
         if (!kit.hasQuiz()) {
             flags.add("quiz not marked here: its keys need the kit's reference simulator, which this copy does not have"
                     + " (hand in labs/answers/chNN.txt)");
+        } else if (salt.isPractice() && vramlab.quiz.KitPaths.isRelease(submission)) {
+            flags.add("quiz marked on the practice numbers (no instructor salt here); a sheet with the course's own"
+                    + " numbers is marked by your instructor");
         } else if (salt.isPractice()) {
-            flags.add("quiz marked on practice numbers for student '" + student + "' (no instructor salt: VRAMLAB_SALT"
-                    + " or VRAMLAB_SALT_FILE)");
+            flags.add("quiz marked on the practice numbers" + (student.equals("seed") ? "" : " for student '" + student + "'")
+                    + " (no instructor salt: set VRAMLAB_SALT or VRAMLAB_SALT_FILE to mark the numbers you handed out)");
         }
         out.println(Reports.table(r.rows(), flags));
         Gradebook book = Gradebook.open(outDir);
