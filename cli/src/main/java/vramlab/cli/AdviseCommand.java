@@ -35,9 +35,11 @@ import vramlab.snapshot.SnapshotInput;
                 standard error.""")
 final class AdviseCommand implements Command {
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
-            the card's memory; without it a snapshot that recorded an OOM gives the card the run \
-            had (reserved at the OOM plus free), else the card is unknown and the settings are \
-            ranked by peak""")
+            the memory PyTorch's allocator can have on the card: its total less the CUDA \
+            context and other processes (nvidia-smi's total is more, by a few hundred MiB of \
+            context); without it a snapshot that recorded an OOM gives the card the run had \
+            (reserved at the OOM plus free), else the card is unknown and the settings are ranked \
+            by peak""")
     Long device;
 
     @Option(names = "--pytorch-version", paramLabel = "X.Y", description = """
