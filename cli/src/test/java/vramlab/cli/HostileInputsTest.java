@@ -171,16 +171,43 @@ class HostileInputsTest {
     @DisplayName("found by the fuzzer: a snapshot whose sizes imply a card of a petabyte ran the heap out; refused")
     void hugeCard(String command) throws IOException {
         long pib = 1L << 50;
-        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", pib, "device", 0,
-                "segment_type", "large", "stream", 0,
-                "blocks", List.of(Map.of("address", 0, "size", pib, "state", "active_allocated"))));
-        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0,
-                "device_free", pib);
-        Path f = Files.write(dir.resolve("card.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
-                "segments", List.of(seg), "device_traces", List.of(List.of(oom))))));
+        Path f = Files.write(dir.resolve("card.pickle"), cardPickle(List.of(0L), pib, pib));
         FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "card.pickle: segments[0].total_size is 1125899906842624: expected a number of bytes, 0 to"
+                + " 4398046511104 (4 TiB, the largest card the kit simulates)");
+        assertThat(o.allocated()).isLessThan(64L << 20);
+
+        long tib4 = 4L << 40;      // each segment and the device_free as large as a card can be: their sum is not
+        f = Files.write(dir.resolve("sum.pickle"), cardPickle(List.of(0L, tib4, 2 * tib4), tib4, tib4));
+        o = FuzzTest.launch(command, f.toString());
         refused(o, f, "is more than the kit simulates, 4 TiB; give --device SIZE");
         assertThat(o.allocated()).isLessThan(64L << 20);
+    }
+
+    /** Segments of {@code size} bytes at {@code addresses}, all live, and an oom that reports {@code free}. */
+    private static byte[] cardPickle(List<Long> addresses, long size, long free) {
+        List<Object> segs = new java.util.ArrayList<>();
+        for (long at : addresses) {
+            segs.add(new HashMap<>(Map.of("address", at, "total_size", size, "device", 0, "segment_type", "large",
+                    "stream", 0, "blocks", List.of(Map.of("address", at, "size", size, "state", "active_allocated")))));
+        }
+        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0, "device_free", free);
+        return SnapshotWriter.pickle(new HashMap<>(Map.of("segments", segs, "device_traces", List.of(List.of(oom)))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a negative size in a history entry is bad input at its field (it reached the allocator and exited 1)")
+    void negativeSize(String command) throws IOException {
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", 2097152, "device", 0,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", 2097152, "state", "inactive"))));
+        List<Object> trace = List.of(Map.of("action", "segment_alloc", "addr", 0, "size", 2097152, "stream", 0),
+                Map.of("action", "alloc", "addr", 0, "size", -4096, "stream", 0));
+        Path f = Files.write(dir.resolve("neg.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
+                "segments", List.of(seg), "device_traces", List.of(trace)))));
+        refused(FuzzTest.launch(command, f.toString()), f,
+                "neg.pickle: device_traces[0][1].size is -4096: expected a number of bytes, 0 or more");
     }
 
     @Test
