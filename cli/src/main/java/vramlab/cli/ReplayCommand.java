@@ -425,17 +425,27 @@ final class ReplayCommand implements Command {
         }
     }
 
+    /** Why a file could not be read, in the system's words: "Is a directory", "Permission denied". */
+    private static String why(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) return "Permission denied";
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage();
+    }
+
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
         InputStream raw;
+        boolean gzip;
         try {
             raw = new BufferedInputStream(file.equals("-") ? io.in() : Files.newInputStream(Path.of(file)));
+            raw.mark(2);
+            gzip = raw.read() == 0x1f && raw.read() == 0x8b;      // a folder opens, and fails here
+            raw.reset();
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
+        } catch (IOException e) {                                 // as advise and triage say it (SnapshotInput)
+            throw new TraceException(file, 0, "cannot read it: " + why(e));
         }
-        raw.mark(2);
-        boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
-        raw.reset();
         if (!gzip) return raw;
         try {
             return new GZIPInputStream(raw);

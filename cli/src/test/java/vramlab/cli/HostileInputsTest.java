@@ -210,6 +210,16 @@ class HostileInputsTest {
                 "neg.pickle: device_traces[0][1].size is -4096: expected a number of bytes, 0 or more");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a folder given as the file: cannot read it, exit 2 (replay called it an internal error, exit 1)")
+    void folder(String command) throws IOException {
+        Path f = Files.createDirectory(dir.resolve("run.pickle"));
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, f + ": cannot read it: ");
+        assertThat(o.err()).doesNotContain("internal error");
+    }
+
     @Test
     @DisplayName("an unexpected failure is one line without a Java type name, exit 1")
     void unexpected() {
