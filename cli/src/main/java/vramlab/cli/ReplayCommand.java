@@ -216,6 +216,9 @@ final class ReplayCommand implements Command {
                         + (e.getMessage() == null ? "it ends early" : e.getMessage()));
             }
             in.reset();
+            if (head.length == 0 && !file.equals("-")) {       // an empty .pickle is a failed dump, not an empty trace
+                SnapshotInput.checkNotEmpty(file, Files.size(Path.of(file)) > 0);
+            }
             if (SnapshotReader.isSnapshot(head)) {
                 replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {

@@ -220,6 +220,28 @@ class HostileInputsTest {
         assertThat(o.err()).doesNotContain("internal error");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("an empty snapshot (a dump that failed) is refused by name, not read as a trace of 0 events")
+    void emptySnapshot(String command) throws IOException {
+        for (String name : List.of("run.pickle", "run.pickle.gz", "RUN.PKL", "run.json")) {
+            Path f = Files.write(dir.resolve(name), new byte[0]);
+            refused(FuzzTest.launch(command, f.toString()), f, f + ": empty file: 0 bytes, where a memory"
+                    + " snapshot (pickle or JSON) was expected");
+        }
+        Path z = Files.write(dir.resolve("zipped.pickle.gz"), gzip(new byte[0]));
+        refused(FuzzTest.launch(command, z.toString()), z, z + ": empty file: it unzips to 0 bytes");
+    }
+
+    @Test
+    @DisplayName("an empty trace is still a trace of 0 events: only a file named as a snapshot must hold one")
+    void emptyTrace() throws IOException {
+        Path f = Files.write(dir.resolve("t.txt"), new byte[0]);
+        CliRun r = CliRun.of("replay", f.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("events: 0,");
+    }
+
     @Test
     @DisplayName("an unexpected failure is one line without a Java type name, exit 1")
     void unexpected() {
