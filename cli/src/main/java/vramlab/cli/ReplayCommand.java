@@ -80,9 +80,9 @@ final class ReplayCommand implements Command {
             2.9, or what a snapshot's recorded fields imply""")
     String pytorchVersion;
 
-    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
-            the card's memory (traces: default 80GiB; snapshots: inferred from an oom entry's \
-            device_free, else 80GiB)""")
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
+            the card's memory, at most 4TiB (traces: default 80GiB; snapshots: inferred from an oom \
+            entry's device_free, else 80GiB)""")
     Long device;
 
     @Option(names = "--device-index", paramLabel = "N",
@@ -178,7 +178,7 @@ final class ReplayCommand implements Command {
                 case "--export" -> c.export = value;
                 case "--device" -> {
                     try {
-                        c.device = new SizeConverter().convert(value);
+                        c.device = new SizeConverter.Card().convert(value);
                     } catch (CommandLine.TypeConversionException e) {
                         return null;
                     }
