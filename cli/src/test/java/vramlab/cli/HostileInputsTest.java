@@ -94,9 +94,9 @@ class HostileInputsTest {
                 "segments", java.util.List.of(), "device_traces", java.util.List.of(java.util.List.of(java.util.Map.of(
                         "action", "oom", "addr", 0, "size", 2097152, "stream", 0, "device_free", 1048576))))));
         Path f = Files.write(dir.resolve("s.pickle.gz"), gzip(pickle));
-        refused(FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length - 1), f.toString()), f,
+        refused(FuzzTest.launch(command, "--max-input", (pickle.length - 1) + "B", f.toString()), f,
                 "unzips to more than " + (pickle.length - 1) + " B", "raise it with --max-input SIZE");
-        FuzzTest.Outcome fits = FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length), f.toString());
+        FuzzTest.Outcome fits = FuzzTest.launch(command, "--max-input", pickle.length + "B", f.toString());
         assertThat(fits.status()).as(fits.err()).isZero();
         FuzzTest.Outcome tooHigh = FuzzTest.launch(command, "--max-input", "2GiB", f.toString());
         assertThat(tooHigh.status()).isEqualTo(2);
