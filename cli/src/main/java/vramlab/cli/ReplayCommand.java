@@ -80,9 +80,9 @@ final class ReplayCommand implements Command {
             2.9, or what a snapshot's recorded fields imply""")
     String pytorchVersion;
 
-    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
-            the card's memory (traces: default 80GiB; snapshots: inferred from an oom entry's \
-            device_free, else 80GiB)""")
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
+            the card's memory, at most 4TiB (traces: default 80GiB; snapshots: inferred from an oom \
+            entry's device_free, else 80GiB)""")
     Long device;
 
     @Option(names = "--device-index", paramLabel = "N",
@@ -178,7 +178,7 @@ final class ReplayCommand implements Command {
                 case "--export" -> c.export = value;
                 case "--device" -> {
                     try {
-                        c.device = new SizeConverter().convert(value);
+                        c.device = new SizeConverter.Card().convert(value);
                     } catch (CommandLine.TypeConversionException e) {
                         return null;
                     }
@@ -216,6 +216,9 @@ final class ReplayCommand implements Command {
                         + (e.getMessage() == null ? "it ends early" : e.getMessage()));
             }
             in.reset();
+            if (head.length == 0 && !file.equals("-")) {       // an empty .pickle is a failed dump, not an empty trace
+                SnapshotInput.checkNotEmpty(file, Files.size(Path.of(file)) > 0);
+            }
             if (SnapshotReader.isSnapshot(head)) {
                 replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {
@@ -425,17 +428,27 @@ final class ReplayCommand implements Command {
         }
     }
 
+    /** Why a file could not be read, in the system's words: "Is a directory", "Permission denied". */
+    private static String why(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) return "Permission denied";
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage();
+    }
+
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
         InputStream raw;
+        boolean gzip;
         try {
             raw = new BufferedInputStream(file.equals("-") ? io.in() : Files.newInputStream(Path.of(file)));
+            raw.mark(2);
+            gzip = raw.read() == 0x1f && raw.read() == 0x8b;      // a folder opens, and fails here
+            raw.reset();
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
+        } catch (IOException e) {                                 // as advise and triage say it (SnapshotInput)
+            throw new TraceException(file, 0, "cannot read it: " + why(e));
         }
-        raw.mark(2);
-        boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
-        raw.reset();
         if (!gzip) return raw;
         try {
             return new GZIPInputStream(raw);

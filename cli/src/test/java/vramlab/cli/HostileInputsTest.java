@@ -94,9 +94,9 @@ class HostileInputsTest {
                 "segments", java.util.List.of(), "device_traces", java.util.List.of(java.util.List.of(java.util.Map.of(
                         "action", "oom", "addr", 0, "size", 2097152, "stream", 0, "device_free", 1048576))))));
         Path f = Files.write(dir.resolve("s.pickle.gz"), gzip(pickle));
-        refused(FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length - 1), f.toString()), f,
+        refused(FuzzTest.launch(command, "--max-input", (pickle.length - 1) + "B", f.toString()), f,
                 "unzips to more than " + (pickle.length - 1) + " B", "raise it with --max-input SIZE");
-        FuzzTest.Outcome fits = FuzzTest.launch(command, "--max-input", String.valueOf(pickle.length), f.toString());
+        FuzzTest.Outcome fits = FuzzTest.launch(command, "--max-input", pickle.length + "B", f.toString());
         assertThat(fits.status()).as(fits.err()).isZero();
         FuzzTest.Outcome tooHigh = FuzzTest.launch(command, "--max-input", "2GiB", f.toString());
         assertThat(tooHigh.status()).isEqualTo(2);
@@ -171,16 +171,75 @@ class HostileInputsTest {
     @DisplayName("found by the fuzzer: a snapshot whose sizes imply a card of a petabyte ran the heap out; refused")
     void hugeCard(String command) throws IOException {
         long pib = 1L << 50;
-        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", pib, "device", 0,
-                "segment_type", "large", "stream", 0,
-                "blocks", List.of(Map.of("address", 0, "size", pib, "state", "active_allocated"))));
-        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0,
-                "device_free", pib);
-        Path f = Files.write(dir.resolve("card.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
-                "segments", List.of(seg), "device_traces", List.of(List.of(oom))))));
+        Path f = Files.write(dir.resolve("card.pickle"), cardPickle(List.of(0L), pib, pib));
         FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, "card.pickle: segments[0].total_size is 1125899906842624: expected a number of bytes, 0 to"
+                + " 4398046511104 (4 TiB, the largest card the kit simulates)");
+        assertThat(o.allocated()).isLessThan(64L << 20);
+
+        long tib4 = 4L << 40;      // each segment and the device_free as large as a card can be: their sum is not
+        f = Files.write(dir.resolve("sum.pickle"), cardPickle(List.of(0L, tib4, 2 * tib4), tib4, tib4));
+        o = FuzzTest.launch(command, f.toString());
         refused(o, f, "is more than the kit simulates, 4 TiB; give --device SIZE");
         assertThat(o.allocated()).isLessThan(64L << 20);
+    }
+
+    /** Segments of {@code size} bytes at {@code addresses}, all live, and an oom that reports {@code free}. */
+    private static byte[] cardPickle(List<Long> addresses, long size, long free) {
+        List<Object> segs = new java.util.ArrayList<>();
+        for (long at : addresses) {
+            segs.add(new HashMap<>(Map.of("address", at, "total_size", size, "device", 0, "segment_type", "large",
+                    "stream", 0, "blocks", List.of(Map.of("address", at, "size", size, "state", "active_allocated")))));
+        }
+        Map<String, Object> oom = Map.of("action", "oom", "addr", 0, "size", 2097152, "stream", 0, "device_free", free);
+        return SnapshotWriter.pickle(new HashMap<>(Map.of("segments", segs, "device_traces", List.of(List.of(oom)))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a negative size in a history entry is bad input at its field (it reached the allocator and exited 1)")
+    void negativeSize(String command) throws IOException {
+        Map<String, Object> seg = new HashMap<>(Map.of("address", 0, "total_size", 2097152, "device", 0,
+                "segment_type", "large", "stream", 0,
+                "blocks", List.of(Map.of("address", 0, "size", 2097152, "state", "inactive"))));
+        List<Object> trace = List.of(Map.of("action", "segment_alloc", "addr", 0, "size", 2097152, "stream", 0),
+                Map.of("action", "alloc", "addr", 0, "size", -4096, "stream", 0));
+        Path f = Files.write(dir.resolve("neg.pickle"), SnapshotWriter.pickle(new HashMap<>(Map.of(
+                "segments", List.of(seg), "device_traces", List.of(trace)))));
+        refused(FuzzTest.launch(command, f.toString()), f,
+                "neg.pickle: device_traces[0][1].size is -4096: expected a number of bytes, 0 or more");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a folder given as the file: cannot read it, exit 2 (replay called it an internal error, exit 1)")
+    void folder(String command) throws IOException {
+        Path f = Files.createDirectory(dir.resolve("run.pickle"));
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, f + ": cannot read it: ");
+        assertThat(o.err()).doesNotContain("internal error");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("an empty snapshot (a dump that failed) is refused by name, not read as a trace of 0 events")
+    void emptySnapshot(String command) throws IOException {
+        for (String name : List.of("run.pickle", "run.pickle.gz", "RUN.PKL", "run.json")) {
+            Path f = Files.write(dir.resolve(name), new byte[0]);
+            refused(FuzzTest.launch(command, f.toString()), f, f + ": empty file: 0 bytes, where a memory"
+                    + " snapshot (pickle or JSON) was expected");
+        }
+        Path z = Files.write(dir.resolve("zipped.pickle.gz"), gzip(new byte[0]));
+        refused(FuzzTest.launch(command, z.toString()), z, z + ": empty file: it unzips to 0 bytes");
+    }
+
+    @Test
+    @DisplayName("an empty trace is still a trace of 0 events: only a file named as a snapshot must hold one")
+    void emptyTrace() throws IOException {
+        Path f = Files.write(dir.resolve("t.txt"), new byte[0]);
+        CliRun r = CliRun.of("replay", f.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("events: 0,");
     }
 
     @Test

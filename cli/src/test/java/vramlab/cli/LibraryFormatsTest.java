@@ -89,6 +89,10 @@ class LibraryFormatsTest {
                 replay --device      | error: replay: --device needs a value
                 replay --device 0 /x | error: replay: --device '0': expected a size such as 40MiB or 80GiB
                 advise --device 2XB  | error: advise: --device '2XB': expected a size such as 40MiB or 80GiB
+                replay --device 24 /x | error: replay: --device '24': expected a size such as 40MiB or 80GiB
+                advise --device 24 /x | error: advise: --device '24': expected a size such as 40MiB or 80GiB
+                triage --max-input 9 | error: triage: --max-input '9': expected a size such as 40MiB or 80GiB
+                replay --device 5TiB /x | error: replay: --device '5TiB': expected a card of at most 4 TiB, the largest the kit simulates
                 grade --jobs none    | error: grade: --jobs 'none': expected a whole number, at least 1
                 """)
         @DisplayName("a usage error is one line, exit 2, with the close match for a typo")

@@ -19,9 +19,11 @@ public final class SnapshotCard {
     /**
      * The largest card the kit simulates: 4 TiB, some twenty times today's largest. Its frame
      * bitmaps take 8 MB each; a snapshot whose sizes imply a card of petabytes (a corrupted
-     * field) would take more heap than any machine has, so it is refused.
+     * field) would take more heap than any machine has, so it is refused. The reader refuses a
+     * single segment or {@code device_free} above it at its field ({@link
+     * vramlab.snapshot.SnapshotReader#MAX_CARD}); what is left here is a card their sum implies.
      */
-    public static final long MAX_CARD = 4 * Bytes.TiB;
+    public static final long MAX_CARD = vramlab.snapshot.SnapshotReader.MAX_CARD;
 
     /** Refuses a card above {@link #MAX_CARD}, saying where its size came from. */
     public static void checkCard(long total, String why, String file) {

@@ -49,15 +49,16 @@ public record WhoHolds(int position, String when, long live, int blocks, List<Si
     public static final String NO_PYTHON = "(no Python frame recorded)";
 
     /**
-     * @param before whether the entry at {@code position} is excluded (an OOM: its request never
-     *               became a block)
+     * @param before whether the entry at {@code position} is a request that failed (an OOM): its
+     *               request never became a block, so the live blocks are those before it; the
+     *               holes and reserved bytes are the replay's after it failed (see {@link #atFailure})
      */
     public static WhoHolds at(Snapshot s, Snapshot.Device d, SnapshotReplay.Options o, int position,
                               boolean before, String when) {
         int p = settle(d, position);
         int upTo = before ? p - 1 : p;
         Map<Long, Held> live = liveAt(d, upTo);
-        SnapshotReplay.Report r = SnapshotReplay.stateAt(s, d, o, upTo);
+        SnapshotReplay.Report r = before ? atFailure(s, d, o, p) : SnapshotReplay.stateAt(s, d, o, p);
         Map<PoolKind, Long> holes = new LinkedHashMap<>();
         for (PoolKind k : PoolKind.values()) {
             long max = 0;
@@ -80,6 +81,21 @@ public record WhoHolds(int position, String when, long live, int blocks, List<Si
         sites.sort((x, y) -> x.bytes() != y.bytes() ? Long.compare(y.bytes(), x.bytes())
                 : x.where().compareTo(y.where()));
         return new WhoHolds(p, when, total, live.size(), List.copyOf(sites), holes, r.allocator().reserved());
+    }
+
+    /**
+     * The replay's state at the failed request at {@code p}, as PyTorch reported it. Before it
+     * gives up, malloc frees cached blocks and retries: {@code release_available_cached_blocks},
+     * then {@code release_cached_blocks} (c10/cuda/CUDACachingAllocator.cpp @001074d, CCA:1235-1255),
+     * so the segments it released are gone when the OOM is reported (its message's "this process
+     * has ... in use", the snapshot's {@code segment_free} entries just before the {@code oom}).
+     * The replay's allocator does the same within the step, so the state is the one after step
+     * {@code p}; when the replay's request did not fail there (another setting, another card),
+     * there was no such moment, and it is the state before the request.
+     */
+    private static SnapshotReplay.Report atFailure(Snapshot s, Snapshot.Device d, SnapshotReplay.Options o, int p) {
+        SnapshotReplay.Report after = SnapshotReplay.stateAt(s, d, o, p);
+        return after.replayedOoms().contains(p) ? after : SnapshotReplay.stateAt(s, d, o, p - 1);
     }
 
     /** Who holds at the replay's peak reserved. */

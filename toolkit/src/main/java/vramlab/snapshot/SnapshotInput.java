@@ -84,6 +84,7 @@ public final class SnapshotInput {
             throw new TraceException(file, 0, "is larger than " + limitText(limit) + ": refused after reading "
                     + (limit + 1) + " bytes" + toRaise(limit));
         }
+        if (raw.length == 0) checkNotEmpty(file, false);
         if (!isGzip(raw)) return raw;
         try {
             long n = unzippedSize(raw, limit);
@@ -92,6 +93,7 @@ public final class SnapshotInput {
                         + " bytes unzipped from its " + raw.length + " and stopped, holding none of them"
                         + toRaise(limit));
             }
+            if (n == 0) checkNotEmpty(file, true);
             byte[] out = new byte[(int) n];
             try (InputStream z = new GZIPInputStream(new ByteArrayInputStream(raw), 1 << 16)) {
                 int at = 0;
@@ -108,6 +110,31 @@ public final class SnapshotInput {
         } catch (IOException e) {
             throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether a file's name says it holds a snapshot: {@code .pickle} or {@code .pkl} (what
+     * {@code torch.cuda.memory._dump_snapshot} and {@code pickle.dump} are given), {@code .json},
+     * each gzipped or not. A trace or a pasted message may be empty; a snapshot never is (the
+     * smallest dict, {@code {"segments": [], "device_traces": []}}, pickles to 47 bytes).
+     */
+    public static boolean namedAsSnapshot(String file) {
+        String name = file.toLowerCase(java.util.Locale.ROOT);
+        if (name.endsWith(".gz")) name = name.substring(0, name.length() - 3);
+        return name.endsWith(".pickle") || name.endsWith(".pkl") || name.endsWith(".json");
+    }
+
+    /**
+     * Refuses an empty file named as a snapshot ({@link #namedAsSnapshot}): what a dump that
+     * failed or was cut short (a full disk, a job killed while it wrote) leaves behind, which
+     * would otherwise read as an empty trace with nothing to say. {@code unzipped}: the file is
+     * a gzip whose contents are empty.
+     */
+    public static void checkNotEmpty(String file, boolean unzipped) {
+        if (!namedAsSnapshot(file)) return;
+        throw new TraceException(file, 0, "empty file: " + (unzipped ? "it unzips to 0 bytes" : "0 bytes")
+                + ", where a memory snapshot (pickle or JSON) was expected; a dump that failed or was cut short"
+                + " leaves such a file");
     }
 
     private static String limitText(long limit) {

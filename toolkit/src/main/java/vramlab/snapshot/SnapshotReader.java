@@ -188,8 +188,8 @@ public final class SnapshotReader {
             if (!(list.get(i) instanceof Map<?, ?> s)) {
                 throw new FieldError(where, null, "is not a dict (found " + Shape.describe(list.get(i)) + ")");
             }
-            long address = number(s, "address", file, where);
-            long total = number(s, "total_size", file, where);
+            long address = address(s, "address", file, where);
+            long total = bytes(s, "total_size", file, where, MAX_CARD);
             long device = s.containsKey("device") ? number(s, "device", file, where) : 0;
             checkDevice(device, file, where + ".device");
             PoolKind pool = "small".equals(s.get("segment_type")) ? PoolKind.SMALL : PoolKind.LARGE;
@@ -206,9 +206,9 @@ public final class SnapshotReader {
                     throw new FieldError(w, null, "is not a dict (found " + Shape.describe(blocks.get(j)) + ")");
                 }
                 legacy |= b.containsKey("history") && !b.containsKey("address");
-                long ba = b.containsKey("address") ? number(b, "address", file, w) : at;
-                long size = number(b, "size", file, w);
-                long req = b.containsKey("requested_size") ? number(b, "requested_size", file, w) : 0;
+                long ba = b.containsKey("address") ? address(b, "address", file, w) : at;
+                long size = bytes(b, "size", file, w, MAX_CARD);
+                long req = b.containsKey("requested_size") ? bytes(b, "requested_size", file, w, Long.MAX_VALUE) : 0;
                 String state = b.get("state") instanceof String st ? st : "inactive";
                 bs.add(new Snapshot.Block(ba, size, req, state, frames(b.get("frames"), seen)));
                 at = ba + size;
@@ -245,12 +245,12 @@ public final class SnapshotReader {
             }
             DeviceTrace.Action action = DeviceTrace.Action.of(word);
             long stream = e.containsKey("stream") ? number(e, "stream", file, where) : 0;
-            long size = e.containsKey("size") ? number(e, "size", file, where) : 0;
+            long size = e.containsKey("size") ? bytes(e, "size", file, where, largest(action)) : 0;
             long addr = 0, free = -1;
             if (action == DeviceTrace.Action.OOM) {
-                free = number(e, "device_free", file, where);
+                free = bytes(e, "device_free", file, where, MAX_CARD);
             } else if (action != null && action != DeviceTrace.Action.SNAPSHOT) {
-                addr = number(e, "addr", file, where);
+                addr = address(e, "addr", file, where);
             }
             out.add(new Snapshot.Entry(pos, word, action, addr, size, stream, free, frames(e.get("frames"), seen)));
         }
@@ -319,6 +319,57 @@ public final class SnapshotReader {
         if (device < 0 || device > MAX_DEVICE) {
             throw new FieldError(where, null, "device " + device + "; the kit simulates devices 0 to " + MAX_DEVICE);
         }
+    }
+
+    /**
+     * The largest card the kit simulates: 4 TiB ({@code vramlab.replay.SnapshotCard.MAX_CARD} is this). No
+     * segment, no block in one and no {@code device_free} can be larger than the card, so a file
+     * that says otherwise is refused at that field, before a card is inferred from it.
+     */
+    public static final long MAX_CARD = 4 * Bytes.TiB;
+
+    /**
+     * The most an entry's {@code size} may be: a segment's for the entries that make or free one
+     * (a cudaMalloc or a mapping, on the card), no bound but 0 or more for a request, which an
+     * {@code oom} may make of any size (the allocator refuses it: "Tried to allocate more than 1EB").
+     */
+    private static long largest(DeviceTrace.Action action) {
+        return action == DeviceTrace.Action.SEGMENT_ALLOC || action == DeviceTrace.Action.SEGMENT_FREE
+                || action == DeviceTrace.Action.SEGMENT_MAP || action == DeviceTrace.Action.SEGMENT_UNMAP
+                ? MAX_CARD : Long.MAX_VALUE;
+    }
+
+    /**
+     * A byte count: an integer from 0 to {@code max}. PyTorch writes sizes as {@code size_t}
+     * (memory_snapshot.cpp), so a negative one, or one past the card, is a damaged file: it is
+     * named by its field's path ({@code device_traces[0][5].size}) with its value and the range,
+     * as any other bad field, instead of reaching the simulator.
+     */
+    private static long bytes(Map<?, ?> m, String key, String file, String where, long max) {
+        Object v = m.get(key);
+        long n = number(m, key, file, where);
+        boolean fits = !(v instanceof BigInteger big) || big.bitLength() < 64;     // else its long is its low bits
+        if (!fits || n < 0 || n > max) {
+            throw new FieldError(where + "." + key, null, "is " + v + ": expected a number of bytes, 0"
+                    + (max == Long.MAX_VALUE ? " or more" : " to " + max + " (" + Bytes.readable(max)
+                    + ", the largest card the kit simulates)"));
+        }
+        return n;
+    }
+
+    /**
+     * An address: an integer from 0 to 2^64 - 1, a pointer as PyTorch writes it. One above 2^63
+     * keeps its 64 bits in the {@code long} (negative there); a negative integer in the file, or
+     * one of more than 64 bits, is no address and is refused by its field's path.
+     */
+    private static long address(Map<?, ?> m, String key, String file, String where) {
+        Object v = m.get(key);
+        long n = number(m, key, file, where);
+        boolean valid = v instanceof BigInteger b ? b.signum() >= 0 && b.bitLength() <= 64 : n >= 0;
+        if (!valid) {
+            throw new FieldError(where + "." + key, null, "is " + v + ": expected an address, 0 to 2^64 - 1");
+        }
+        return n;
     }
 
     private static long number(Map<?, ?> m, String key, String file, String where) {

@@ -1,6 +1,7 @@
 package vramlab.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -12,9 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.alloc.MemorySnapshot;
+import vramlab.alloc.PoolKind;
+import vramlab.alloc.PyTorchPolicy;
+import vramlab.driver.Gpu;
 import vramlab.kit.RealSnapshotsFolder;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
+import vramlab.snapshot.SnapshotReader;
+import vramlab.snapshot.SnapshotWriter;
+import vramlab.units.Bytes;
 
 @DisplayName("who holds the memory")
 class WhoHoldsTest {
@@ -88,5 +98,41 @@ class WhoHoldsTest {
         assertThat(w.live()).isEqualTo(SnapshotReplay.stateAt(s, d, o, 1117).allocator().requested());
         assertThat(w.text(3, true)).contains("who holds the memory at the OOM at entry 1118")
                 .contains("more sites").contains("holes beside them (largest free block): small pool");
+    }
+    @Test
+    @DisplayName("at an OOM whose retry released a cached segment (segment_free just before the oom), the reserved bytes"
+            + " and holes are those PyTorch reported: after the release")
+    void afterTheRetrysRelease() {
+        CachingAllocator recorded = new CachingAllocator(new Gpu(Bytes.mib(256)).openToyProcess(), new PyTorchPolicy(""));
+        recorded.trace().record(true, Long.MAX_VALUE);
+        recorded.alloc(Bytes.mib(60), 0);                            // kept: its own 60 MiB segment
+        recorded.free(recorded.alloc(Bytes.mib(100), 0));           // a 100 MiB segment, cached
+        assertThatThrownBy(() -> recorded.alloc(Bytes.mib(200), 0))  // 96 MiB free: release the cache, retry, fail
+                .isInstanceOf(CudaOutOfMemoryError.class);
+        Snapshot s = SnapshotReader.read(SnapshotWriter.pickle(MemorySnapshot.of(recorded)), "retry.pickle");
+        Snapshot.Device d = s.device(0);
+        List<Snapshot.Entry> t = d.trace();
+        assertThat(t.subList(t.size() - 2, t.size())).as("the history this test is about")
+                .extracting(Snapshot.Entry::word, Snapshot.Entry::size)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("segment_free", Bytes.mib(100)),
+                        org.assertj.core.groups.Tuple.tuple("oom", Bytes.mib(200)));
+
+        SnapshotReplay.Options o = SnapshotReplay.Options.recorded();
+        SnapshotReplay.Report r = SnapshotReplay.run(s, d, o, (step, e, result, bytes, a) -> { }, false);
+        WhoHolds w = WhoHolds.atFirstOom(s, d, o, r);
+        assertThat(w.position()).isEqualTo(t.size());
+        assertThat(w.live()).as("the failed request is no holder").isEqualTo(Bytes.mib(60));
+        assertThat(w.reserved()).as("the 100 MiB segment was released before the OOM").isEqualTo(Bytes.mib(60));
+        assertThat(w.holes().get(PoolKind.LARGE)).as("nor is it a hole beside the live blocks").isZero();
+        assertThat(r.oomMessages().get(0)).as("what PyTorch's message says of the same moment")
+                .contains("Of the allocated memory 60.00 MiB is allocated by PyTorch, and 0 bytes is reserved");
+        assertThat(w.text(10, false)).startsWith("who holds the memory at the OOM at entry " + t.size()
+                + ": 60.00 MiB requested by 1 live blocks, 60.00 MiB reserved");
+
+        SnapshotReplay.Options larger = new SnapshotReplay.Options(null, Bytes.gib(1));
+        WhoHolds fitted = WhoHolds.at(s, d, larger, t.size(), true, "the recorded OOM");
+        assertThat(fitted.reserved()).as("on a 1 GiB card the request fits: no retry, no release; the state before it")
+                .isEqualTo(Bytes.mib(160));
+        assertThat(fitted.holes().get(PoolKind.LARGE)).isEqualTo(Bytes.mib(100));
     }
 }

@@ -131,6 +131,94 @@ class FieldPlacesTest {
                 .hasMessage("p.pickle: segments is not a list (found the integer 3)");
     }
 
+    /** A pickle of one 1 MiB segment (a live block and a free one) and a history of {@code entries}. */
+    private static byte[] pickleWith(Map<String, Object> segment, List<Map<String, Object>> entries) {
+        return SnapshotWriter.pickle(new HashMap<>(Map.of("segments", List.of(segment),
+                "device_traces", List.of(entries))));
+    }
+
+    private static Map<String, Object> segment() {
+        return new HashMap<>(Map.of("address", 1L << 20, "total_size", 1048576, "segment_type", "large",
+                "blocks", List.of(new HashMap<>(Map.of("address", 1L << 20, "size", 524288, "requested_size",
+                        524288, "state", "active_allocated")), new HashMap<>(Map.of("address", 3L << 19,
+                        "size", 524288, "state", "inactive")))));
+    }
+
+    private static Map<String, Object> entry(String action, long addr, long size) {
+        return new HashMap<>(Map.of("action", action, "addr", addr, "size", size, "stream", 0));
+    }
+
+    @Test
+    @DisplayName("a negative size in a history entry is refused at its field with its value, not passed to the allocator")
+    void negativeEntrySize() {
+        byte[] file = pickleWith(segment(), List.of(entry("segment_alloc", 1L << 20, 1048576),
+                entry("alloc", 1L << 20, 524288), entry("free_requested", 1L << 20, 524288),
+                entry("alloc", 1L << 20, -4096)));
+        assertThat(refusal(file, "s.pickle")).isEqualTo("s.pickle: device_traces[0][3].size is -4096:"
+                + " expected a number of bytes, 0 or more");
+    }
+
+    @Test
+    @DisplayName("JSON: a negative size is at the line and column of its value")
+    void negativeSizeInJson() {
+        String text = JSON.replace("\"SIZE\"", "1048576")
+                .replace("ENTRY", "{\"action\": \"free_requested\", \"addr\": 4194304,\n   \"size\": -1048576}");
+        assertThat(refusal(utf8(text), "s.json")).isEqualTo("s.json:" + place(text, "-1048576")
+                + ": device_traces[0][1].size is -1048576: expected a number of bytes, 0 or more");
+    }
+
+    @Test
+    @DisplayName("segment and block sizes are 0 to 4 TiB (no segment is larger than the largest card the kit simulates)")
+    void segmentSizes() {
+        Map<String, Object> seg = segment();
+        seg.put("total_size", -1);
+        assertThat(refusal(pickleWith(seg, List.of()), "s.pickle")).isEqualTo("s.pickle: segments[0].total_size"
+                + " is -1: expected a number of bytes, 0 to 4398046511104 (4 TiB, the largest card the kit simulates)");
+        seg = segment();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> block = ((List<Map<String, Object>>) seg.get("blocks")).get(1);
+        block.put("size", -524288);
+        assertThat(refusal(pickleWith(seg, List.of()), "s.pickle")).startsWith("s.pickle: segments[0].blocks[1].size"
+                + " is -524288: expected a number of bytes, 0 to");
+        block.put("size", 524288);
+        block.put("requested_size", -1);
+        assertThat(refusal(pickleWith(seg, List.of()), "s.pickle")).isEqualTo("s.pickle: segments[0].blocks[1]"
+                + ".requested_size is -1: expected a number of bytes, 0 or more");
+        assertThat(refusal(pickleWith(segment(), List.of(entry("segment_alloc", 1L << 50, 1L << 50))), "s.pickle"))
+                .isEqualTo("s.pickle: device_traces[0][0].size is 1125899906842624: expected a number of bytes, 0 to"
+                        + " 4398046511104 (4 TiB, the largest card the kit simulates)");
+    }
+
+    @Test
+    @DisplayName("an oom's device_free is 0 to 4 TiB: a negative one or a petabyte is refused at its field, before a card is inferred")
+    void deviceFree() {
+        for (long free : new long[] {-5, 1L << 62}) {
+            Map<String, Object> oom = new HashMap<>(Map.of("action", "oom", "size", 4194304, "stream", 0,
+                    "device_free", free));
+            assertThat(refusal(pickleWith(segment(), List.of(entry("alloc", 1L << 20, 524288), oom)), "s.pickle"))
+                    .isEqualTo("s.pickle: device_traces[0][1].device_free is " + free + ": expected a number of"
+                            + " bytes, 0 to 4398046511104 (4 TiB, the largest card the kit simulates)");
+        }
+    }
+
+    @Test
+    @DisplayName("an address is 0 to 2^64 - 1: above 2^63 it keeps its bits, a negative one is refused")
+    void addresses() {
+        Map<String, Object> seg = segment();
+        seg.put("address", -(1L << 20));
+        assertThat(refusal(pickleWith(seg, List.of()), "s.pickle")).isEqualTo("s.pickle: segments[0].address is"
+                + " -1048576: expected an address, 0 to 2^64 - 1");
+        assertThat(refusal(pickleWith(segment(), List.of(entry("free_requested", -1, 524288))), "s.pickle"))
+                .isEqualTo("s.pickle: device_traces[0][0].addr is -1: expected an address, 0 to 2^64 - 1");
+        java.math.BigInteger high = java.math.BigInteger.ONE.shiftLeft(63).add(java.math.BigInteger.valueOf(1 << 20));
+        Map<String, Object> free = new HashMap<>(Map.of("action", "free_requested", "addr", high, "size", 524288));
+        Snapshot s = SnapshotReader.read(pickleWith(segment(), List.of(free)), "s.pickle");
+        assertThat(s.device(0).trace().get(0).addr()).as("2^63 + 1 MiB keeps its 64 bits").isEqualTo(Long.MIN_VALUE + (1 << 20));
+        free.put("addr", java.math.BigInteger.ONE.shiftLeft(64));
+        assertThat(refusal(pickleWith(segment(), List.of(free)), "s.pickle")).isEqualTo("s.pickle:"
+                + " device_traces[0][0].addr is 18446744073709551616: expected an address, 0 to 2^64 - 1");
+    }
+
     @Test
     @DisplayName("seeded: whichever block's size is broken, the error is at that value's line and column")
     void seeded() {

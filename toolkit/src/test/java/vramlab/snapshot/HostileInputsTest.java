@@ -355,6 +355,28 @@ class HostileInputsTest {
         }
 
         @Test
+        @DisplayName("an empty file named as a snapshot (a dump that failed) is refused by name; an empty trace or message is read")
+        void empty() {
+            byte[] none = new byte[0];
+            for (String name : new String[] {"run.pickle", "run.pickle.gz", "run.pkl", "Run.JSON", "r.json.gz"}) {
+                assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(none), name))).isEqualTo(name
+                        + ": empty file: 0 bytes, where a memory snapshot (pickle or JSON) was expected; a dump that"
+                        + " failed or was cut short leaves such a file");
+            }
+            ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+            try (GZIPOutputStream z = new GZIPOutputStream(zipped)) {
+                z.flush();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(zipped.toByteArray()), "z.pickle.gz")))
+                    .startsWith("z.pickle.gz: empty file: it unzips to 0 bytes, where");
+            for (String name : new String[] {"t.txt", "oom.log", "-", "t.txt.gz", "pickle"}) {
+                assertThat(SnapshotInput.readAll(new ByteArrayInputStream(none), name)).as(name).isEmpty();
+            }
+        }
+
+        @Test
         @DisplayName("a gzip stream cut short or corrupted is one line, not the library's exception")
         void broken() {
             byte[] z = zeros(1);
