@@ -34,7 +34,7 @@ import vramlab.snapshot.SnapshotInput;
                 fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress on
                 standard error.""")
 final class AdviseCommand implements Command {
-    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class, description = """
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
             the memory PyTorch's allocator can have on the card: its total less the CUDA \
             context and other processes (nvidia-smi's total is more, by a few hundred MiB of \
             context); without it a snapshot that recorded an OOM gives the card the run had \
@@ -70,8 +70,8 @@ final class AdviseCommand implements Command {
         Workload w = Workload.read(read(file, io, input.limit()), file, device);
         if (!w.replayable()) {
             io.out().println("advise: " + w.source());
-            io.out().println("Nothing to replay: the file records no allocation history. "
-                    + w.state() + ".");
+            io.out().println("Nothing to replay: the file records no allocation history."
+                    + (w.state().isEmpty() ? "" : " " + w.state() + "."));
             io.out().flush();
             return 0;
         }

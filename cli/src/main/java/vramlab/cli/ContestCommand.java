@@ -41,7 +41,7 @@ final class ContestCommand implements Command {
             memory snapshot, as replay reads them (an instructor's hidden set)""")
     List<String> traces = new ArrayList<>();
 
-    @Option(names = "--card", paramLabel = "SIZE", converter = SizeConverter.class,
+    @Option(names = "--card", paramLabel = "SIZE", converter = SizeConverter.Card.class,
             description = "the card for --trace workloads (default 80GiB)")
     Long card;
 

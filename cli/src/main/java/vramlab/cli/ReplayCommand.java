@@ -81,8 +81,9 @@ final class ReplayCommand implements Command {
     String pytorchVersion;
 
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
-            the card's memory, at most 4TiB (traces: default 80GiB; snapshots: inferred from an oom \
-            entry's device_free, else 80GiB)""")
+            the memory PyTorch's allocator can have on the card (its total less the CUDA context \
+            and other processes), at most 4TiB (traces: default 80GiB; snapshots: inferred from an \
+            oom entry's device_free, else 80GiB)""")
     Long device;
 
     @Option(names = "--device-index", paramLabel = "N",

@@ -47,7 +47,7 @@ final class TriageCommand implements Command {
             every cause ranked by the share of it that it explains""")
     boolean json;
 
-    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.class,
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class,
             description = "for a snapshot: the card's memory (a snapshot does not record it)")
     Long device;
 

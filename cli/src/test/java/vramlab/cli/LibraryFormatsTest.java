@@ -125,7 +125,7 @@ class LibraryFormatsTest {
                 assertThat(viaHelp.out()).as(c).isEqualTo(h.out());
             }
             assertThat(CliRun.of("replay", "--help").out())
-                    .contains("--device=SIZE", "the card's memory", "--csv", "--export=SNAPSHOT", "FILE");
+                    .contains("--device=SIZE", "the memory PyTorch's allocator can have on the card", "--csv", "--export=SNAPSHOT", "FILE");
         }
 
         @Test
