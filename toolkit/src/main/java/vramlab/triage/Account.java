@@ -20,6 +20,8 @@ final class Account {
     final int selfSeenAs;
     /** Whether {@link #selfSeenAs} is a lone process line in a message with no totals. */
     final boolean loneLine;
+    /** How many "Process P" lines are large enough to hold what PyTorch reserved (0 when unknown). */
+    final int linesHoldingReserved;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -31,6 +33,7 @@ final class Account {
         reserved = reservedOf(r);
         long s = r.get(Figure.THIS_PROCESS);
         int seenAs = -1;
+        linesHoldingReserved = reserved >= 0 ? countHolding(r.processes(), reserved) : 0;
         if (s < 0 && reserved >= 0) seenAs = lineHoldingReserved(r.processes(), reserved);
         // A lone "Process P" line and no totals, the message cut (before "Of the allocated memory"):
         // NVML lists this process too, so the one line is most likely this job, not a co-tenant.
@@ -57,7 +60,8 @@ final class Account {
     /**
      * NVML lists processes by the host's pids; inside a container PyTorch's getpid() differs, so
      * this process prints as "Process P" and no "this process" line appears. Its line is the one
-     * that can hold what PyTorch reserved: the smallest line at least that large.
+     * that can hold what PyTorch reserved: the smallest line at least that large. Where several
+     * lines can, that is a guess ({@link #linesHoldingReserved} says how many), not a finding.
      */
     private static int lineHoldingReserved(Map<Integer, Long> lines, long reserved) {
         int best = -1;
@@ -70,6 +74,12 @@ final class Account {
             }
         }
         return best;
+    }
+
+    private static int countHolding(Map<Integer, Long> lines, long reserved) {
+        int n = 0;
+        for (long b : lines.values()) if (b + PRINT_TOLERANCE >= reserved) n++;
+        return n;
     }
 
     /**

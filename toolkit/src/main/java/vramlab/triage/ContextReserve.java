@@ -34,6 +34,16 @@ public final class ContextReserve {
     /** Used when a message does not say how large the card is. */
     private static final long UNKNOWN_CARD_CEILING = 2 * GiB;
 
+    /**
+     * Memory sizes cards are commonly sold with, in GiB (a "16 GB" card carries 16 GiB), MIG
+     * slices (5, 10, 20, 40) included. The total a card reports is its size less the driver's
+     * reserve, and with ECC on GDDR that reserve is a sixteenth and more: a T4 reports 14.75 GiB
+     * of 16, an A10G 22.49 of 24, an L4 about 22 of 24, so rounding the total up to the next
+     * whole GiB (15, 23) names sizes no such card has.
+     */
+    private static final int[] COMMON_SIZES_GIB = {
+        1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 16, 20, 24, 32, 40, 48, 64, 80, 94, 96};
+
     private ContextReserve() {}
 
     /** What a context and the libraries typically take on a card of this size. */
@@ -47,6 +57,18 @@ public final class ContextReserve {
      */
     public static long ceiling(long capacity) {
         return capacity > 0 ? 3 * GiB / 2 + capacity / 25 : UNKNOWN_CARD_CEILING;
+    }
+
+    /**
+     * The size a card reporting {@code capacity} bytes is most likely sold as: the smallest
+     * common size at least that large (the kit's estimate, not a figure from the message);
+     * -1 for no card, or one larger than the sizes the kit lists (H200, B200: their marketed
+     * sizes are not whole GiB), where the kit does not guess.
+     */
+    public static long soldAs(long capacity) {
+        if (capacity <= 0) return -1;
+        for (int g : COMMON_SIZES_GIB) if ((long) g * GiB >= capacity) return g * GiB;
+        return -1;
     }
 
     /** The sentence a report prints so the reader knows what was assumed. */

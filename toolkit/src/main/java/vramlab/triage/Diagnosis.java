@@ -17,17 +17,36 @@ import java.util.Map;
  * @param assumption what the report assumed about contexts and the driver's reserve
  * @param selfSeenAs the pid of a "Process P" line that is this process seen from a container,
  *                   or -1
+ * @param finding    the narrower story inside the cause where the card itself was not short
+ *                   (a memory fraction, free memory that could not be used); null when none
  */
 public record Diagnosis(Cause cause, Reading reading, List<String> evidence, List<Candidate> ranked,
                         Cause runnerUp, String tellApart, long shortfall, String assumption,
-                        int selfSeenAs) {
+                        int selfSeenAs, Finding finding) {
 
     public Diagnosis {
         evidence = List.copyOf(evidence);
         ranked = List.copyOf(ranked);
     }
 
-    public List<String> fixes() { return cause.fixes(); }
+    /** The finding's fix ladder where there is one, else the cause's. */
+    public List<String> fixes() { return finding != null ? finding.fixes() : cause.fixes(); }
+
+    /**
+     * "Most likely cause: NAME (ladder step N of 6)": the finding's name where there is one,
+     * with the cause it is filed under, so the headline never says "the card is full" of a card
+     * that had room.
+     */
+    private void headline(StringBuilder sb, boolean withTitle) {
+        sb.append("Most likely cause: ").append(finding != null ? finding.name() : cause.name());
+        if (cause.step() > 0) {
+            sb.append(" (ladder step ").append(cause.step()).append(" of 6");
+            if (finding != null) sb.append(", filed under ").append(cause.name());
+            sb.append(')');
+        }
+        if (withTitle) sb.append(": ").append(finding != null ? finding.title() : cause.title());
+        sb.append('\n');
+    }
 
     /** The human report {@code vramlab triage} prints. */
     public String text() {
@@ -35,9 +54,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         sb.append("Format: ").append(reading.family().description()).append('\n');
         if (!reading.source().isEmpty()) sb.append("Printed by: ").append(reading.source()).append('\n');
         numbers(sb);
-        sb.append("\nMost likely cause: ").append(cause.name());
-        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
-        sb.append(": ").append(cause.title()).append('\n');
+        sb.append('\n');
+        headline(sb, true);
         if (runnerUp != null) sb.append("Runner-up: ").append(runnerUp.name()).append('\n');
         if (!tellApart.isEmpty()) sb.append(tellApart).append('\n');
         ranking(sb);
@@ -57,9 +75,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
 
     /** The cause, the runner-up, the ranking and the ladder's sentences, without figures or fixes. */
     public String brief() {
-        StringBuilder sb = new StringBuilder("Most likely cause: ").append(cause.name());
-        if (cause.step() > 0) sb.append(" (ladder step ").append(cause.step()).append(" of 6)");
-        sb.append('\n');
+        StringBuilder sb = new StringBuilder();
+        headline(sb, false);
         if (runnerUp != null) sb.append("Runner-up: ").append(runnerUp.name()).append('\n');
         ranking(sb);
         sb.append("\nWhy, in the ladder's order:\n");
@@ -107,8 +124,9 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
     /**
      * One JSON object: cause, numbers (bytes as longs, null when absent), evidence, fixes, and
      * the arithmetic: the shortfall, every cause ranked (cause, share of the shortfall in
-     * percent, bytes, evidence), the runner-up and the check that tells them apart. The keys
-     * come in this order, always all of them.
+     * percent, bytes, evidence), the runner-up and the check that tells them apart, and last the
+     * finding ({@link Finding}'s name, or null), added after the others so that readers of the
+     * earlier keys see no change. The keys come in this order, always all of them.
      */
     public String json() {
         Map<String, Object> o = new LinkedHashMap<>();
@@ -148,6 +166,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         o.put("runnerUp", runnerUp == null ? null : runnerUp.name());
         o.put("tellApart", tellApart);
         o.put("assumption", assumption);
+        o.put("finding", finding == null ? null : finding.name());
         return Json.write(o);
     }
 }

@@ -23,6 +23,13 @@ import java.util.Map;
  * card) breaks it. Words that say what failed (NCCL's own allocation, a CUDA-graph capture,
  * cuDNN finding no algorithm) name their subsystem outright.
  *
+ * <p>Free memory within {@link #NEAR_FULL_MARGIN} of the request counts as none: the shortfall is
+ * then the whole request, and no rung counts those free bytes towards a fit, so every cause that
+ * is "enough alone" covers the shortfall by itself (the live tensors included: a smaller workload
+ * is enough alone only where freeing them would have made room). Where the card itself was not
+ * short (a memory fraction spent, more free than asked, free memory barely above the request) the
+ * cause stays {@link Cause#FULL_OR_DRIVER_RESERVE} and a {@link Finding} says what the figures show.
+ *
  * <p>Every threshold below is this kit's rule of thumb, not PyTorch's; so are the context and
  * driver-reserve estimates in {@link ContextReserve}. The sentences print the figures used.
  */
@@ -41,11 +48,21 @@ public final class Ladder {
     private final List<String> evidence = new ArrayList<>();
     private final List<Candidate> candidates = new ArrayList<>();
     private long shortfall = -1;
+    /**
+     * The free bytes the rungs may count on: what the message says was free, or none where that
+     * is within the near-full margin of the request ({@link #NEAR_FULL_MARGIN}). Every rung
+     * asks whether its bytes plus these cover the request, so a cause is never "enough alone"
+     * on the strength of free memory the kit has just counted as none.
+     */
+    private long counted;
+    private boolean nearFull;
+    private Finding finding;
     private Candidate picked;
 
     private Ladder(Reading r) {
         this.r = r;
         this.a = Account.of(r);
+        this.counted = Math.max(0, a.free);
     }
 
     /** The cause for one reading, with the sentences and the ranking that led there. */
@@ -56,8 +73,8 @@ public final class Ladder {
         List<Candidate> ranked = l.rank(c);
         Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
         String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
-        return new Diagnosis(c, r, l.evidence, ranked, runnerUp, tellApart(c, runnerUp),
-                l.shortfall, assumption, l.a.selfSeenAs);
+        return new Diagnosis(c, r, l.evidence, ranked, runnerUp, tellApart(c, l.finding, runnerUp),
+                l.shortfall, assumption, l.a.selfSeenAs, l.finding);
     }
 
     private Cause decide() {
@@ -105,6 +122,14 @@ public final class Ladder {
             evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is the only process"
                     + " listed and the message gives no totals to tell it apart: NVML lists this"
                     + " process too, so it is most likely this job itself, not a co-tenant.");
+            return;
+        }
+        if (a.linesHoldingReserved > 1) {
+            evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is taken as this "
+                    + "process: there is no \"this process\" line, and of the "
+                    + a.linesHoldingReserved + " lines that could hold the " + formatSize(a.reserved)
+                    + " PyTorch reserved it is the smallest (a guess: any of them could be this job; "
+                    + "inside a container NVML shows the host's pid).");
             return;
         }
         evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is this process: "
@@ -161,10 +186,16 @@ public final class Ladder {
             return true;
         }
         if (free - tried <= margin) {
+            // The kit's rule: free memory within the margin of the request is no free memory.
+            // cudaMalloc failed with it free, so the shortfall is the whole request, and no rung
+            // may count those free bytes towards making the request fit.
             shortfall = tried;
+            counted = 0;
+            nearFull = true;
             evidence.add("Shortfall: " + formatSize(free) + " free is barely more than the "
-                    + formatSize(tried) + " asked; a card that close to empty counts as full "
-                    + "(the kit's rule: within " + formatSize(margin) + ").");
+                    + formatSize(tried) + " asked, and the allocation still failed; free memory that "
+                    + "close to the request counts as none (the kit's rule: within "
+                    + formatSize(margin) + "), so the shortfall is the whole request.");
             return true;
         }
         return false;
@@ -172,12 +203,33 @@ public final class Ladder {
 
     private Cause withinOwnLimit(Candidate named) {
         long allowed = r.get(Figure.ALLOWED);
-        String limit = allowed >= 0
-                ? "this process's memory fraction allows only " + formatSize(allowed)
-                        + ", and PyTorch holds " + formatSize(Math.max(0, a.reserved)) + " of it"
-                : "the limit was this process's own (a memory fraction set in code, a container "
-                        + "or MIG limit), or the free figure is not what this process may use "
-                        + "(Windows WDDM)";
+        boolean spent = fractionSpent(allowed);
+        String limit;
+        if (spent) {
+            boolean past = a.reserved < 0 || a.requested < 0 || a.reserved + a.requested > allowed;
+            limit = "this process's memory fraction allows only " + formatSize(allowed)
+                    + (a.reserved >= 0 ? ", and PyTorch holds " + formatSize(a.reserved) + " of it" : "")
+                    + (a.reserved < 0 || a.requested < 0 ? ""
+                            : past ? ": the " + formatSize(a.requested) + " asked does not fit under that cap"
+                            : ": the " + formatSize(a.requested) + " asked reaches the cap within the kit's "
+                                    + "margin of " + formatSize(allowanceMargin(allowed))
+                                    + " (the figures are rounded, and so is the segment PyTorch asks for)")
+                    + "; the cap was hit, not the card";
+        } else if (allowed >= 0) {
+            limit = "a memory fraction allows " + formatSize(allowed) + ", yet PyTorch's "
+                    + formatSize(a.reserved) + " plus the " + formatSize(a.requested) + " asked "
+                    + "stay under it; the free figure may not be what this process can use "
+                    + "(Windows WDDM), or memory was freed between the failure and the message";
+        } else if (r.family() == Family.SENTENCE) {
+            limit = "the message shows no memory fraction, but some 2.x releases leave its "
+                    + "'allowed' figure out: a fraction set in code, or the free figure is not what "
+                    + "this process may use (Windows WDDM), or memory was freed between the failure "
+                    + "and the message";
+        } else {
+            limit = "the message shows no memory fraction, and this format prints one when it is "
+                    + "set: the free figure is not what this process may use (Windows WDDM), or "
+                    + "memory was freed between the failure and the message";
+        }
         String s = "6. The card itself had room: " + formatSize(a.free) + " free for "
                 + formatSize(a.requested) + "; " + limit + ".";
         candidates.add(tensors());
@@ -187,14 +239,32 @@ public final class Ladder {
             picked = named;
             return say(named.cause(), decision(named));
         }
+        finding = spent ? Finding.MEMORY_FRACTION : Finding.ROOM_ON_CARD;
         return say(Cause.FULL_OR_DRIVER_RESERVE, s);
+    }
+
+    /**
+     * Whether the message's memory fraction explains the failure: PyTorch refuses a new segment
+     * once what it reserved plus the segment would pass the cap (alloc_block in
+     * c10/cuda/CUDACachingAllocator.cpp; mallocAsync counts what is allocated). Printed figures
+     * are rounded and the segment is rounded up, so "within the margin" counts as past the cap.
+     */
+    private boolean fractionSpent(long allowed) {
+        if (allowed < 0) return false;
+        if (a.reserved < 0 || a.requested < 0) return true;
+        return a.reserved + a.requested + allowanceMargin(allowed) > allowed;
+    }
+
+    /** The kit's slack for rounding against a fraction's cap: as {@link #NEAR_FULL_MARGIN}, or 1% of the cap. */
+    private static long allowanceMargin(long allowed) {
+        return Math.max(NEAR_FULL_MARGIN, allowed / 100);
     }
 
     // ---- the rungs: each measures one cause --------------------------------------------------
 
     // tag::fragmentation[]
     private void fragmentation() {
-        long u = a.unallocated, tried = a.requested, free = Math.max(0, a.free);
+        long u = a.unallocated, tried = a.requested, free = counted;
         if (u < 0 || tried < 0 || a.reserved <= 0) {
             evidence.add("1. Fragmentation: cannot check, the message has no reserved-but-"
                     + "unallocated figure or no request.");
@@ -212,7 +282,7 @@ public final class Ladder {
                     + "plus the " + formatSize(tried) + " asked exceed the " + formatSize(a.capacity)
                     + " card: no arrangement of the cache makes it fit.";
         } else if (!fits) {
-            s = "1. Fragmentation: " + u1 + "; with " + formatSize(free) + " free that is still "
+            s = "1. Fragmentation: " + u1 + "; with " + freeWords() + " that is still "
                     + "less than the " + formatSize(tried) + " asked: defragmenting would not fit it.";
         } else if (!large) {
             s = "1. Fragmentation: " + u1 + ". Defragmenting would fit this request, but so "
@@ -221,8 +291,9 @@ public final class Ladder {
                     + "live tensors.";
         } else {
             s = "1. Fragmentation: " + u1 + ". PyTorch releases every wholly free segment "
-                    + "before it raises, so these bytes are holes between live blocks; with the "
-                    + formatSize(free) + " free they would cover the " + formatSize(tried)
+                    + "before it raises, so these bytes are holes between live blocks; with "
+                    + (nearFull ? freeWords() : "the " + freeWords()) + " they would cover the "
+                    + formatSize(tried)
                     + " if they were one run (steady shapes close them; expandable segments "
                     + "return only the whole pages among them).";
         }
@@ -235,7 +306,7 @@ public final class Ladder {
             unattributed();
             return;
         }
-        long others = a.others, free = Math.max(0, a.free), tried = Math.max(0, a.requested);
+        long others = a.others, free = counted, tried = Math.max(0, a.requested);
         if (others == 0) {
             evidence.add("2. Other processes: the message lists none"
                     + (a.selfSeenAs >= 0 ? " besides this one." : "."));
@@ -248,8 +319,9 @@ public final class Ladder {
         String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
                 + formatSize(others)
                 + (a.capacity > 0 ? " (" + percent(others, a.capacity) + " of the card)" : "")
-                + (fits ? "; without them " + formatSize(free + others) + " would be free, enough "
-                        + "for the " + formatSize(tried) + "." : ", too little to make the "
+                + (fits ? "; without them " + formatSize(free + others) + " would be "
+                        + (nearFull ? "free beyond what the kit counts as none" : "free")
+                        + ", enough for the " + formatSize(tried) + "." : ", too little to make the "
                         + formatSize(tried) + " fit.");
         add(Cause.OTHER_PROCESSES, others, fits, large, s);
     }
@@ -280,7 +352,7 @@ public final class Ladder {
         long ceiling = ContextReserve.ceiling(a.capacity);
         long beyond = Math.max(0, gap - ContextReserve.typical(a.capacity));
         boolean large = gap >= ceiling;
-        boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
+        boolean fits = beyond + counted >= Math.max(0, a.requested);
         String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context, the "
                 + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
                 + (large ? ", so about " + formatSize(beyond) + " belongs to someone else. This "
@@ -306,7 +378,7 @@ public final class Ladder {
         }
         long beyond = Math.max(0, outside - ContextReserve.PROCESS_CONTEXT);
         boolean large = outside >= ContextReserve.NON_PYTORCH_ALLOWANCE;
-        boolean fits = beyond + Math.max(0, a.free) >= Math.max(0, a.requested);
+        boolean fits = beyond + counted >= Math.max(0, a.requested);
         // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
         boolean distributed = r.has(Clue.DISTRIBUTED);
         String s = (distributed ? "3. NCCL" : "3. Outside PyTorch") + ": this process holds "
@@ -334,7 +406,7 @@ public final class Ladder {
         }
         boolean large = p >= tried || (a.capacity > 0
                 ? p * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : p >= GiB);
-        boolean fits = p + Math.max(0, a.free) >= tried;
+        boolean fits = p + counted >= tried;
         add(Cause.CUDA_GRAPH_POOLS, p, fits, large, "4. Graph pools: " + formatSize(p)
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
                 + "live and unusable for ordinary tensors" + (large && fits ? "." : "; too little "
@@ -365,12 +437,24 @@ public final class Ladder {
         return c;
     }
 
-    /** What shrinking the workload could give back: the live tensors themselves. */
+    /**
+     * What shrinking the workload could give back: the live tensors themselves. Enough alone
+     * when freeing them, with the free bytes the rungs count, would cover the request; never
+     * when the request is larger than the whole card; assumed (as before any figure) when the
+     * message lacks the request, the free bytes or the live bytes.
+     */
     private Candidate tensors() {
-        long live = a.allocated;
-        return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, true, true,
+        long live = a.allocated, tried = a.requested;
+        boolean tooBig = tried >= Sizes.ONE_EB || (tried > 0 && a.capacity > 0 && tried > a.capacity);
+        boolean fits = !tooBig && (tried < 0 || live < 0 || a.free < 0 || live + counted >= tried);
+        return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, fits, true,
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
                         + "what it no longer allocates." : "the live tensors (no figure).");
+    }
+
+    /** The free bytes as the rungs count them, in words. */
+    private String freeWords() {
+        return nearFull ? "the free memory counted as none" : formatSize(counted) + " free";
     }
 
     /** Neither the request, nor what was free, nor what PyTorch held: nothing to weigh. */
@@ -392,21 +476,40 @@ public final class Ladder {
 
     private Cause full() {
         long cap = a.capacity, free = a.free, alloc = a.allocated;
-        StringBuilder sb = new StringBuilder("6. Otherwise the card is simply full");
-        if (alloc >= 0 && cap > 0) {
-            sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
+        StringBuilder sb;
+        if (nearFull) {
+            finding = Finding.FREE_BARELY_COVERS;
+            sb = new StringBuilder("6. The request needs about all the free memory: "
+                    + formatSize(a.requested) + " asked with " + formatSize(free) + " free, and "
+                    + "the device could not place it (the driver's own share of a mapping, and "
+                    + "free memory that is not one run, take the difference)");
+            if (cap > 0) {
+                sb.append("; the request alone is ").append(percent(a.requested, cap))
+                  .append(" of the ").append(formatSize(cap)).append(" card");
+            }
+            if (alloc >= 0) sb.append(", and PyTorch has ").append(formatSize(alloc)).append(" allocated");
+        } else {
+            sb = new StringBuilder("6. Otherwise the card is simply full");
+            if (alloc >= 0 && cap > 0) {
+                sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
+            }
+            if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         }
-        if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
         sb.append('.');
         if (a.self >= 0 && a.reserved >= 0 && a.self >= a.reserved) {
             sb.append(" This process holds ").append(formatSize(a.self - a.reserved))
               .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
         }
-        if (cap > 0) {
-            long nominal = (cap + GiB - 1) / GiB * GiB;
+        long nominal = ContextReserve.soldAs(cap);
+        if (nominal > 0) {
             sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
-                    + "display, firmware): on a card sold as " + nominal / GiB + " GiB that reserve is "
+                    + "display, firmware): if the card is sold as " + nominal / GiB + " GiB (the "
+                    + "kit's estimate: the next common size above the total), that reserve is "
                     + "about " + formatSize(nominal - cap) + ".");
+        } else if (cap > 0) {
+            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
+                    + "display, firmware); the kit does not guess the size a card this large is "
+                    + "sold as.");
         }
         long nobody = a.heldByNoProcess();
         if (nobody >= 64L << 20) {
@@ -490,11 +593,13 @@ public final class Ladder {
         return out;
     }
 
-    private static String tellApart(Cause c, Cause runnerUp) {
+    private static String tellApart(Cause c, Finding finding, Cause runnerUp) {
         if (c == Cause.NOT_PYTORCH_OOM) return "";
-        if (runnerUp == null) return "To confirm it: " + c.check();
-        Cause check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp : c;
-        return "To tell " + c.name() + " from " + runnerUp.name() + ": " + check.check();
+        String own = finding != null ? finding.check() : c.check();
+        if (runnerUp == null) return "To confirm it: " + own;
+        String check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp.check() : own;
+        return "To tell " + (finding != null ? finding.name() : c.name()) + " from "
+                + runnerUp.name() + ": " + check;
     }
 
     /** {@code part} as a share of {@code whole}; every caller has checked that whole > 0. */

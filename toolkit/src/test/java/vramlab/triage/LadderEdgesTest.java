@@ -219,17 +219,25 @@ class LadderEdgesTest {
     @DisplayName("the ranking: the decided cause, then those enough alone, then those large enough, by share")
     class Ranking {
         @Test
-        @DisplayName("a cause enough alone ranks above a larger share that is not")
+        @DisplayName("the live tensors are enough alone only when freeing them covers the shortfall, as every cause")
         void enoughAloneFirst() {
-            // 4 GiB asked, none free: 4 GiB of holes cover it; the live tensors (2 GiB, 50%) are
-            // enough alone by definition; a 3277 MiB co-tenant (80%) is large but not enough.
+            // 4 GiB asked, none free: 4 GiB of holes cover it; the live tensors (2 GiB, 50%) do
+            // not, so they rank below a 3277 MiB co-tenant (80%), large but not enough either.
             Diagnosis d = card(20480L, 0L, 4096L).put(Figure.ALLOCATED_BY_PYTORCH, 2048L)
                     .put(Figure.RESERVED_BUT_UNALLOCATED, 4096L).put(Figure.RESERVED, 6144L).proc(4242, 3277)
                     .climb();
-            assertThat(order(d)).as(all(d)).containsExactly(Cause.FRAGMENTATION, Cause.FULL_OR_DRIVER_RESERVE,
+            assertThat(order(d)).as(all(d)).containsExactly(Cause.FRAGMENTATION, Cause.OTHER_PROCESSES,
+                    Cause.FULL_OR_DRIVER_RESERVE);
+            assertThat(d.ranked().get(1).share()).isEqualTo(80);
+            assertThat(d.ranked().get(2).share()).isEqualTo(50);
+            assertThat(d.ranked()).extracting(Candidate::qualifies).containsExactly(true, false, false);
+            // 4 GiB of live tensors do cover the 4 GiB: then they are enough alone, and rank second.
+            Diagnosis more = card(20480L, 0L, 4096L).put(Figure.ALLOCATED_BY_PYTORCH, 4096L)
+                    .put(Figure.RESERVED_BUT_UNALLOCATED, 4096L).put(Figure.RESERVED, 8192L).proc(4242, 3277)
+                    .climb();
+            assertThat(order(more)).as(all(more)).containsExactly(Cause.FRAGMENTATION, Cause.FULL_OR_DRIVER_RESERVE,
                     Cause.OTHER_PROCESSES);
-            assertThat(d.ranked().get(2).share()).isEqualTo(80);
-            assertThat(d.ranked().get(1).share()).isEqualTo(50);
+            assertThat(more.ranked().get(1).qualifies()).isTrue();
         }
 
         @Test
@@ -430,16 +438,20 @@ class LadderEdgesTest {
     class OwnLimit {
         @ParameterizedTest(name = "allowed {0} MiB")
         @CsvSource(delimiter = '|', textBlock = """
-                8192 | this process's memory fraction allows only 8.00 GiB, and PyTorch holds 7.81 GiB of it.
-                0    | this process's memory fraction allows only 0 bytes, and PyTorch holds 7.81 GiB of it.
-                     | the limit was this process's own (a memory fraction set in code, a container or MIG limit)
+                8192 | MEMORY_FRACTION | this process's memory fraction allows only 8.00 GiB, and PyTorch holds 7.81 GiB of it: the 512.00 MiB asked does not fit under that cap; the cap was hit, not the card.
+                0    | MEMORY_FRACTION | this process's memory fraction allows only 0 bytes, and PyTorch holds 7.81 GiB of it: the 512.00 MiB asked does not fit under that cap; the cap was hit, not the card.
+                8400 | MEMORY_FRACTION | this process's memory fraction allows only 8.20 GiB, and PyTorch holds 7.81 GiB of it: the 512.00 MiB asked does not fit under that cap;
+                8580 | MEMORY_FRACTION | the 512.00 MiB asked reaches the cap within the kit's margin of 85.80 MiB
+                8700 | ROOM_ON_CARD    | a memory fraction allows 8.50 GiB, yet PyTorch's 7.81 GiB plus the 512.00 MiB asked stay under it;
+                     | ROOM_ON_CARD    | the message shows no memory fraction, but some 2.x releases leave its 'allowed' figure out
                 """)
-        @DisplayName("a memory fraction's 'allowed' figure is named, 0 bytes included")
-        void allowed(Long allowedMib, String words) {
+        @DisplayName("a memory fraction's 'allowed' figure is named, 0 bytes included; it is the finding when reserved plus the request reach it")
+        void allowed(Long allowedMib, Finding finding, String words) {
             Diagnosis d = card(20480L, 4096L, 512L).put(Figure.RESERVED, 8000L).put(Figure.ALLOWED, allowedMib)
                     .climb();
             assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
-            assertThat(last(d)).startsWith("6. The card itself had room: 4.00 GiB free for 512.00 MiB; " + words);
+            assertThat(d.finding()).isEqualTo(finding);
+            assertThat(last(d)).startsWith("6. The card itself had room: 4.00 GiB free for 512.00 MiB; ").contains(words);
         }
 
         @Test

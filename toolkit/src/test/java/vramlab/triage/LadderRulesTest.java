@@ -330,12 +330,12 @@ class LadderRulesTest {
                     .put(Figure.THIS_PROCESS, 19000L).put(Figure.ALLOCATED_BY_PYTORCH, 18000L);
             assertThat(last(r.climb())).startsWith("6. Otherwise the card is simply full: PyTorch has 17.58 GiB of "
                     + "20.00 GiB, 100.00 MiB is free.")
-                    .contains(" on a card sold as 20 GiB that reserve is about 0 bytes.")
+                    .contains(" if the card is sold as 20 GiB (the kit's estimate: the next common size above the total), that reserve is about 0 bytes.")
                     .contains(" 1.05 GiB of the total is held by no process the message lists");
             R odd = card(23876L, 100L, 512L).put(Figure.RESERVED_BUT_UNALLOCATED, 0L).put(Figure.OTHER_PROCESSES, 0L)
                     .put(Figure.THIS_PROCESS, 23776L);
             assertThat(last(odd.climb())).as("cudaMemGetInfo's total is short of the nominal 24 GiB by the reserve")
-                    .contains(" on a card sold as 24 GiB that reserve is about 700.00 MiB.");
+                    .contains(" if the card is sold as 24 GiB (the kit's estimate: the next common size above the total), that reserve is about 700.00 MiB.");
         }
 
         @ParameterizedTest(name = "held by no process: {0} MiB -> said {1}")

@@ -399,7 +399,7 @@ class TriageMessagesTest {
         assertThat(d.reading().family()).as(d.text()).isEqualTo(family);
         assertThat(d.cause()).as(d.text()).isEqualTo(cause);
         assertThat(d.evidence()).isNotEmpty();
-        assertThat(d.fixes()).isEqualTo(cause.fixes());
+        assertThat(d.fixes()).isEqualTo(d.finding() == null ? cause.fixes() : d.finding().fixes());
     }
 
     @ParameterizedTest(name = "{0}")
