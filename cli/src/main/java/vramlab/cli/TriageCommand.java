@@ -35,16 +35,18 @@ import vramlab.triage.Triage;
                 with the runner-up and the command that tells the two apart.""",
         footer = """
 
-                The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, CUDA_GRAPH_POOLS,
-                CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order), CANNOT_TELL for a text
-                with no figure and no words naming a subsystem (then: what to collect next), or
+                The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, OUTSIDE_ALLOCATOR,
+                CUDA_GRAPH_POOLS, CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order; under
+                it, a finding: MEMORY_FRACTION, ROOM_ON_CARD or FREE_BARELY_COVERS, when the card
+                was not short), CANNOT_TELL for a text with no figure and no words naming a
+                subsystem (then: what to collect next), or
                 NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, ROCm, MPS,
                 the CPU allocator or cuBLAS. A message that is cut or mangled gives what could be
                 read and names what was missing.""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
-            print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall and \
-            every cause ranked by the share of it that it explains""")
+            print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall, \
+            every cause ranked by the share of it that it explains, and the finding (or null)""")
     boolean json;
 
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class,
