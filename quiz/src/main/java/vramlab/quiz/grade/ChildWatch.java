@@ -34,9 +34,20 @@ public final class ChildWatch {
 
     /** Kills a child and everything it started, and waits for it. */
     static void kill(Process p) throws InterruptedException {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        // The child first, so that it starts no more (a shell loop would start the next writer the
+        // moment its current one died), then what it had started; each waited for, so none is
+        // still writing into the folder when the caller reads or deletes it.
+        List<ProcessHandle> below = p.descendants().toList();
         p.destroyForcibly();
         p.waitFor();
+        for (ProcessHandle h : below) h.destroyForcibly();
+        for (ProcessHandle h : below) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // one that will not die in 10 s (stuck in the kernel) is left to the system
+            }
+        }
     }
 
     /**
