@@ -24,13 +24,15 @@ import vramlab.quiz.grade.GradescopeZip;
 
 /**
  * {@code vramlab release DIR}: writes what an instructor hands out (a GitHub Classroom template
- * repository, or a folder to zip): the chapters (notes, labs, graded tests, quiz prompts), the
+ * repository, or a folder to zip): the chapters (notes, labs, graded tests, quiz prompts, example
+ * traces), the triage corpus chapter 4 reads, the
  * cores as {@code labs/} (every step a Todo) and as {@code cores/} (the same, which the launcher,
  * the chapters and the grader build on, so a student's file that does not compile never stops
  * them), the grading harness, the student edition of the rendered notes and decks, and the
  * Classroom workflow. Never {@code solutions/}, the answer keys, the Gradescope autograder, the
  * benchmarks or the site's sources; and before it finishes it reads every file it wrote for a
- * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any.
+ * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any, or
+ * if the notes name a file it did not write ({@link NotesPaths}).
  */
 @CommandLine.Command(name = "release", mixinStandardHelpOptions = true,
         header = "instructors: write the student release (no solutions) into a folder",
