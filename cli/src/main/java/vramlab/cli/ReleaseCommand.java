@@ -43,9 +43,9 @@ import vramlab.quiz.grade.GradescopeZip;
                 There is no solutions/ in it, no graded step's body anywhere (sources, rendered pages,
                 compiled code; hints and notes compared as expressions, names and numbers filled in) and no
                 quiz key, and every file the notes name is in it: the command reads everything it wrote and
-                fails otherwise. In the release, mvn test grades the student's
-                labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
-                grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
+                fails otherwise. In the release, mvn test and ./vramlab grade mark the student's labs/,
+                and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch grader
+                stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
 public final class ReleaseCommand implements Command {
     /** What is copied from the kit, module by module: its pom and these folders. */
     static final Map<String, List<String>> MODULES = Map.of(
