@@ -24,31 +24,35 @@ import vramlab.quiz.grade.GradescopeZip;
 
 /**
  * {@code vramlab release DIR}: writes what an instructor hands out (a GitHub Classroom template
- * repository, or a folder to zip): the chapters (notes, labs, graded tests, quiz prompts), the
+ * repository, or a folder to zip): the chapters (notes, labs, graded tests, quiz prompts, example
+ * traces), the triage corpus chapter 4 reads, the
  * cores as {@code labs/} (every step a Todo) and as {@code cores/} (the same, which the launcher,
  * the chapters and the grader build on, so a student's file that does not compile never stops
  * them), the grading harness, the student edition of the rendered notes and decks, and the
  * Classroom workflow. Never {@code solutions/}, the answer keys, the Gradescope autograder, the
  * benchmarks or the site's sources; and before it finishes it reads every file it wrote for a
- * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any.
+ * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any, or
+ * if the notes name a file it did not write ({@link NotesPaths}).
  */
 @CommandLine.Command(name = "release", mixinStandardHelpOptions = true,
         header = "instructors: write the student release (no solutions) into a folder",
         description = """
                 Writes the kit as students receive it into <dir> (which must be new or empty): the chapters,
                 labs/ as the cores (every step a Todo), the grading harness and the Classroom workflow, and
-                docs/ with the student edition of the notes, decks and playgrounds. There is no solutions/ in it and no
-                graded step's body anywhere (sources, rendered pages, compiled code; hints and notes compared
-                as expressions, names and numbers filled in) and no quiz key: the command reads everything it
-                wrote and fails if it finds one. In the release, mvn test grades the student's
-                labs/, and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch
-                grader stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
+                docs/ with the student edition of the notes, decks and playgrounds (--no-site leaves it out).
+                There is no solutions/ in it, no graded step's body anywhere (sources, rendered pages,
+                compiled code; hints and notes compared as expressions, names and numbers filled in) and no
+                quiz key, and every file the notes name is in it: the command reads everything it wrote and
+                fails otherwise. In the release, mvn test and ./vramlab grade mark the student's labs/,
+                and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch grader
+                stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
 public final class ReleaseCommand implements Command {
     /** What is copied from the kit, module by module: its pom and these folders. */
     static final Map<String, List<String>> MODULES = Map.of(
             "labgen", List.of("src/main"),
             "quiz", List.of("src/main"),
-            "toolkit", List.of("src/main"),
+            // The triage corpus too: chapter 4's notes cite its messages and README, and an exercise opens one.
+            "toolkit", List.of("src/main", "src/test/resources/triage-corpus"),
             "cli", List.of("src/main"));
 
     @Option(names = "--no-site",
@@ -91,6 +95,12 @@ public final class ReleaseCommand implements Command {
             shown.forEach(s -> io.err().println("  " + s));
             return 1;
         }
+        List<String> missing = NotesPaths.missingIn(dir);
+        if (!missing.isEmpty()) {
+            io.err().println("error: release: the notes in " + dir + " name files that are not in it; nothing to hand out:");
+            missing.forEach(s -> io.err().println("  " + s));
+            return 1;
+        }
         io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies, no quiz keys: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
         return 0;
@@ -111,12 +121,15 @@ public final class ReleaseCommand implements Command {
     /**
      * Writes the release of the kit at {@code root} into {@code dir} with the rendered student
      * edition {@code site} (exercise answers for seeds 1 to {@code seeds}) and returns what
-     * {@code release} would then refuse to hand out, as it prints it: the site's tests use it on
-     * the edition {@code -Psite} renders, so the check runs on the whole of {@code docs/}.
+     * {@code release} would then refuse to hand out, as it prints it (what students must not see,
+     * then the files the notes name that are missing): the site's tests use it on the edition
+     * {@code -Psite} renders, so the check runs on the whole of {@code docs/}.
      */
     public static List<String> writeChecked(Path root, Path dir, Path site, int seeds) throws IOException {
         write(root, dir, site, seeds);
-        return shownIn(root, dir);
+        List<String> refused = new ArrayList<>(shownIn(root, dir));
+        refused.addAll(NotesPaths.missingIn(dir));
+        return refused;
     }
 
     /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
@@ -152,7 +165,8 @@ public final class ReleaseCommand implements Command {
             for (Path ch : s.filter(Files::isDirectory).sorted().toList()) {
                 Path to = dir.resolve("chapters").resolve(ch.getFileName().toString());
                 copy(ch.resolve("pom.xml"), to.resolve("pom.xml"));
-                for (String sub : List.of("src/main", "src/test", "src/docs")) copyTree(ch.resolve(sub), to.resolve(sub));
+                // examples/: recorded traces and snapshots that the notes have students replay and advise on.
+                for (String sub : List.of("src/main", "src/test", "src/docs", "examples")) copyTree(ch.resolve(sub), to.resolve(sub));
                 // Only the graded tests go out: the maintainers' own (the questions' keys against hand
                 // models, the hints fed wrong bodies, the reference's points) hold keys and bodies.
                 try (Stream<Path> t = Files.walk(to)) {
@@ -183,7 +197,7 @@ public final class ReleaseCommand implements Command {
                 + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"
                 + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");
-        Files.writeString(dir.resolve("README.adoc"), README);
+        Files.writeString(dir.resolve("README.adoc"), readme(site != null));
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
     }
@@ -235,7 +249,20 @@ public final class ReleaseCommand implements Command {
             </project>
             """;
 
-    static final String README = """
+    /** The release's README: where to read the notes ({@code docs/} when {@code site}, else the AsciiDoc), and how to check and grade. */
+    static String readme(boolean site) {
+        String notes = site
+                ? "`docs/index.html` (rendered, with each chapter's slides and playground), or their AsciiDoc in"
+                        + " `chapters/chNN-slug/src/docs/asciidoc/`"
+                : "their AsciiDoc in `chapters/chNN-slug/src/docs/asciidoc/` (an editor's AsciiDoc preview renders them;"
+                        + " this copy was made without the rendered pages)";
+        String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
+                + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
+                + " preset inputs\n" : "";
+        return README.replace("{notes}", notes).replace("{docs}", docsRow);
+    }
+
+    private static final String README = """
             = vramlab: how GPU memory is really managed (your copy)
             :toc: macro
 
@@ -248,19 +275,23 @@ public final class ReleaseCommand implements Command {
 
             == Start
 
-            . Read a chapter's notes: `docs/index.html` (or `chapters/chNN-slug/src/docs/asciidoc/`).
+            . Read a chapter's notes: {notes}.
             . Play with the chapter in JShell: `./vramlab jshell <chapter>` (type `help()`), and run
               its lab: `./vramlab lab <chapter>`. Both run on your own `labs/`.
             . Write the steps in `labs/src/main/java`. A step you have not written throws a `Todo`
               that names the step, the section of the notes to read and the file to edit.
-            . Check one step: `./vramlab check 3.1`. Check everything: `mvn test`, which compiles your
-              cores one at a time (a file that does not compile costs only its own core's steps, and
-              says where) and ends with `Score: X/Y`.
+            . Check one step: `./vramlab check 3.1`; a whole chapter: `./vramlab check <chapter>` (`3` or
+              `caching-allocator`). Check everything: `mvn test`, which compiles your cores one at a time
+              (a file that does not compile costs only its own core's steps, and says where) and ends
+              with `Score: X/Y`.
             . The quiz: `./vramlab quiz <chapter>` prints the questions with the practice numbers. Write
               your answers in `labs/answers/chNN.txt` and check them with
               `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
               the right answer (this copy holds the practice answers as hashes only). A sheet your
               instructor hands out with your own numbers is marked by your instructor alone.
+            . Your points: `./vramlab grade` grades every lab step and every quiz sheet in
+              `labs/answers/` (on the practice numbers) and ends with `Score: X/Y`; GitHub Classroom
+              runs the same on every push.
             . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
               computed by the kit's reference when this copy was made).
 
@@ -272,10 +303,10 @@ public final class ReleaseCommand implements Command {
             |===
             |`labs/` |your cores: every graded step is yours to write
             |`cores/` |the same cores as they were handed out (never edit): the launcher and the graded tests build on them, and they stand in for a core of yours that does not compile
-            |`chapters/` |each chapter's notes, lab, JShell start-up, graded tests and quiz questions
-            |`quiz/` |the grading harness behind `mvn test` and `./vramlab check`
-            |`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`): it runs these cores as handed out in the browser and shows the reference's results, recorded, for its preset inputs
-            |`.github/workflows/` |GitHub Classroom's autograding: your points on every push
+            |`chapters/` |each chapter's notes, lab, JShell start-up, graded tests, quiz questions and example traces (`examples/`)
+            |`toolkit/` |the kit's tools (`triage`, `advise`, `replay`), and the real OOM messages chapter 4 reads (`toolkit/src/test/resources/triage-corpus/`)
+            |`quiz/` |the grading harness behind `mvn test`, `./vramlab check` and `./vramlab grade`
+            {docs}|`.github/workflows/` |GitHub Classroom's autograding: your points on every push
             |===
             """;
 

@@ -84,6 +84,46 @@ class ReleaseSelfCheckTest {
     }
 
     @Test
+    @DisplayName("every file the notes name is in the release: chapter 5's examples, the triage corpus chapter 4 reads")
+    void everyFileTheNotesNameIsThere() throws Exception {
+        assertThat(NotesPaths.missingIn(release)).isEmpty();
+        assertThat(NotesPaths.cited(release)).extracting(NotesPaths.Cited::path)
+                .contains("chapters/ch05-expandable-segments/examples/three-allocators.pytorch.pickle",
+                        "chapters/ch05-expandable-segments/examples/",
+                        "toolkit/src/test/resources/triage-corpus/015-cobra.txt",
+                        "toolkit/src/test/resources/triage-corpus");
+        assertThat(release.resolve("toolkit/src/test/resources/triage-corpus/README.md")).isRegularFile();
+        assertThat(release.resolve("chapters/ch05-expandable-segments/examples/three-allocators.trace")).isRegularFile();
+    }
+
+    @Test
+    @DisplayName("the notes' check names the note, the line and the path a release lacks; attributes and includes are the renderer's")
+    void theNotesCheckCanFail() throws Exception {
+        Path dir = tmp.resolve("missing-files");
+        Path notes = Files.createDirectories(dir.resolve("chapters/ch09-x/src/docs/asciidoc")).resolve("ch09-x.adoc");
+        Files.createDirectories(dir.resolve("labs/answers"));
+        Files.writeString(dir.resolve("labs/answers/ch09.txt"), "");
+        Files.writeString(notes, String.join("\n", "= Chapter 9", ":core: ../../../../../solutions/src/main/java/vramlab",
+                "include::../../../../../toolkit/src/test/resources/x.txt[]",
+                "Write your answers in `labs/answers/ch09.txt`.",
+                "Replay `chapters/ch09-x/examples/run.pickle` and read toolkit/README.adoc.", ""));
+        assertThat(NotesPaths.missingIn(dir)).containsExactly(
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: chapters/ch09-x/examples/run.pickle (not in the release)",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: toolkit/README.adoc (not in the release)");
+    }
+
+    @Test
+    @DisplayName("the README of a release without its site sends students to the AsciiDoc, not docs/, and says how to check and grade")
+    void readmeMatchesTheRelease() throws Exception {
+        String readme = Files.readString(release.resolve("README.adoc"));
+        assertThat(release.resolve("docs")).doesNotExist();
+        assertThat(readme).doesNotContain("`docs/").doesNotContain("docs/index.html").contains("chapters/chNN-slug/src/docs/asciidoc/")
+                .contains("`./vramlab grade`").contains("`./vramlab check <chapter>`").contains("`./vramlab check 3.1`");
+        assertThat(ReleaseCommand.readme(true)).contains("`docs/index.html`").contains("|`docs/` |")
+                .contains("`./vramlab grade`").contains("`./vramlab check <chapter>`");
+    }
+
+    @Test
     @DisplayName("the check finds a key: a choice constant in a question, or a filled-in sheet line")
     void theCheckCanFail() throws Exception {
         Path dir = tmp.resolve("leaky");

@@ -53,6 +53,14 @@ class RenderedSiteTest {
         }
 
         @Test
+        @DisplayName("its course page (a release's docs/index.html) names no slides/ source and no command a release refuses")
+        void indexIsTheStudents() throws IOException {
+            String index = BookPage.plainText(Files.readString(Rendered.site(Edition.STUDENT).resolve("index.html")));
+            assertThat(index).doesNotContain("For instructors").doesNotContain("slides/ch").doesNotContain("./vramlab site")
+                    .doesNotContain("./vramlab slides").contains("Slides and steps");
+        }
+
+        @Test
         @DisplayName("shows each step's contract: its placeholder line stands in the notes of its chapter")
         void placeholders() throws IOException {
             Path site = Rendered.site(Edition.STUDENT);
