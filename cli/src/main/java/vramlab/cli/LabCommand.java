@@ -50,7 +50,12 @@ final class LabCommand implements Command {
             io.err().println(StudentCores.whose(root, mine, "lab " + c.id()));
             if (mine) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
-                return StudentCores.runChild(root, built.classpath(), List.of("lab", c.id()), io, false);
+                try (StillRunning hint = StillRunning.after(HINT_AFTER, () -> {
+                    io.err().println(stillRunning(c));
+                    io.err().flush();
+                })) {
+                    return StudentCores.runChild(root, built.classpath(), List.of("lab", c.id()), io, false);
+                }
             }
         }
         List<Scenario> scenarios = c.scenarios();
@@ -62,6 +67,16 @@ final class LabCommand implements Command {
                     o.todos(), o.errors(), c.number());
         }
         return o.errors() > 0 ? 1 : 0;
+    }
+
+    /** How long a lab on the student's cores runs before the launcher says a step may loop (the slowest lab takes seconds). */
+    static final java.time.Duration HINT_AFTER = java.time.Duration.ofSeconds(30);
+
+    /** What a lab still running after {@link #HINT_AFTER} says, once, on standard error. */
+    static String stillRunning(ChapterLab c) {
+        return "vramlab: lab " + c.id() + " is still running after " + HINT_AFTER.toSeconds() + " s; if a step of yours"
+                + " loops forever, Ctrl-C stops it, and ./vramlab check " + c.number() + " names the method each"
+                + " of its tests is stuck in";
     }
 
     static ChapterLab find(String name, String command) {
