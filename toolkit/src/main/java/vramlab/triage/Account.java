@@ -1,6 +1,7 @@
 package vramlab.triage;
 
 import static vramlab.units.Bytes.MiB;
+import static vramlab.units.Bytes.formatSize;
 
 import java.util.Map;
 
@@ -94,5 +95,29 @@ final class Account {
     long heldByNoProcess() {
         if (capacity < 0 || free < 0 || self < 0 || others < 0) return -1;
         return capacity - free - self - others;
+    }
+
+    /**
+     * The sentence that says which process line the message's reader takes as this process,
+     * where no "this process" line says so; null where one does, or no line is taken.
+     */
+    String whoIsSelf() {
+        if (selfSeenAs < 0) return null;
+        if (loneLine) {
+            return "Process " + selfSeenAs + " (" + formatSize(self) + ") is the only process"
+                    + " listed and the message gives no totals to tell it apart: NVML lists this"
+                    + " process too, so it is most likely this job itself, not a co-tenant.";
+        }
+        if (linesHoldingReserved > 1) {
+            return "Process " + selfSeenAs + " (" + formatSize(self) + ") is taken as this "
+                    + "process: there is no \"this process\" line, and of the "
+                    + linesHoldingReserved + " lines that could hold the " + formatSize(reserved)
+                    + " PyTorch reserved it is the smallest (a guess: any of them could be this job; "
+                    + "inside a container NVML shows the host's pid).";
+        }
+        return "Process " + selfSeenAs + " (" + formatSize(self) + ") is this process: "
+                + "there is no \"this process\" line, and only that line can hold the "
+                + formatSize(reserved) + " PyTorch reserved (inside a container NVML shows the "
+                + "host's pid).";
     }
 }

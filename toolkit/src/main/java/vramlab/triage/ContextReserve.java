@@ -65,6 +65,21 @@ public final class ContextReserve {
      * -1 for no card, or one larger than the sizes the kit lists (H200, B200: their marketed
      * sizes are not whole GiB), where the kit does not guess.
      */
+    /**
+     * The rung-6 sentence on the driver's reserve: the total is cudaMemGetInfo's, so the reserve
+     * is the estimated marketed size less it (no guess past the sizes the kit lists).
+     */
+    static String driverReserveSentence(long capacity) {
+        long nominal = soldAs(capacity);
+        if (nominal <= 0) {
+            return "The total is cudaMemGetInfo's, already without the driver's reserve (ECC, display, firmware);"
+                    + " the kit does not guess the size a card this large is sold as.";
+        }
+        return "The total is cudaMemGetInfo's, already without the driver's reserve (ECC, display, firmware):"
+                + " if the card is sold as " + nominal / GiB + " GiB (the kit's estimate: the next common size"
+                + " above the total), that reserve is about " + formatSize(nominal - capacity) + ".";
+    }
+
     public static long soldAs(long capacity) {
         if (capacity <= 0) return -1;
         for (int g : COMMON_SIZES_GIB) if ((long) g * GiB >= capacity) return g * GiB;

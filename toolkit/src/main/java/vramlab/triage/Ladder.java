@@ -117,25 +117,8 @@ public final class Ladder {
     // ---- what the message says before any rung --------------------------------------------
 
     private void selfSeenThroughContainer() {
-        if (a.selfSeenAs < 0) return;
-        if (a.loneLine) {
-            evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is the only process"
-                    + " listed and the message gives no totals to tell it apart: NVML lists this"
-                    + " process too, so it is most likely this job itself, not a co-tenant.");
-            return;
-        }
-        if (a.linesHoldingReserved > 1) {
-            evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is taken as this "
-                    + "process: there is no \"this process\" line, and of the "
-                    + a.linesHoldingReserved + " lines that could hold the " + formatSize(a.reserved)
-                    + " PyTorch reserved it is the smallest (a guess: any of them could be this job; "
-                    + "inside a container NVML shows the host's pid).");
-            return;
-        }
-        evidence.add("Process " + a.selfSeenAs + " (" + formatSize(a.self) + ") is this process: "
-                + "there is no \"this process\" line, and only that line can hold the "
-                + formatSize(a.reserved) + " PyTorch reserved (inside a container NVML shows the "
-                + "host's pid).");
+        String who = a.whoIsSelf();
+        if (who != null) evidence.add(who);
     }
 
     private Cause requestBiggerThanCard() {
@@ -202,36 +185,9 @@ public final class Ladder {
     }
 
     private Cause withinOwnLimit(Candidate named) {
-        long allowed = r.get(Figure.ALLOWED);
-        boolean spent = fractionSpent(allowed);
-        String limit;
-        if (spent) {
-            boolean past = a.reserved < 0 || a.requested < 0 || a.reserved + a.requested > allowed;
-            limit = "this process's memory fraction allows only " + formatSize(allowed)
-                    + (a.reserved >= 0 ? ", and PyTorch holds " + formatSize(a.reserved) + " of it" : "")
-                    + (a.reserved < 0 || a.requested < 0 ? ""
-                            : past ? ": the " + formatSize(a.requested) + " asked does not fit under that cap"
-                            : ": the " + formatSize(a.requested) + " asked reaches the cap within the kit's "
-                                    + "margin of " + formatSize(allowanceMargin(allowed))
-                                    + " (the figures are rounded, and so is the segment PyTorch asks for)")
-                    + "; the cap was hit, not the card";
-        } else if (allowed >= 0) {
-            limit = "a memory fraction allows " + formatSize(allowed) + ", yet PyTorch's "
-                    + formatSize(a.reserved) + " plus the " + formatSize(a.requested) + " asked "
-                    + "stay under it; the free figure may not be what this process can use "
-                    + "(Windows WDDM), or memory was freed between the failure and the message";
-        } else if (r.family() == Family.SENTENCE) {
-            limit = "the message shows no memory fraction, but some 2.x releases leave its "
-                    + "'allowed' figure out: a fraction set in code, or the free figure is not what "
-                    + "this process may use (Windows WDDM), or memory was freed between the failure "
-                    + "and the message";
-        } else {
-            limit = "the message shows no memory fraction, and this format prints one when it is "
-                    + "set: the free figure is not what this process may use (Windows WDDM), or "
-                    + "memory was freed between the failure and the message";
-        }
+        OwnLimit own = OwnLimit.of(r, a);
         String s = "6. The card itself had room: " + formatSize(a.free) + " free for "
-                + formatSize(a.requested) + "; " + limit + ".";
+                + formatSize(a.requested) + "; " + own.why() + ".";
         candidates.add(tensors());
         if (named != null) {
             evidence.add(s);
@@ -239,25 +195,8 @@ public final class Ladder {
             picked = named;
             return say(named.cause(), decision(named));
         }
-        finding = spent ? Finding.MEMORY_FRACTION : Finding.ROOM_ON_CARD;
+        finding = own.fractionSpent() ? Finding.MEMORY_FRACTION : Finding.ROOM_ON_CARD;
         return say(Cause.FULL_OR_DRIVER_RESERVE, s);
-    }
-
-    /**
-     * Whether the message's memory fraction explains the failure: PyTorch refuses a new segment
-     * once what it reserved plus the segment would pass the cap (alloc_block in
-     * c10/cuda/CUDACachingAllocator.cpp; mallocAsync counts what is allocated). Printed figures
-     * are rounded and the segment is rounded up, so "within the margin" counts as past the cap.
-     */
-    private boolean fractionSpent(long allowed) {
-        if (allowed < 0) return false;
-        if (a.reserved < 0 || a.requested < 0) return true;
-        return a.reserved + a.requested + allowanceMargin(allowed) > allowed;
-    }
-
-    /** The kit's slack for rounding against a fraction's cap: as {@link #NEAR_FULL_MARGIN}, or 1% of the cap. */
-    private static long allowanceMargin(long allowed) {
-        return Math.max(NEAR_FULL_MARGIN, allowed / 100);
     }
 
     // ---- the rungs: each measures one cause --------------------------------------------------
@@ -500,17 +439,7 @@ public final class Ladder {
             sb.append(" This process holds ").append(formatSize(a.self - a.reserved))
               .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
         }
-        long nominal = ContextReserve.soldAs(cap);
-        if (nominal > 0) {
-            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
-                    + "display, firmware): if the card is sold as " + nominal / GiB + " GiB (the "
-                    + "kit's estimate: the next common size above the total), that reserve is "
-                    + "about " + formatSize(nominal - cap) + ".");
-        } else if (cap > 0) {
-            sb.append(" The total is cudaMemGetInfo's, already without the driver's reserve (ECC, "
-                    + "display, firmware); the kit does not guess the size a card this large is "
-                    + "sold as.");
-        }
+        if (cap > 0) sb.append(' ').append(ContextReserve.driverReserveSentence(cap));
         long nobody = a.heldByNoProcess();
         if (nobody >= 64L << 20) {
             sb.append(" ").append(formatSize(nobody)).append(" of the total is held by no process "
