@@ -131,9 +131,10 @@ public final class Main {
      * The commands that run the cores without a choice of whose: the launcher's own class path
      * holds the reference, and in a student's copy they run it still (so a labs/ file that does not
      * compile never stops them). A release has no reference, only the cores as handed out, every
-     * step a Todo: there they run the student's labs/, as lab does.
+     * step a Todo: there they run the student's labs/, as lab does. (exercise is not among them:
+     * a release answers its exercises from the reference's answers, recorded when it was written.)
      */
-    static final java.util.Set<String> ON_THE_CORES = java.util.Set.of("replay", "advise", "triage", "exercise");
+    static final java.util.Set<String> ON_THE_CORES = java.util.Set.of("replay", "advise", "triage");
 
     /** Whether {@code command} is to run again in a child JVM on the student's cores: a release, not that child yet. */
     private static boolean inRelease(String command, String[] args) {
