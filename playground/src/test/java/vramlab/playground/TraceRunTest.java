@@ -147,6 +147,7 @@ class TraceRunTest {
         @CsvSource(delimiter = '|', value = {
             "40 potatoes|toy|error: card '40 potatoes': expected a size such as 40MiB or 80GiB",
             "0|toy|error: card '0': expected a size such as 40MiB or 80GiB",
+            "64|toy|error: card '64': expected a size such as 40MiB or 80GiB",
             "40MiB|buddy|error: policy 'buddy': expected toy, pytorch or pytorch+expandable"})
         void badChoices(String card, String policy, String error) {
             assertThat(TraceRun.run("alloc a 1MiB\n", policy, card, -1).error()).isEqualTo(error);
