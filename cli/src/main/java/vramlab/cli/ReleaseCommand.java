@@ -204,7 +204,10 @@ public final class ReleaseCommand implements Command {
 
     /**
      * The kit's root pom for a release: cores/ in place of solutions/, quiz/report in the default
-     * build, no module the release does not hold ({@code present} says which it does), no profiles.
+     * build, no module the release does not hold ({@code present} says which it does), and of the
+     * kit's profiles only an empty {@code lab}: a release's plain {@code mvn test} grades already,
+     * and the notes' {@code mvn test -Plab} then does the same without Maven's warning that no
+     * such profile exists.
      */
     static String releasePom(String pom, java.util.function.Predicate<String> present) {
         String p = pom.replaceAll("(?s)\\s*<profiles>.*</profiles>", "")
@@ -226,6 +229,9 @@ public final class ReleaseCommand implements Command {
                 "<module>quiz/report</module>")) {
             if (!p.contains(must)) throw new IllegalStateException("the kit's pom.xml has changed: cannot write " + must);
         }
+        int end = p.lastIndexOf("</project>");
+        p = p.substring(0, end) + "  <profiles>\n    <!-- the notes' mvn test -Plab: plain mvn test grades here already -->\n"
+                + "    <profile>\n      <id>lab</id>\n    </profile>\n  </profiles>\n" + p.substring(end);
         return p.replace("<description>", "<description>The student release: ");
     }
 

@@ -33,7 +33,11 @@ class ReleasePomTest {
         String pom = ReleaseCommand.releasePom(kit, held::contains);
         assertThat(modules(pom)).containsExactly("labgen", "cores", "labs", "quiz", "toolkit", "chapters/ch01-mmu",
                 "chapters/ch03-caching-allocator", "cli", "quiz/report");
-        assertThat(pom).doesNotContain("<profiles>").doesNotContain("solutions</")
+        assertThat(pom.replaceAll("\\s+", " ")).as("of the kit's profiles, an empty lab alone (the notes' mvn test -Plab)")
+                .contains("<profiles> <!-- the notes' mvn test -Plab: plain mvn test grades here already --> "
+                        + "<profile> <id>lab</id> </profile> </profiles> </project>")
+                .doesNotContain("<id>grading-fixtures</id>").doesNotContain("<id>fuzz</id>");
+        assertThat(pom).doesNotContain("solutions</")
                 .contains("<vramlab.core>vramlab-cores</vramlab.core>")
                 .contains("<vramlab.labs.skip>true</vramlab.labs.skip>")
                 .contains("<vramlab.surefire.skip>true</vramlab.surefire.skip>");
