@@ -18,6 +18,20 @@ import vramlab.lab.Todo;
  */
 public record Scenario(String title, Consumer<PrintStream> body) {
 
+    /**
+     * The lab's remarks on the scenarios before it ("What to notice: ..."): printed when every one
+     * of them ran; where one stopped (a step not written yet), a line saying the remarks wait for
+     * them, since remarks on output the reader did not see mislead.
+     */
+    public static Scenario afterword(java.util.function.Supplier<String> text) {
+        return new Scenario("", new Afterword(text));
+    }
+
+    private record Afterword(java.util.function.Supplier<String> text) implements Consumer<PrintStream> {
+        @Override
+        public void accept(PrintStream out) { out.print(text.get()); }
+    }
+
     /** How a run of scenarios went: how many stopped at a Todo, and how many at another error. */
     public record Outcome(int todos, int errors) {
         public boolean clean() { return todos == 0 && errors == 0; }
@@ -34,6 +48,11 @@ public record Scenario(String title, Consumer<PrintStream> body) {
         for (int i = 0; i < scenarios.size(); i++) {
             if (i > 0) out.println();
             Scenario s = scenarios.get(i);
+            if (s.body() instanceof Afterword && todos + errors > 0) {
+                out.println("  [waiting] what to notice: it reads the output of the scenarios above, and "
+                        + (todos + errors) + " of them stopped");
+                continue;
+            }
             if (!s.title().isEmpty()) out.println("== " + s.title() + " ==");
             try {
                 s.body().accept(out);

@@ -70,6 +70,22 @@ class ScenarioTest {
     }
 
     @Test
+    @DisplayName("the lab's remarks on the scenarios above print when all of them ran, and wait when one stopped")
+    void afterword() {
+        Scenario.Outcome[] o = new Scenario.Outcome[1];
+        Scenario remarks = Scenario.afterword(() -> "What to notice: a\n");
+        assertThat(run(List.of(new Scenario("A", p -> p.println("a")), remarks), o))
+                .isEqualTo("== A ==\na\n\nWhat to notice: a\n");
+        String stopped = run(List.of(new Scenario("A", p -> {
+            throw new Todo("3.1", "Round a request", "ch03 \"Rule 1\"", "labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+        }), remarks, new Scenario("B", p -> p.println("b"))), o);
+        assertThat(stopped).doesNotContain("What to notice: a")
+                .contains("\n\n  [waiting] what to notice: it reads the output of the scenarios above, and 1 of them stopped\n")
+                .endsWith("== B ==\nb\n");
+        assertThat(o[0].todos()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("output that can no longer be written (a launcher's, piped and closed) ends the run: not a scenario's failure")
     void outputFailureEndsTheRun() {
         UncheckedIOException closed = new UncheckedIOException(new IOException("Broken pipe"));

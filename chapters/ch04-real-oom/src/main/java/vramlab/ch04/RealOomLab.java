@@ -34,7 +34,7 @@ public final class RealOomLab {
                 new Scenario("Fragmentation: free >= request, and the allocation still fails", RealOomLab::fragmentation),
                 new Scenario("The same workload under expandable segments (SimExp, the toy's expandable twin)",
                         RealOomLab::expandableTwin),
-                new Scenario("", out -> out.print(whatToNotice())),
+                Scenario.afterword(RealOomLab::whatToNotice),
                 new Scenario("The six causes, each staged until it OOMs, and what triage reads from its message",
                         out -> { })));
         all.addAll(Causes.labScenarios());

@@ -72,7 +72,7 @@ public final class ExpandableLab {
                 out.print(workload(p).map());
             }));
         }
-        all.add(new Scenario("", out -> out.print(whatToNotice())));
+        all.add(Scenario.afterword(ExpandableLab::whatToNotice));
         return all;
     }
 

@@ -48,7 +48,7 @@ public final class BuddyLab {
                     out.print(Comparison.legend());
                     out.print(c.timeline(results, 72));
                 }),
-                new Scenario("", out -> out.print(whatToNotice())));
+                Scenario.afterword(BuddyLab::whatToNotice));
     }
 
     // tag::mechanics[]
