@@ -137,11 +137,19 @@ public final class ChildRunner {
 
     /**
      * Tells the parent where a graded test that runs long is, so a time-out can name the method
-     * it was stuck in: about twice a second, once a test has run a second, {@code WHERE <uid>
+     * it was stuck in: every {@link #PERIOD}, once a test has run {@link #FIRST_SAMPLE}, {@code WHERE <uid>
      * <where> [TAB <section>]} ({@link StepOrder#running}, and the section of the notes that
      * states the step's rule) when that changed. The parent does not count these lines as progress.
      */
     static final class Where {
+        /**
+         * When a running test is first sampled, and how often after: a test stopped at the shortest
+         * bound a grade gives ({@link Grader.Options#SHORTEST_AFTER_TIMEOUT}, after a submission's
+         * first time-out) has been sampled a few times by then, so its time-out can name the method.
+         */
+        static final java.time.Duration FIRST_SAMPLE = java.time.Duration.ofMillis(200);
+        static final java.time.Duration PERIOD = java.time.Duration.ofMillis(100);
+
         private final Protocol p;
         private volatile Running now;
         private String said;
@@ -173,12 +181,12 @@ public final class ChildRunner {
         private void watch() {
             while (true) {
                 try {
-                    Thread.sleep(500);
+                    Thread.sleep(PERIOD.toMillis());
                 } catch (InterruptedException e) {
                     return;
                 }
                 Running r = now;
-                if (r == null || System.nanoTime() - r.since() < 1_000_000_000L) continue;
+                if (r == null || System.nanoTime() - r.since() < FIRST_SAMPLE.toNanos()) continue;
                 Graded g = r.test().getAnnotation(Graded.class);
                 Class<?> test = r.test().getDeclaringClass();
                 String w = StepOrder.running(g == null ? null : g.step(), test, r.test().getName(),

@@ -64,6 +64,9 @@ public final class Grader {
             this(itemTimeout, submissionTime, outputCap, visibility, fifthOf(itemTimeout), 1);
         }
 
+        /** The least a test gets after its submission's first time-out (unless the item bound is less). */
+        public static final Duration SHORTEST_AFTER_TIMEOUT = Duration.ofSeconds(1);
+
         public static Options defaults() {
             return new Options(Duration.ofSeconds(10), Duration.ofSeconds(120), OUTPUT_CAP, "visible",
                     Duration.ofSeconds(2), Runtime.getRuntime().availableProcessors());
@@ -76,7 +79,7 @@ public final class Grader {
         /** A fifth of {@code d}, but at least 1 s (and never more than {@code d}): the bound after a time-out. */
         public static Duration fifthOf(Duration d) {
             Duration f = d.dividedBy(5);
-            Duration second = Duration.ofSeconds(1);
+            Duration second = SHORTEST_AFTER_TIMEOUT;
             if (f.compareTo(second) >= 0) return f;
             return second.compareTo(d) < 0 ? second : d;
         }
