@@ -40,9 +40,11 @@ import vramlab.triage.Triage;
                 it, a finding: MEMORY_FRACTION, ROOM_ON_CARD or FREE_BARELY_COVERS, when the card
                 was not short), CANNOT_TELL for a text with no figure and no words naming a
                 subsystem (then: what to collect next), or
-                NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, ROCm, MPS,
-                the CPU allocator or cuBLAS. A message that is cut or mangled gives what could be
-                read and names what was missing.""")
+                NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, MPS, the
+                CPU allocator or cuBLAS, or a raw HIP error. PyTorch on ROCm ("HIP out of memory")
+                is the same allocator and is read like CUDA; its fixes say which variable a ROCm
+                build reads. A message that is cut or mangled gives what could be read and names
+                what was missing.""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
             print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall, \

@@ -118,6 +118,34 @@ class TriageCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("error: " + f + ": no 'oom' entry");
     }
 
+    /** https://github.com/huggingface/autotrain-advanced/issues/737 (PyTorch on ROCm, 2024). */
+    private static final String HIP = "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 124.00 MiB. "
+            + "GPU 0 has a total capacity of 19.94 GiB of which 554.47 MiB is free. Of the allocated memory "
+            + "15.87 GiB is allocated by PyTorch, and 165.29 MiB is reserved by PyTorch but unallocated. If "
+            + "reserved but unallocated memory is large try setting PYTORCH_HIP_ALLOC_CONF=expandable_segments:True "
+            + "to avoid fragmentation.  See documentation for Memory Management  "
+            + "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
+
+    @Test
+    @DisplayName("a ROCm (HIP) message is triaged like CUDA's, in text and in --json")
+    void rocm() {
+        assertThat(run(HIP, "triage")).isEqualTo(0);
+        assertThat(out()).doesNotContain("NOT_PYTORCH_OOM").contains("Most likely cause: ")
+                .contains("'HIP out of memory' is PyTorch built for ROCm");
+        out.reset();
+        assertThat(run(HIP, "triage", "--json")).isEqualTo(0);
+        String json = out().trim();
+        assertThat(json).doesNotStartWith("{\"cause\":\"NOT_PYTORCH_OOM\"").contains("\"backend\":\"HIP\"");
+    }
+
+    @Test
+    @DisplayName("--help names ROCm as read like CUDA")
+    void help() {
+        assertThat(run("", "triage", "--help")).isEqualTo(0);
+        assertThat(out()).contains("PyTorch on ROCm (\"HIP out of memory\")")
+                .contains("a raw HIP error");
+    }
+
     @Test
     @DisplayName("a look-alike is said to be one, with exit 0")
     void lookAlike() {

@@ -29,8 +29,13 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         ranked = List.copyOf(ranked);
     }
 
-    /** The finding's fix ladder where there is one, else the cause's. */
-    public List<String> fixes() { return finding != null ? finding.fixes() : cause.fixes(); }
+    /**
+     * The finding's fix ladder where there is one, else the cause's; for a ROCm message, with the
+     * allocator's variable as a ROCm build reads it ({@link Rocm}).
+     */
+    public List<String> fixes() {
+        return Rocm.fixes(reading, finding != null ? finding.fixes() : cause.fixes());
+    }
 
     /**
      * "Most likely cause: NAME (ladder step N of 6)": the finding's name where there is one,

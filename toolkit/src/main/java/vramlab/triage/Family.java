@@ -24,6 +24,9 @@ public enum Family {
 
     public String description() { return description; }
 
-    /** Whether the family comes from PyTorch on a CUDA device. */
+    /**
+     * Whether the family comes from PyTorch on a CUDA device (or a ROCm one: the same allocator,
+     * hipified, whose reading says "HIP" as its backend).
+     */
     public boolean isPyTorchCuda() { return this != LOOK_ALIKE && this != UNRECOGNIZED; }
 }

@@ -73,7 +73,8 @@ public final class Ladder {
         List<Candidate> ranked = l.rank(c);
         Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
         String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
-        return new Diagnosis(c, r, l.evidence, ranked, runnerUp, tellApart(c, l.finding, runnerUp),
+        return new Diagnosis(c, r, l.evidence, ranked, runnerUp,
+                Rocm.text(r, tellApart(c, l.finding, runnerUp)),
                 l.shortfall, assumption, l.a.selfSeenAs, l.finding);
     }
 
@@ -85,9 +86,10 @@ public final class Ladder {
             return say(Cause.NOT_PYTORCH_OOM, "This is an out-of-memory error from " + r.backend()
                     + ", not from PyTorch's CUDA caching allocator; the ladder does not apply.");
         }
-        if (!r.backend().equals("CUDA")) {
+        // ROCm's message is the same allocator's, hipified (see Rocm): the ladder applies.
+        if (!r.backend().equals("CUDA") && !Rocm.is(r)) {
             return say(Cause.NOT_PYTORCH_OOM, "This is PyTorch's allocator on a " + r.backend()
-                    + " device, not CUDA; its figures are shown as read, without a guess.");
+                    + " device, not CUDA or ROCm; its figures are shown as read, without a guess.");
         }
         if (!r.missing().isEmpty()) {
             evidence.add("The message lacks " + String.join(", ", r.missing())

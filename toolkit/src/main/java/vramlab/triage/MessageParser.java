@@ -89,6 +89,7 @@ public final class MessageParser {
         } else {
             Matcher b = Pattern.compile("^(\\w+?)outofmemory", CI).matcher(seg);
             d.backend = b.find() ? b.group(1).toUpperCase(java.util.Locale.ROOT) : "CUDA";
+            if (d.backend.equals(Rocm.BACKEND)) d.notes.add(Rocm.note());
             long tried = d.size(seg, "Triedtoallocate" + SIZE);
             if (tried >= 0) d.figures.put(Figure.REQUESTED, tried);
             if (tried == Sizes.ONE_EB && seg.matches("(?is).*Triedtoallocatemorethan1EB.*")) {
@@ -214,6 +215,10 @@ public final class MessageParser {
             d.notes.add("Its hint suggests expandable_segments:True (the hint of newer 2.x releases).");
         } else if (contains(seg, "max_split_size_mb")) {
             d.notes.add("Its hint suggests max_split_size_mb (late 1.x releases up to 2.1).");
+        }
+        if (contains(seg, "PYTORCH_HIP_ALLOC_CONF")) {
+            d.notes.add("Its hint names PYTORCH_HIP_ALLOC_CONF, as some ROCm releases print it: a ROCm "
+                    + "build reads that name only while PYTORCH_CUDA_ALLOC_CONF is unset.");
         }
         if (contains(seg, "PYTORCH_ALLOC_CONF")) {
             d.notes.add("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable.");

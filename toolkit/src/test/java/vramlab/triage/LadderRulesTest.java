@@ -385,7 +385,7 @@ class LadderRulesTest {
         Diagnosis xpu = Ladder.climb(new Reading(Family.SENTENCE, "XPU", "", Map.of(), Map.of(), Set.of(), List.of(),
                 List.of()), List.of("earlier"));
         assertThat(xpu.cause()).isEqualTo(Cause.NOT_PYTORCH_OOM);
-        assertThat(xpu.evidence()).containsExactly("earlier", "This is PyTorch's allocator on a XPU device, not CUDA; "
+        assertThat(xpu.evidence()).containsExactly("earlier", "This is PyTorch's allocator on a XPU device, not CUDA or ROCm; "
                 + "its figures are shown as read, without a guess.");
         assertThat(Family.SENTENCE.isPyTorchCuda()).isTrue();
         assertThat(Family.LOOK_ALIKE.isPyTorchCuda()).isFalse();

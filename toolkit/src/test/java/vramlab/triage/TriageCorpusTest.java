@@ -109,7 +109,7 @@ class TriageCorpusTest {
             }
             String lookAlikes = results.stream().filter(r -> r.entry().lookAlike())
                     .map(r -> r.entry().text()).reduce("", String::concat);
-            assertThat(lookAlikes).contains("ResourceExhaustedError", "RESOURCE_EXHAUSTED", "HIP out of memory",
+            assertThat(lookAlikes).contains("ResourceExhaustedError", "RESOURCE_EXHAUSTED", "HIP_ERROR_OutOfMemory",
                     "MPS backend out of memory", "DefaultCPUAllocator", "CUBLAS_STATUS_ALLOC_FAILED");
         }
 
@@ -152,7 +152,7 @@ class TriageCorpusTest {
         }
 
         @Test
-        @DisplayName("rejects every look-alike (TensorFlow, JAX, HIP, MPS, the CPU allocator, cuBLAS)")
+        @DisplayName("rejects every look-alike (TensorFlow, JAX, TensorFlow on ROCm, MPS, the CPU allocator, cuBLAS)")
         void lookAlikes() {
             long n = 0;
             for (Result r : results) {
@@ -165,7 +165,7 @@ class TriageCorpusTest {
         }
 
         @Test
-        @DisplayName("reads every real message as a PyTorch CUDA OOM, and every output parses")
+        @DisplayName("reads every real message as a PyTorch CUDA (or ROCm) OOM, and every output parses")
         void parseable() {
             for (Result r : results) {
                 Diagnosis d = r.diagnosis();

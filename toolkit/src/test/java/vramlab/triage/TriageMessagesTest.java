@@ -356,7 +356,7 @@ class TriageMessagesTest {
             c("the CPU allocator, with a tool's hint about CUDA", Cause.NOT_PYTORCH_OOM, Family.LOOK_ALIKE, "",
                 "RuntimeError: [enforce fail at alloc_cpu.cpp:83] data. DefaultCPUAllocator: not enough memory: "
                     + "you tried to allocate 1073741824 bytes.\nIf you hit CUDA out of memory, lower --tile."),
-            c("ROCm: PyTorch's allocator on HIP", Cause.NOT_PYTORCH_OOM, Family.SENTENCE,
+            c("ROCm: PyTorch's allocator on HIP, read like CUDA's", Cause.FULL_OR_DRIVER_RESERVE, Family.SENTENCE,
                 "requested=4.00 GiB; capacity=63.98 GiB; free=2.50 GiB",
                 "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 4.00 GiB. GPU 0 has a total "
                     + "capacity of 63.98 GiB of which 2.50 GiB is free. Of the allocated memory 60.11 GiB is "
