@@ -44,7 +44,8 @@ import vramlab.triage.Triage;
                 CPU allocator or cuBLAS, or a raw HIP error. PyTorch on ROCm ("HIP out of memory")
                 is the same allocator and is read like CUDA; its fixes say which variable a ROCm
                 build reads. A message that is cut or mangled gives what could be read and names
-                what was missing.""")
+                what was missing; figures written with a decimal comma (1,96 GiB) are read as
+                decimals when the message has no decimal point, and the report says so.""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
             print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall, \

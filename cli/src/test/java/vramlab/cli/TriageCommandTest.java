@@ -139,10 +139,18 @@ class TriageCommandTest {
     }
 
     @Test
-    @DisplayName("--help names ROCm as read like CUDA")
+    @DisplayName("a message with decimal commas gives its figures, and the report says the commas were read")
+    void decimalCommas() {
+        assertThat(run(MESSAGE.replaceAll("(\\d)\\.(\\d\\d) ([MG]iB)", "$1,$2 $3"), "triage")).isEqualTo(0);
+        assertThat(out()).contains("Most likely cause: OTHER_PROCESSES").contains("Commas were read as decimal points")
+                .doesNotContain("missing:");
+    }
+
+    @Test
+    @DisplayName("--help names ROCm as read like CUDA, and decimal commas")
     void help() {
         assertThat(run("", "triage", "--help")).isEqualTo(0);
-        assertThat(out()).contains("PyTorch on ROCm (\"HIP out of memory\")")
+        assertThat(out()).contains("PyTorch on ROCm (\"HIP out of memory\")").contains("decimal comma")
                 .contains("a raw HIP error");
     }
 

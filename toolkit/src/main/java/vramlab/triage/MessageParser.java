@@ -20,8 +20,13 @@ import java.util.regex.Pattern;
  * c10/cuda/CUDAMallocAsyncAllocator.cpp for the async backend); see the notes' triage section.
  */
 public final class MessageParser {
+    /**
+     * A printed size. It never starts right after a digit, a comma, or a digit and a point, so a
+     * figure with a thousands separator is left unread rather than read as its tail ("1,024MiB"
+     * is not 24 MiB, "1,024.00GiB" not 0 bytes); see {@link DecimalCommas}.
+     */
     private static final String SIZE =
-            "(morethan1EB|\\d+(?:\\.\\d+)?(?:bytes|byte|KiB|MiB|GiB|TiB|KB|MB|GB|TB|B))";
+            "(?<![\\d,])(?<!\\d\\.)(morethan1EB|\\d+(?:\\.\\d+)?(?:bytes|byte|KiB|MiB|GiB|TiB|KB|MB|GB|TB|B))";
     private static final int CI = Pattern.CASE_INSENSITIVE;
 
     /** Where a caching-allocator or async-backend message starts. */
@@ -39,6 +44,15 @@ public final class MessageParser {
 
     /** Every message found, in order; a paste with none gives one reading that says why. */
     public static List<Reading> parse(String raw) {
+        DecimalCommas.Result commas = DecimalCommas.read(raw);
+        List<Reading> found = parseRead(commas.text());
+        if (commas.note() == null || commas.note().isEmpty()) return found;
+        List<Reading> noted = new ArrayList<>();
+        for (Reading r : found) noted.add(withNote(r, commas.note()));
+        return noted;
+    }
+
+    private static List<Reading> parseRead(String raw) {
         List<Paste.Source> sources = Paste.read(raw);
         Set<Clue> clues = cluesOf(sources);
         List<Reading> found = new ArrayList<>();

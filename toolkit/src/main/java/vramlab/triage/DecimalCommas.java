@@ -1,0 +1,84 @@
+package vramlab.triage;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Figures written with a decimal comma ("Tried to allocate 1,96 GiB"), as a message reads once
+ * something has rewritten it for a locale that writes one (a log viewer, a translated forum
+ * post). PyTorch itself always prints a decimal point with two decimals: {@code format_size}
+ * in c10/cuda/CUDACachingAllocator.cpp formats through a {@code std::ostringstream} with
+ * {@code std::fixed} and precision 2, in the classic locale ("1.96 GiB", "1024.00 MiB").
+ *
+ * <p>The rule, so that a thousands separator is never read as a decimal one:
+ * <ul>
+ *   <li>a paste that has any figure with a decimal point ("2.00 GiB") is left alone: its commas
+ *       are not decimal separators;</li>
+ *   <li>otherwise a figure "&lt;digits&gt;,&lt;1 or 2 digits&gt; &lt;unit&gt;" reads as a
+ *       decimal ("1,96 GiB" as 1.96 GiB), since that is {@code format_size}'s shape with its
+ *       point turned into a comma;</li>
+ *   <li>a figure with three digits after its comma ("1,024 MiB") is not {@code format_size}'s
+ *       shape either way (1024 MiB with a thousands separator would have printed ".00"; a
+ *       decimal comma would have two decimals), so it is left unread, named as missing, and a
+ *       note says why: the kit does not guess between 1024 MiB and 1.024 MiB.</li>
+ * </ul>
+ * The parser's size pattern never starts a figure right after a digit or a comma, so a figure
+ * left unread is not misread as its tail ("1,024 MiB" as 24 MiB).
+ */
+final class DecimalCommas {
+    private static final String UNIT = "(?:KiB|MiB|GiB|TiB|KB|MB|GB|TB)(?![A-Za-z])";
+    /** A figure as PyTorch prints it: a decimal point, then a unit ("2.00 GiB", "0.50 MiB"). */
+    private static final Pattern POINT_FIGURE = Pattern.compile("\\d\\.\\d+\\s*" + UNIT);
+    /** A figure with one comma inside its digits: "1,96 GiB", "1,024 MiB". */
+    private static final Pattern COMMA_FIGURE =
+            Pattern.compile("(?<![\\d.,])(\\d+),(\\d+)(?![\\d.,])(\\s*" + UNIT + ")");
+
+    /** The paste to read, and a note to show when its commas were read or left unread. */
+    record Result(String text, String note) {}
+
+    private DecimalCommas() {}
+
+    static Result read(String raw) {
+        if (raw == null || raw.indexOf(',') < 0) return new Result(raw, null);
+        Matcher m = COMMA_FIGURE.matcher(raw);
+        if (!m.find()) return new Result(raw, null);
+        if (POINT_FIGURE.matcher(raw).find()) {
+            return new Result(raw, "A figure with a comma (" + m.group().strip() + ") stands next to "
+                    + "figures with a decimal point, so its comma is no decimal point; it is left "
+                    + "unread.");
+        }
+        m.reset();
+        StringBuilder out = new StringBuilder();
+        String example = null, unread = null;
+        int read = 0, left = 0;
+        while (m.find()) {
+            if (m.group(2).length() <= 2) {
+                if (example == null) example = m.group().strip();
+                m.appendReplacement(out, Matcher.quoteReplacement(
+                        m.group(1) + "." + m.group(2) + m.group(3)));
+                read++;
+            } else {
+                if (unread == null) unread = m.group().strip();
+                m.appendReplacement(out, Matcher.quoteReplacement(m.group()));
+                left++;
+            }
+        }
+        m.appendTail(out);
+        StringBuilder note = new StringBuilder();
+        if (read > 0) {
+            note.append("Commas were read as decimal points (").append(example).append(" as ")
+                    .append(example.replace(',', '.')).append(", ").append(read)
+                    .append(read == 1 ? " figure" : " figures").append("): PyTorch always prints "
+                    + "a decimal point, so something rewrote this text for a locale that writes "
+                    + "a decimal comma.");
+        }
+        if (left > 0) {
+            if (note.length() > 0) note.append(' ');
+            note.append(left == 1 ? "A figure" : left + " figures").append(" such as ").append(unread)
+                    .append(" (three digits after the comma) ").append(left == 1 ? "was" : "were")
+                    .append(" left unread: PyTorch prints two decimals, so that comma may be a "
+                    + "thousands separator or a decimal one, and the kit does not guess.");
+        }
+        return new Result(out.toString(), note.toString());
+    }
+}
