@@ -35,7 +35,7 @@ final class Rocm {
 
     private Rocm() {}
 
-    static boolean is(Reading r) { return r != null && BACKEND.equals(r.backend()); }
+    static boolean is(Reading r) { return BACKEND.equals(r.backend()); }
 
     /** The note the reading of a HIP message carries. */
     static String note() {
@@ -74,7 +74,7 @@ final class Rocm {
      * says it is ROCm's rung where expandable segments are missing. Anything else is unchanged.
      */
     static String text(Reading r, String s) {
-        if (!is(r) || s == null) return s;
+        if (!is(r)) return s;
         if (s.contains("PYTORCH_CUDA_ALLOC_CONF=")) {
             return s + " " + VARIABLE + (s.contains("expandable_segments") ? " " + EXPANDABLE : "");
         }

@@ -48,6 +48,14 @@ class DecimalCommasTest {
     }
 
     @Test
+    @DisplayName("a single comma figure is counted as one")
+    void oneFigure() {
+        Diagnosis d = Triage.of("CUDA out of memory. Tried to allocate 3,50 GiB.");
+        assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(Bytes.parse("3.5GiB"));
+        assertThat(d.text()).contains("Commas were read as decimal points (3,50 GiB as 3.50 GiB, 1 figure):");
+    }
+
+    @Test
     @DisplayName("'1,024 MiB' (three digits after the comma) is left unread, never 1.024 MiB nor 24 MiB")
     void thousandsSeparatorAlone() {
         Diagnosis d = Triage.of("CUDA out of memory. Tried to allocate 1,024 MiB. GPU 0 has a total capacity of "

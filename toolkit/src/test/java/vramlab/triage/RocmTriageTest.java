@@ -69,6 +69,18 @@ class RocmTriageTest {
     }
 
     @Test
+    @DisplayName("a text that sets another option gets the variable's sentence only; other texts are kept")
+    void textRules() {
+        Reading hip = Triage.of(PYTORCH_138002).reading();
+        assertThat(Rocm.text(hip, "Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128."))
+                .isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128. " + Rocm.VARIABLE);
+        assertThat(Rocm.text(hip, "Lower the batch size.")).isEqualTo("Lower the batch size.");
+        Reading cuda = Triage.of(SAME_ON_CUDA).reading();
+        assertThat(Rocm.text(cuda, "Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128."))
+                .isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128.");
+    }
+
+    @Test
     @DisplayName("a CUDA message's fixes are unchanged")
     void cudaUnchanged() {
         Diagnosis d = Triage.of(SAME_ON_CUDA);
