@@ -97,7 +97,7 @@ public final class Main {
 
     public static int run(String[] args, Io io) {
         ReplayCommand plain = ReplayCommand.parsePlain(args);     // a plain replay needs no picocli
-        if (plain != null) return execute(inRelease("replay", args) ? onYourCores(args) : plain, "replay", io);
+        if (plain != null) return execute(inRelease("replay") ? onYourCores(args) : plain, "replay", io);
         CommandLine cl = Launcher.of(needed(args), io);
         if (args.length == 0) {
             cl.usage(cl.getOut());
@@ -124,7 +124,7 @@ public final class Main {
         }
         CommandLine at = sub.commandSpec().commandLine();
         String name = at.getCommandName();
-        return execute(inRelease(name, args) ? onYourCores(args) : (Command) at.getCommand(), name, io);
+        return execute(inRelease(name) ? onYourCores(args) : (Command) at.getCommand(), name, io);
     }
 
     /**
@@ -137,7 +137,7 @@ public final class Main {
     static final java.util.Set<String> ON_THE_CORES = java.util.Set.of("replay", "advise", "triage");
 
     /** Whether {@code command} is to run again in a child JVM on the student's cores: a release, not that child yet. */
-    private static boolean inRelease(String command, String[] args) {
+    private static boolean inRelease(String command) {
         return ON_THE_CORES.contains(command) && !StudentCores.inChild()
                 && vramlab.quiz.KitPaths.isRelease(StudentCores.root());
     }
