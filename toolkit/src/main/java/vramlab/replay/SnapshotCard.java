@@ -4,6 +4,7 @@ import java.util.List;
 
 import vramlab.driver.Gpu;
 import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotReader;
 import vramlab.trace.TraceException;
 import vramlab.units.Bytes;
 
@@ -17,19 +18,14 @@ public final class SnapshotCard {
     /** The default card when the snapshot records none: an 80 GiB device (A100 / H100 80GB). */
     public static final long DEFAULT_CARD = 80 * Bytes.GiB;
     /**
-     * The largest card the kit simulates: 4 TiB, some twenty times today's largest. Its frame
-     * bitmaps take 8 MB each; a snapshot whose sizes imply a card of petabytes (a corrupted
-     * field) would take more heap than any machine has, so it is refused. The reader refuses a
-     * single segment or {@code device_free} above it at its field ({@link
-     * vramlab.snapshot.SnapshotReader#MAX_CARD}); what is left here is a card their sum implies.
+     * Refuses a card above {@link SnapshotReader#MAX_CARD}, saying where its size came from: the
+     * reader refuses a single segment or {@code device_free} above it at its field; what is left
+     * here is a card their sum implies.
      */
-    public static final long MAX_CARD = vramlab.snapshot.SnapshotReader.MAX_CARD;
-
-    /** Refuses a card above {@link #MAX_CARD}, saying where its size came from. */
     public static void checkCard(long total, String why, String file) {
-        if (total > MAX_CARD) {
+        if (total > SnapshotReader.MAX_CARD) {
             throw new TraceException(file, 0, "a card of " + Bytes.readable(total) + " (" + why
-                    + ") is more than the kit simulates, " + Bytes.readable(MAX_CARD) + "; give --device SIZE");
+                    + ") is more than the kit simulates, " + Bytes.readable(SnapshotReader.MAX_CARD) + "; give --device SIZE");
         }
     }
 

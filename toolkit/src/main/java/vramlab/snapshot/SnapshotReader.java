@@ -322,9 +322,12 @@ public final class SnapshotReader {
     }
 
     /**
-     * The largest card the kit simulates: 4 TiB ({@code vramlab.replay.SnapshotCard.MAX_CARD} is this). No
-     * segment, no block in one and no {@code device_free} can be larger than the card, so a file
-     * that says otherwise is refused at that field, before a card is inferred from it.
+     * The largest card the kit simulates: 4 TiB, some twenty times today's largest. Its frame
+     * bitmaps take 8 MB each; a snapshot whose sizes imply a card of petabytes (a corrupted
+     * field) would take more heap than any machine has, so it is refused. No segment, no block
+     * in one and no {@code device_free} can be larger than the card, so a file that says
+     * otherwise is refused at that field, before a card is inferred from it; a card their sum
+     * implies is refused by {@code vramlab.replay.SnapshotCard.checkCard}.
      */
     public static final long MAX_CARD = 4 * Bytes.TiB;
 
