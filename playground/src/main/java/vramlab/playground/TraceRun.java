@@ -149,25 +149,9 @@ public final class TraceRun {
      * number is a unit forgotten there, and refused, so the command the page prints would be too).
      */
     static long card(String text) {
-        long n = -1;
-        if (hasUnit(text)) {
-            try {
-                n = Bytes.parse(text);
-            } catch (IllegalArgumentException | ArithmeticException e) {
-                n = -1;
-            }
-        }
-        if (n <= 0) throw new IllegalArgumentException("card '" + text + "': expected a size such as 40MiB or 80GiB");
+        long n = Bytes.parseWithUnit(text);
+        if (n < 0) throw new IllegalArgumentException("card '" + text + "': expected a size such as 40MiB or 80GiB");
         return n;
-    }
-
-    private static boolean hasUnit(String text) {
-        String t = text.trim();
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (!(c >= '0' && c <= '9') && c != '.') return true;
-        }
-        return false;
     }
 
     private static String text(ByteArrayOutputStream b) {

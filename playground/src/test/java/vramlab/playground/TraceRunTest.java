@@ -148,6 +148,8 @@ class TraceRunTest {
             "40 potatoes|toy|error: card '40 potatoes': expected a size such as 40MiB or 80GiB",
             "0|toy|error: card '0': expected a size such as 40MiB or 80GiB",
             "64|toy|error: card '64': expected a size such as 40MiB or 80GiB",
+            // 64 in Arabic-Indic digits: Bytes.parse reads them as 64 bytes; a bare number all the same
+            "\u0666\u0664|toy|error: card '\u0666\u0664': expected a size such as 40MiB or 80GiB",
             "40MiB|buddy|error: policy 'buddy': expected toy, pytorch or pytorch+expandable"})
         void badChoices(String card, String policy, String error) {
             assertThat(TraceRun.run("alloc a 1MiB\n", policy, card, -1).error()).isEqualTo(error);

@@ -153,4 +153,24 @@ public final class Bytes {
                 .multiply(java.math.BigDecimal.valueOf(scale));
         return exact.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
     }
+
+    /**
+     * A size where a unit is required, {@link #parse}'s rules otherwise: an option or a form
+     * field that names a card or a limit ({@code replay --device 80GiB}, the playground's card).
+     * A trace's sizes may be bare bytes ({@code alloc a 4096}); these may not: {@code 24} there
+     * is a unit forgotten, not 24 bytes ({@code 24B} says that, if meant). Whether there is a
+     * unit is {@link #parse}'s own split: anything after the leading digits and dots.
+     *
+     * @return the bytes, more than 0; or -1 when {@code text} is a bare number, not a size, 0,
+     *         or too large for a long (each caller says so in its own words)
+     */
+    public static long parseWithUnit(String text) {
+        if (text.trim().chars().allMatch(c -> Character.isDigit(c) || c == '.')) return -1;
+        try {
+            long n = parse(text);
+            return n > 0 ? n : -1;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return -1;
+        }
+    }
 }

@@ -211,4 +211,58 @@ class BytesTest {
             for (long v : values) assertThat(Bytes.toyMiB(v)).as("%d", v).isEqualTo(v / MiB + " MiB");
         }
     }
+
+    @ParameterizedTest(name = "''{0}'' -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            80GiB       | 85899345920
+            24B         | 24
+            1.5 KiB     | 1536
+            ' 3MiB '    | 3145728
+            7m          | 7340032
+            24          | -1
+            1.5         | -1
+            .           | -1
+            ''          | -1
+            '   '       | -1
+            0MiB        | -1
+            0.0001B     | -1
+            lots        | -1
+            MiB         | -1
+            .MiB        | -1
+            1.2.3MiB    | -1
+            8388608TiB  | -1
+            9999999999999999999999TiB | -1
+            \u0666\u0664 | -1
+            \u0666\u0664MiB | 67108864
+            """)
+    @DisplayName("a size where a unit is required: a bare number, 0, a non-size and an overflow are -1")
+    void parseWithUnit(String text, long bytes) {
+        assertThat(Bytes.parseWithUnit(text)).isEqualTo(bytes);
+    }
+
+    @Test
+    @DisplayName("parseWithUnit is parse where the text has a unit and the size is positive, on every short text")
+    void parseWithUnitMatchesParse() {
+        String alphabet = "0159. kKmMiIbB";
+        java.util.List<String> texts = new java.util.ArrayList<>(java.util.List.of(""));
+        for (int len = 1; len <= 4; len++) {
+            java.util.List<String> next = new java.util.ArrayList<>();
+            for (String t : texts) {
+                if (t.length() != len - 1) continue;
+                for (char c : alphabet.toCharArray()) next.add(t + c);
+            }
+            texts.addAll(next);
+        }
+        for (String t : texts) {
+            long expected;
+            boolean bare = t.trim().chars().allMatch(c -> c >= '0' && c <= '9' || c == '.');
+            try {
+                long n = Bytes.parse(t);
+                expected = bare || n <= 0 ? -1 : n;
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                expected = -1;
+            }
+            assertThat(Bytes.parseWithUnit(t)).as("'%s'", t).isEqualTo(expected);
+        }
+    }
 }
