@@ -429,13 +429,6 @@ final class ReplayCommand implements Command {
         }
     }
 
-    /** Why a file could not be read, in the system's words: "Is a directory", "Permission denied". */
-    private static String why(IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) return "Permission denied";
-        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
-        return e.getMessage();
-    }
-
     /** The file (or standard input), unzipped when it starts with gzip's magic bytes. */
     private static InputStream open(String file, Io io) throws IOException {
         InputStream raw;
@@ -447,8 +440,8 @@ final class ReplayCommand implements Command {
             raw.reset();
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
-        } catch (IOException e) {                                 // as advise and triage say it (SnapshotInput)
-            throw new TraceException(file, 0, "cannot read it: " + why(e));
+        } catch (IOException e) {
+            throw SnapshotInput.unreadable(file, e);                // as advise and triage say it
         }
         if (!gzip) return raw;
         try {

@@ -78,7 +78,7 @@ public final class SnapshotInput {
         try {
             raw = capped(in, limit);
         } catch (IOException e) {
-            throw new TraceException(file, 0, "cannot read it: " + e.getMessage());
+            throw unreadable(file, e);
         }
         if (raw == null) {
             throw new TraceException(file, 0, "is larger than " + limitText(limit) + ": refused after reading "
@@ -110,6 +110,21 @@ public final class SnapshotInput {
         } catch (IOException e) {
             throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
         }
+    }
+
+    /**
+     * A file that could not be opened or read (a folder, no permission), in the system's words
+     * ("Is a directory", "Permission denied"): what {@code replay}, {@code advise} and {@code
+     * triage} say of it.
+     */
+    public static TraceException unreadable(String file, IOException e) {
+        return new TraceException(file, 0, "cannot read it: " + why(e));
+    }
+
+    private static String why(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) return "Permission denied";
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) return f.getReason();
+        return e.getMessage();
     }
 
     /**
