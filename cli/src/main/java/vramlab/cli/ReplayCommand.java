@@ -207,6 +207,7 @@ final class ReplayCommand implements Command {
         if (policyName != null || conf != null) {                                            // bad options first
             checkPolicy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, release);
         }
+        if (export != null) OutputFile.check("replay", "--export", export);    // not after the whole replay
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
             byte[] head;

@@ -147,4 +147,55 @@ class ReplayCommandTest {
             assertThat(h.out()).as(c).startsWith("usage: vramlab " + c);
         }
     }
+
+    /** Where --export cannot write: the error comes before the replay, which prints nothing. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a missing folder      | out/run.pickle     | no such directory {dir}/out, expected a file in an existing one
+            a file as the folder  | t.trace/run.pickle | {dir}/t.trace is a file, expected a directory
+            a folder as the file  | .                  | is a directory, expected a file
+            """)
+    @DisplayName("--export to a path that cannot be written exits 2 before the replay, naming the option and path")
+    void exportChecked(String name, String target, String what) throws IOException {
+        Path t = trace("alloc a 1MiB\nfree a\n");
+        String path = dir.resolve(target).toString();
+        String expected = "error: replay: --export " + path + ": " + what.replace("{dir}", dir.toString()) + "\n";
+        for (String[] args : new String[][] {
+                {"replay", "--export", path, t.toString()},                              // the plain reader's path
+                {"replay", "--map", "--export", path, "--policy", "pytorch", t.toString()},
+                {"replay", "--export", path, "--", t.toString()}}) {                    // picocli's
+            CliRun r = CliRun.of(args);
+            assertThat(r.status()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(r.err()).isEqualTo(expected);
+            assertThat(r.out()).isEmpty();
+        }
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    @DisplayName("--export into a folder the user cannot write exits 2 before the replay")
+    void exportReadOnly() throws IOException {
+        Path ro = Files.createDirectory(dir.resolve("ro"));
+        assertThat(ro.toFile().setWritable(false, false)).isTrue();
+        try {
+            org.junit.jupiter.api.Assumptions.assumeFalse(Files.isWritable(ro), "root writes anywhere");
+            Path out = ro.resolve("run.pickle");
+            CliRun r = CliRun.of("replay", "--export", out.toString(), trace("alloc a 1MiB\n").toString());
+            assertThat(r.status()).isEqualTo(2);
+            assertThat(r.err()).isEqualTo("error: replay: --export " + out + ": cannot write in " + ro + "\n");
+            assertThat(r.out()).isEmpty();
+        } finally {
+            ro.toFile().setWritable(true, false);
+        }
+    }
+
+    @Test
+    @DisplayName("--export into a folder that exists writes the snapshot after the summary")
+    void exportWritten() throws IOException {
+        Path out = dir.resolve("run.pickle");
+        CliRun r = CliRun.of("replay", "--export", out.toString(), trace("alloc a 1MiB\n").toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).endsWith("snapshot written to " + out + "\n");
+        assertThat(out).isNotEmptyFile();
+    }
 }
