@@ -20,7 +20,7 @@ import vramlab.advise.Setting;
 import vramlab.advise.Workload;
 import vramlab.snapshot.SnapshotInput;
 
-/** {@code vramlab advise [--device SIZE] FILE}: the workload under every allocator setting. */
+/** {@code vramlab advise [--device SIZE] [--device-index N] FILE}: the workload under every allocator setting. */
 @CommandLine.Command(name = "advise", mixinStandardHelpOptions = true,
         header = "replay a snapshot or trace under each allocator setting",
         description = """
@@ -41,6 +41,11 @@ final class AdviseCommand implements Command {
             (reserved at the OOM plus free), else the card is unknown and the settings are ranked \
             by peak""")
     Long device;
+
+    @Option(names = "--device-index", paramLabel = "N", description = """
+            a snapshot's device to replay (default: the first with an OOM, else the one with the \
+            longest history)""")
+    Integer deviceIndex;
 
     @Option(names = "--pytorch-version", paramLabel = "X.Y", description = """
             the PyTorch release whose rules the replays follow where releases differ: 2.9 or 2.10; \
@@ -67,7 +72,10 @@ final class AdviseCommand implements Command {
     public int run(Io io) throws IOException {
         vramlab.alloc.PyTorchRelease release = ReplayCommand.release(pytorchVersion);
         long device = this.device == null ? -1 : this.device;
-        Workload w = Workload.read(read(file, io, input.limit()), file, device);
+        byte[] bytes = read(file, io, input.limit());
+        Workload w = deviceIndex == null ? Workload.read(bytes, file, device)
+                : Workload.read(bytes, file, device, s -> DeviceIndex.of(s, deviceIndex, "advise"));
+        if (deviceIndex != null && w.snapshot() == null) throw DeviceIndex.notForTraces("advise", "--device-index");
         if (!w.replayable()) {
             io.out().println("advise: " + w.source());
             io.out().println("Nothing to replay: the file records no allocation history."

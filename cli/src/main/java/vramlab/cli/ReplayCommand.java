@@ -225,8 +225,8 @@ final class ReplayCommand implements Command {
                 replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
             } else {
                 if (deviceIndex != null || at != null || json || html != null) {
-                    throw new UsageException("replay", (deviceIndex != null ? "--device-index"
-                            : at != null ? "--at" : html != null ? "--html" : "--json") + " applies to snapshots, not to text traces");
+                    throw DeviceIndex.notForTraces("replay", deviceIndex != null ? "--device-index"
+                            : at != null ? "--at" : html != null ? "--html" : "--json");
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
@@ -326,12 +326,12 @@ final class ReplayCommand implements Command {
     private void replaySnapshot(Snapshot s, Io io) {
         List<Snapshot.Device> devices = devices(s);
         if (html != null && devices.size() != 1) {
-            throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
+            throw new UsageException("replay", s.file() + " holds devices " + DeviceIndex.indices(devices)
                     + ": choose one with --device-index N for --html");
         }
         if (html != null) HtmlPage.checkWritable("replay", html);
         if ((csv || export != null) && devices.size() > 1) {
-            throw new UsageException("replay", s.file() + " holds devices " + indices(devices)
+            throw new UsageException("replay", s.file() + " holds devices " + DeviceIndex.indices(devices)
                     + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
         }
         PyTorchRelease release = release(pytorchVersion);
@@ -402,20 +402,7 @@ final class ReplayCommand implements Command {
     }
 
     private List<Snapshot.Device> devices(Snapshot s) {
-        if (deviceIndex == null) return s.devices();
-        int n = deviceIndex;
-        Snapshot.Device d = s.device(n);
-        if (d == null) {
-            throw new UsageException("replay", s.file() + ": device " + n + " has no segments and no history"
-                    + (s.devices().isEmpty() ? "" : " (devices with some: " + indices(s.devices()) + ")"));
-        }
-        return List.of(d);
-    }
-
-    private static String indices(List<Snapshot.Device> devices) {
-        List<String> out = new ArrayList<>();
-        for (Snapshot.Device d : devices) out.add(String.valueOf(d.index()));
-        return String.join(", ", out);
+        return deviceIndex == null ? s.devices() : List.of(DeviceIndex.of(s, deviceIndex, "replay"));
     }
 
     /**

@@ -1,13 +1,25 @@
 package vramlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.mib;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.alloc.Block;
+import vramlab.alloc.CachingAllocator;
+import vramlab.alloc.MemorySnapshot;
+import vramlab.alloc.PyTorchPolicy;
+import vramlab.driver.Gpu;
+import vramlab.snapshot.SnapshotWriter;
 
 @DisplayName("vramlab advise")
 class AdviseCommandTest {
@@ -57,5 +69,68 @@ class AdviseCommandTest {
     void listed() {
         assertThat(CliRun.of("--help").out()).contains("advise");
         assertThat(CliRun.of("advise", "--help").out()).contains("usage: vramlab advise");
+    }
+
+    /**
+     * A snapshot of two GPUs, each with a history: device 0 the longer (advise's choice without
+     * --device-index), device 1 a shorter one.
+     */
+    @SuppressWarnings("unchecked")
+    static Path twoDevices(Path dir) throws Exception {
+        Map<String, Object> zero = run(4);
+        Map<String, Object> one = run(2);
+        List<Object> segments = new ArrayList<>((List<?>) zero.get("segments"));
+        for (Object o : (List<?>) one.get("segments")) {
+            Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) o);
+            copy.put("device", 1L);
+            segments.add(copy);
+        }
+        Map<String, Object> s = new LinkedHashMap<>(zero);
+        s.put("segments", segments);
+        s.put("device_traces", List.of(((List<?>) zero.get("device_traces")).get(0),
+                ((List<?>) one.get("device_traces")).get(0)));
+        Path f = dir.resolve("two.pickle");
+        Files.write(f, SnapshotWriter.pickle(s));
+        return f;
+    }
+
+    /** A recorded run of {@code n} allocations of 2 MiB and more, each freed but the last. */
+    private static Map<String, Object> run(int n) {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(512)).openToyProcess(), new PyTorchPolicy());
+        a.trace().record(true, Long.MAX_VALUE);
+        Block last = null;
+        for (int i = 0; i < n; i++) {
+            if (last != null) a.free(last);
+            last = a.alloc(mib(2 + 3 * i));
+        }
+        return MemorySnapshot.of(a);
+    }
+
+    @Test
+    @DisplayName("--device-index picks a snapshot's device as replay's does, with replay's errors")
+    void deviceIndex(@TempDir Path dir) throws Exception {
+        String f = twoDevices(dir).toString();
+        assertThat(CliRun.of("advise", f).out()).startsWith("advise: " + f + ", device 0, ");
+        CliRun one = CliRun.of("advise", "--device-index", "1", f);
+        assertThat(one.status()).as(one.err()).isZero();
+        assertThat(one.out()).startsWith("advise: " + f + ", device 1, ");
+        assertThat(CliRun.of("advise", "--device-index=0", f).out()).startsWith("advise: " + f + ", device 0, ");
+
+        for (String bad : new String[] {"3", "-1", "x", "99999999999"}) {
+            CliRun advise = CliRun.of("advise", "--device-index", bad, f);
+            CliRun replay = CliRun.of("replay", "--device-index", bad, f);
+            assertThat(advise.status()).as(bad).isEqualTo(2);
+            assertThat(advise.err()).as(bad).startsWith("error: advise: ")
+                    .isEqualTo(replay.err().replaceFirst("^error: replay: ", "error: advise: "));
+        }
+        assertThat(CliRun.of("advise", "--device-index", "3", f).err())
+                .isEqualTo("error: advise: " + f + ": device 3 has no segments and no history (devices with some: 0, 1)\n");
+
+        CliRun trace = CliRun.withInput(FRAGMENTING, "advise", "--device-index", "0", "-");
+        assertThat(trace.status()).isEqualTo(2);
+        assertThat(trace.err()).isEqualTo("error: advise: --device-index applies to snapshots, not to text traces\n")
+                .isEqualTo(CliRun.withInput(FRAGMENTING, "replay", "--device-index", "0", "-").err()
+                        .replaceFirst("^error: replay: ", "error: advise: "));
+        assertThat(CliRun.of("advise", "--help").out()).contains("--device-index=N");
     }
 }

@@ -9,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
@@ -25,8 +26,8 @@ import vramlab.trace.TraceReader;
  *
  * @param events    a text trace's events; empty for a snapshot
  * @param snapshot  the snapshot, or null for a text trace
- * @param device    the snapshot's device to replay (the first with an OOM, else the longest
- *                  history), or null
+ * @param device    the snapshot's device to replay (the one {@code --device-index} names, else
+ *                  the first with an OOM, else the longest history), or null
  * @param card      bytes from {@code --device}, or -1 (a snapshot: inferred by the replay;
  *                  a text trace: {@link #DEFAULT_CARD}, said to be assumed)
  * @param cardFrom  where the card's size came from
@@ -47,7 +48,16 @@ public record Workload(List<TraceEvent> events, Snapshot snapshot, Snapshot.Devi
 
     /** @param card the card's bytes from {@code --device}, or -1 */
     public static Workload read(byte[] bytes, String file, long card) {
-        if (SnapshotFile.looksLikeSnapshot(bytes)) return snapshot(SnapshotFile.read(bytes, file), file, card);
+        return read(bytes, file, card, SnapshotFile::pickDevice);
+    }
+
+    /**
+     * @param card   the card's bytes from {@code --device}, or -1
+     * @param device chooses a snapshot's device to replay: {@link SnapshotFile#pickDevice}, or
+     *               the one {@code --device-index} names; unused for a text trace
+     */
+    public static Workload read(byte[] bytes, String file, long card, Function<Snapshot, Snapshot.Device> device) {
+        if (SnapshotFile.looksLikeSnapshot(bytes)) return snapshot(SnapshotFile.read(bytes, file), file, card, device);
         List<TraceEvent> events = new ArrayList<>();
         InputStreamReader text = new InputStreamReader(new ByteArrayInputStream(bytes),
                 StandardCharsets.UTF_8);
@@ -57,8 +67,8 @@ public record Workload(List<TraceEvent> events, Snapshot snapshot, Snapshot.Devi
         return new Workload(events, null, null, card > 0 ? card : DEFAULT_CARD, from, source, null, "line", "");
     }
 
-    static Workload snapshot(Snapshot s, String file, long card) {
-        Snapshot.Device d = SnapshotFile.pickDevice(s);
+    static Workload snapshot(Snapshot s, String file, long card, Function<Snapshot, Snapshot.Device> device) {
+        Snapshot.Device d = device.apply(s);
         String recorded = s.settings() == null ? null : s.settings().conf();
         if (d == null) {
             return new Workload(List.of(), s, null, card, "", file + ", no device", recorded, "trace entry",
