@@ -119,4 +119,22 @@ class LabReportTest {
         assertThat(s).isEqualTo(2);
         assertThat(LabReport.run(tmp.resolve("no-kit-here"), "${test}", new PrintStream(o), new PrintStream(e))).isEqualTo(2);
     }
+
+    @Test
+    @DisplayName("a copy marked on the practice numbers is the gradebook's 'practice' row: no internal id a student reads")
+    void practiceRow() throws Exception {
+        Path noTests = Files.createDirectories(tmp.resolve("no-tests"));
+        Path outDir = tmp.resolve("practice-out");
+        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+        int s = LabReport.report(kit.withTestRoots(List.of(noTests)).withQuestions(List.of()), tmp.resolve("subs/mallory"),
+                outDir, LabReport.workingCopyStudent(tmp.resolve("no-kit-here")), Salt.PRACTICE,
+                new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8));
+        assertThat(s).as(e.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(Files.readString(outDir.resolve("gradebook.csv")).lines()).hasSize(2)
+                .last().asString().startsWith("practice,0,");
+        for (String f : List.of("gradebook.csv", "results.json")) {
+            assertThat(Files.readString(outDir.resolve(f))).as(f).doesNotContainIgnoringCase("seed");
+        }
+        assertThat(o.toString(StandardCharsets.UTF_8)).doesNotContainIgnoringCase("seed");
+    }
 }
