@@ -47,7 +47,14 @@ public final class LabGenerator {
     private LabGenerator() {}
 
     /** The labs text for one source file; {@code labsPath} names the file in the Todo message. */
-    public static String transform(String source, String labsPath) {
+    public static String transform(String source, String labsPath) { return transform(source, labsPath, id -> true); }
+
+    /**
+     * As {@link #transform(String, String)}, but only the steps {@code stub} names become a
+     * {@code Todo}; every other step keeps its reference body, markers included (a student who
+     * has written those steps: the step-order check's cores).
+     */
+    public static String transform(String source, String labsPath, java.util.function.Predicate<String> stub) {
         List<String> lines = source.lines().toList();
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
@@ -55,6 +62,12 @@ public final class LabGenerator {
             if (!m.matches()) {
                 checkNoStrayMarker(lines.get(i), labsPath, i);
                 out.append(lines.get(i)).append('\n');
+                continue;
+            }
+            if (!stub.test(m.group(2))) {
+                int end = findEnd(lines, i, labsPath);
+                for (int j = i; j <= end; j++) out.append(lines.get(j)).append('\n');
+                i = end;
                 continue;
             }
             int end = findEnd(lines, i, labsPath);

@@ -30,6 +30,39 @@ class LabGeneratorTest {
     }
 
     @Test
+    @DisplayName("only the steps asked for become Todos; the others keep their body and markers")
+    void replacesOnlyTheStepsAsked() {
+        String src = """
+                class A {
+                    long f(long n) {
+                        // lab:begin 1.2 "Round it" see ch01 "Rounding"
+                        return n + 1;
+                        // lab:end
+                    }
+                    long g(long n) {
+                        // lab:begin 1.3 "Double it" see ch01 "Doubling"
+                        return 2 * n;
+                        // lab:end
+                    }
+                }
+                """;
+        assertThat(LabGenerator.transform(src, "labs/A.java", id -> id.equals("1.3"))).isEqualTo("""
+                class A {
+                    long f(long n) {
+                        // lab:begin 1.2 "Round it" see ch01 "Rounding"
+                        return n + 1;
+                        // lab:end
+                    }
+                    long g(long n) {
+                        throw new vramlab.lab.Todo("1.3", "Double it", "ch01 \\"Doubling\\"", "labs/A.java");
+                    }
+                }
+                """);
+        assertThat(LabGenerator.transform(src, "labs/A.java", id -> false)).isEqualTo(src);
+        assertThat(LabGenerator.transform(src, "labs/A.java", id -> true)).isEqualTo(LabGenerator.transform(src, "labs/A.java"));
+    }
+
+    @Test
     @DisplayName("text outside the markers is copied unchanged")
     void copiesTheRest() {
         String src = "class B {\n    int x = 1; // lab-like but not a marker\n}\n";

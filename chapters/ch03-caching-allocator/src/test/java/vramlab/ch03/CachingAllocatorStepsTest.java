@@ -16,7 +16,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import vramlab.alloc.Block;
+import vramlab.alloc.OomReport;
+import vramlab.alloc.Policy;
 import vramlab.alloc.PoolKind;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.Sim;
 import vramlab.alloc.ToyPolicy;
 import vramlab.quiz.Graded;
@@ -43,6 +46,11 @@ class CachingAllocatorStepsTest {
         }
     }
 
+    /**
+     * Step 3.2's tests make their holes by splitting alone (no free, so no merge: step 3.4) and
+     * split by {@link #TOY_BEFORE_SPLIT}'s rule (not step 3.3's), so they pass as soon as steps
+     * 3.1 and 3.2 are written.
+     */
     @Nested
     @DisplayName("step 3.2: finding a block")
     class Finding {
@@ -50,42 +58,38 @@ class CachingAllocatorStepsTest {
         @org.junit.jupiter.api.Test
         @DisplayName("an exact-size hole is reused, and among equal holes the lowest address wins")
         void exactFitLowestFirst() {
-            Sim sim = new Sim(mib(40));
-            List<Block> four = fillAlternating(sim);                // [4 L][6 L][4 L][6 L] x2
-            four.forEach(sim::free);                                 // [4 F][6 L][4 F][6 L] x2
-            Block again = sim.alloc(mib(3) + 1);
-            Ch03Feedback.FIND_MAP.check("alloc(3 MiB + 1 B) beside four 4 MiB holes", "", again.toString(),
-                    "seg0[0..4)M 4M LIVE", sim::map);
+            Sim sim = new Sim(mib(60), TOY_BEFORE_SPLIT);
+            sim.alloc(mib(12));                   // seg0 [12 L][8 F]
+            sim.alloc(mib(14));                   // seg1 [14 L][6 F]
+            sim.alloc(mib(14));                   // seg2 [14 L][6 F]
+            Block again = sim.alloc(mib(5) + 1);  // 6 MiB: seg1's hole, not seg2's, nor seg0's lower 8 MiB
+            Ch03Feedback.FIND_MAP.check("alloc(5 MiB + 1 B) beside two 6 MiB holes and a lower 8 MiB one", "",
+                    again.toString(), "seg1[14..20)M 6M LIVE", sim::map);
         }
 
         @Graded(step = "3.2", points = 3)
         @org.junit.jupiter.api.Test
         @DisplayName("without an exact size, the smallest free block that fits is taken")
         void bestFit() {
-            Sim sim = new Sim(mib(40));
-            Block a = sim.alloc(mib(6));          // seg0 [0..6)
-            Block keep1 = sim.alloc(mib(2));      // seg0 [6..8)
-            Block b = sim.alloc(mib(4));          // seg0 [8..12)
-            Block keep2 = sim.alloc(mib(8));      // seg0 [12..20)
-            sim.free(a);                          // holes of 6 MiB and 4 MiB
-            sim.free(b);
-            Block got = sim.alloc(mib(3) + 1);    // 4 MiB: the 4 MiB hole, not the 6 MiB one
-            Ch03Feedback.FIND_MAP.check("alloc(3 MiB + 1 B) with holes of 6 MiB and 4 MiB", "", got.toString(),
-                    "seg0[8..12)M 4M LIVE", sim::map);
-            assertThat(List.of(keep1, keep2)).allMatch(Block::isAllocated);
+            Sim sim = new Sim(mib(60), TOY_BEFORE_SPLIT);
+            Block keep0 = sim.alloc(mib(18));     // seg0 [18 L][2 F]
+            Block keep1 = sim.alloc(mib(12));     // seg1 [12 L][8 F]
+            Block keep2 = sim.alloc(mib(14));     // seg2 [14 L][6 F]
+            Block got = sim.alloc(mib(3) + 1);    // 4 MiB: the 6 MiB hole, not the 2 MiB (too small) nor the 8 MiB
+            Ch03Feedback.FIND_MAP.check("alloc(3 MiB + 1 B) with holes of 2 MiB, 8 MiB and 6 MiB", "", got.toString(),
+                    "seg2[14..18)M 4M LIVE", sim::map);
+            assertThat(List.of(keep0, keep1, keep2)).allMatch(Block::isAllocated);
         }
 
         @Graded(step = "3.2", points = 2)
         @org.junit.jupiter.api.Test
-        @DisplayName("pools never mix: a small request starts a small segment beside large holes")
+        @DisplayName("pools never mix: a small request starts a small segment beside a large hole")
         void poolsNeverMix() {
-            Sim sim = new Sim(mib(40));
-            Block big = sim.alloc(mib(10));
-            sim.alloc(mib(4));
-            sim.free(big);                        // a 10 MiB large-pool hole
+            Sim sim = new Sim(mib(40), TOY_BEFORE_SPLIT);
+            sim.alloc(mib(4));                    // seg0 [4 L][16 F]: a 16 MiB large-pool hole
             Block small = sim.alloc(900 * 1024);
             assertThat(small.pool()).as("the pool of alloc(900 KiB); %s", sim).isEqualTo(PoolKind.SMALL);
-            Ch03Feedback.FIND_MAP.check("alloc(900 KiB) beside a 10 MiB large-pool hole", "",
+            Ch03Feedback.FIND_MAP.check("alloc(900 KiB) beside a 16 MiB large-pool hole", "",
                     "seg" + small.segment().id() + " " + small.segment().pool(), "seg1 SMALL", sim::map);
             assertThat(sim.reserved()).isEqualTo(mib(22));
         }
@@ -155,6 +159,27 @@ class CachingAllocatorStepsTest {
         }
     }
 
+    /**
+     * The toy policy with PyTorch's own split rule ({@link PyTorchPolicy#shouldSplit}, not a lab
+     * step) in place of step 3.3's. On the toy's sizes the two split exactly the same blocks (a
+     * small remainder of 512 B or more; a large remainder is whole 2 MiB, so more than 1 MiB is
+     * 2 MiB or more: {@code ToySplitRulesAgreeTest} compares them), so step 3.2's tests need no later step.
+     */
+    static final Policy TOY_BEFORE_SPLIT = new Policy() {
+        private final ToyPolicy toy = new ToyPolicy();
+        private final PyTorchPolicy pytorch = new PyTorchPolicy();
+
+        @Override public String name() { return toy.name(); }
+        @Override public long roundSize(long requested) { return toy.roundSize(requested); }
+        @Override public PoolKind poolFor(long rounded) { return toy.poolFor(rounded); }
+        @Override public long segmentSize(long rounded) { return toy.segmentSize(rounded); }
+        @Override public boolean shouldSplit(PoolKind pool, long block, long rounded) {
+            return pytorch.shouldSplit(pool, block, rounded);
+        }
+        @Override public String oomMessage(OomReport report) { return toy.oomMessage(report); }
+        @Override public String toString() { return toy + ", with PyTorch's split rule"; }
+    };
+
     /** Step 3.1's cases, in order: request, block. */
     static final long[][] ROUND_CASES = {
         {1, 512}, {100, 512}, {512, 512}, {513, 1024}, {300_000, 300_032}, {1_048_576, 1_048_576},
@@ -180,13 +205,4 @@ class CachingAllocatorStepsTest {
 
     static Stream<Arguments> splitCases() { return Stream.of(SPLIT_CASES).map(Arguments::of); }
 
-    /** Alternating 4 MiB and 6 MiB blocks over two segments; returns the 4 MiB ones. */
-    static List<Block> fillAlternating(Sim sim) {
-        var four = new java.util.ArrayList<Block>();
-        for (int i = 0; i < 4; i++) {
-            four.add(sim.alloc(mib(3) + 1));
-            sim.alloc(mib(5) + 1);
-        }
-        return four;
-    }
 }
