@@ -32,7 +32,8 @@ import vramlab.quiz.grade.GradescopeZip;
  * Classroom workflow. Never {@code solutions/}, the answer keys, the Gradescope autograder, the
  * benchmarks or the site's sources; and before it finishes it reads every file it wrote for a
  * graded step's body ({@link StepBodies}) and for compiled code, and fails if it finds any, or
- * if the notes name a file it did not write ({@link NotesPaths}).
+ * if the notes name a file it did not write ({@link NotesPaths}), or do not read alone
+ * ({@link ReleaseNotes}).
  */
 @CommandLine.Command(name = "release", mixinStandardHelpOptions = true,
         header = "instructors: write the student release (no solutions) into a folder",
@@ -101,6 +102,13 @@ public final class ReleaseCommand implements Command {
             missing.forEach(s -> io.err().println("  " + s));
             return 1;
         }
+        List<String> unresolved = ReleaseNotes.unresolved(dir);
+        if (!unresolved.isEmpty()) {
+            io.err().println("error: release: the notes in " + dir + " do not read alone (an include or attribute the"
+                    + " release lacks); nothing to hand out:");
+            unresolved.forEach(s -> io.err().println("  " + s));
+            return 1;
+        }
         io.out().println("Wrote the student release to " + dir + " (no solutions, no step bodies, no quiz keys: checked)");
         io.out().println("Make it a GitHub Classroom template repository (git init; commit; push), or zip it.");
         return 0;
@@ -129,6 +137,7 @@ public final class ReleaseCommand implements Command {
         write(root, dir, site, seeds);
         List<String> refused = new ArrayList<>(shownIn(root, dir));
         refused.addAll(NotesPaths.missingIn(dir));
+        refused.addAll(ReleaseNotes.unresolved(dir));
         return refused;
     }
 
@@ -176,6 +185,8 @@ public final class ReleaseCommand implements Command {
                 }
             }
         }
+        // The notes read alone (GitHub, an editor, asciidoctor): labs/ for solutions/, the generated files beside them.
+        ReleaseNotes.write(dir);
         Map<String, String> generated = LabGenerator.generate(root.resolve("solutions"));
         for (String module : List.of("labs", "cores")) {
             for (Map.Entry<String, String> f : generated.entrySet()) {

@@ -113,6 +113,51 @@ class ReleaseSelfCheckTest {
     }
 
     @Test
+    @DisplayName("the notes read alone, with no site: includes resolve inside the release (labs/, not solutions/), every"
+            + " attribute is defined, and each step's worked example is there")
+    void theNotesReadAlone() throws Exception {
+        assertThat(ReleaseNotes.unresolved(release)).as("what a reader of the AsciiDoc alone cannot see").isEmpty();
+        Path ch03 = release.resolve("chapters/ch03-caching-allocator/src/docs/asciidoc");
+        String notes = Files.readString(ch03.resolve("ch03-caching-allocator.adoc"));
+        assertThat(notes).doesNotContain("solutions/").contains(":core: ../../../../../labs/src/main/java/vramlab")
+                .contains(":generated: generated").contains(":link-ch04: link:../../../../ch04-real-oom/src/docs/asciidoc/");
+        for (String step : List.of("3.1", "3.2", "3.3", "3.4", "3.5")) {
+            assertThat(ch03.resolve("generated/step-" + step + ".adoc")).as("step " + step + "'s worked example").isNotEmptyFile();
+        }
+        assertThat(ch03.resolve("generated/ch03-caching-allocator.txt")).isNotEmptyFile();
+        assertThat(ch03.resolve("generated/output-pools-never-mix.txt")).isNotEmptyFile();
+        // The listing of step 3.2 reads labs/: its tag is there, around the Todo, not the reference's body.
+        String find = Files.readString(release.resolve("labs/src/main/java/vramlab/alloc/CachingAllocator.java"));
+        assertThat(find.substring(find.indexOf("// tag::find[]"), find.indexOf("// end::find[]")))
+                .contains("throw new vramlab.lab.Todo(\"3.2\"").doesNotContain("pool.ceiling(");
+    }
+
+    @Test
+    @DisplayName("the notes-alone check names the note, the line and what does not resolve")
+    void theNotesAloneCheckCanFail() throws Exception {
+        Path dir = tmp.resolve("unresolved");
+        Path docs = Files.createDirectories(dir.resolve("chapters/ch09-x/src/docs/asciidoc"));
+        Files.createDirectories(dir.resolve("labs/src/main/java/vramlab/alloc"));
+        Files.writeString(dir.resolve("labs/src/main/java/vramlab/alloc/A.java"), "// tag::a[]\nclass A {}\n// end::a[]\n");
+        Files.writeString(docs.resolve("part.adoc"), "include::{core}/alloc/A.java[tag=b]\n");
+        Files.writeString(docs.resolve("ch09-x.adoc"), String.join("\n", "= Chapter 9",
+                ":core: ../../../../../labs/src/main/java/vramlab",
+                ":old: ../../../../../solutions/src/main/java/vramlab",
+                "include::{core}/alloc/A.java[tag=a]",
+                "include::{generated}/step-9.1.adoc[]",
+                "include::{old}/alloc/A.java[tag=a]",
+                "include::../../../../../../outside.txt[]",
+                "See {link-ch03}.",
+                "include::part.adoc[]", ""));
+        assertThat(ReleaseNotes.unresolved(dir)).containsExactly(
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: {generated} is not defined",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:6: include::solutions/src/main/java/vramlab/alloc/A.java is not in the release",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:7: include::../../../../../../outside.txt is outside the release",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:8: {link-ch03} is not defined",
+                "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag 'b' in it");
+    }
+
+    @Test
     @DisplayName("the README of a release without its site sends students to the AsciiDoc, not docs/, and says how to check and grade")
     void readmeMatchesTheRelease() throws Exception {
         String readme = Files.readString(release.resolve("README.adoc"));

@@ -1,0 +1,261 @@
+package vramlab.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import vramlab.kit.ChapterLab;
+import vramlab.kit.Chapters;
+
+/**
+ * A release's notes, readable on their own: on GitHub (how a Classroom repository shows them),
+ * in an editor's preview, or by {@code asciidoctor} run on the file, with no site build. In the
+ * kit the notes' {@code :core:} (also {@code :sol:}, {@code :solutions:}) points at
+ * {@code solutions/}, which a release lacks, and {@code {generated}} (each step's worked example,
+ * the printed outputs, the lab's run) is set by the site build alone. So in each released
+ * chapter this
+ * <ul>
+ *   <li>points those attributes at the release's {@code labs/}: the same tagged regions, each
+ *       graded step's body a {@code Todo} line, as the student edition of the site shows it;</li>
+ *   <li>writes the generated files into {@code src/docs/asciidoc/generated/}, from the reference
+ *       cores as the site build does ({@code vramlab.site.FigureRegistry}'s rules: every public
+ *       static {@code exampleN_M()} and {@code outputXxx()} of the chapter's
+ *       {@code ChNNExamples} and {@code ChNNOutputs}, and the lab's run), and sets
+ *       {@code {generated}}, {@code {labout}} and {@code {lab-output}} to it;</li>
+ *   <li>sets each {@code {link-chNN}} to the other chapter's notes in the release.</li>
+ * </ul>
+ * The release's body check ({@code ReleaseCommand.shownIn}) reads the generated files too.
+ */
+final class ReleaseNotes {
+    private ReleaseNotes() {}
+
+    /** The folder, beside a chapter's notes, that holds what the site build would generate. */
+    static final String GENERATED = "generated";
+    /** The reference cores, as the kit's notes name them from their folder. */
+    static final String REFERENCE = "../../../../../solutions/src/main/java/vramlab";
+    /** The release's cores as the student has them. */
+    static final String LABS = "../../../../../labs/src/main/java/vramlab";
+    private static final Pattern CHAPTER = Pattern.compile("ch(\\d\\d)-[a-z0-9-]+");
+
+    /** Makes the notes of every chapter under {@code dir/chapters} readable alone. */
+    static void write(Path dir) throws IOException {
+        Path chapters = dir.resolve("chapters");
+        if (!Files.isDirectory(chapters)) return;
+        List<Path> all;
+        try (Stream<Path> s = Files.list(chapters)) {
+            all = s.filter(Files::isDirectory).sorted().toList();
+        }
+        String links = links(all);
+        for (Path ch : all) {
+            Path docs = ch.resolve("src/docs/asciidoc");
+            if (!Files.isDirectory(docs)) continue;
+            String id = ch.getFileName().toString();
+            ChapterLab lab = Chapters.all().stream().filter(l -> l.id().equals(id)).findFirst().orElse(null);
+            if (lab != null) generate(lab, docs.resolve(GENERATED));
+            List<Path> notes;
+            try (Stream<Path> s = Files.list(docs)) {
+                notes = s.filter(p -> p.toString().endsWith(".adoc")).sorted().toList();
+            }
+            for (Path f : notes) {
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                Files.writeString(f, standalone(text, links), StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    /**
+     * One notes file as a release shows it: the reference's path becomes {@code labs/}'s in its
+     * attribute entries, and a document (one with a {@code = title}) gets the attributes the
+     * site build would set, right under its title. A partial (no title) inherits them.
+     */
+    static String standalone(String text, String links) {
+        List<String> out = new ArrayList<>();
+        boolean header = true;
+        for (String line : text.split("\n", -1)) {
+            if (line.isEmpty()) header = false;
+            if (line.startsWith(":")) line = line.replace(REFERENCE, LABS);
+            out.add(line);
+            if (header && line.startsWith("= ")) {
+                out.add("// In a release: the cores as handed out, and what the site build generates (./vramlab release).");
+                out.add(":generated: " + GENERATED);
+                out.add(":labout: " + GENERATED);
+                out.add(":lab-output: " + GENERATED);
+                out.addAll(links.lines().toList());
+                header = false;
+            }
+        }
+        return String.join("\n", out);
+    }
+
+    private static final Pattern ENTRY = Pattern.compile("^:([\\w-]+):\\s*(.*)$");
+    private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
+    private static final Pattern REFERENCE_ATTR = Pattern.compile("\\{([a-z][a-z0-9-]*)}");
+    private static final Pattern TAG = Pattern.compile("\\btags?=([^,\\]]+)");
+
+    /**
+     * What in the notes under {@code dir} a reader without the site cannot see, one line each
+     * ({@code file:line: what}): an attribute used and not defined, an include outside {@code dir}
+     * or not in it, or a tag its file lacks. Each chapter's notes are read as Asciidoctor reads
+     * them: attribute entries in order, included notes with the attributes of the notes that
+     * include them.
+     */
+    static List<String> unresolved(Path dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        Path chapters = dir.resolve("chapters");
+        if (!Files.isDirectory(chapters)) return out;
+        List<Path> notes;
+        try (Stream<Path> s = Files.list(chapters)) {
+            notes = s.map(ch -> ch.resolve("src/docs/asciidoc").resolve(ch.getFileName() + ".adoc"))
+                    .filter(Files::isRegularFile).sorted().toList();
+        }
+        for (Path n : notes) read(dir, n, new java.util.HashMap<>(), out);
+        return out;
+    }
+
+    private static void read(Path dir, Path file, Map<String, String> attributes, List<String> out) throws IOException {
+        String where = dir.relativize(file).toString().replace('\\', '/');
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("//")) continue;
+            String at = where + ":" + (i + 1) + ": ";
+            String text = substitute(line, attributes, at, out);
+            Matcher entry = ENTRY.matcher(text);
+            if (entry.matches()) {
+                attributes.put(entry.group(1), entry.group(2).strip());
+                continue;
+            }
+            Matcher inc = INCLUDE.matcher(text);
+            if (!inc.matches() || text.contains("{")) continue;
+            Path target = file.getParent().resolve(inc.group(1)).normalize();
+            if (!target.startsWith(dir)) {
+                out.add(at + "include::" + inc.group(1) + " is outside the release");
+            } else if (!Files.isRegularFile(target)) {
+                out.add(at + "include::" + dir.relativize(target).toString().replace('\\', '/') + " is not in the release");
+            } else {
+                Matcher tags = TAG.matcher(inc.group(2));
+                if (tags.find()) {
+                    String body = Files.readString(target, StandardCharsets.UTF_8);
+                    for (String tag : tags.group(1).split(";")) {
+                        if (!body.contains("tag::" + tag.strip() + "[]")) {
+                            out.add(at + "include::" + dir.relativize(target).toString().replace('\\', '/')
+                                    + ": no tag '" + tag.strip() + "' in it");
+                        }
+                    }
+                }
+                if (target.toString().endsWith(".adoc")) read(dir, target, attributes, out);
+            }
+        }
+    }
+
+    /** {@code line} with its attribute references replaced; an undefined one is reported and left. */
+    private static String substitute(String line, Map<String, String> attributes, String at, List<String> out) {
+        Matcher m = REFERENCE_ATTR.matcher(line);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String v = attributes.get(m.group(1));
+            if (v == null) out.add(at + "{" + m.group(1) + "} is not defined");
+            m.appendReplacement(sb, Matcher.quoteReplacement(v == null ? m.group() : v));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    /** {@code :link-chNN: link:...[Chapter N]} for every chapter with notes, from a chapter's notes folder. */
+    static String links(List<Path> chapters) {
+        StringBuilder sb = new StringBuilder();
+        for (Path ch : chapters) {
+            String id = ch.getFileName().toString();
+            Matcher m = CHAPTER.matcher(id);
+            if (!m.matches() || !Files.isRegularFile(ch.resolve("src/docs/asciidoc/" + id + ".adoc"))) continue;
+            sb.append(":link-ch").append(m.group(1)).append(": link:../../../../").append(id)
+                    .append("/src/docs/asciidoc/").append(id).append(".adoc[Chapter ")
+                    .append(Integer.parseInt(m.group(1))).append("]\n");
+        }
+        return sb.toString();
+    }
+
+    /** The chapter's worked examples, outputs and lab run, from the cores this process runs on. */
+    static void generate(ChapterLab lab, Path to) throws IOException {
+        Files.createDirectories(to);
+        String pkg = lab.getClass().getPackageName();
+        String prefix = String.format("Ch%02d", lab.number());
+        for (String kind : List.of("Examples", "Outputs")) {
+            Class<?> c;
+            try {
+                c = Class.forName(pkg + "." + prefix + kind, true, lab.getClass().getClassLoader());
+            } catch (ClassNotFoundException e) {
+                continue;
+            }
+            for (Map.Entry<String, Method> e : methods(c).entrySet()) {
+                Files.writeString(to.resolve(e.getKey()), run(e.getValue()), StandardCharsets.UTF_8);
+            }
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            lab.run(ps);
+        }
+        String run = buf.toString(StandardCharsets.UTF_8);
+        Files.writeString(to.resolve("lab-output.txt"), run, StandardCharsets.UTF_8);
+        Files.writeString(to.resolve(lab.id() + ".txt"), run, StandardCharsets.UTF_8);
+        Files.writeString(to.resolve("playground.adoc"), "NOTE: This chapter's playground (the lab in the browser) is"
+                + " in the rendered notes; here, run the lab on your own cores: `./vramlab lab " + lab.id() + "`.\n",
+                StandardCharsets.UTF_8);
+    }
+
+    /** {@code step-N.M.adoc} for {@code exampleN_M()}, {@code output-xxx-yyy.txt} for {@code outputXxxYyy()}. */
+    static Map<String, Method> methods(Class<?> c) {
+        Map<String, Method> out = new TreeMap<>();
+        for (Method m : c.getDeclaredMethods()) {
+            int mod = m.getModifiers();
+            if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || m.getParameterCount() != 0
+                    || m.getReturnType() != String.class) continue;
+            String name = m.getName();
+            if (name.matches("example\\d+_\\d+")) {
+                out.put("step-" + name.substring("example".length()).replace('_', '.') + ".adoc", m);
+            } else if (name.matches("output[A-Z].*")) {
+                out.put("output-" + kebab(name.substring("output".length())) + ".txt", m);
+            }
+        }
+        return out;
+    }
+
+    /** {@code FreeKeepsPages} to {@code free-keeps-pages}, as the site names the files. */
+    static String kebab(String rest) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < rest.length(); i++) {
+            char ch = rest.charAt(i);
+            if (Character.isUpperCase(ch)) {
+                if (i > 0) sb.append('-');
+                sb.append(Character.toLowerCase(ch));
+            } else {
+                sb.append(ch);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String run(Method m) {
+        try {
+            return (String) m.invoke(null);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + "() failed: "
+                    + e.getCause(), e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(m + " is not accessible", e);
+        }
+    }
+}
