@@ -205,5 +205,4 @@ class CachingAllocatorStepsTest {
         {PoolKind.LARGE, 5_242_880L, 4_194_304L, false}};
 
     static Stream<Arguments> splitCases() { return Stream.of(SPLIT_CASES).map(Arguments::of); }
-
 }
