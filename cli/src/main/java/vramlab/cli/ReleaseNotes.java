@@ -1,18 +1,12 @@
 package vramlab.cli;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,11 +24,10 @@ import vramlab.kit.Chapters;
  * <ul>
  *   <li>points those attributes at the release's {@code labs/}: the same tagged regions, each
  *       graded step's body a {@code Todo} line, as the student edition of the site shows it;</li>
- *   <li>writes the generated files into {@code src/docs/asciidoc/generated/}, from the reference
- *       cores as the site build does ({@code vramlab.site.FigureRegistry}'s rules: every public
- *       static {@code exampleN_M()} and {@code outputXxx()} of the chapter's
- *       {@code ChNNExamples} and {@code ChNNOutputs}, and the lab's run), and sets
- *       {@code {generated}}, {@code {labout}} and {@code {lab-output}} to it;</li>
+ *   <li>writes what the site build generates beside the notes ({@link NotesGenerated}: the
+ *       worked examples, outputs and lab run in {@code generated/}, the figures in
+ *       {@code figures/}), and sets {@code {generated}}, {@code {labout}} and
+ *       {@code {lab-output}} to that folder;</li>
  *   <li>sets each {@code {link-chNN}} to the other chapter's notes in the release.</li>
  * </ul>
  * The release's body check ({@code ReleaseCommand.shownIn}) reads the generated files too.
@@ -64,7 +57,7 @@ final class ReleaseNotes {
             if (!Files.isDirectory(docs)) continue;
             String id = ch.getFileName().toString();
             ChapterLab lab = Chapters.all().stream().filter(l -> l.id().equals(id)).findFirst().orElse(null);
-            if (lab != null) generate(lab, docs.resolve(GENERATED));
+            if (lab != null) NotesGenerated.write(lab, docs.resolve(GENERATED), docs.resolve("figures"));
             List<Path> notes;
             try (Stream<Path> s = Files.list(docs)) {
                 notes = s.filter(p -> p.toString().endsWith(".adoc")).sorted().toList();
@@ -103,6 +96,7 @@ final class ReleaseNotes {
     private static final Pattern ENTRY = Pattern.compile("^:([\\w-]+):\\s*(.*)$");
     private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
     private static final Pattern REFERENCE_ATTR = Pattern.compile("\\{([a-z][a-z0-9-]*)}");
+    private static final Pattern IMAGE = Pattern.compile("^image::([^\\[]+)\\[.*$");
     private static final Pattern TAG = Pattern.compile("\\btags?=([^,\\]]+)");
 
     /**
@@ -137,6 +131,10 @@ final class ReleaseNotes {
             if (entry.matches()) {
                 attributes.put(entry.group(1), entry.group(2).strip());
                 continue;
+            }
+            Matcher image = IMAGE.matcher(text);
+            if (image.matches() && !text.contains("{") && !Files.isRegularFile(file.getParent().resolve(image.group(1)))) {
+                out.add(at + "image::" + image.group(1) + " is not in the release");
             }
             Matcher inc = INCLUDE.matcher(text);
             if (!inc.matches() || text.contains("{")) continue;
@@ -186,76 +184,5 @@ final class ReleaseNotes {
                     .append(Integer.parseInt(m.group(1))).append("]\n");
         }
         return sb.toString();
-    }
-
-    /** The chapter's worked examples, outputs and lab run, from the cores this process runs on. */
-    static void generate(ChapterLab lab, Path to) throws IOException {
-        Files.createDirectories(to);
-        String pkg = lab.getClass().getPackageName();
-        String prefix = String.format("Ch%02d", lab.number());
-        for (String kind : List.of("Examples", "Outputs")) {
-            Class<?> c;
-            try {
-                c = Class.forName(pkg + "." + prefix + kind, true, lab.getClass().getClassLoader());
-            } catch (ClassNotFoundException e) {
-                continue;
-            }
-            for (Map.Entry<String, Method> e : methods(c).entrySet()) {
-                Files.writeString(to.resolve(e.getKey()), run(e.getValue()), StandardCharsets.UTF_8);
-            }
-        }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            lab.run(ps);
-        }
-        String run = buf.toString(StandardCharsets.UTF_8);
-        Files.writeString(to.resolve("lab-output.txt"), run, StandardCharsets.UTF_8);
-        Files.writeString(to.resolve(lab.id() + ".txt"), run, StandardCharsets.UTF_8);
-        Files.writeString(to.resolve("playground.adoc"), "NOTE: This chapter's playground (the lab in the browser) is"
-                + " in the rendered notes; here, run the lab on your own cores: `./vramlab lab " + lab.id() + "`.\n",
-                StandardCharsets.UTF_8);
-    }
-
-    /** {@code step-N.M.adoc} for {@code exampleN_M()}, {@code output-xxx-yyy.txt} for {@code outputXxxYyy()}. */
-    static Map<String, Method> methods(Class<?> c) {
-        Map<String, Method> out = new TreeMap<>();
-        for (Method m : c.getDeclaredMethods()) {
-            int mod = m.getModifiers();
-            if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || m.getParameterCount() != 0
-                    || m.getReturnType() != String.class) continue;
-            String name = m.getName();
-            if (name.matches("example\\d+_\\d+")) {
-                out.put("step-" + name.substring("example".length()).replace('_', '.') + ".adoc", m);
-            } else if (name.matches("output[A-Z].*")) {
-                out.put("output-" + kebab(name.substring("output".length())) + ".txt", m);
-            }
-        }
-        return out;
-    }
-
-    /** {@code FreeKeepsPages} to {@code free-keeps-pages}, as the site names the files. */
-    static String kebab(String rest) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < rest.length(); i++) {
-            char ch = rest.charAt(i);
-            if (Character.isUpperCase(ch)) {
-                if (i > 0) sb.append('-');
-                sb.append(Character.toLowerCase(ch));
-            } else {
-                sb.append(ch);
-            }
-        }
-        return sb.toString();
-    }
-
-    private static String run(Method m) {
-        try {
-            return (String) m.invoke(null);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException(m.getDeclaringClass().getName() + "." + m.getName() + "() failed: "
-                    + e.getCause(), e.getCause());
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(m + " is not accessible", e);
-        }
     }
 }

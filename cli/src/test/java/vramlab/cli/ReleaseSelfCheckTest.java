@@ -126,6 +126,9 @@ class ReleaseSelfCheckTest {
         }
         assertThat(ch03.resolve("generated/ch03-caching-allocator.txt")).isNotEmptyFile();
         assertThat(ch03.resolve("generated/output-pools-never-mix.txt")).isNotEmptyFile();
+        assertThat(Files.readString(ch03.resolve("figures/ch03-split-merge.svg"))).contains("<svg");
+        assertThat(release.resolve("chapters/ch02-cudamalloc/src/docs/asciidoc/figures/vmm-states.svg"))
+                .as("a figure drawn outside ChNNFigures (VmmStateFigure)").isNotEmptyFile();
         // The listing of step 3.2 reads labs/: its tag is there, around the Todo, not the reference's body.
         String find = Files.readString(release.resolve("labs/src/main/java/vramlab/alloc/CachingAllocator.java"));
         assertThat(find.substring(find.indexOf("// tag::find[]"), find.indexOf("// end::find[]")))
@@ -148,13 +151,15 @@ class ReleaseSelfCheckTest {
                 "include::{old}/alloc/A.java[tag=a]",
                 "include::../../../../../../outside.txt[]",
                 "See {link-ch03}.",
-                "include::part.adoc[]", ""));
+                "include::part.adoc[]",
+                "image::figures/none.svg[A figure]", ""));
         assertThat(ReleaseNotes.unresolved(dir)).containsExactly(
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: {generated} is not defined",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:6: include::solutions/src/main/java/vramlab/alloc/A.java is not in the release",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:7: include::../../../../../../outside.txt is outside the release",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:8: {link-ch03} is not defined",
-                "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag 'b' in it");
+                "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag 'b' in it",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:10: image::figures/none.svg is not in the release");
     }
 
     @Test
