@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,8 +48,10 @@ import vramlab.quiz.grade.Kit;
  * <p>{@code -Dvramlab.stepsInOrder.steps=3.2,6.4} narrows the run to those steps. One build
  * and one child JVM per step (about as long as {@link StepCoverageTest} times the
  * number of steps, mostly reused compilations): the cores are rebuilt only where a step's
- * file changed.
+ * file changed. About 200 s on 2 cores, so it runs with the wrong bodies ({@code -Pwrong-bodies},
+ * which {@code .ci/run} runs), not in plain {@code mvn test}.
  */
+@Tag("wrong-bodies")
 @DisplayName("Each step's graded tests pass once the steps up to it are written: none needs a later step")
 class StepsInOrderTest {
     static final String ALLOWED = "later-steps.txt";
