@@ -1,6 +1,8 @@
 package vramlab.cli;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 
 import picocli.CommandLine;
@@ -11,6 +13,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 import vramlab.kit.Scenario;
 import vramlab.quiz.build.CoreBuild;
+import vramlab.quiz.feedback.StepPlaces;
 
 /**
  * {@code vramlab lab <chapter>}: runs a chapter's lab scenarios, one by one, on the reference
@@ -23,13 +26,22 @@ import vramlab.quiz.build.CoreBuild;
                 In a student's copy (labs/STUDENT_COPY exists), or with --mine, they run on your
                 own code in labs/ (compiled first, only what changed); a scenario that needs a step
                 you have not written says which and the others still run. --reference runs the
-                reference cores in solutions/ instead.""")
+                reference cores in solutions/ instead.
+                A scenario still running after --scenario-limit seconds (a step that loops forever) is
+                stopped, naming your line it was running, and the lab ends there; one that calls
+                System.exit says so and where, and ends the lab.
+                Exit status 0 when every scenario ran or stopped only at a step not written yet; 1
+                when one stopped at an error, ran past the limit or called System.exit.""")
 final class LabCommand implements Command {
     @Parameters(paramLabel = "<chapter>", arity = "1",
             description = "the chapter, by number (4, 04, ch04) or slug (real-oom)")
     String chapter;
 
     @Mixin CoresOption cores;
+
+    @picocli.CommandLine.Option(names = "--scenario-limit", paramLabel = "<s>", converter = PositiveConverter.class,
+            description = "stop a scenario still running after this many seconds, and the lab with it (default: ${DEFAULT-VALUE})")
+    long limitSeconds = SCENARIO_LIMIT.toSeconds();
 
     @Override
     public void describe(CommandSpec spec) {
@@ -51,15 +63,21 @@ final class LabCommand implements Command {
             if (mine) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
                 try (StillRunning hint = StillRunning.after(HINT_AFTER, () -> {
-                    io.err().println(stillRunning(c));
+                    io.err().println(stillRunning(c, limitSeconds));
                     io.err().flush();
                 })) {
-                    return StudentCores.runChild(root, built.classpath(), List.of("lab", c.id()), io, false);
+                    return StudentCores.runChild(root, built.classpath(),
+                            List.of("lab", c.id(), "--scenario-limit", String.valueOf(limitSeconds)), io, false);
                 }
             }
         }
         List<Scenario> scenarios = c.scenarios();
-        Scenario.Outcome o = Scenario.runAll(io.out(), scenarios);
+        Scenario.Outcome o = Scenario.runAll(io.out(), scenarios, bound(Duration.ofSeconds(limitSeconds)));
+        if (o.notRun() > 0) {
+            io.out().flush();
+            io.err().printf("vramlab: lab %s ended at a scenario still running after %d s; the %d after it did not"
+                    + " run (--scenario-limit sets the limit)%n", c.id(), limitSeconds, o.notRun());
+        }
         if (!o.clean()) {
             io.out().flush();
             io.err().printf("vramlab: %d of %d scenarios stopped (%d at a step not written yet, %d at an error);"
@@ -69,14 +87,45 @@ final class LabCommand implements Command {
         return o.errors() > 0 ? 1 : 0;
     }
 
+    /**
+     * How long one scenario may run. Every chapter's whole lab on the reference cores, measured
+     * with ./vramlab lab N on a 2-core machine at a load of 12: ch06-buddy 4.5 to 12.8 s,
+     * ch04-real-oom 6.5 to 9.2 s, ch08-malloc-lab 1.5 to 4.9 s, the others under 2 s (launch
+     * included). Two minutes leave a student's correct but slower code ten times the slowest
+     * whole lab for a single scenario.
+     */
+    static final Duration SCENARIO_LIMIT = Duration.ofSeconds(120);
+
+    /** The bound a lab runs its scenarios under: where a stuck one is is said as {@code check} says it. */
+    static Scenario.Bound bound(Duration limit) {
+        return new Scenario.Bound(limit, stack -> where(StepPlaces.read(StudentCores.root()).values(), stack));
+    }
+
+    /**
+     * Where a lab's thread is, from its stack: {@code ": your line ToyPolicy.java:33, in
+     * ToyPolicy.roundSize (step 3.1)"} for the first frame that runs a step's method, else the
+     * first frame in the cores.
+     */
+    static String where(Collection<StepPlaces.Place> places, StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            for (StepPlaces.Place p : places) {
+                if (p.runs(f) && f.getFileName() != null) {
+                    return ": your line " + f.getFileName() + ":" + f.getLineNumber() + ", in " + p.simpleName()
+                            + " (step " + p.step() + ")";
+                }
+            }
+        }
+        return Scenario.firstCoreFrame(stack);
+    }
+
     /** How long a lab on the student's cores runs before the launcher says a step may loop (the slowest lab takes seconds). */
     static final java.time.Duration HINT_AFTER = java.time.Duration.ofSeconds(30);
 
     /** What a lab still running after {@link #HINT_AFTER} says, once, on standard error. */
-    static String stillRunning(ChapterLab c) {
+    static String stillRunning(ChapterLab c, long limitSeconds) {
         return "vramlab: lab " + c.id() + " is still running after " + HINT_AFTER.toSeconds() + " s; if a step of yours"
-                + " loops forever, Ctrl-C stops it, and ./vramlab check " + c.number() + " names the method each"
-                + " of its tests is stuck in";
+                + " loops forever, the scenario running it is stopped at " + limitSeconds + " s and your line named"
+                + " (Ctrl-C stops the lab now)";
     }
 
     static ChapterLab find(String name, String command) {

@@ -31,10 +31,24 @@ class StillRunningTest {
     }
 
     @Test
-    @DisplayName("the line names the chapter, how to stop it and the command that finds the stuck method")
+    @DisplayName("the line names the chapter, when a looping scenario is stopped, and how to stop it sooner")
     void theLine() {
-        assertThat(LabCommand.stillRunning(Chapters.find("3")))
+        assertThat(LabCommand.stillRunning(Chapters.find("3"), 60))
                 .isEqualTo("vramlab: lab ch03-caching-allocator is still running after 30 s; if a step of yours loops"
-                        + " forever, Ctrl-C stops it, and ./vramlab check 3 names the method each of its tests is stuck in");
+                        + " forever, the scenario running it is stopped at 60 s and your line named (Ctrl-C stops the lab now)");
+    }
+
+    @Test
+    @DisplayName("a stuck lab names the student's step frame first, else the first frame in the cores")
+    void whereALabIsStuck() {
+        var place = new vramlab.quiz.feedback.StepPlaces.Place("3.1", "vramlab.alloc.ToyPolicy", "roundSize", "ch03");
+        StackTraceElement inMap = new StackTraceElement("java.util.TreeMap", "get", "TreeMap.java", 350);
+        StackTraceElement inCore = new StackTraceElement("vramlab.alloc.Block", "size", "Block.java", 12);
+        StackTraceElement own = new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", "ToyPolicy.java", 38);
+        StackTraceElement lab = new StackTraceElement("vramlab.ch03.CachingAllocatorLab", "run", "CachingAllocatorLab.java", 9);
+        assertThat(LabCommand.where(java.util.List.of(place), new StackTraceElement[] {inMap, inCore, own, lab}))
+                .isEqualTo(": your line ToyPolicy.java:38, in ToyPolicy.roundSize (step 3.1)");
+        assertThat(LabCommand.where(java.util.List.of(place), new StackTraceElement[] {inMap, inCore, lab}))
+                .isEqualTo(" (at Block.java:12)");
     }
 }

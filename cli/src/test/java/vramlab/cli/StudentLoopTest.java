@@ -189,4 +189,34 @@ class StudentLoopTest {
         assertThat(quiz.status()).isZero();
         assertThat(quiz.out()).contains("q3.1");
     }
+
+    @Test
+    @Order(11)
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)   // without the bound it would never end
+    @DisplayName("a step that loops forever: the lab stops its scenario at the limit, names the line, and ends with 1")
+    void labStopsAnEndlessLoop() throws IOException {
+        write(List.of(), roundSize("while (requested > 0) requested = requested | 1; return requested;"));
+        CliRun r = CliRun.of("lab", "3", "--scenario-limit", "2");
+        assertThat(r.status()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("== The size ladder under the toy policy ==")
+                .containsPattern("  \\[stopped\\] still running after 2 s \\(a loop that never ends\\?\\): your line"
+                        + " ToyPolicy\\.java:\\d+, in ToyPolicy\\.roundSize \\(step 3\\.1\\)\n")
+                .doesNotContain("== Split and merge on one segment ==");
+        assertThat(r.err()).contains("vramlab: lab ch03-caching-allocator ended at a scenario still running after 2 s;"
+                + " the 1 after it did not run");
+        noStackTrace(r);
+    }
+
+    @Test
+    @Order(12)
+    @DisplayName("a step that calls System.exit: the lab says so, names the line, and ends with 1")
+    void labSaysSystemExit() throws IOException {
+        write(List.of(), roundSize("System.exit(0); return requested;"));
+        CliRun r = CliRun.of("lab", "3");
+        assertThat(r.status()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).containsPattern("  \\[stopped\\] System.exit was called: your line ToyPolicy\\.java:\\d+,"
+                + " in ToyPolicy\\.roundSize \\(step 3\\.1\\); a lab cannot go on after it, so it ends here, in \"")
+                .doesNotContain("== Split and merge on one segment ==");
+        write(List.of(), Map.of());
+    }
 }

@@ -104,4 +104,113 @@ class ScenarioTest {
                 .isEqualTo("== A ==\na\n\n== B ==\nb\n");
         assertThat(o[0].clean()).isTrue();
     }
+
+    /** Where a stuck thread is, for the bounded runs below: its frame in {@link #spin}. */
+    private static String spinning(StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) if (f.getMethodName().equals("spin")) return " in ScenarioTest.spin";
+        return " (not in spin)";
+    }
+
+    private static volatile boolean stopSpinning;
+
+    private static void spin(PrintStream p) {
+        p.println("before the loop");
+        while (!stopSpinning) Thread.onSpinWait();
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)   // without the bound it would never end
+    @DisplayName("under a bound, a scenario still running at the limit is stopped, named where it was, and ends the run")
+    void ranPastTheBound() throws Exception {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        List<String> ran = new ArrayList<>();
+        Scenario.Outcome o;
+        try {
+            o = Scenario.runAll(new PrintStream(b, true, StandardCharsets.UTF_8), List.of(
+                    new Scenario("A", p -> p.println("a")),
+                    new Scenario("Loops", ScenarioTest::spin),
+                    new Scenario("B", p -> ran.add("B")),
+                    Scenario.afterword(() -> "What to notice\n")),
+                    new Scenario.Bound(java.time.Duration.ofMillis(300), ScenarioTest::spinning));
+        } finally {
+            stopSpinning = true;
+        }
+        assertThat(b.toString(StandardCharsets.UTF_8)).isEqualTo("""
+                == A ==
+                a
+
+                == Loops ==
+                before the loop
+                  [stopped] still running after 300 ms (a loop that never ends?) in ScenarioTest.spin
+                """);
+        assertThat(ran).isEmpty();
+        assertThat(o).isEqualTo(new Scenario.Outcome(0, 1, 2));
+    }
+
+    @Test
+    @DisplayName("under a bound, scenarios that end print exactly what they print without one")
+    void boundedRunsAlike() {
+        IllegalStateException bug = new IllegalStateException("free block missing from its pool");
+        bug.setStackTrace(new StackTraceElement[] {
+            new StackTraceElement("vramlab.alloc.AllocatorCheck", "fail", "AllocatorCheck.java", 95)});
+        StackOverflowError deep = new StackOverflowError();
+        List<Scenario> scenarios = List.of(
+                new Scenario("One", p -> {
+                    p.println("first line");
+                    throw new Todo("3.2", "Find a block", "ch03 \"Rule 3\"", "labs/src/main/java/vramlab/alloc/CachingAllocator.java");
+                }),
+                new Scenario("Two", p -> { throw bug; }),
+                new Scenario("Deep", p -> { throw deep; }),
+                Scenario.afterword(() -> "remarks\n"),
+                new Scenario("Three", p -> p.print("no newline")));
+        Scenario.Outcome[] plain = new Scenario.Outcome[1];
+        String expected = run(scenarios, plain);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        Scenario.Outcome bounded = Scenario.runAll(new PrintStream(b, true, StandardCharsets.UTF_8), scenarios,
+                Scenario.Bound.of(java.time.Duration.ofMinutes(10)));
+        assertThat(b.toString(StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(bounded).isEqualTo(plain[0]).isEqualTo(new Scenario.Outcome(1, 2, 0));
+    }
+
+    /** A lab whose second scenario calls System.exit(0), run in a JVM of its own by {@link #systemExit}. */
+    static final class ExitingLab {
+        public static void main(String[] args) {
+            PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
+                    StandardCharsets.UTF_8);
+            Scenario.runAll(out, List.of(new Scenario("A", p -> p.println("a")),
+                    new Scenario("Exits", p -> {
+                        p.println("about to exit");
+                        exitHere();
+                    }),
+                    new Scenario("B", p -> p.println("b"))),
+                    new Scenario.Bound(java.time.Duration.ofMinutes(10), stack -> {
+                        for (StackTraceElement f : stack) {
+                            if (f.getMethodName().equals("exitHere")) return " in ExitingLab.exitHere";
+                        }
+                        return " (not in exitHere)";
+                    }));
+            out.println("the run went on");
+            out.flush();
+        }
+
+        private static void exitHere() { System.exit(0); }
+    }
+
+    @Test
+    @DisplayName("under a bound, a scenario that calls System.exit says so and where, and the JVM ends with status 1")
+    void systemExit() throws Exception {
+        Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), ExitingLab.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isEqualTo(1);
+        assertThat(out).isEqualTo("""
+                == A ==
+                a
+
+                == Exits ==
+                about to exit
+                  [stopped] System.exit was called in ExitingLab.exitHere; a lab cannot go on after it, so it ends here,\
+                 in "Exits"
+                """);
+    }
 }
