@@ -219,4 +219,24 @@ class StudentLoopTest {
                 .doesNotContain("== Split and merge on one segment ==");
         write(List.of(), Map.of());
     }
+
+    @Test
+    @Order(13)
+    @DisplayName("in JShell, free with step 3.4 not written names it and changes nothing: the next line works, a second free names it again")
+    void freeBeforeTheMergeIsWritten() throws IOException {
+        write(List.of("3.1", "3.2", "3.3"), Map.of());
+        CliRun r = CliRun.withInput("""
+                var sim = new Sim(mib(40)); var a = sim.alloc(mib(4)); var b = sim.alloc(mib(4));
+                sim.free(a)
+                a
+                sim.alloc(mib(1))
+                sim.free(a)
+                """, "jshell", "3");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 3.4 (Merge on free) is not written yet";
+        assertThat(r.out()).as(r.out()).contains("a ==> seg0[0..4)M 4M LIVE\n").contains("==> seg1[0..1)M 1M LIVE")
+                .doesNotContain("missing from its pool").doesNotContain("already free").doesNotContain("IllegalStateException");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
 }

@@ -414,26 +414,39 @@ public final class CachingAllocator {
             throw new IllegalArgumentException("free(" + block + "): not a block of this allocator");
         }
         if (!block.allocated) throw new IllegalArgumentException("free(" + block + "): block already free");
-        block.allocated = false;
-        allocated -= block.size;
-        requested -= block.requested;
-        liveBlocks--;
-        statUpdates.blockFreed(block);
-        trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
         if (block.hasStreamUses()) {
+            freeRequested(block, block.size);
             events.insert(block);
         } else {
-            freeBlock(block);
+            freeBlock(block, true);
         }
     }
     // end::free[]
 
-    /** {@code free_block} (CCA:2331-2408): merge, cache, and only now count it inactive. */
-    private void freeBlock(Block block) {
-        trace.add(Action.FREE_COMPLETED, block.address(), block.requested, block.stream);
+    /** {@code allocated} drops: the block is no longer the caller's, though its memory may still be in use. */
+    private void freeRequested(Block block, long size) {
+        block.allocated = false;
+        allocated -= size;
+        requested -= block.requested;
+        liveBlocks--;
+        statUpdates.blockFreed(block.segment.pool, size);
+        trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
+    }
+
+    /** {@code free_block} (CCA:2331-2408), after a stream's events retired: merge, cache, count it inactive. */
+    private void freeBlock(Block block) { freeBlock(block, false); }
+
+    /**
+     * {@code free_block} (CCA:2331-2408): merge, cache, and only now count it inactive; with
+     * {@code requested}, the block was live until this call, and {@code allocated} drops too.
+     * The merge (step 3.4) runs before any book changes: in a student's cores where it is not
+     * written yet its Todo leaves the allocator as it was, so the next call works, or names the
+     * step again, rather than failing on a block half freed (free but in no free set).
+     */
+    private void freeBlock(Block block, boolean requested) {
         long originalSize = block.size;
         long req = block.requested;
-        block.requested = 0;
+        long address = block.address();
         long absorbed = 0, absorbedBytes = 0;       // free split neighbours the merge takes in
         if (canMerge(block.prev, block)) {
             absorbed++;
@@ -444,7 +457,18 @@ public final class CachingAllocator {
             absorbedBytes += block.next.size;
         }
         FreeSet pool = freeBlocks.get(block.segment.pool);
-        Block merged = mergeWithNeighbours(block, pool);
+        boolean wasAllocated = block.allocated;
+        block.allocated = false;                    // the merge sees the block free, as it now is
+        Block merged;
+        try {
+            merged = mergeWithNeighbours(block, pool);
+        } catch (vramlab.lab.Todo notWritten) {
+            block.allocated = wasAllocated;
+            throw notWritten;
+        }
+        if (requested) freeRequested(block, originalSize);
+        trace.add(Action.FREE_COMPLETED, address, req, block.stream);
+        block.requested = 0;
         cache(merged, pool);
         statUpdates.blockInactive(merged, absorbed, absorbedBytes, originalSize, req);
     }

@@ -60,11 +60,10 @@ final class StatUpdates {
     }
 
     /** {@code free}: the block is no longer allocated (it may stay active until its events complete). */
-    void blockFreed(Block block) {
-        PoolKind kind = block.segment.pool;
+    void blockFreed(PoolKind kind, long size) {
         stats.decrease(MemoryStats.ALLOCATION, kind, 1);
-        stats.decrease(MemoryStats.ALLOCATED_BYTES, kind, block.size);
-        if (block.size >= policy.maxSplitSize()) stats.oversizeAllocations.decrease(1);
+        stats.decrease(MemoryStats.ALLOCATED_BYTES, kind, size);
+        if (size >= policy.maxSplitSize()) stats.oversizeAllocations.decrease(1);
     }
 
     /**
