@@ -69,9 +69,10 @@ final class QuizCommand implements Command {
         List<Question> questions = questions(id);
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();
+        List<Question> practice = List.of();
         if (KitPaths.isRelease(KitPaths.root())) {
             // No reference simulator here: the practice numbers' key, hashed, marks and prints them.
-            List<Question> practice = PracticeKeys.quiz(KitPaths.root(), id);
+            practice = PracticeKeys.quiz(KitPaths.root(), id);
             if (key) throw new UsageException("quiz", "--key: the answer key stays with your instructor's copy of the kit");
             if (!practice.isEmpty()) {
                 if (student != null && (check != null || sheet != null)) {
@@ -89,7 +90,8 @@ final class QuizCommand implements Command {
         if (check != null) return check(Path.of(check), id, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
         if (key) return key(id, v, salt, questions, io);
-        io.out().print(text(chapter, v, salt, questions));
+        if (sheet != null) refuseFilledSheet(Path.of(sheet));    // before the quiz, so the refusal is the one thing said
+        io.out().print(text(chapter, v, salt, questions, practice));
         if (sheet != null) writeSheet(Path.of(sheet), id, v, salt, questions, io);
         return 0;
     }
@@ -110,6 +112,15 @@ final class QuizCommand implements Command {
     }
 
     static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions) {
+        return text(chapter, v, salt, questions, List.of());
+    }
+
+    /**
+     * The quiz as printed; a question whose points need the reference simulator (a release, with
+     * --student) takes them from {@code practice}'s question of the same id, since a question's
+     * points are equal for every variant ({@link Question#points}).
+     */
+    static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions, List<Question> practice) {
         StringBuilder sb = new StringBuilder("Quiz: ch").append(String.format("%02d ", chapter.number()))
                 .append(chapter.title()).append('\n')
                 .append(v.isSeed() ? "The notes' own numbers (give --student <id> for your own)"
@@ -118,7 +129,7 @@ final class QuizCommand implements Command {
                 .append('\n');
         for (Question q : questions) {
             sb.append('\n').append(q.id()).append("  ").append(q.title())
-              .append("  [").append(points(q, v)).append(" points]\n");
+              .append("  [").append(points(q, v, practice)).append(" points]\n");
             for (String line : prompt(q, v).strip().split("\n")) sb.append("  ").append(line).append('\n');
         }
         return sb.append("\nAnswer in an answer sheet (--sheet <file>), then --check <file>.\n").toString();
@@ -134,20 +145,36 @@ final class QuizCommand implements Command {
         }
     }
 
-    /** A question's points; in a release, where keys cannot be computed, "?" when they need the simulator. */
-    private static String points(Question q, Variant v) {
+    /**
+     * A question's points; in a release, where keys cannot be computed, those of the practice
+     * question of the same id (any variant's), else "?".
+     */
+    private static String points(Question q, Variant v, List<Question> practice) {
         try {
             return Integer.toString(q.points(v));
         } catch (RuntimeException | LinkageError e) {
+            for (Question p : practice) {
+                if (!p.id().equals(q.id())) continue;
+                try {
+                    return Integer.toString(p.points(Variant.of(p.chapter(), null, Salt.PRACTICE)));
+                } catch (RuntimeException | LinkageError again) {
+                    break;
+                }
+            }
             return "?";
+        }
+    }
+
+    /** --sheet naming a sheet that holds answers: refused, in one line, before anything is printed. */
+    private static void refuseFilledSheet(Path file) throws IOException {
+        if (Files.isRegularFile(file) && hasAnswers(file)) {
+            throw new UsageException("quiz", "--sheet " + file + ": it already holds answers (a blank would write over"
+                    + " them); move it away or give another file");
         }
     }
 
     private static void writeSheet(Path file, String id, Variant v, Salt salt, List<Question> questions, Io io)
             throws IOException {
-        if (Files.exists(file) && hasAnswers(file)) {
-            throw new UsageException("quiz", file + " already holds answers; move it away or pick another file");
-        }
         if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, AnswerSheet.template(id, v, questions, !salt.isPractice()), StandardCharsets.UTF_8);
         io.out().println("Wrote a blank answer sheet for variant " + v.fingerprint() + " to " + file);

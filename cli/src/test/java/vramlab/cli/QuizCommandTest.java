@@ -55,7 +55,26 @@ class QuizCommandTest {
                 .doesNotContain("CACHING_ALLOCATOR");
         Result again = run("quiz", "3", "--student", "carol", "--sheet", sheet.toString());
         assertThat(again.status()).isEqualTo(2);
-        assertThat(again.err()).contains("already holds answers");
+        assertThat(again.out()).as("the refusal comes before the quiz, which is not printed").isEmpty();
+        assertThat(again.err()).contains("--sheet " + sheet + ": it already holds answers").hasLineCount(1);
+        assertThat(Files.readString(sheet)).isEqualTo(text);
+    }
+
+    @Test
+    @DisplayName("in a release, --student's quiz shows each question's points, taken from the practice question of the same id")
+    void pointsWhereTheSimulatorIsMissing() {
+        vramlab.quiz.Question real = QuizCommand.questions("ch03").get(0);
+        vramlab.quiz.Question needsSimulator = new vramlab.quiz.Question() {   // as in a release: no reference cores
+            @Override public String id() { return real.id(); }
+            @Override public String title() { return real.title(); }
+            @Override public String prompt(Variant v) { return real.prompt(v); }
+            @Override public List<vramlab.quiz.Part> parts(Variant v) { throw new NoClassDefFoundError("vramlab/alloc/Sim"); }
+        };
+        Variant alice = Variant.of("ch03", "alice", Salt.PRACTICE);
+        String text = QuizCommand.text(vramlab.kit.Chapters.find("3"), alice, Salt.PRACTICE, List.of(needsSimulator),
+                List.of(real));
+        assertThat(text).contains(real.id() + "  " + real.title() + "  [" + real.points(alice) + " points]")
+                .doesNotContain("[? points]");
     }
 
     @Test
