@@ -70,7 +70,9 @@ final class JshellCommand implements Command {
         Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
         io.out().flush();
         // --execution vramlab: snippets run in JShell's JVM (JshellLongs, on its class path), so a long shows its hex or units
-        Process p = new ProcessBuilder(jshell.toString(), "-J--class-path", "-J" + classpath, "--execution", JshellLongs.NAME,
+        // -Dvramlab.home: where a snippet that calls System.exit is, is said from the kit's steps (JshellLongs.exiting)
+        Process p = new ProcessBuilder(jshell.toString(), "-J--class-path", "-J" + classpath,
+                "-J-Dvramlab.home=" + StudentCores.root(), "--execution", JshellLongs.NAME,
                 "--class-path", classpath,
                 "--startup", "DEFAULT", "--startup", file.toString()).inheritIO().start();
         return p.waitFor();

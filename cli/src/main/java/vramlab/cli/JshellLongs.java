@@ -32,14 +32,66 @@ public final class JshellLongs implements ExecutionControlProvider {
     @Override
     public String name() { return NAME; }
 
+    /** The thread waiting for a snippet now, or null: a System.exit the snippet calls is said by {@link #exiting}. */
+    private static volatile Thread running;
+
+    private static boolean hooked;
+
     @Override
     public ExecutionControl generate(ExecutionEnv env, Map<String, String> parameters) {
+        hookOnce();
         return new LocalExecutionControl() {
             @Override
             protected String invoke(Method doit) throws Exception {
-                return JshellValues.show(typeOf(doit.getDeclaringClass()), super.invoke(doit));
+                running = Thread.currentThread();
+                try {
+                    return JshellValues.show(typeOf(doit.getDeclaringClass()), super.invoke(doit));
+                } finally {
+                    running = null;
+                }
             }
         };
+    }
+
+    private static synchronized void hookOnce() {
+        if (hooked) return;
+        Runtime.getRuntime().addShutdownHook(new Thread(JshellLongs::exiting, "vramlab-jshell-exit"));
+        hooked = true;
+    }
+
+    /**
+     * A shutdown hook: snippets run in JShell's own JVM, so one whose code calls {@code
+     * System.exit} ends JShell, with no word from JShell; this says so, and where, on standard
+     * error.
+     */
+    private static void exiting() {
+        if (running == null) return;
+        // JShell's local execution runs each snippet on a thread of its own, which invoke waits for:
+        // the caller of System.exit is the thread with it on its stack
+        StackTraceElement[] stack = null;
+        for (StackTraceElement[] s : Thread.getAllStackTraces().values()) {
+            if (vramlab.kit.Scenario.callsExit(s)) stack = s;
+        }
+        if (stack == null) return;
+        System.out.flush();
+        java.io.PrintStream err = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
+                java.nio.charset.StandardCharsets.UTF_8);
+        err.println(exitLine(stack));
+        err.flush();
+        // Piped snippets end with status 1, as a failed run; at a terminal the shutdown goes on, so
+        // that JShell's own hooks put the terminal back as it was.
+        if (System.console() == null) Runtime.getRuntime().halt(1);
+    }
+
+    /** What a snippet that called System.exit says: where, as a lab says it. */
+    static String exitLine(StackTraceElement[] stack) {
+        String where;
+        try {
+            where = LabCommand.where(vramlab.quiz.feedback.StepPlaces.read(StudentCores.root()).values(), stack);
+        } catch (RuntimeException e) {
+            where = vramlab.kit.Scenario.firstCoreFrame(stack);     // no kit found to read the steps from
+        }
+        return "vramlab: jshell: System.exit was called" + where + "; it ends JShell, and the session with it";
     }
 
     /**

@@ -239,4 +239,17 @@ class StudentLoopTest {
         assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
         write(List.of(), Map.of());
     }
+
+    @Test
+    @Order(14)
+    @DisplayName("in JShell, a step that calls System.exit: JShell says so, names the line, and ends with 1")
+    void jshellSaysSystemExit() throws IOException {
+        write(List.of(), roundSize("System.exit(0); return requested;"));
+        CliRun r = CliRun.withInput("1 + 1\nnew ToyPolicy().roundSize(100)\n2 + 2\n", "jshell", "3");
+        assertThat(r.status()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("==> 2").doesNotContain("==> 4");
+        assertThat(r.err()).containsPattern("vramlab: jshell: System.exit was called: your line ToyPolicy\\.java:\\d+,"
+                + " in ToyPolicy\\.roundSize \\(step 3\\.1\\); it ends JShell, and the session with it\n");
+        write(List.of(), Map.of());
+    }
 }

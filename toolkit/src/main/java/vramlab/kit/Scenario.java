@@ -188,17 +188,30 @@ public record Scenario(String title, Consumer<PrintStream> body) {
             return thrown[0];
         }
 
-        /** A shutdown hook: a scenario still running when the JVM shuts down called System.exit. */
+        /**
+         * A shutdown hook: a scenario still running when the JVM shuts down, with {@code
+         * System.exit} on its stack, called it (a Ctrl-C shuts down from another thread: nothing said).
+         */
         void exiting() {
             Running r = running;
             if (r == null) return;
+            StackTraceElement[] stack = r.thread().getStackTrace();
+            if (!callsExit(stack)) return;
             out.flush();
-            out.println("  [stopped] System.exit was called" + bound.where().apply(r.thread().getStackTrace())
+            out.println("  [stopped] System.exit was called" + bound.where().apply(stack)
                     + "; a lab cannot go on after it, so it ends here" + (r.scenario().title().isEmpty() ? ""
                     : ", in \"" + r.scenario().title() + "\""));
             out.flush();
             Runtime.getRuntime().halt(1);
         }
+    }
+
+    /** True when {@code stack} (a thread's, as the JVM shuts down) is inside {@code System.exit}. */
+    public static boolean callsExit(StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            if (f.getClassName().equals("java.lang.Runtime") && f.getMethodName().equals("exit")) return true;
+        }
+        return false;
     }
 
     private static String seconds(java.time.Duration d) {

@@ -213,4 +213,27 @@ class ScenarioTest {
                  in "Exits"
                 """);
     }
+
+    /** A lab shut down from outside its scenario's thread while the scenario runs, as Ctrl-C shuts it down. */
+    static final class ShutDownElsewhere {
+        public static void main(String[] args) {
+            PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+                    StandardCharsets.UTF_8);
+            Scenario.runAll(out, List.of(new Scenario("Waits", p -> {
+                p.println("waiting");
+                new Thread(() -> System.exit(0), "not the scenario").start();
+                while (true) Thread.onSpinWait();
+            })), Scenario.Bound.of(java.time.Duration.ofMinutes(10)));
+        }
+    }
+
+    @Test
+    @DisplayName("a JVM shut down while a scenario runs, not by the scenario's own System.exit (Ctrl-C), says nothing of System.exit")
+    void shutDownElsewhere() throws Exception {
+        Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), ShutDownElsewhere.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        assertThat(out).isEqualTo("== Waits ==\nwaiting\n");
+    }
 }
