@@ -252,4 +252,24 @@ class StudentLoopTest {
                 + " in ToyPolicy\\.roundSize \\(step 3\\.1\\); it ends JShell, and the session with it\n");
         write(List.of(), Map.of());
     }
+
+    @Test
+    @Order(15)
+    @DisplayName("in JShell, a buddy free with step 6.4 not written names it and changes nothing: the block stays live")
+    void buddyFreeBeforeTheMergeIsWritten() throws IOException {
+        write(List.of("6.1", "6.2", "6.3"), Map.of());
+        CliRun r = CliRun.withInput("""
+                var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24); var a = b.alloc(mib(3));
+                b.free(a)
+                b.checkInvariants(); b.allocated()
+                b.alloc(mib(1))
+                b.free(a)
+                """, "jshell", "6");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 6.4 (Merge up) is not written yet";
+        assertThat(r.out()).as(r.out()).contains("==> 4194304").doesNotContain("not a live block")
+                .doesNotContain("IllegalStateException");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
 }

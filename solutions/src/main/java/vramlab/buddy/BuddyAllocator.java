@@ -201,15 +201,19 @@ public final class BuddyAllocator {
     /** Frees the live block at {@code address}; it merges with its buddy while that is free. */
     public void free(long address) {
         long offset = address - base();
-        Live block = live.remove(offset);
+        Live block = live.get(offset);
         if (block == null) {
             throw new IllegalArgumentException("free(0x" + Long.toHexString(address)
                     + "): not a live block of this pool (never allocated, or already freed)");
         }
+        // The merge (step 6.4) runs before any book changes: in a student's cores where it is not
+        // written yet its Todo leaves the pool as it was (the block still live), so the next call
+        // works or names the step again, rather than failing on a block in no list at all.
+        mergeUp(offset, block.order());
+        live.remove(offset);
         requested -= block.requested();
         allocated -= 1L << block.order();
         backing.release(offset, 1L << block.order());
-        mergeUp(offset, block.order());
     }
     // end::free[]
 
