@@ -127,13 +127,17 @@ class StudentLoopTest {
 
     @Test
     @Order(7)
-    @DisplayName("with 3.1 and 3.2 written, every test that runs through 3.3 says so; no invariant hides it")
+    @DisplayName("with 3.1 and 3.2 written, both pass in full; every later test that runs through 3.3 says so; no invariant hides it")
     void workingInOrder() throws IOException {
         write(List.of("3.1", "3.2"), Map.of());
         CliRun r = CliRun.of("check", "3");
         assertThat(r.out()).doesNotContain("free block missing").doesNotContain("IllegalStateException")
                 .contains("needs step 3.3 first").contains("TODO  a block splits only into a legal remainder");
-        assertThat(r.out().lines().filter(l -> l.startsWith("  pass"))).hasSize(2);   // 3.1, and 3.2 on its own
+        // 3.1's item, 3.2's three and 3.2 on its own: none waits for a later step (StepsInOrderTest)
+        assertThat(r.out().lines().filter(l -> l.startsWith("  pass"))).as(r.out()).hasSize(5)
+                .anyMatch(l -> l.contains("the smallest free block that fits is taken"))
+                .anyMatch(l -> l.contains("pools never mix"))
+                .anyMatch(l -> l.contains("an exact-size hole is reused"));
         assertThat(r.out().lines().filter(l -> l.startsWith("  FAIL"))).isEmpty();
     }
 
@@ -269,6 +273,26 @@ class StudentLoopTest {
         String todo = "Exception vramlab.lab.Todo: TODO step 6.4 (Merge up) is not written yet";
         assertThat(r.out()).as(r.out()).contains("==> 4194304").doesNotContain("not a live block")
                 .doesNotContain("IllegalStateException");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
+
+    @Test
+    @Order(16)
+    @DisplayName("in JShell, a pinned free with step 7.2 not written names it and changes nothing: the block stays allocated")
+    void pinnedFreeBeforeTheFateIsWritten() throws IOException {
+        write(List.of("7.1"), Map.of());
+        CliRun r = CliRun.withInput("""
+                var sim = new PinnedSim(); var a = sim.pin(mib(3));
+                sim.del(a)
+                sim.allocator().checkInvariants(); a.allocated()
+                sim.pin(mib(1)).allocated()
+                sim.del(a)
+                """, "jshell", "7");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 7.2 (Never recycle a captured block) is not written yet";
+        assertThat(r.out()).as(r.out()).doesNotContain("already free").doesNotContain("IllegalStateException")
+                .doesNotContain("==> false");
         assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
         write(List.of(), Map.of());
     }

@@ -130,9 +130,15 @@ public final class CachingHostAllocator {
     public void free(HostBlock b) {
         requireOwned("free", b);
         if (!b.allocated) throw new IllegalStateException("free(" + b + "): block already free");
-        b.allocated = false;
         b.used = !b.streams.isEmpty();
-        if (!b.used || b.captured()) { b.streams.clear(); makeAvailable(b); return; }
+        if (!b.used || b.captured()) {
+            Fate fate = fateOf(b);          // decided before the books change (see makeAvailable)
+            b.allocated = false;
+            b.streams.clear();
+            makeAvailable(b, fate);
+            return;
+        }
+        b.allocated = false;
         for (Stream s : b.streams) events.addFirst(new PendingEvent(s.recordEvent(), b));
         b.eventCount += b.streams.size();
         b.streams.clear();
@@ -155,8 +161,16 @@ public final class CachingHostAllocator {
     }
     // end::fate[]
 
-    private void makeAvailable(HostBlock b) {
-        switch (fateOf(b)) {
+    private void makeAvailable(HostBlock b) { makeAvailable(b, fateOf(b)); }
+
+    /**
+     * {@code b} goes where {@code fate} says. {@code free} asks {@link #fateOf} before it marks the
+     * block free: in a student's cores where step 7.2 is not written yet, its Todo then leaves the
+     * block allocated, so the next call works or names the step again, rather than failing on a
+     * block that is free yet on no list.
+     */
+    private void makeAvailable(HostBlock b, Fate fate) {
+        switch (fate) {
             case PARK -> parked.add(b);       // never reaches a free list, so stays "active"
             case RELEASE -> { active -= b.size(); activeRequests--; release(b); }
             case CACHE -> {
