@@ -3,6 +3,7 @@ package vramlab.quiz.grade;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -14,11 +15,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveInputStream;
 
 /**
  * A submission as it really arrives, made into the folder the grader reads: a folder with
@@ -212,11 +213,21 @@ public final class SubmissionIntake {
         Budget budget = new Budget(limits);
         try (InputStream raw = Files.newInputStream(archive)) {
             if (kind.equalsIgnoreCase(".zip")) {
-                try (ZipInputStream zip = new ZipInputStream(raw)) {
-                    for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+                // Commons Compress, not java.util.zip.ZipInputStream: that one throws for a name that
+                // is not UTF-8 (Windows' "Send to > Compressed folder" writes names in the OEM code
+                // page, CP437, without the UTF-8 flag) and for a stored entry followed by a data
+                // descriptor (what a zip written as a stream holds), and either threw the whole
+                // submission out. Here a name that is not UTF-8 reads with replacement characters
+                // (the Info-ZIP Unicode path field first, where there is one), and such a stored
+                // entry is read to its descriptor.
+                try (ZipArchiveInputStream zip = new ZipArchiveInputStream(raw, StandardCharsets.UTF_8.name(), true, true)) {
+                    for (ZipArchiveEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
                         budget.entry();
-                        if (!e.isDirectory()) write(base, e.getName(), zip, budget);
+                        if (!e.isDirectory() && !e.isUnixSymlink()) write(base, e.getName(), zip, budget);
                     }
+                } catch (IOException e) {
+                    if (budget.entries == 0 && !(e instanceof Refused)) throw nothingIn(kind);   // no zip signature at all
+                    throw e;
                 }
             } else {
                 try (TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(raw))) {
@@ -227,8 +238,12 @@ public final class SubmissionIntake {
                 }
             }
         }
-        if (budget.entries == 0) throw new Refused("it holds nothing (an empty archive, or not a " + kind + " at all)");
+        if (budget.entries == 0) throw nothingIn(kind);
         return budget.written;
+    }
+
+    private static Refused nothingIn(String kind) {
+        return new Refused("it holds nothing (an empty archive, or not a " + kind + " at all)");
     }
 
     /** A tar entry that is a plain file: not a link, a hard link, a device, a fifo or a folder. */

@@ -16,6 +16,8 @@ import java.util.zip.ZipOutputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -257,6 +259,39 @@ class SubmissionIntakeTest {
         }
 
         @Test
+        @DisplayName("a zip from Windows' Compressed folder, a name in CP437 without the UTF-8 flag: unpacked, not refused")
+        void windowsNames() throws IOException {
+            Map<String, String> files = new LinkedHashMap<>(copy(""));
+            files.put("labs/Notiz f\u00fcr mich.txt", "my notes");
+            Path zip = tmp.resolve("wendy.zip");
+            try (ZipArchiveOutputStream z = new ZipArchiveOutputStream(Files.newOutputStream(zip))) {
+                z.setEncoding("Cp437");                     // as Windows writes them: the OEM code page...
+                z.setUseLanguageEncodingFlag(false);        // ...with no flag saying UTF-8
+                z.setCreateUnicodeExtraFields(ZipArchiveOutputStream.UnicodeExtraFieldPolicy.NEVER);
+                for (Map.Entry<String, String> e : files.entrySet()) {
+                    z.putArchiveEntry(new ZipArchiveEntry(e.getKey()));
+                    z.write(e.getValue().getBytes(StandardCharsets.UTF_8));
+                    z.closeArchiveEntry();
+                }
+            }
+            SubmissionIntake.Found f = open(zip);
+            assertThat(f.flags()).isEmpty();
+            assertThat(f.where()).isEqualTo("unpacked wendy.zip (3 files), labs/ at the top");
+            assertThat(f.root().resolve(SOURCE)).hasContent("class ToyPolicy {}");
+            assertThat(f.root().resolve(SHEET)).hasContent("q3.1.a = 2 MiB");
+        }
+
+        @Test
+        @DisplayName("a zip written as a stream, stored entries with a data descriptor: unpacked, not refused")
+        void storedWithDescriptor() throws IOException {
+            Path zip = Files.write(tmp.resolve("sam.zip"), streamedStoredZip(copy("")));
+            SubmissionIntake.Found f = open(zip);
+            assertThat(f.flags()).isEmpty();
+            assertThat(f.where()).isEqualTo("unpacked sam.zip (2 files), labs/ at the top");
+            assertThat(f.root().resolve(SOURCE)).hasContent("class ToyPolicy {}");
+        }
+
+        @Test
         @DisplayName("a file named .zip that is not one: flagged, graded as empty")
         void notAZip() throws IOException {
             Path zip = tmp.resolve("junk.zip");
@@ -289,6 +324,39 @@ class SubmissionIntakeTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> SubmissionIntake.target(base, bad)).as(bad)
                     .isInstanceOf(SubmissionIntake.Refused.class);
         }
+    }
+
+    /**
+     * A zip as a writer that cannot seek back makes it (Python's zipfile on a pipe, streaming
+     * servers): each entry stored, general purpose bit 3 set, its CRC and sizes 0 in the local
+     * header and given after the data in a data descriptor (APPNOTE.TXT 4.3.9); then the central
+     * directory and its end record.
+     */
+    static byte[] streamedStoredZip(Map<String, String> files) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer cd = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int n = 0;
+        for (Map.Entry<String, String> e : files.entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            byte[] data = e.getValue().getBytes(StandardCharsets.UTF_8);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(data);
+            int at = b.position();
+            b.putInt(0x04034b50).putShort((short) 20).putShort((short) 0x0008).putShort((short) 0)   // stored
+                    .putShort((short) 0).putShort((short) 0x21)                                       // time, date
+                    .putInt(0).putInt(0).putInt(0).putShort((short) name.length).putShort((short) 0).put(name).put(data);
+            b.putInt(0x08074b50).putInt((int) crc.getValue()).putInt(data.length).putInt(data.length);
+            cd.putInt(0x02014b50).putShort((short) 20).putShort((short) 20).putShort((short) 0x0008).putShort((short) 0)
+                    .putShort((short) 0).putShort((short) 0x21).putInt((int) crc.getValue()).putInt(data.length)
+                    .putInt(data.length).putShort((short) name.length).putShort((short) 0).putShort((short) 0)
+                    .putShort((short) 0).putShort((short) 0).putInt(0).putInt(at).put(name);
+            n++;
+        }
+        int cdAt = b.position();
+        b.put(cd.array(), 0, cd.position());
+        b.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) n).putShort((short) n)
+                .putInt(cd.position()).putInt(cdAt).putShort((short) 0);
+        return java.util.Arrays.copyOf(b.array(), b.position());
     }
 
     static Path zipOf(Path to, Map<String, String> files) throws IOException {
