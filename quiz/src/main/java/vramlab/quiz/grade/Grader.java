@@ -278,11 +278,24 @@ public final class Grader {
         return ClassGrading.grade(this, dirs, out, options.jobs(), log);
     }
 
-    /** A student id as a folder name: letters, digits and {@code ._@+-} only, never {@code .} or {@code ..}. */
+    /**
+     * A student id as a folder name (their work area, and their {@code results.json}'s folder),
+     * one per id: an id of 1-64 letters, digits and {@code ._@+-} (not dots alone) is its own
+     * folder name; any other id has those characters kept, the rest made {@code _}, cut to 55,
+     * then {@code ~} and 8 hex digits of its SHA-256. Making the others {@code _} alone gave
+     * {@code 张三} and {@code 李四} one folder, {@code __}: graded at once, each deleted the
+     * other's build area (0 points, "did not compile"), and one results.json overwrote the other.
+     */
     static String folderName(String student) {
+        if (student.matches("[A-Za-z0-9._@+-]{1,64}") && !student.chars().allMatch(c -> c == '.')) return student;
         String f = student.replaceAll("[^A-Za-z0-9._@+-]", "_");
-        if (f.length() > 64) f = f.substring(0, 64);
-        return f.isEmpty() || f.chars().allMatch(c -> c == '.') ? "_" + f : f;
+        if (f.length() > 55) f = f.substring(0, 55);
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(student.getBytes(StandardCharsets.UTF_8));
+            return f + "~" + java.util.HexFormat.of().formatHex(h, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     private static void deleteTree(Path p) throws IOException {

@@ -2,6 +2,12 @@ package vramlab.quiz.grade;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.DisplayName;
@@ -11,12 +17,45 @@ class GraderTest {
     @CsvSource(delimiter = '|', textBlock = """
             alice            | alice
             ada@example.edu  | ada@example.edu
-            ../../etc        | .._.._etc
-            ..               | _..
-            a b/c\\d         | a_b_c_d
+            A-12_34          | A-12_34
+            ../../etc        | .._.._etc~
+            ..               | ..~
+            a b/c\\d         | a_b_c_d~
+            张三              | __~
             """)
-    @DisplayName("a student id becomes a folder name that cannot leave the work area")
+    @DisplayName("a student id becomes a folder name that cannot leave the work area; a safe id stays as it is")
     void folderNames(String id, String folder) {
-        assertThat(Grader.folderName(id)).isEqualTo(folder).doesNotContain("/");
+        String f = Grader.folderName(id);
+        assertThat(f).doesNotContain("/").doesNotContain("\\").matches("[A-Za-z0-9._@+~-]{1,64}");
+        if (folder.endsWith("~")) assertThat(f).startsWith(folder).matches(".*~[0-9a-f]{8}");
+        else assertThat(f).isEqualTo(folder);
+    }
+
+    @Test
+    @DisplayName("two students never share a folder: ids made of other characters, or alike in their first 64")
+    void folderNamesAreOnePerStudent() {
+        List<String> ids = new ArrayList<>(List.of("张三", "李四", "王五", "José Núñez", "Jos__N__ez", "Jos_ Núñez",
+                "a b", "a_b", "a/b", "..", "...", "_..", "x".repeat(64), "x".repeat(65), "x".repeat(66),
+                "x".repeat(70) + "1", "x".repeat(70) + "2"));
+        SeededIds.add(ids, 500);
+        Map<String, String> byFolder = new HashMap<>();
+        for (String id : ids) {
+            String before = byFolder.put(Grader.folderName(id), id);
+            assertThat(before).as("%s and %s share the folder %s", before, id, Grader.folderName(id)).isNull();
+        }
+    }
+
+    /** Seeded random ids over a small alphabet of safe and unsafe characters, so that many differ only there. */
+    static final class SeededIds {
+        static void add(List<String> ids, int n) {
+            java.util.Random r = new java.util.Random(49);
+            String alphabet = "ab_. é张-";
+            java.util.Set<String> seen = new java.util.HashSet<>(ids);
+            while (n > 0) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 1 + r.nextInt(6); i > 0; i--) sb.append(alphabet.charAt(r.nextInt(alphabet.length())));
+                if (seen.add(sb.toString())) { ids.add(sb.toString()); n--; }
+            }
+        }
     }
 }
