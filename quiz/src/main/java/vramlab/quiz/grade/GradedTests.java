@@ -69,9 +69,21 @@ final class GradedTests {
         return Arrays.equals(x, y) || new String(x).replace("\r\n", "\n").equals(new String(y).replace("\r\n", "\n"));
     }
 
-    private static String names(List<String> files) {
-        List<String> shown = files.stream().limit(SHOWN).map(f -> f.substring(f.lastIndexOf('/') + 1)).toList();
+    /**
+     * The files named by their chapter's folder and file name ({@code ch06-buddy/GradedStepsTest.java}):
+     * five chapters' graded tests are all {@code GradedStepsTest.java}, so the file name alone
+     * read "GradedStepsTest.java, GradedStepsTest.java" and did not say which chapters.
+     */
+    static String names(List<String> files) {
+        List<String> shown = files.stream().limit(SHOWN).map(GradedTests::shortName).toList();
         String s = String.join(", ", shown);
         return files.size() > SHOWN ? s + " and " + (files.size() - SHOWN) + " more" : s;
+    }
+
+    /** {@code chapters/ch06-buddy/src/test/java/vramlab/ch06/GradedStepsTest.java} as {@code ch06-buddy/GradedStepsTest.java}. */
+    private static String shortName(String rel) {
+        String file = rel.substring(rel.lastIndexOf('/') + 1);
+        String[] parts = rel.split("/");
+        return parts.length > 2 && parts[0].equals("chapters") ? parts[1] + "/" + file : file;
     }
 }
