@@ -65,8 +65,9 @@ public final class Gradebook {
                 g.header = Csv.line(records.get(0));
                 for (List<String> r : records.subList(1, records.size())) {
                     if (r.isEmpty() || r.get(0).isEmpty()) continue;
-                    g.wide.put(r.get(0), Csv.line(r));
-                    g.earlier.put(r.get(0), r.size() > 2 ? r.get(1) + "/" + r.get(2) + " at " + graded(r) : "?");
+                    String student = Csv.unquoted(r.get(0));
+                    g.wide.put(student, Csv.line(r));
+                    g.earlier.put(student, r.size() > 2 ? r.get(1) + "/" + r.get(2) + " at " + graded(r) : "?");
                 }
             }
         }
@@ -81,7 +82,7 @@ public final class Gradebook {
             for (List<String> r : records.subList(Math.min(1, records.size()), records.size())) {
                 if (r.isEmpty() || r.get(0).isEmpty()) continue;
                 List<String> cells = old ? fromOldColumns(r) : r;
-                g.items.computeIfAbsent(r.get(0), k -> new ArrayList<>()).add(Csv.line(cells));
+                g.items.computeIfAbsent(Csv.unquoted(r.get(0)), k -> new ArrayList<>()).add(Csv.line(cells));
             }
         }
         return g;
@@ -230,6 +231,16 @@ public final class Gradebook {
 
         static String line(List<String> cells) {
             return Reports.CSV.format(cells.stream().map(Reports::spreadsheetSafe).toArray());
+        }
+
+        /**
+         * A cell as it was before {@link Reports#spreadsheetSafe} quoted it: a student id such as
+         * {@code @kim} or {@code +kim} is written {@code '@kim}, and read back so, its rows were
+         * kept under {@code '@kim} while a regrade put {@code @kim}'s beside them (two rows, and
+         * no "regraded" flag).
+         */
+        static String unquoted(String cell) {
+            return cell.length() > 1 && cell.charAt(0) == '\'' && "=+-@".indexOf(cell.charAt(1)) >= 0 ? cell.substring(1) : cell;
         }
 
         static List<List<String>> parse(String text, String where) {

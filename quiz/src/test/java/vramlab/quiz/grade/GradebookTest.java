@@ -132,4 +132,24 @@ class GradebookTest {
         assertThat(Gradebook.Csv.parse(Gradebook.Csv.line(cells) + "\n" + Gradebook.Csv.line(cells), "x"))
                 .containsExactly(cells, cells);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"@kim", "+kim", "-kim", "=kim"})
+    @DisplayName("a student id a spreadsheet would run as a formula keeps one row when regraded, and is flagged so")
+    void regradeQuotedId(String id) throws Exception {
+        Gradebook g = Gradebook.open(tmp);
+        g.put(result(id, 0, 1));
+        g.put(result("zoe", 2, 4));
+        g.write();
+        Gradebook again = Gradebook.open(tmp);
+        assertThat(again.students()).containsExactlyInAnyOrder(id, "zoe");
+        assertThat(again.earlier(id)).isEqualTo("3/11 at 2025-05-01T10:00:00Z");
+        again.put(result(id, 2, 4));
+        again.write();
+        List<List<String>> wide = read(tmp.resolve(Gradebook.WIDE));
+        assertThat(wide).hasSize(3);
+        assertThat(wide.stream().filter(r -> r.get(0).equals("'" + id))).singleElement()
+                .satisfies(r -> assertThat(r.get(1)).isEqualTo("8"));
+        assertThat(read(tmp.resolve(Gradebook.LONG)).stream().filter(r -> r.get(0).equals("'" + id))).hasSize(4);
+    }
 }
