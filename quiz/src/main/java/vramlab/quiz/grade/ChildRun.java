@@ -105,7 +105,7 @@ final class ChildRun {
         ProcessBuilder pb = new ProcessBuilder(command).directory(area.toFile())
                 .redirectErrorStream(true).redirectOutput(stdout.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
-        Process p = pb.start();
+        Process p = ChildWatch.start(pb);             // killed with the grader's JVM if still running then
         try (var in = p.getOutputStream()) {
             in.write((java.util.HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
         } catch (IOException e) {

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,6 +18,36 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildWatch {
     private ChildWatch() {}
+
+    /**
+     * The children started and not yet exited. When the grader's JVM is stopped (SIGTERM:
+     * {@code kill}, {@code timeout}, a CI job cancelled) its shutdown hook kills them: before,
+     * a child stuck in a student's infinite loop outlived the grader, orphaned at 40% of a core
+     * until someone found it. (Ctrl-C in a terminal reaches the children too, being sent to the
+     * whole foreground process group; a SIGKILL of the grader runs no hook at all.)
+     */
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ChildWatch::killAll, "vramlab-kill-children"));
+    }
+
+    /** Starts {@code pb}'s child, to be killed with the grader's JVM if it is still running then. */
+    static Process start(ProcessBuilder pb) throws IOException {
+        Process p = pb.start();
+        LIVE.add(p);
+        p.onExit().thenRun(() -> LIVE.remove(p));
+        return p;
+    }
+
+    /** Kills every child still running, and what each started (the shutdown hook). */
+    static void killAll() {
+        for (Process p : List.copyOf(LIVE)) {
+            List<ProcessHandle> below = p.descendants().toList();
+            p.destroyForcibly();
+            below.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
 
     /** How a watched child ended: its exit status, or why it was stopped (then {@code status} is -1). */
     public record Ending(int status, String stoppedBy) {
@@ -60,7 +92,7 @@ public final class ChildWatch {
         ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(output.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
-        Process p = pb.start();
+        Process p = start(pb);
         p.getOutputStream().close();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!p.waitFor(20, TimeUnit.MILLISECONDS)) {
