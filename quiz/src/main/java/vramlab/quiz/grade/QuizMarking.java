@@ -38,6 +38,7 @@ final class QuizMarking {
     /** The quiz rows: every registered question, marked on the student's own variant; flags go to {@code flags}. */
     List<ScoreRow> rows(List<Question> all, String student, Path answers, List<String> flags) {
         List<ScoreRow> out = new ArrayList<>();
+        boolean[] answered = {false};
         Map<String, List<Question>> byChapter = new LinkedHashMap<>();
         for (Question q : all) byChapter.computeIfAbsent(q.chapter(), k -> new ArrayList<>()).add(q);
         byChapter.forEach((chapter, questions) -> {
@@ -51,6 +52,7 @@ final class QuizMarking {
                         ? AnswerSheet.parse(Files.readString(file, StandardCharsets.UTF_8), where)
                         : AnswerSheet.empty(where + ", which is missing");
                 if (Files.isRegularFile(file) && sheet.answered()) {
+                    answered[0] = true;
                     for (String p : sheet.headerProblems(chapter, v)) {
                         notes.add(p);
                         flags.add((p.contains("(a copied sheet?)") ? "copied sheet? " : "sheet header: ")
@@ -77,8 +79,22 @@ final class QuizMarking {
                 }
             }
         });
+        if (answered[0] && !PRINTABLE_ID.matcher(student).matches()) {
+            flags.add("student id '" + student + "' is not one ./vramlab quiz --student prints a sheet for (1-64 letters,"
+                    + " digits or ._@+-), so no sheet was printed with the numbers its quiz was marked on: name the"
+                    + " submission by the id its sheets were printed for, and grade it again");
+        }
         return out;
     }
+
+    /**
+     * The ids {@code ./vramlab quiz --student} prints a sheet for. A class's student id is the
+     * submission's name (a folder an LMS named "José Núñez", say), and its quiz is marked on
+     * that id's variant: for any other id no sheet can have been printed, and the sheets the
+     * student answered were marked on numbers they never saw (only a "copied sheet?" flag said
+     * anything, and not why).
+     */
+    static final java.util.regex.Pattern PRINTABLE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._@+-]{1,64}");
 
     /**
      * A question whose parts are computed once per variant: marking, the unknown keys and the
