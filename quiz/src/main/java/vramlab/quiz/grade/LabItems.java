@@ -129,6 +129,11 @@ final class LabItems {
      * runtime, the cores last.
      */
     List<String> command(Path area, List<Path> cores, String mode, Path uids) throws IOException {
+        // The child works in the area itself (ChildRun), so every path it is handed is absolute: a
+        // relative one (grades/.work/..., as an existing folder comes back from createDirectories)
+        // would be looked for under the area, and the child would die before its first test.
+        area = area.toAbsolutePath();
+        uids = uids == null ? null : uids.toAbsolutePath();
         List<Path> cp = new ArrayList<>();
         cp.add(kit.runtime().get(0));               // the harness first: a submission cannot shadow it
         cp.addAll(kit.testRoots());
