@@ -26,17 +26,8 @@ final class ClassGrading {
 
     static Grader.ClassResult grade(Grader grader, List<Path> dirs, Path out, int jobs, PrintStream log)
             throws IOException, InterruptedException {
-        Map<String, Path> byStudent = new LinkedHashMap<>();
         List<String> skipped = new ArrayList<>();
-        for (Path d : dirs) {
-            if (!SubmissionIntake.isSubmission(d)) {
-                skipped.add(d + ": " + (Files.exists(d) ? "not a folder, a .zip or a .tar.gz" : "no such file or folder"));
-                continue;
-            }
-            String student = SubmissionIntake.studentOf(d);
-            Path before = byStudent.putIfAbsent(student, d);
-            if (before != null) skipped.add(d + ": a second submission for " + student + " (graded " + before + ")");
-        }
+        Map<String, Path> byStudent = submissions(dirs, out, skipped);
         skipped.forEach(w -> log.println("skipped " + w));
         Gradebook book = Gradebook.open(out);
         grader.inventory();
@@ -77,6 +68,39 @@ final class ClassGrading {
             return new Grader.ClassResult(results, List.copyOf(skipped));
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The submissions among {@code dirs}, by student id; what is skipped goes to {@code skipped},
+     * with why: a path that is no submission, a second one for a student, and the reports folder
+     * {@code out} itself. Run from the submissions' folder, {@code ./vramlab grade *} names
+     * {@code grades/} too from the second run on, and it was graded as a student "grades" with
+     * 0 points and a "no labs/ found" flag.
+     */
+    static Map<String, Path> submissions(List<Path> dirs, Path out, List<String> skipped) {
+        Map<String, Path> byStudent = new LinkedHashMap<>();
+        for (Path d : dirs) {
+            if (sameFolder(d, out)) {
+                skipped.add(d + ": the folder the reports go to (--out), not a submission");
+                continue;
+            }
+            if (!SubmissionIntake.isSubmission(d)) {
+                skipped.add(d + ": " + (Files.exists(d) ? "not a folder, a .zip or a .tar.gz" : "no such file or folder"));
+                continue;
+            }
+            String student = SubmissionIntake.studentOf(d);
+            Path before = byStudent.putIfAbsent(student, d);
+            if (before != null) skipped.add(d + ": a second submission for " + student + " (graded " + before + ")");
+        }
+        return byStudent;
+    }
+
+    private static boolean sameFolder(Path a, Path b) {
+        try {
+            return Files.isDirectory(a) && Files.isDirectory(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
         }
     }
 

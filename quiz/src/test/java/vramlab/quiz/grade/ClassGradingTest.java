@@ -1,0 +1,47 @@
+package vramlab.quiz.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClassGradingTest {
+    @TempDir Path tmp;
+
+    @Test
+    @DisplayName("./vramlab grade * run again in the submissions' folder skips grades/, the reports folder, saying so")
+    void reportsFolderIsNoStudent() throws Exception {
+        Path bob = Files.createDirectories(tmp.resolve("bob/labs/src/main/java"));
+        Files.createDirectories(tmp.resolve("kim/labs/answers"));
+        Path grades = Files.createDirectories(tmp.resolve("grades/.work"));
+        Files.writeString(tmp.resolve("grades/gradebook.csv"), "student,total,max,flags,graded_at,run\n");
+        List<String> skipped = new ArrayList<>();
+        Map<String, Path> picked = ClassGrading.submissions(
+                List.of(tmp.resolve("bob"), tmp.resolve("grades"), tmp.resolve("kim")), Path.of(tmp + "/./grades"), skipped);
+        assertThat(picked).containsOnlyKeys("bob", "kim");
+        assertThat(skipped).singleElement().asString().endsWith("grades: the folder the reports go to (--out), not a submission");
+        assertThat(bob).exists();
+        assertThat(grades).exists();
+    }
+
+    @Test
+    @DisplayName("a stray file and a second submission for one student are still skipped, each with why")
+    void strayAndSecond() throws Exception {
+        Files.createDirectories(tmp.resolve("bob/labs/src/main/java"));
+        Path zip = Files.write(tmp.resolve("bob.zip"), new byte[] {'P', 'K', 3, 4});
+        Path notes = Files.writeString(tmp.resolve("notes.txt"), "hi");
+        List<String> skipped = new ArrayList<>();
+        Map<String, Path> picked = ClassGrading.submissions(List.of(tmp.resolve("bob"), zip, notes),
+                tmp.resolve("grades"), skipped);
+        assertThat(picked).containsOnlyKeys("bob");
+        assertThat(skipped).hasSize(2).anySatisfy(s -> assertThat(s).contains("a second submission for bob"))
+                .anySatisfy(s -> assertThat(s).contains("not a folder, a .zip or a .tar.gz"));
+    }
+}
