@@ -62,6 +62,13 @@ public final class Gradebook {
         if (Files.isRegularFile(w)) {
             List<List<String>> records = Csv.parse(Files.readString(w, StandardCharsets.UTF_8), w.toString());
             if (!records.isEmpty()) {
+                List<String> head = records.get(0);
+                if (head.size() < 6 || !head.subList(0, 3).equals(List.of("student", "total", "max"))
+                        || !head.subList(head.size() - 3, head.size()).equals(List.of("flags", "graded_at", "run"))) {
+                    // Said before anything is graded: put() found it only after a first batch of submissions.
+                    throw new IllegalStateException(w + " is not a gradebook (its header is not student,total,max,..."
+                            + ",flags,graded_at,run): move it away or pick another --out");
+                }
                 g.header = Csv.line(records.get(0));
                 for (List<String> r : records.subList(1, records.size())) {
                     if (r.isEmpty() || r.get(0).isEmpty()) continue;

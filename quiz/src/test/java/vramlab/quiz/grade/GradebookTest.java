@@ -113,9 +113,13 @@ class GradebookTest {
     @Test
     @DisplayName("a gradebook with other columns (another kit) is not mixed with this one")
     void otherColumns() throws Exception {
-        Files.writeString(tmp.resolve(Gradebook.WIDE), "student,score,max_score,3.1 3.1: rounds\nzed,1,2,1\n");
+        Files.writeString(tmp.resolve(Gradebook.WIDE),
+                "student,total,max,ch01 lab (2),ch01 quiz (0),flags,graded_at,run\nzed,1,2,1,0,,2025-05-01T10:00:00Z,r0\n");
         Gradebook g = Gradebook.open(tmp);
         assertThatThrownBy(() -> g.put(result("alice", 0, 0))).hasMessageContaining("other columns");
+        // An older kit's file of other columns altogether is refused as soon as it is opened.
+        Files.writeString(tmp.resolve(Gradebook.WIDE), "student,score,max_score,3.1 3.1: rounds\nzed,1,2,1\n");
+        assertThatThrownBy(() -> Gradebook.open(tmp)).hasMessageContaining("is not a gradebook");
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -151,5 +155,16 @@ class GradebookTest {
         assertThat(wide.stream().filter(r -> r.get(0).equals("'" + id))).singleElement()
                 .satisfies(r -> assertThat(r.get(1)).isEqualTo("8"));
         assertThat(read(tmp.resolve(Gradebook.LONG)).stream().filter(r -> r.get(0).equals("'" + id))).hasSize(4);
+    }
+
+    @Test
+    @DisplayName("a gradebook.csv that is no gradebook is refused when opened, before any submission is graded")
+    void foreignWideFile() throws Exception {
+        Files.writeString(tmp.resolve(Gradebook.WIDE), "name,score\nx,1\n");
+        assertThatThrownBy(() -> Gradebook.open(tmp)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("gradebook.csv is not a gradebook").hasMessageContaining("pick another --out");
+        Gradebook empty = Gradebook.open(Files.createDirectories(tmp.resolve("fresh")));
+        empty.write();
+        assertThat(Gradebook.open(tmp.resolve("fresh")).students()).isEmpty();
     }
 }
