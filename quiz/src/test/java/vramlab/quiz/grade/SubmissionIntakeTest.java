@@ -282,13 +282,20 @@ class SubmissionIntakeTest {
         }
 
         @Test
-        @DisplayName("a zip written as a stream, stored entries with a data descriptor: unpacked, not refused")
+        @DisplayName("a zip written as a stream, a stored entry with a data descriptor: refused with why, never held whole")
         void storedWithDescriptor() throws IOException {
-            Path zip = Files.write(tmp.resolve("sam.zip"), streamedStoredZip(copy("")));
+            Map<String, String> files = new LinkedHashMap<>(copy(""));
+            files.put("labs/big.bin", "z".repeat(6 << 20));
+            Path zip = Files.write(tmp.resolve("sam.zip"), streamedStoredZip(files));
+            com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                    .getThreadMXBean();
+            long before = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
             SubmissionIntake.Found f = open(zip);
-            assertThat(f.flags()).isEmpty();
-            assertThat(f.where()).isEqualTo("unpacked sam.zip (2 files), labs/ at the top");
-            assertThat(f.root().resolve(SOURCE)).hasContent("class ToyPolicy {}");
+            long allocated = mx.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+            assertThat(f.root()).isNull();
+            assertThat(f.flags()).singleElement().asString().startsWith("could not unpack sam.zip: ")
+                    .contains("data descriptor").endsWith("graded as an empty copy");
+            assertThat(allocated).as("bytes allocated to refuse it").isLessThan(2L << 20);
         }
 
         @Test
@@ -333,7 +340,7 @@ class SubmissionIntakeTest {
      * directory and its end record.
      */
     static byte[] streamedStoredZip(Map<String, String> files) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16 << 20).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         java.nio.ByteBuffer cd = java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         int n = 0;
         for (Map.Entry<String, String> e : files.entrySet()) {
