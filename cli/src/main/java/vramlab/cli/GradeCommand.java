@@ -117,6 +117,8 @@ final class GradeCommand implements Command {
         }
         try {
             return dirs.isEmpty() ? workingCopy(root, kit, o, salt, io) : submissions(dirs, kit, o, salt, io);
+        } catch (Gradebook.NotAGradebook e) {
+            throw new UsageException("grade", e.getMessage());     // the --out folder given: bad input, exit 2
         } catch (IllegalStateException e) {
             io.err().println("error: grade: " + e.getMessage());
             return 1;

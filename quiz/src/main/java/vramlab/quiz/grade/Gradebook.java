@@ -55,6 +55,11 @@ public final class Gradebook {
 
     private Gradebook(Path dir) { this.dir = dir; }
 
+    /** A file in the reports folder that is not a gradebook: the user's input, refused before grading. */
+    public static final class NotAGradebook extends IllegalStateException {
+        NotAGradebook(String why) { super(why); }
+    }
+
     /** The gradebook in {@code dir}, with the rows an earlier run left there. */
     public static Gradebook open(Path dir) throws IOException {
         Gradebook g = new Gradebook(dir);
@@ -66,7 +71,7 @@ public final class Gradebook {
                 if (head.size() < 6 || !head.subList(0, 3).equals(List.of("student", "total", "max"))
                         || !head.subList(head.size() - 3, head.size()).equals(List.of("flags", "graded_at", "run"))) {
                     // Said before anything is graded: put() found it only after a first batch of submissions.
-                    throw new IllegalStateException(w + " is not a gradebook (its header is not student,total,max,..."
+                    throw new NotAGradebook(w + " is not a gradebook (its header is not student,total,max,..."
                             + ",flags,graded_at,run): move it away or pick another --out");
                 }
                 g.header = Csv.line(records.get(0));
@@ -83,7 +88,7 @@ public final class Gradebook {
             List<List<String>> records = Csv.parse(Files.readString(l, StandardCharsets.UTF_8), l.toString());
             boolean old = !records.isEmpty() && Csv.line(records.get(0)).equals(OLD_LONG_HEADER);
             if (!records.isEmpty() && !old && !Csv.line(records.get(0)).equals(LONG_HEADER)) {
-                throw new IllegalStateException(l + " is not a gradebook's item file (its header is not "
+                throw new NotAGradebook(l + " is not a gradebook's item file (its header is not "
                         + LONG_HEADER + "): move it away or pick another --out");
             }
             for (List<String> r : records.subList(Math.min(1, records.size()), records.size())) {
