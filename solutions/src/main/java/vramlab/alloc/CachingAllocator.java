@@ -3,7 +3,6 @@ package vramlab.alloc;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,19 +48,6 @@ import vramlab.driver.GpuProcess;
  * sorted arrays so that a search at 100k free blocks stays in cache.
  */
 public final class CachingAllocator {
-    /** Free blocks ordered as PyTorch orders its pools: (stream, size, address) (CCA:746-754). */
-    static final Comparator<Block> BY_STREAM_SIZE_ADDRESS = (a, b) -> {
-        // Written out rather than chained: this runs log n times per alloc and free.
-        if (a.stream != b.stream) return Integer.compare(a.stream, b.stream);
-        if (a.size != b.size) return Long.compare(a.size, b.size);
-        return Long.compare(a.address, b.address);
-    };
-
-    /** Unmapped ranges of expandable segments: (stream, address), lowest address first. */
-    static final Comparator<Block> BY_STREAM_ADDRESS = (a, b) -> a.stream != b.stream
-            ? Integer.compare(a.stream, b.stream)
-            : Long.compare(a.address, b.address);
-
     /**
      * The allocator's view of CUDA events: it records event number {@code seq} on
      * {@code stream} when a block used there is freed ({@code cudaEventRecord}), and later asks
@@ -101,12 +87,6 @@ public final class CachingAllocator {
 
     /** {@link #expectSegmentAt}'s "no address expected". */
     public static final long NO_HINT = Long.MIN_VALUE;
-
-    /**
-     * {@code NativeCachingAllocator::allocate}'s front door (CCA:3412-3417): a request of 1 EiB
-     * ({@code one_exa_bytes}, 2^60) or more is an OOM before the allocator looks at it.
-     */
-    public static final long ONE_EXA_BYTES = 1L << 60;
 
     public CachingAllocator(GpuProcess process, Policy policy) {
         this.process = process;
@@ -195,7 +175,7 @@ public final class CachingAllocator {
     /** Negative sizes are the caller's bug; 1 EiB and more is PyTorch's up-front OOM. */
     private void frontDoor(long size) {
         if (size < 0) throw new IllegalArgumentException("alloc(" + size + "): size must not be negative");
-        if (size >= ONE_EXA_BYTES) throw oom.overOneExaByte(size);
+        if (size >= OutOfMemory.ONE_EXA_BYTES) throw oom.overOneExaByte(size);
     }
 
     /** Registers a callback malloc runs when no cached block fits ({@link FreeMemoryCallbacks}). */
@@ -448,14 +428,8 @@ public final class CachingAllocator {
         long req = block.requested;
         long address = block.address();
         long absorbed = 0, absorbedBytes = 0;       // free split neighbours the merge takes in
-        if (canMerge(block.prev, block)) {
-            absorbed++;
-            absorbedBytes += block.prev.size;
-        }
-        if (canMerge(block.next, block)) {
-            absorbed++;
-            absorbedBytes += block.next.size;
-        }
+        if (canMerge(block.prev, block)) { absorbed++; absorbedBytes += block.prev.size; }
+        if (canMerge(block.next, block)) { absorbed++; absorbedBytes += block.next.size; }
         FreeSet pool = freeBlocks.get(block.segment.pool);
         boolean wasAllocated = block.allocated;
         block.allocated = false;                    // the merge sees the block free, as it now is

@@ -10,7 +10,7 @@ import java.util.NoSuchElementException;
 /**
  * One pool's free blocks (or its unmapped ranges) in the order PyTorch's pools keep them: a
  * {@link NavigableSet} with exactly the {@code TreeSet} semantics of
- * {@link CachingAllocator#BY_STREAM_SIZE_ADDRESS} (or {@link CachingAllocator#BY_STREAM_ADDRESS}),
+ * {@link #BY_STREAM_SIZE_ADDRESS} (or {@link #BY_STREAM_ADDRESS}),
  * so {@code ceiling} is the {@code lower_bound} of CCA get_free_block and best fit picks the
  * same block; what differs is only how the blocks are stored.
  *
@@ -33,6 +33,19 @@ import java.util.NoSuchElementException;
  * {@code descendingSet}) are live, as {@code TreeSet}'s are, and step by search.
  */
 public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Block> {
+    /** Free blocks ordered as PyTorch orders its pools: (stream, size, address) (CCA:746-754). */
+    static final Comparator<Block> BY_STREAM_SIZE_ADDRESS = (a, b) -> {
+        // Written out rather than chained: this runs log n times per alloc and free.
+        if (a.stream != b.stream) return Integer.compare(a.stream, b.stream);
+        if (a.size != b.size) return Long.compare(a.size, b.size);
+        return Long.compare(a.address, b.address);
+    };
+
+    /** Unmapped ranges of expandable segments: (stream, address), lowest address first. */
+    static final Comparator<Block> BY_STREAM_ADDRESS = (a, b) -> a.stream != b.stream
+            ? Integer.compare(a.stream, b.stream)
+            : Long.compare(a.address, b.address);
+
     /** The most blocks one chunk holds (tests make smaller ones to reach the edges). */
     static final int CHUNK = 32;
 
@@ -451,7 +464,7 @@ public final class FreeSet extends AbstractSet<Block> implements NavigableSet<Bl
 
     @Override
     public Comparator<? super Block> comparator() {
-        return bySize ? CachingAllocator.BY_STREAM_SIZE_ADDRESS : CachingAllocator.BY_STREAM_ADDRESS;
+        return bySize ? BY_STREAM_SIZE_ADDRESS : BY_STREAM_ADDRESS;
     }
 
     @Override

@@ -14,6 +14,12 @@ import vramlab.driver.GpuProcess;
  * state the message reports, and NVML's process list at 984-1039). The policy writes the text.
  */
 final class OutOfMemory {
+    /**
+     * {@code NativeCachingAllocator::allocate}'s front door (CCA:3412-3417): a request of 1 EiB
+     * ({@code one_exa_bytes}, 2^60) or more is an OOM before the allocator looks at it.
+     */
+    static final long ONE_EXA_BYTES = 1L << 60;
+
     private final CachingAllocator allocator;
     private boolean expected;
     /** The policy writes each error's message from its report, when first read (one writer for all). */

@@ -24,7 +24,7 @@ final class WholeSegmentRelease {
     /** The allocator's free-set order, large pool first: the order a release walk visits. */
     static final Comparator<Block> RELEASE_ORDER_THEN_FREE_SET =
             Comparator.<Block>comparingInt(b -> b.segment.pool == PoolKind.LARGE ? 0 : 1)
-                    .thenComparing(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+                    .thenComparing(FreeSet.BY_STREAM_SIZE_ADDRESS);
 
     private final CachingAllocator allocator;
     private final CacheRelease release;

@@ -84,7 +84,7 @@ class CachingAllocatorRulesTest {
         @DisplayName("from exactly 2^60 bytes on")
         void exa(long delta, boolean exa) {
             CachingAllocator a = allocator(gib(1), "");
-            assertThatThrownBy(() -> a.alloc(CachingAllocator.ONE_EXA_BYTES + delta))
+            assertThatThrownBy(() -> a.alloc(OutOfMemory.ONE_EXA_BYTES + delta))
                     .isInstanceOf(CudaOutOfMemoryError.class)
                     .satisfies(e -> assertThat(e.getMessage().contains("more than 1EB")).isEqualTo(exa));
             assertThat(a.memoryStats().numOoms()).as("the front door counts no OOM").isEqualTo(exa ? 0 : 1);

@@ -39,7 +39,7 @@ class FreeIndexInAllocatorTest {
                 if (s.pool == pool && !b.allocated && b.mapped && b.eventCount == 0) out.add(b);
             }
         }
-        out.sort(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        out.sort(FreeSet.BY_STREAM_SIZE_ADDRESS);
         return out;
     }
 

@@ -47,8 +47,8 @@ class FreeSetAgainstTreeSetTest {
     }
 
     private static Comparator<Block> comparator(FreeSet.Order order) {
-        return order == FreeSet.Order.STREAM_SIZE_ADDRESS ? CachingAllocator.BY_STREAM_SIZE_ADDRESS
-                : CachingAllocator.BY_STREAM_ADDRESS;
+        return order == FreeSet.Order.STREAM_SIZE_ADDRESS ? FreeSet.BY_STREAM_SIZE_ADDRESS
+                : FreeSet.BY_STREAM_ADDRESS;
     }
 
     /** A probe as the allocator makes one: before every block of its stream and size. */
@@ -176,7 +176,7 @@ class FreeSetAgainstTreeSetTest {
             SplittableRandom r = new SplittableRandom(16);
             Keys keys = new Keys(2, 40, 10);
             FreeSet mine = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS);
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             for (int i = 0; i < 600; i++) {
                 Block k = keys.pick(r);
                 step(r.nextInt(4), k, mine, ref);
@@ -247,7 +247,7 @@ class FreeSetAgainstTreeSetTest {
             Keys keys = new Keys(1, 6, 1);
             Block a = keys.blocks.get(1), b = keys.blocks.get(4), out = keys.blocks.get(5);
             FreeSet mine = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS);
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             List<Function<NavigableSet<Block>, NavigableSet<Block>>> bad = List.of(
                     s -> s.subSet(b, true, a, true),
                     s -> s.subSet(a, true, b, false).tailSet(out, true),
@@ -361,9 +361,9 @@ class FreeSetAgainstTreeSetTest {
             mine.addAll(keys.blocks);
             assertThat(mine).hasSize(keys.blocks.size());
             assertThat(mine.order()).isEqualTo(FreeSet.Order.STREAM_SIZE_ADDRESS);
-            assertThat(mine.comparator()).isSameAs(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            assertThat(mine.comparator()).isSameAs(FreeSet.BY_STREAM_SIZE_ADDRESS);
             assertThat(new FreeSet(FreeSet.Order.STREAM_ADDRESS).comparator())
-                    .isSameAs(CachingAllocator.BY_STREAM_ADDRESS);
+                    .isSameAs(FreeSet.BY_STREAM_ADDRESS);
             assertThatThrownBy(() -> new FreeSet(FreeSet.Order.STREAM_ADDRESS, 3))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3");
         }

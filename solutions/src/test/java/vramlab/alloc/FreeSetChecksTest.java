@@ -50,7 +50,7 @@ class FreeSetChecksTest {
                 """)
         void mergeTable(String add, String remove, int chunks) {
             FreeSet set = of(8, add.trim());
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             for (String i : add.trim().split(" ")) ref.add(KEYS.get(Integer.parseInt(i)));
             for (String i : remove.trim().split(" ")) {
                 assertThat(set.remove(KEYS.get(Integer.parseInt(i)))).isTrue();
@@ -229,7 +229,7 @@ class FreeSetChecksTest {
         void keptThroughChanges() {
             java.util.SplittableRandom r = new java.util.SplittableRandom(7);
             FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, 4);
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             for (int step = 0; step < 4000; step++) {
                 Block b = keys.get(r.nextInt(keys.size()));
                 if (r.nextInt(3) == 0) {
@@ -306,7 +306,7 @@ class FreeSetChecksTest {
         void iteratorRemove() {
             for (int capacity : new int[] {4, 8}) {
                 FreeSet set = new FreeSet(FreeSet.Order.STREAM_SIZE_ADDRESS, capacity);
-                TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+                TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
                 set.addAll(KEYS);
                 ref.addAll(KEYS);
                 Iterator<Block> a = set.iterator(), b = ref.iterator();
@@ -333,7 +333,7 @@ class FreeSetChecksTest {
         @DisplayName("a view's add says whether the block was new, as TreeSet's does")
         void viewAdd() {
             FreeSet set = of(4, "1 3 5");
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             ref.addAll(set);
             NavigableSet<Block> mv = set.subSet(KEYS.get(0), true, KEYS.get(9), true);
             NavigableSet<Block> rv = ref.subSet(KEYS.get(0), true, KEYS.get(9), true);
@@ -348,7 +348,7 @@ class FreeSetChecksTest {
         @DisplayName("views of views: bounds outside are refused, the one-argument forms are half-open")
         void viewBounds() {
             FreeSet set = of(4, "0 1 2 3 4 5 6 7 8 9");
-            TreeSet<Block> ref = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+            TreeSet<Block> ref = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
             ref.addAll(set);
             Block b2 = KEYS.get(2), b4 = KEYS.get(4), b6 = KEYS.get(6), b8 = KEYS.get(8);
             NavigableSet<Block> mv = set.subSet(b2, true, b8, true), rv = ref.subSet(b2, true, b8, true);

@@ -36,7 +36,7 @@ public final class HandBuilt {
 
     /** A free set, ordered as the allocator orders it: stream, size, address. */
     public static TreeSet<Block> pool(List<Block> blocks) {
-        TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(blocks);
         return pool;
     }

@@ -38,7 +38,7 @@ class StepsInIsolationTest {
     void bestFitOnItsOwn() {
         List<Block> s0 = segment(0, 1L << 40, 2, 6, 2, 4, 6);        // free: 6 MiB @2, 4 MiB @10
         List<Block> s1 = segment(1, 2L << 40, 2, 4, 14);              // free: 4 MiB @2 (higher address)
-        TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(List.of(s0.get(1), s0.get(3), s1.get(1)));
         find(pool, 0, mib(3), s0.get(3));
         find(pool, 0, mib(5), s0.get(1));
@@ -58,7 +58,7 @@ class StepsInIsolationTest {
         private static final long serialVersionUID = 1L;
         private final transient java.util.Map<Block, Long> sizeWhenAdded = new java.util.IdentityHashMap<>();
 
-        SizeCheckingPool() { super(CachingAllocator.BY_STREAM_SIZE_ADDRESS); }
+        SizeCheckingPool() { super(FreeSet.BY_STREAM_SIZE_ADDRESS); }
 
         @Override public boolean add(Block b) {
             sizeWhenAdded.put(b, b.size);
@@ -81,7 +81,7 @@ class StepsInIsolationTest {
     @DisplayName("3.4 on its own: [2 L][6 F][2 ->F][4 F] merges into one 12 MiB free block")
     void mergeOnItsOwn() {
         List<Block> s = segment(0, 1L << 40, 2, 6, 2, 4, 6);
-        TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(List.of(s.get(1), s.get(3)));
         Block middle = s.get(2);
         middle.allocated = false;                                     // freeing the 2 MiB block
@@ -112,7 +112,7 @@ class StepsInIsolationTest {
         List<Block> s1 = segment(1, (1L << 40) + mib(20), 4, 16);     // at the next address: [4 F][16 L]
         s1.get(0).allocated = false;
         s1.get(1).allocated = true;
-        TreeSet<Block> pool = new TreeSet<>(CachingAllocator.BY_STREAM_SIZE_ADDRESS);
+        TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.add(s1.get(0));
         Block last = s0.get(1);                                       // freeing segment 0's last block
         Block merged = allocator.mergeWithNeighbours(last, pool);
