@@ -66,7 +66,7 @@ final class ClassContest {
         }
         List<Leaderboard.Entry> entries = new ArrayList<>();
         for (Map.Entry<String, Path> e : byStudent.entrySet()) {
-            Leaderboard.Entry entry = one(root, c, e.getKey(), e.getValue(), scratch.resolve(folder(e.getKey())),
+            Leaderboard.Entry entry = one(root, c, e.getKey(), e.getValue(), scratch.resolve(Grader.folderName(e.getKey())),
                     reference, workloads);
             entries.add(entry);
             io.err().println("contest: " + entry.student() + ": " + (Double.isNaN(entry.index()) ? "-"
@@ -95,8 +95,6 @@ final class ClassContest {
             return new String(in.readNBytes((int) Grader.Options.OUTPUT_CAP), StandardCharsets.UTF_8);
         }
     }
-
-    private static String folder(String id) { return id.replaceAll("[^A-Za-z0-9._-]", "_"); }
 
     /** One student's entry: compiled, run on its own cores, read back. */
     private static Leaderboard.Entry one(Path root, ContestCommand c, String id, Path given, Path work, Path reference,

@@ -52,6 +52,25 @@ class ClassContestTest {
     }
 
     /**
+     * Two ids the old folder rule made one ({@code 张三} and {@code 李四} both became
+     * {@code __}): each student gets a work folder of its own, named as {@code grade} names it
+     * ({@code Grader.folderName}), so the second is not built on the first's classes.
+     */
+    @Test
+    void idsOutsideAsciiGetAFolderEach() throws Exception {
+        Submissions make = new Submissions(KitPaths.root(), Files.createDirectories(tmp.resolve("subs")), Salt.PRACTICE);
+        Path zhang = make.sources("张三", make.solutions(), Submissions.Edit.none());
+        Path li = make.sources("李四", make.untouched(), Submissions.Edit.none());
+        Path csv = tmp.resolve("class.csv");
+        CliRun r = CliRun.of("contest", "--class", zhang.toString(), li.toString(),
+                "--workload", "diffusion-sampling", "--csv", csv.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+        List<String> rows = Files.readAllLines(csv);
+        assertThat(rows.get(1)).as(String.join("\n", rows)).startsWith("1,张三,").doesNotContain("TODO");
+        assertThat(rows.get(2)).as(String.join("\n", rows)).startsWith("2,李四,,0,1,").contains("TODO step");
+    }
+
+    /**
      * The grader's standard: one submission that hangs, floods its output, exits the JVM or does
      * not compile costs
      * no one else their rank. Each is stopped (or seen gone) and gets a row saying why; the run

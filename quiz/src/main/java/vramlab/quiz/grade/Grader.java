@@ -286,7 +286,7 @@ public final class Grader {
      * {@code 张三} and {@code 李四} one folder, {@code __}: graded at once, each deleted the
      * other's build area (0 points, "did not compile"), and one results.json overwrote the other.
      */
-    static String folderName(String student) {
+    public static String folderName(String student) {
         if (student.matches("[A-Za-z0-9._@+-]{1,64}") && !student.chars().allMatch(c -> c == '.')) return student;
         String f = student.replaceAll("[^A-Za-z0-9._@+-]", "_");
         if (f.length() > 55) f = f.substring(0, 55);
