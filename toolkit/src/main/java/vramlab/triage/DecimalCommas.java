@@ -48,22 +48,25 @@ final class DecimalCommas {
                     + "unread.");
         }
         m.reset();
+        // Built by hand, not with Matcher.appendReplacement: the playground runs triage in the
+        // browser, compiled by TeaVM, whose Matcher lacks the StringBuilder forms.
         StringBuilder out = new StringBuilder();
         String example = null, unread = null;
-        int read = 0, left = 0;
+        int read = 0, left = 0, copied = 0;
         while (m.find()) {
+            out.append(raw, copied, m.start());
             if (m.group(2).length() <= 2) {
                 if (example == null) example = m.group().strip();
-                m.appendReplacement(out, Matcher.quoteReplacement(
-                        m.group(1) + "." + m.group(2) + m.group(3)));
+                out.append(m.group(1)).append('.').append(m.group(2)).append(m.group(3));
                 read++;
             } else {
                 if (unread == null) unread = m.group().strip();
-                m.appendReplacement(out, Matcher.quoteReplacement(m.group()));
+                out.append(m.group());
                 left++;
             }
+            copied = m.end();
         }
-        m.appendTail(out);
+        out.append(raw, copied, raw.length());
         StringBuilder note = new StringBuilder();
         if (read > 0) {
             note.append("Commas were read as decimal points (").append(example).append(" as ")
