@@ -1,9 +1,6 @@
 package vramlab.site;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,6 +12,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
+import vramlab.kit.FigureRegistry;
 import vramlab.playground.Pages;
 import vramlab.playground.Playground;
 import vramlab.playground.Recorded;
@@ -272,33 +270,12 @@ public final class SiteBuilder {
             }
             return;
         }
-        Path dir = out.resolve(c.id()).resolve("figures");
-        Files.createDirectories(dir);
         Path g = generated.resolve(c.id());
-        Files.createDirectories(g);
         try {
-            for (FigureRegistry.Figure f : FigureRegistry.figures(lab).values()) {
-                String svg = f.draw();
-                Files.writeString(dir.resolve(f.name() + ".svg"), svg);
-                Files.writeString(dir.resolve(FigureRegistry.prefixed(c.id(), f.name()) + ".svg"), svg);
-                figures++;
-            }
-            for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.examples(lab).entrySet()) {
-                Files.writeString(g.resolve("step-" + e.getKey() + ".adoc"), FigureRegistry.example(e.getValue()));
-            }
-            for (Map.Entry<String, java.lang.reflect.Method> e : FigureRegistry.outputs(lab).entrySet()) {
-                Files.writeString(g.resolve("output-" + e.getKey() + ".txt"), FigureRegistry.example(e.getValue()));
-            }
+            figures += FigureRegistry.write(lab, g, out.resolve(c.id()).resolve("figures"));
         } catch (IllegalStateException e) {
             throw new SiteException(c.id() + ": a figure or example cannot be drawn", List.of(e.getMessage()));
         }
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            lab.run(ps);
-        }
-        // Two names for one output: {generated}/lab-output.txt and {labout}/chNN-slug.txt.
-        Files.writeString(g.resolve("lab-output.txt"), buf.toString(StandardCharsets.UTF_8));
-        Files.writeString(g.resolve(c.id() + ".txt"), buf.toString(StandardCharsets.UTF_8));
         playground(c.id()).ifPresent(p -> write(g.resolve("playground.adoc"), playgroundBlock(p)));
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.TestFactory;
 
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
+import vramlab.kit.FigureRegistry;
 
 /**
  * The real chapters' notes, checked in plain {@code mvn test}: listings are includes of tested

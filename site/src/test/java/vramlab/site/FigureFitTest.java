@@ -17,6 +17,7 @@ import org.w3c.dom.NodeList;
 import vramlab.figures.Palette;
 import vramlab.figures.Svg;
 import vramlab.figures.TextMetrics;
+import vramlab.kit.FigureRegistry;
 
 /**
  * A figure tells the truth about its own frame: it has a viewBox, every text's extent (measured

@@ -19,6 +19,7 @@ import org.w3c.dom.Element;
 
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
+import vramlab.kit.FigureRegistry;
 
 @DisplayName("Figures")
 class FigureRegistryTest {

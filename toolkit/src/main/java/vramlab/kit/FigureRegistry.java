@@ -1,6 +1,8 @@
-package vramlab.site;
+package vramlab.kit;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,6 +10,7 @@ import java.lang.reflect.Modifier;
 import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +22,6 @@ import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
-import vramlab.kit.ChapterLab;
-
 /**
  * Finds a chapter's figures by convention, so a chapter author registers nothing: every
  * {@code public static String figureXxx()} method, with no parameters, of any top-level class
@@ -29,6 +30,9 @@ import vramlab.kit.ChapterLab;
  * {@code figureSplitMerge()} becomes {@code figures/split-merge.svg}, which the notes show with
  * {@code image::figures/split-merge.svg[]}. The build also writes it as
  * {@code figures/chNN-split-merge.svg}, for notes that prefix figure names with the chapter.
+ *
+ * <p>One set of rules for both writers of these files: the site build ({@code vramlab.site}) and
+ * a release, whose notes are read without the site ({@code vramlab.cli.NotesGenerated}).
  */
 public final class FigureRegistry {
     /** One figure: its file name without {@code .svg} and the method that draws it. */
@@ -69,7 +73,7 @@ public final class FigureRegistry {
         return out;
     }
 
-    static boolean isFigure(Method m) {
+    public static boolean isFigure(Method m) {
         int mod = m.getModifiers();
         return Modifier.isPublic(mod) && Modifier.isStatic(mod) && m.getParameterCount() == 0
                 && m.getReturnType() == String.class && m.getName().startsWith("figure")
@@ -140,6 +144,40 @@ public final class FigureRegistry {
         }
     }
 
+    /**
+     * Writes what the notes include from {@code lab}: each figure under {@code figures} (by name
+     * and by its chapter-prefixed alias), each worked example ({@code step-N.M.adoc}) and output
+     * ({@code output-xxx.txt}) under {@code generated}, and the lab's run there too, under two
+     * names ({@code lab-output.txt}, and {@code chNN-slug.txt} for {@code {labout}}). Returns the
+     * number of figures. A figure or example that cannot be drawn throws
+     * {@link IllegalStateException} naming its method.
+     */
+    public static int write(ChapterLab lab, Path generated, Path figures) throws IOException {
+        Files.createDirectories(generated);
+        Files.createDirectories(figures);
+        int n = 0;
+        for (Figure f : figures(lab).values()) {
+            String svg = f.draw();
+            Files.writeString(figures.resolve(f.name() + ".svg"), svg, StandardCharsets.UTF_8);
+            Files.writeString(figures.resolve(prefixed(lab.id(), f.name()) + ".svg"), svg, StandardCharsets.UTF_8);
+            n++;
+        }
+        for (Map.Entry<String, Method> e : examples(lab).entrySet()) {
+            Files.writeString(generated.resolve("step-" + e.getKey() + ".adoc"), example(e.getValue()), StandardCharsets.UTF_8);
+        }
+        for (Map.Entry<String, Method> e : outputs(lab).entrySet()) {
+            Files.writeString(generated.resolve("output-" + e.getKey() + ".txt"), example(e.getValue()), StandardCharsets.UTF_8);
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            lab.run(ps);
+        }
+        String run = buf.toString(StandardCharsets.UTF_8);
+        Files.writeString(generated.resolve("lab-output.txt"), run, StandardCharsets.UTF_8);
+        Files.writeString(generated.resolve(lab.id() + ".txt"), run, StandardCharsets.UTF_8);
+        return n;
+    }
+
     /** The chapter-prefixed alias of a figure's name: ({@code ch05-x}, {@code pages}) -> {@code ch05-pages}. */
     public static String prefixed(String chapterId, String name) {
         return chapterId.substring(0, 4) + "-" + name;
@@ -156,12 +194,12 @@ public final class FigureRegistry {
     }
 
     /** {@code figureSplitMerge} -> {@code split-merge}; {@code figureOom2} -> {@code oom2}. */
-    static String fileName(String method) {
+    public static String fileName(String method) {
         return kebab(method.substring("figure".length()));
     }
 
     /** {@code SplitMerge} -> {@code split-merge}. */
-    static String kebab(String rest) {
+    public static String kebab(String rest) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < rest.length(); i++) {
             char ch = rest.charAt(i);
@@ -176,7 +214,7 @@ public final class FigureRegistry {
     }
 
     /** Top-level classes of {@code anchor}'s package, across every classpath entry that has it. */
-    static List<Class<?>> classesOf(Class<?> anchor) {
+    public static List<Class<?>> classesOf(Class<?> anchor) {
         String pkg = anchor.getPackageName();
         String dir = pkg.replace('.', '/');
         ClassLoader loader = anchor.getClassLoader();
