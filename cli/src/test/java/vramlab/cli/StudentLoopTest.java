@@ -296,4 +296,28 @@ class StudentLoopTest {
         assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
         write(List.of(), Map.of());
     }
+
+    @Test
+    @Order(17)
+    @DisplayName("in JShell, a block another stream used, freed with step 3.4 not written: the alloc that collects it"
+            + " names 3.4 and changes nothing, its event still pending; so does empty_cache")
+    void pendingFreeBeforeTheMergeIsWritten() throws IOException {
+        write(List.of("3.1", "3.2", "3.3"), Map.of());
+        CliRun r = CliRun.withInput("""
+                var sim = new Sim(mib(40)); var c = sim.allocator(); var a = sim.alloc(mib(4)); var b = sim.alloc(mib(4));
+                c.recordStream(a, 1); sim.free(a); c.completeStream(1);
+                sim.alloc(mib(1))
+                c.checkInvariants(); c.pendingEvents()
+                sim.alloc(mib(1))
+                sim.emptyCache()
+                c.checkInvariants(); c.pendingEvents()
+                """, "jshell", "3");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 3.4 (Merge on free) is not written yet";
+        assertThat(r.out()).as(r.out()).doesNotContain("missing from its pool").doesNotContain("IllegalStateException")
+                .doesNotContain("1M LIVE");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(4);
+        assertThat(r.out().split("==> 1\n", -1)).as("pendingEvents() after each Todo: " + r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
 }
