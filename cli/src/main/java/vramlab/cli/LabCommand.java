@@ -107,15 +107,8 @@ final class LabCommand implements Command {
      * first frame in the cores.
      */
     static String where(Collection<StepPlaces.Place> places, StackTraceElement[] stack) {
-        for (StackTraceElement f : stack) {
-            for (StepPlaces.Place p : places) {
-                if (p.runs(f) && f.getFileName() != null) {
-                    return ": your line " + f.getFileName() + ":" + f.getLineNumber() + ", in " + p.simpleName()
-                            + " (step " + p.step() + ")";
-                }
-            }
-        }
-        return Scenario.firstCoreFrame(stack);
+        return StepPlaces.running(places, stack).map(own -> ": your line " + own.line() + ", in " + own.method())
+                .orElseGet(() -> Scenario.firstCoreFrame(stack));
     }
 
     /** How long a lab on the student's cores runs before the launcher says a step may loop (the slowest lab takes seconds). */

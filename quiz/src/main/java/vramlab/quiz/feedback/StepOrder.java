@@ -1,6 +1,9 @@
 package vramlab.quiz.feedback;
 
+import static vramlab.quiz.feedback.StepPlaces.at;
+
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -116,11 +119,8 @@ public final class StepOrder implements TestExecutionExceptionHandler {
     public static String running(String step, Class<?> testClass, String testMethod, StackTraceElement[] stack) {
         StepPlaces.Place place = step == null ? null : StepPlaces.of(step, testClass).orElse(null);
         String test = "test " + testClass.getSimpleName() + "." + testMethod;
-        for (StackTraceElement f : stack) {
-            if (place != null && place.runs(f)) {
-                return "in " + place.simpleName() + " (step " + step + "), at your line " + at(f) + ", " + test;
-            }
-        }
+        StepPlaces.Running own = place == null ? null : StepPlaces.running(List.of(place), stack).orElse(null);
+        if (own != null) return "in " + own.method() + ", at your line " + own.line() + ", " + test;
         for (StackTraceElement f : stack) {
             if (f.getFileName() != null && CORES.matcher(f.getClassName()).matches()) {
                 return "in " + method(f) + " (" + at(f) + ")" + (place == null ? "" : ", step " + step + " is "
@@ -183,10 +183,6 @@ public final class StepOrder implements TestExecutionExceptionHandler {
         String top = testClass.getName().contains("$") ? testClass.getName().substring(0, testClass.getName().indexOf('$'))
                 : testClass.getName();
         return f.getClassName().equals(top) || f.getClassName().startsWith(top + "$");
-    }
-
-    private static String at(StackTraceElement f) {
-        return (f.getFileName() == null ? simple(f.getClassName()) : f.getFileName()) + ":" + f.getLineNumber();
     }
 
     private static String method(StackTraceElement f) { return simple(f.getClassName()) + "." + f.getMethodName(); }

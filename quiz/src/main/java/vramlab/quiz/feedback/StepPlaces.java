@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -112,13 +113,37 @@ public final class StepPlaces {
         return n;
     }
 
+    /** A step's method found on a stack: the step's place, and the frame that runs it (the student's own line). */
+    public record Running(Place place, StackTraceElement frame) {
+        /** {@code ToyPolicy.java:38}: the student's line. */
+        public String line() { return at(frame); }
+
+        /** {@code ToyPolicy.roundSize (step 3.1)}: the step's method, and the step. */
+        public String method() { return place.simpleName() + " (step " + place.step() + ")"; }
+    }
+
     /**
-     * The first frame of {@code thrown} (the one nearest the throw) that runs the step's method:
-     * the student's own line. Empty when the step's method is not on the stack.
+     * The first frame of {@code stack} (the one nearest the throw) that runs the method of one of
+     * {@code places}, with that place. Empty when no such method is on the stack. The one search
+     * behind every "your line": a failed or timed-out graded test ({@link StepOrder}) and a lab
+     * scenario stopped at its limit (the launcher's {@code lab}).
      */
-    public static Optional<StackTraceElement> studentsFrame(Throwable thrown, Place place) {
-        for (StackTraceElement f : thrown.getStackTrace()) if (place.runs(f)) return Optional.of(f);
+    public static Optional<Running> running(Collection<Place> places, StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            for (Place p : places) if (p.runs(f)) return Optional.of(new Running(p, f));
+        }
         return Optional.empty();
+    }
+
+    /** {@link #running} for one step, on the stack of {@code thrown}: the student's own frame. */
+    public static Optional<StackTraceElement> studentsFrame(Throwable thrown, Place place) {
+        return running(List.of(place), thrown.getStackTrace()).map(Running::frame);
+    }
+
+    /** {@code ToyPolicy.java:38}: a frame's file and line, the class's simple name when the file is not known. */
+    public static String at(StackTraceElement f) {
+        String c = f.getClassName();
+        return (f.getFileName() == null ? c.substring(c.lastIndexOf('.') + 1) : f.getFileName()) + ":" + f.getLineNumber();
     }
 
     /** {@code -Dvramlab.home}, the working folder's kit, else the kit above the test's compiled classes. */

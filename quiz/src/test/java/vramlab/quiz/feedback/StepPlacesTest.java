@@ -53,4 +53,23 @@ class StepPlacesTest {
         assertThat(p.runs(new StackTraceElement("vramlab.buddy.BuddyAllocator", "alloc", "B.java", 1))).isFalse();
         assertThat(p.runs(new StackTraceElement("vramlab.buddy.BuddyAllocatorX", "orderFor", "B.java", 1))).isFalse();
     }
+
+    @Test
+    @DisplayName("the student's line is the frame nearest the throw that runs any step's method, whatever the order of the steps")
+    void running() {
+        StepPlaces.Place round = new StepPlaces.Place("3.1", "vramlab.alloc.ToyPolicy", "roundSize", "s");
+        StepPlaces.Place find = new StepPlaces.Place("3.2", "vramlab.alloc.CachingAllocator", "findFreeBlock", "s");
+        StackTraceElement[] stack = {new StackTraceElement("java.util.TreeMap", "get", "TreeMap.java", 350),
+            new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", "ToyPolicy.java", 38),
+            new StackTraceElement("vramlab.alloc.CachingAllocator", "findFreeBlock", "CachingAllocator.java", 196)};
+        for (List<StepPlaces.Place> places : List.of(List.of(round, find), List.of(find, round))) {
+            StepPlaces.Running own = StepPlaces.running(places, stack).orElseThrow();
+            assertThat(own.frame()).isSameAs(stack[1]);
+            assertThat(own.line()).isEqualTo("ToyPolicy.java:38");
+            assertThat(own.method()).isEqualTo("ToyPolicy.roundSize (step 3.1)");
+        }
+        assertThat(StepPlaces.running(List.of(find), new StackTraceElement[] {stack[0], stack[1]})).isEmpty();
+        assertThat(StepPlaces.at(new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", null, 38)))
+                .isEqualTo("ToyPolicy:38");
+    }
 }
