@@ -62,10 +62,7 @@ final class LabCommand implements Command {
             io.err().println(StudentCores.whose(root, mine, "lab " + c.id()));
             if (mine) {
                 CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
-                try (StillRunning hint = StillRunning.after(HINT_AFTER, () -> {
-                    io.err().println(stillRunning(c, limitSeconds));
-                    io.err().flush();
-                })) {
+                try (StillRunning hint = hint(c, io)) {
                     return StudentCores.runChild(root, built.classpath(),
                             List.of("lab", c.id(), "--scenario-limit", String.valueOf(limitSeconds)), io, false);
                 }
@@ -113,6 +110,20 @@ final class LabCommand implements Command {
 
     /** How long a lab on the student's cores runs before the launcher says a step may loop (the slowest lab takes seconds). */
     static final java.time.Duration HINT_AFTER = java.time.Duration.ofSeconds(30);
+
+    /**
+     * The line a lab on the student's cores says once it has run {@link #HINT_AFTER}; none (null)
+     * when {@code --scenario-limit} is that long or shorter: a scenario that loops is then
+     * stopped, its line named, within a wait no longer than the hint's own, and "still running
+     * after 30 s; ... stopped at 2 s" would read as a contradiction.
+     */
+    StillRunning hint(ChapterLab c, Io io) {
+        if (limitSeconds <= HINT_AFTER.toSeconds()) return null;
+        return StillRunning.after(HINT_AFTER, () -> {
+            io.err().println(stillRunning(c, limitSeconds));
+            io.err().flush();
+        });
+    }
 
     /** What a lab still running after {@link #HINT_AFTER} says, once, on standard error. */
     static String stillRunning(ChapterLab c, long limitSeconds) {

@@ -39,6 +39,23 @@ class StillRunningTest {
     }
 
     @Test
+    @DisplayName("the line is said only when --scenario-limit is longer than its 30 s: a shorter limit stops a loop first")
+    void onlyUnderALongerLimit() {
+        var io = new Io(java.io.InputStream.nullInputStream(), System.out, System.err);
+        LabCommand lab = new LabCommand();
+        for (long limit : new long[] {1, 2, 29, 30}) {
+            lab.limitSeconds = limit;
+            assertThat(lab.hint(Chapters.find("3"), io)).as("--scenario-limit %d", limit).isNull();
+        }
+        for (long limit : new long[] {31, 120}) {
+            lab.limitSeconds = limit;
+            try (StillRunning hint = lab.hint(Chapters.find("3"), io)) {
+                assertThat(hint).as("--scenario-limit %d", limit).isNotNull();
+            }
+        }
+    }
+
+    @Test
     @DisplayName("a stuck lab names the student's step frame first, else the first frame in the cores")
     void whereALabIsStuck() {
         var place = new vramlab.quiz.feedback.StepPlaces.Place("3.1", "vramlab.alloc.ToyPolicy", "roundSize", "ch03");
