@@ -401,7 +401,6 @@ public final class CachingAllocator {
             freeBlock(block, true);
         }
     }
-    // end::free[]
 
     /** {@code allocated} drops: the block is no longer the caller's, though its memory may still be in use. */
     private void freeRequested(Block block, long size) {
@@ -412,6 +411,7 @@ public final class CachingAllocator {
         statUpdates.blockFreed(block.segment.pool, size);
         trace.add(Action.FREE_REQUESTED, block.address(), block.requested, block.stream);
     }
+    // end::free[]
 
     /** {@code free_block} (CCA:2331-2408), after a stream's events retired: merge, cache, count it inactive. */
     private void freeBlock(Block block) { freeBlock(block, false); }
