@@ -40,13 +40,24 @@ public final class ChildWatch {
         return p;
     }
 
-    /** Kills every child still running, and what each started (the shutdown hook). */
+    /**
+     * Kills every child still running, and what each started (the shutdown hook): in the order
+     * {@link #kill} keeps, without its waits, since the JVM is on its way out.
+     */
     static void killAll() {
-        for (Process p : List.copyOf(LIVE)) {
-            List<ProcessHandle> below = p.descendants().toList();
-            p.destroyForcibly();
-            below.forEach(ProcessHandle::destroyForcibly);
-        }
+        for (Process p : List.copyOf(LIVE)) killChildFirst(p).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * Lists what {@code p} started, then kills {@code p}, and returns that list for the caller to
+     * kill. The child first, so that it starts no more (a shell loop would start the next writer
+     * the moment its current one died); listed before, since a dead child's descendants are no
+     * longer its own ({@link ProcessHandle#descendants} of an exited process is empty).
+     */
+    private static List<ProcessHandle> killChildFirst(Process p) {
+        List<ProcessHandle> below = p.descendants().toList();
+        p.destroyForcibly();
+        return below;
     }
 
     /** How a watched child ended: its exit status, or why it was stopped (then {@code status} is -1). */
@@ -66,11 +77,8 @@ public final class ChildWatch {
 
     /** Kills a child and everything it started, and waits for it. */
     static void kill(Process p) throws InterruptedException {
-        // The child first, so that it starts no more (a shell loop would start the next writer the
-        // moment its current one died), then what it had started; each waited for, so none is
-        // still writing into the folder when the caller reads or deletes it.
-        List<ProcessHandle> below = p.descendants().toList();
-        p.destroyForcibly();
+        // Each waited for, so none is still writing into the folder when the caller reads or deletes it.
+        List<ProcessHandle> below = killChildFirst(p);
         p.waitFor();
         for (ProcessHandle h : below) h.destroyForcibly();
         for (ProcessHandle h : below) {
