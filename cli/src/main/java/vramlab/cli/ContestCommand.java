@@ -80,6 +80,8 @@ final class ContestCommand implements Command {
     @Override
     public int run(Io io) throws Exception {
         if (html != null) HtmlPage.checkWritable("contest", html);
+        // The CSV is written last, after every entry (a whole class's, with --class) has run.
+        if (csv != null) OutputFile.check("contest", "--csv", csv);
         if (!klass.isEmpty()) return ClassContest.run(this, io);
         if (!StudentCores.inChild()) {
             java.nio.file.Path root = StudentCores.root();

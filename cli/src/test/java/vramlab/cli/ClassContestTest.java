@@ -103,6 +103,24 @@ class ClassContestTest {
                 .anyMatch(row -> row.contains(",cal,") && row.endsWith("the contest core does not compile"));
     }
 
+    /**
+     * {@code --csv} is written once the whole class has run: a path that cannot be written is
+     * refused before any submission is opened, with one line and exit 2 (it was the end of the
+     * run, a {@code NoSuchFileException} after every entry had been built and run).
+     */
+    @Test
+    void anUnwritableCsvIsRefusedBeforeTheClassRuns() throws Exception {
+        Submissions make = new Submissions(KitPaths.root(), Files.createDirectories(tmp.resolve("subs")), Salt.PRACTICE);
+        Path ada = make.sources("ada", make.solutions(), Submissions.Edit.none());
+        Path csv = tmp.resolve("no-such-folder/class.csv");
+        CliRun r = CliRun.of("contest", "--class", ada.toString(), "--workload", "diffusion-sampling",
+                "--csv", csv.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("error: contest: --csv " + csv + ": no such directory")
+                .doesNotContain("\n").doesNotContain("Exception").doesNotContain("contest: ada");
+        assertThat(r.out()).doesNotContain("class leaderboard");
+    }
+
     @Test
     void aStudentsCopyCannotRankAClass() {
         CliRun r = ReleaseSelfCheckTest.as(Path.of("/nonexistent-kit"), () -> CliRun.of("contest", "--class", "x"));
