@@ -216,8 +216,22 @@ public final class Grader {
                 found.where());
         Files.createDirectories(out);
         Files.writeString(out.resolve("results.json"), Reports.gradescopeJson(sorted, options.visibility(),
-                Reports.table(sorted, r.flags()) + "\n(run " + runId + ", " + r.gradedAt() + ")"), StandardCharsets.UTF_8);
+                output(r, build == null ? problem : null)), StandardCharsets.UTF_8);
         return r;
+    }
+
+    /**
+     * results.json's {@code output}, the text Gradescope shows for the whole submission (its
+     * autograder specification: "Text relevant to the entire submission"): the table, its flags
+     * and the score. When no lab step could be graded at all ({@code notGraded}: nothing found,
+     * as when files are uploaded without their folders, or no sources), that reason comes first:
+     * the flag alone came after every item's line, about a hundred of them, under 0/272.
+     */
+    private String output(Result r, String notGraded) {
+        String table = Reports.table(r.rows(), r.flags()) + "\n(run " + runId + ", " + r.gradedAt() + ")";
+        if (notGraded == null) return table;
+        return "Score: " + r.earned() + "/" + r.total() + ". " + Character.toUpperCase(notGraded.charAt(0))
+                + notGraded.substring(1) + "\n\n" + table;
     }
 
     /** The rows must add up to what the kit declares; if not, no score is given at all. */
