@@ -136,5 +136,9 @@ class LabReportTest {
             assertThat(Files.readString(outDir.resolve(f))).as(f).doesNotContainIgnoringCase("seed");
         }
         assertThat(o.toString(StandardCharsets.UTF_8)).doesNotContainIgnoringCase("seed");
+        try (var areas = Files.list(outDir.resolve("work"))) {
+            assertThat(areas.map(a -> a.getFileName().toString()).toList()).as("the grader's work areas, which a student"
+                    + " finds in target/grading/work/").contains("practice").noneMatch(a -> a.toLowerCase().contains("seed"));
+        }
     }
 }

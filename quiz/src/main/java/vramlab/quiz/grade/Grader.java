@@ -21,6 +21,7 @@ import vramlab.quiz.Question;
 import vramlab.quiz.Reports;
 import vramlab.quiz.Salt;
 import vramlab.quiz.ScoreRow;
+import vramlab.quiz.Variant;
 import vramlab.quiz.build.CoreBuild;
 
 /**
@@ -155,7 +156,7 @@ public final class Grader {
     /** Grades one submission and writes {@code out/results.json}; the result carries its flags. */
     public Result gradeOne(String student, Path dir, Path out) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        Path area = work.resolve(folderName(student)).normalize();
+        Path area = work.resolve(areaName(student)).normalize();
         if (!area.startsWith(work.normalize())) throw new IllegalArgumentException("bad student id " + student);
         deleteTree(area);                           // a fresh build area for every run
         Files.createDirectories(area);
@@ -302,6 +303,11 @@ public final class Grader {
      */
     public static String folderName(String student) {
         if (student.matches("[A-Za-z0-9._@+-]{1,64}") && !student.chars().allMatch(c -> c == '.')) return student;
+        return hashed(student);
+    }
+
+    /** {@code student}'s characters outside {@code ._@+-}, letters and digits made {@code _}, cut to 55, {@code ~} and 8 hex digits. */
+    private static String hashed(String student) {
         String f = student.replaceAll("[^A-Za-z0-9._@+-]", "_");
         if (f.length() > 55) f = f.substring(0, 55);
         try {
@@ -310,6 +316,21 @@ public final class Grader {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
+    }
+
+    /**
+     * A student's work area in the grader's scratch folder (its build, what its tests write):
+     * their {@link #folderName}, but for the practice numbers' id, {@link Variant#SEED}, an
+     * internal word (a working copy graded with no student named: {@code ./vramlab grade},
+     * {@code mvn test -Plab}), whose area is named as the gradebook names that row,
+     * "practice" ({@code target/grading/work/practice/}, where it was
+     * {@code work/seed/}). A student whose id is "practice" gets it with
+     * the hash {@link #folderName} gives an id it cannot keep, so no two students share an area.
+     */
+    static String areaName(String student) {
+        if (student.equals(Variant.SEED)) return LabReport.PRACTICE_ROW;
+        String f = folderName(student);
+        return f.equals(LabReport.PRACTICE_ROW) ? hashed(student) : f;
     }
 
     private static void deleteTree(Path p) throws IOException {

@@ -45,6 +45,22 @@ class GraderTest {
         }
     }
 
+    @Test
+    @DisplayName("the practice numbers' work area is 'practice', never the internal id; still one area per student")
+    void areaNames() {
+        assertThat(Grader.areaName(vramlab.quiz.Variant.SEED)).isEqualTo("practice");
+        assertThat(Grader.areaName("practice")).matches("practice~[0-9a-f]{8}");
+        assertThat(Grader.areaName("alice")).isEqualTo("alice");
+        List<String> ids = new ArrayList<>(List.of(vramlab.quiz.Variant.SEED, "practice", "practice~", "Practice",
+                "张三", "李四", "a b", "a_b", ".."));
+        SeededIds.add(ids, 500);
+        Map<String, String> byArea = new HashMap<>();
+        for (String id : ids) {
+            String before = byArea.put(Grader.areaName(id), id);
+            assertThat(before).as("%s and %s share the area %s", before, id, Grader.areaName(id)).isNull();
+        }
+    }
+
     /** Seeded random ids over a small alphabet of safe and unsafe characters, so that many differ only there. */
     static final class SeededIds {
         static void add(List<String> ids, int n) {
