@@ -60,12 +60,22 @@ public final class Gradebook {
         NotAGradebook(String why) { super(why); }
     }
 
+    /**
+     * A gradebook file's text, without the byte-order mark a spreadsheet adds when it saves the
+     * file back as "CSV UTF-8" (Excel does): the kit writes none, and with it the header's first
+     * cell would read {@code \ufeffstudent} and the file be refused as no gradebook.
+     */
+    private static String saved(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        return text.startsWith("\ufeff") ? text.substring(1) : text;
+    }
+
     /** The gradebook in {@code dir}, with the rows an earlier run left there. */
     public static Gradebook open(Path dir) throws IOException {
         Gradebook g = new Gradebook(dir);
         Path w = dir.resolve(WIDE);
         if (Files.isRegularFile(w)) {
-            List<List<String>> records = Csv.parse(Files.readString(w, StandardCharsets.UTF_8), w.toString());
+            List<List<String>> records = Csv.parse(saved(w), w.toString());
             if (!records.isEmpty()) {
                 List<String> head = records.get(0);
                 if (head.size() < 6 || !head.subList(0, 3).equals(List.of("student", "total", "max"))
@@ -85,7 +95,7 @@ public final class Gradebook {
         }
         Path l = dir.resolve(LONG);
         if (Files.isRegularFile(l)) {
-            List<List<String>> records = Csv.parse(Files.readString(l, StandardCharsets.UTF_8), l.toString());
+            List<List<String>> records = Csv.parse(saved(l), l.toString());
             boolean old = !records.isEmpty() && Csv.line(records.get(0)).equals(OLD_LONG_HEADER);
             if (!records.isEmpty() && !old && !Csv.line(records.get(0)).equals(LONG_HEADER)) {
                 throw new NotAGradebook(l + " is not a gradebook's item file (its header is not "

@@ -111,6 +111,24 @@ class GradebookTest {
     }
 
     @Test
+    @DisplayName("a gradebook saved back from a spreadsheet with a byte-order mark is read, and written without one")
+    void savedBackWithAByteOrderMark() throws Exception {
+        Gradebook first = Gradebook.open(tmp);
+        first.put(result("bob", 1, 2));
+        first.write();
+        for (String f : List.of(Gradebook.WIDE, Gradebook.LONG)) {
+            Files.writeString(tmp.resolve(f), "\ufeff" + Files.readString(tmp.resolve(f)));
+        }
+        Gradebook again = Gradebook.open(tmp);
+        assertThat(again.earlier("bob")).isEqualTo("4/11 at 2025-05-01T10:00:00Z");
+        again.put(result("alice", 0, 0));
+        again.write();
+        assertThat(Files.readString(tmp.resolve(Gradebook.WIDE))).startsWith("student,")
+                .contains("\nbob,").contains("\nalice,");
+        assertThat(read(tmp.resolve(Gradebook.LONG))).filteredOn(r -> r.get(0).equals("bob")).isNotEmpty();
+    }
+
+    @Test
     @DisplayName("a gradebook with other columns (another kit) is not mixed with this one")
     void otherColumns() throws Exception {
         Files.writeString(tmp.resolve(Gradebook.WIDE),
