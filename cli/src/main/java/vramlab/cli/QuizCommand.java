@@ -66,6 +66,10 @@ final class QuizCommand implements Command {
         if (student != null && !student.matches("[A-Za-z0-9._@+-]{1,64}")) {
             throw new UsageException("quiz", "--student '" + student + "': expected 1-64 letters, digits or ._@+-");
         }
+        if (Variant.SEED.equals(student)) {      // Variant.of gives that id the notes' own numbers, under any salt
+            throw new UsageException("quiz", "--student " + student + ": that id is the notes' own numbers, which every"
+                    + " student can read; leave --student out for them, or give your own id");
+        }
         List<Question> questions = questions(id);
         if (questions.isEmpty()) throw new UsageException("quiz", "chapter " + chapter.id() + " has no quiz questions yet");
         Salt salt = salt();

@@ -121,9 +121,10 @@ class QuizCommandTest {
     }
 
     @Test
-    @DisplayName("bad input is one line and status 2: an odd id, --key without the salt, a chapter without a quiz")
+    @DisplayName("bad input is one line and status 2: an odd id, the notes' own id, --key without the salt, a chapter without a quiz")
     void badInput() {
         for (List<String> args : List.of(List.of("quiz", "3", "--student", "a b"), List.of("quiz", "3", "--key"),
+                List.of("quiz", "3", "--student", "seed"),
                 List.of("quiz"), List.of("quiz", "99"))) {
             Result r = run(args.toArray(String[]::new));
             assertThat(r.status()).as(args.toString()).isEqualTo(2);

@@ -84,6 +84,11 @@ final class QuizMarking {
                     + " digits or ._@+-), so no sheet was printed with the numbers its quiz was marked on: name the"
                     + " submission by the id its sheets were printed for, and grade it again");
         }
+        if (answered[0] && student.equals(Variant.SEED) && !salt.isPractice()) {
+            flags.add("student id '" + Variant.SEED + "' is the kit's id for the notes' own numbers, so its quiz was"
+                    + " marked on numbers every student can read in the notes, not on the course's salt: rename the"
+                    + " submission (its folder, or its Gradescope SID) and grade it again");
+        }
         return out;
     }
 

@@ -53,6 +53,22 @@ class QuizMarkingTest {
     }
 
     @Test
+    @DisplayName("under the course's salt, a submission named 'seed' is flagged: that id gets the notes' own numbers")
+    void theNotesOwnId() throws Exception {
+        List<Question> qs = List.of(new Twice());
+        Salt course = Salt.of("course secret");
+        Path answers = Files.createDirectories(tmp.resolve("seed"));
+        Files.writeString(answers.resolve("ch09.txt"), AnswerSheet.key("ch09", Variant.seed("ch09"), qs));
+        List<String> flags = new ArrayList<>();
+        new QuizMarking(course).rows(qs, Variant.SEED, answers, flags);
+        assertThat(flags).anySatisfy(f -> assertThat(f).startsWith("student id 'seed' is the kit's id for the notes' own")
+                .contains("rename the submission"));
+        List<String> practice = new ArrayList<>();
+        new QuizMarking(Salt.PRACTICE).rows(qs, Variant.SEED, answers, practice);
+        assertThat(practice).as("the practice run itself is not flagged").noneMatch(f -> f.startsWith("student id"));
+    }
+
+    @Test
     @DisplayName("an id quiz --student prints for is not flagged so, nor a blank sheet under any id")
     void printableIdOrBlank() throws Exception {
         assertThat(flagsFor("jose.nunez", "jose.nunez")).isEmpty();
