@@ -47,7 +47,9 @@ class FlatUploadTest {
         List<String> lines = ((String) results.get("output")).lines().toList();
         assertThat(lines.get(0)).isEqualTo("Score: 0/" + r.total() + ". Not graded: no labs/ found: looked for"
                 + " labs/src/main/java or labs/answers/ at the top of the submission and one or two folders down, and"
-                + " for src/main/java or answers/ at the top; graded as an empty copy");
+                + " for src/main/java or answers/ at the top, but found CachingAllocator.java and ch03.txt without the"
+                + " folders that place them: upload the labs/ folder itself, or the whole copy, so that each file keeps"
+                + " its path; graded as an empty copy");
         int firstItem = lines.indexOf("Graded steps and questions") + 1;
         assertThat(firstItem).as("the table follows").isPositive();
         assertThat(lines.subList(firstItem, lines.size())).as("the items and their reasons").hasSizeGreaterThan(90);

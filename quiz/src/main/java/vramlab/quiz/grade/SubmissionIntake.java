@@ -155,7 +155,39 @@ public final class SubmissionIntake {
         }
         return new Found(null, prefix + "no labs/", List.of("no labs/ found: looked for labs/src/main/java or"
                 + " labs/answers/ at the top of the submission and one or two folders down, and for src/main/java or"
-                + " answers/ at the top; graded as an empty copy"));
+                + " answers/ at the top" + loose(dir) + "; graded as an empty copy"));
+    }
+
+    /**
+     * What a submission holds without its folders, as a "found ..., upload ..." clause, or "": the
+     * files uploaded one by one (Gradescope's upload dialog takes files as readily as folders)
+     * lose the paths that say which core and which chapter they belong to.
+     */
+    static String loose(Path dir) {
+        List<String> java = new ArrayList<>();
+        List<String> sheets = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(dir, MAX_DEPTH + 1)) {
+            s.limit(10_000).filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).forEach(p -> {
+                String name = p.getFileName().toString();
+                if (name.endsWith(".java")) java.add(name);
+                else if (name.matches("ch\\d\\d\\.txt")) sheets.add(name);
+            });
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+        if (java.isEmpty() && sheets.isEmpty()) return "";
+        List<String> kinds = new ArrayList<>();
+        if (!java.isEmpty()) kinds.add(some(java, ".java file"));
+        if (!sheets.isEmpty()) kinds.add(some(sheets, "answer sheet"));
+        return ", but found " + String.join(" and ", kinds) + " without the folders that place them: upload the"
+                + " labs/ folder itself, or the whole copy, so that each file keeps its path";
+    }
+
+    /** {@code CachingAllocator.java and 2 more .java files}, the first name in sorted order. */
+    private static String some(List<String> names, String kind) {
+        String first = names.stream().sorted().findFirst().orElseThrow();
+        int more = names.size() - 1;
+        return first + (more == 0 ? "" : " and " + more + " more " + kind + (more == 1 ? "" : "s"));
     }
 
     private static Found found(Path top, List<Path> found, String prefix) {

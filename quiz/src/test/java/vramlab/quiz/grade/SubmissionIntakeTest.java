@@ -99,6 +99,19 @@ class SubmissionIntakeTest {
         }
 
         @Test
+        @DisplayName("files uploaded without their folders: the flag names them and says to upload labs/ itself")
+        void looseFiles() throws IOException {
+            Path flat = tree(tmp.resolve("flat"), Map.of("CachingAllocator.java", "x", "ToyPolicy.java", "x",
+                    "BuddyAllocator.java", "x", "ch03.txt", "y"));
+            SubmissionIntake.Found f = open(flat);
+            assertThat(f.root()).isNull();
+            assertThat(f.flags()).singleElement().asString().startsWith("no labs/ found: looked for")
+                    .contains("but found BuddyAllocator.java and 2 more .java files and ch03.txt without the folders")
+                    .contains("upload the labs/ folder itself").endsWith("; graded as an empty copy");
+            assertThat(SubmissionIntake.loose(Files.createDirectories(tmp.resolve("nothing")))).isEmpty();
+        }
+
+        @Test
         @DisplayName("an empty folder: no root, one flag")
         void empty() throws IOException {
             SubmissionIntake.Found f = open(Files.createDirectories(tmp.resolve("empty")));
