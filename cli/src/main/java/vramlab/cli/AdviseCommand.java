@@ -104,12 +104,8 @@ final class AdviseCommand implements Command {
         return 0;
     }
 
-    private static byte[] read(String file, Io io, long limit) throws IOException {
+    private static byte[] read(String file, Io io, long limit) {
         if (file.equals("-")) return SnapshotInput.readAll(io.in(), file, limit);     // capped, unzipped
-        try (InputStream in = Files.newInputStream(Path.of(file))) {
-            return SnapshotInput.readAll(in, file, limit);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(file, "no such file");
-        }
+        return SnapshotInput.readFile(file, limit);           // or one line: no such file, cannot read it
     }
 }

@@ -106,12 +106,8 @@ final class TriageCommand implements Command {
         return 0;
     }
 
-    private static byte[] read(String file, InputStream in, long limit) throws IOException {
+    private static byte[] read(String file, InputStream in, long limit) {
         if (file.equals("-")) return SnapshotInput.readAll(in, file, limit);     // capped, unzipped
-        try (InputStream f = Files.newInputStream(Path.of(file))) {
-            return SnapshotInput.readAll(f, file, limit);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(file, "no such file");
-        }
+        return SnapshotInput.readFile(file, limit);           // or one line: no such file, cannot read it
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -217,6 +218,37 @@ class HostileInputsTest {
         Path f = Files.createDirectory(dir.resolve("run.pickle"));
         FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
         refused(o, f, f + ": cannot read it: ");
+        assertThat(o.err()).doesNotContain("internal error");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a file that cannot be opened (a path through a plain file, a symbolic link loop): cannot read it,"
+            + " exit 2 (advise and triage called it an internal error, exit 1)")
+    void cannotOpen(String command) throws IOException {
+        Path plain = Files.writeString(dir.resolve("notes.txt"), "a plain file\n");
+        Path through = plain.resolve("run.pickle");                 // open(2): ENOTDIR, as root too
+        FuzzTest.Outcome o = FuzzTest.launch(command, through.toString());
+        refused(o, through, through + ": cannot read it: Not a directory");
+        assertThat(o.err()).doesNotContain("internal error");
+        Path loop = dir.resolve("loop.pickle");
+        Files.createSymbolicLink(loop, loop);                      // open(2): ELOOP, as root too
+        o = FuzzTest.launch(command, loop.toString());
+        refused(o, loop, loop + ": cannot read it: ");
+        assertThat(o.err()).doesNotContain("internal error");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"replay", "advise", "triage"})
+    @DisplayName("a file without read permission (chmod 000): cannot read it: Permission denied, exit 2")
+    void noPermission(String command) throws IOException {
+        Path f = Files.writeString(dir.resolve("run.pickle"), "alloc a 1MiB\n");
+        Files.setPosixFilePermissions(f, java.util.Set.of());
+        Assumptions.assumeFalse(Files.isReadable(f),
+                "skipped: " + f + " is readable with mode 000 (running as root), so open(2) cannot be refused here;"
+                        + " cannotOpen covers the same path with ENOTDIR and ELOOP");
+        FuzzTest.Outcome o = FuzzTest.launch(command, f.toString());
+        refused(o, f, f + ": cannot read it: Permission denied");
         assertThat(o.err()).doesNotContain("internal error");
     }
 

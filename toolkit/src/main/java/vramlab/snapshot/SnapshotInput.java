@@ -4,6 +4,9 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -109,6 +112,23 @@ public final class SnapshotInput {
                     + (e.getMessage() == null ? "it ends before its last block" : e.getMessage()));
         } catch (IOException e) {
             throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The file {@code file}, read as {@link #readAll(InputStream, String, long)} reads it, or one
+     * line naming it: "no such file", or {@link #unreadable} for a file that cannot be opened
+     * (no permission, a path through a plain file, a symbolic link loop) or read (a folder).
+     * {@code advise} and {@code triage} read a named file through here; {@code replay} opens its
+     * own (a trace streams) and says the same.
+     */
+    public static byte[] readFile(String file, long limit) {
+        try (InputStream in = Files.newInputStream(Path.of(file))) {
+            return readAll(in, file, limit);
+        } catch (NoSuchFileException e) {
+            throw new TraceException(file, 0, "no such file");
+        } catch (IOException e) {
+            throw unreadable(file, e);
         }
     }
 
