@@ -1,10 +1,6 @@
 package vramlab.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
