@@ -3,9 +3,6 @@ package vramlab.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -44,8 +41,10 @@ import vramlab.triage.Triage;
                 CPU allocator or cuBLAS, or a raw HIP error. PyTorch on ROCm ("HIP out of memory")
                 is the same allocator and is read like CUDA; its fixes say which variable a ROCm
                 build reads. A message that is cut or mangled gives what could be read and names
-                what was missing; figures written with a decimal comma (1,96 GiB) are read as
-                decimals when the message has no decimal point, and the report says so.""")
+                what was missing; figures written with a decimal comma (1,96 GiB), or grouped with
+                points as a German locale prints them (1.024,00 MiB), are read as decimals when the
+                message has no decimal point, and the report says so; 1,024 MiB is left unread (a
+                thousands separator or a decimal comma: the kit does not guess).""")
 final class TriageCommand implements Command {
     @Option(names = "--json", description = """
             print one JSON object: cause, numbers (bytes), evidence, fixes, the shortfall, \

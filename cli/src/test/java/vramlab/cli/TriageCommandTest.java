@@ -151,7 +151,7 @@ class TriageCommandTest {
     void help() {
         assertThat(run("", "triage", "--help")).isEqualTo(0);
         assertThat(out()).contains("PyTorch on ROCm (\"HIP out of memory\")").contains("decimal comma")
-                .contains("a raw HIP error");
+                .contains("(1.024,00 MiB)").contains("a raw HIP error");
     }
 
     @Test

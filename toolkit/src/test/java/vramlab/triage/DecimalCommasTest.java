@@ -6,6 +6,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import vramlab.units.Bytes;
 
@@ -104,7 +106,82 @@ class DecimalCommasTest {
     }
 
     @Test
-    @DisplayName("seeded random figures: the comma version reads exactly as the point version")
+    @DisplayName("'1.024,00 MiB' (points for thousands, a comma and two decimals, as a German locale prints) reads"
+            + " as 1024.00 MiB, and the report says so")
+    void groupedWithPoints() {
+        String points = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total"
+                + " capacity of 23.65 GiB of which 1000.50 MiB is free. Of the allocated memory 20.11 GiB is allocated"
+                + " by PyTorch, and 24576.00 KiB is reserved by PyTorch but unallocated.";
+        String german = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.024,00 MiB. GPU 0 has a total"
+                + " capacity of 23,65 GiB of which 1.000,50 MiB is free. Of the allocated memory 20,11 GiB is allocated"
+                + " by PyTorch, and 24.576,00 KiB is reserved by PyTorch but unallocated.";
+        Diagnosis g = Triage.of(german), p = Triage.of(points);
+        assertThat(g.reading().get(Figure.REQUESTED)).as(g.text()).isEqualTo(1024L << 20);
+        assertThat(g.reading().figures()).isEqualTo(p.reading().figures());
+        assertThat(g.reading().missing()).isEmpty();
+        assertThat(g.cause()).isEqualTo(p.cause());
+        assertThat(g.evidence()).isEqualTo(p.evidence());
+        assertThat(g.text()).contains("Commas were read as decimal points (23,65 GiB as 23.65 GiB, 2 figures)")
+                .contains("Points were read as thousands separators and the comma after them as a decimal point"
+                        + " (1.024,00 MiB as 1024.00 MiB, 3 figures)")
+                .doesNotContain("left unread");
+        assertThat(g.json()).contains("Points were read as thousands separators");
+
+        Diagnosis alone = Triage.of("CUDA out of memory. Tried to allocate 1.024,00 MiB.");
+        assertThat(alone.reading().get(Figure.REQUESTED)).isEqualTo(1024L << 20);
+        assertThat(alone.text()).contains("(1.024,00 MiB as 1024.00 MiB, 1 figure)")
+                .doesNotContain("Commas were read as decimal points");
+        assertThat(DecimalCommas.read("Tried to allocate 12.345.678,90 KiB.").text())
+                .isEqualTo("Tried to allocate 12345678.90 KiB.");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"1.024,0 MiB", "1.024,000 MiB", "1.024,5 MiB", "1.5,00 MiB", "1.02,00 MiB",
+            "1024.000,00 MiB", "1.0245,00 MiB", ".024,00 MiB", "1,024,00 MiB"})
+    @DisplayName("a figure with a point and a comma in any other shape is left unread, never read as its tail")
+    void otherShapesWithPointAndComma(String figure) {
+        Diagnosis d = Triage.of("CUDA out of memory. Tried to allocate " + figure + ". GPU 0 has a total capacity of "
+                + "23,65 GiB of which 1,02 GiB is free.");
+        assertThat(d.reading().has(Figure.REQUESTED)).as(d.text()).isFalse();
+        assertThat(d.reading().missing()).contains(Figure.REQUESTED.label());
+        assertThat(d.reading().get(Figure.CAPACITY)).isEqualTo(Bytes.parse("23.65GiB"));
+        assertThat(d.text()).doesNotContain("Points were read as thousands separators");
+    }
+
+    @Test
+    @DisplayName("'1.024,00 MiB' beside a figure with a decimal point ('2.00 GiB') is left unread: the paste mixes two"
+            + " ways of writing numbers")
+    void groupedBesidePoints() {
+        Diagnosis d = Triage.of("CUDA out of memory. Tried to allocate 1.024,00 MiB. GPU 0 has a total capacity of "
+                + "23.65 GiB of which 1.02 GiB is free.");
+        assertThat(d.reading().has(Figure.REQUESTED)).as(d.text()).isFalse();
+        assertThat(d.reading().get(Figure.CAPACITY)).isEqualTo(Bytes.parse("23.65GiB"));
+        assertThat(d.text()).contains("A figure with a comma (1.024,00 MiB) stands next to figures with a decimal point")
+                .doesNotContain("Points were read as thousands separators");
+    }
+
+    @Test
+    @DisplayName("every whole part from 0 to 11.999 and a few up to 12.345.678.901, as a German locale prints it (%,.2f),"
+            + " reads as the point version (%.2f)")
+    void exhaustiveGermanFigures() {
+        java.util.List<Long> wholes = new java.util.ArrayList<>();
+        for (long n = 0; n < 12_000; n++) wholes.add(n);
+        wholes.addAll(java.util.List.of(99_999L, 100_000L, 999_999L, 1_000_000L, 1_234_567L, 12_345_678_901L));
+        for (long n : wholes) {
+            java.math.BigDecimal v = java.math.BigDecimal.valueOf(n * 100 + (n * 37) % 100, 2);
+            String german = String.format(java.util.Locale.GERMANY, "Tried to allocate %,.2f MiB.", v);
+            String points = String.format(java.util.Locale.ROOT, "Tried to allocate %.2f MiB.", v);
+            DecimalCommas.Result r = DecimalCommas.read(german);
+            if (!r.text().equals(points) || !r.note().startsWith(n < 1000 ? "Commas were read" : "Points were read")) {
+                assertThat(r.text()).as(german).isEqualTo(points);
+                assertThat(r.note()).as(german).startsWith(n < 1000 ? "Commas were read" : "Points were read");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("seeded random figures: the comma version, and the German one (1.024,00), read exactly as the point"
+            + " version")
     void seededRandom() {
         Random rnd = new Random(49);
         for (int i = 0; i < 300; i++) {
@@ -118,10 +195,26 @@ class DecimalCommasTest {
                     + " is free. Of the allocated memory " + Bytes.formatSize(alloc) + " is allocated by PyTorch, and "
                     + Bytes.formatSize(unalloc) + " is reserved by PyTorch but unallocated.";
             String commas = points.replaceAll("(\\d)\\.(\\d\\d) ([KMG]iB)", "$1,$2 $3");
-            Diagnosis p = Triage.of(points), c = Triage.of(commas);
+            Diagnosis p = Triage.of(points), c = Triage.of(commas), g = Triage.of(german(points));
             assertThat(c.reading().figures()).as(commas).isEqualTo(p.reading().figures());
             assertThat(c.cause()).as(commas).isEqualTo(p.cause());
             assertThat(c.evidence()).as(commas).isEqualTo(p.evidence());
+            assertThat(g.reading().figures()).as(german(points)).isEqualTo(p.reading().figures());
+            assertThat(g.cause()).as(german(points)).isEqualTo(p.cause());
+            assertThat(g.evidence()).as(german(points)).isEqualTo(p.evidence());
         }
+    }
+
+    /** Every "1234.56 MiB" of a message as a German locale writes it: "1.234,56 MiB". */
+    private static String german(String points) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d\\d) ([KMG]iB)").matcher(points);
+        StringBuilder out = new StringBuilder();
+        int copied = 0;
+        while (m.find()) {
+            out.append(points, copied, m.start()).append(String.format(java.util.Locale.GERMANY, "%,d",
+                    Long.parseLong(m.group(1)))).append(',').append(m.group(2)).append(' ').append(m.group(3));
+            copied = m.end();
+        }
+        return out.append(points, copied, points.length()).toString();
     }
 }
