@@ -8,13 +8,13 @@ import java.util.List;
  * cheapest first.
  */
 public enum Cause {
-    FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece",
+    FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece", new Fix(
             "Record a snapshot (torch.cuda.memory._record_memory_history(), the workload, "
                     + "then torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab "
                     + "advise oom.pickle; or rerun once with "
                     + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
                     + "holes were the cause (if not, they may lie inside pages, which only steady "
-                    + "shapes close).", FixLadder.texts(FixLadder.FRAGMENTATION_FIXES)),
+                    + "shapes close).", Fix.Sets.EXPANDABLE_SEGMENTS), FixLadder.entries(FixLadder.FRAGMENTATION_FIXES)),
     OTHER_PROCESSES(2, "other processes hold memory on the same GPU",
             "nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv next to "
                     + "os.getpid() (inside a container the pids are the host's: match the sizes "
@@ -127,14 +127,19 @@ public enum Cause {
 
     private final int step;
     private final String title;
-    private final String check;
-    private final List<String> fixes;
+    private final Fix check;
+    private final List<Fix> fixes;
 
+    /** A cause whose check and fixes change no allocator setting. */
     Cause(int step, String title, String check, List<String> fixes) {
+        this(step, title, Fix.plain(check), Fix.plain(fixes));
+    }
+
+    Cause(int step, String title, Fix check, List<Fix> fixes) {
         this.step = step;
         this.title = title;
         this.check = check;
-        this.fixes = fixes;
+        this.fixes = List.copyOf(fixes);
     }
 
     /** The step of the ladder (1 to 6); 0 for {@link #CANNOT_TELL} and {@link #NOT_PYTORCH_OOM}. */
@@ -143,8 +148,14 @@ public enum Cause {
     public String title() { return title; }
 
     /** The command or experiment that confirms this cause or rules it out. */
-    public String check() { return check; }
+    public String check() { return check.text(); }
+
+    /** {@link #check()} with the allocator setting it changes. */
+    public Fix checkEntry() { return check; }
 
     /** The fix ladder, cheapest first. */
-    public List<String> fixes() { return fixes; }
+    public List<String> fixes() { return Fix.texts(fixes); }
+
+    /** The fix ladder, each entry with the allocator setting it changes. */
+    public List<Fix> fixEntries() { return fixes; }
 }

@@ -34,7 +34,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
      * allocator's variable as a ROCm build reads it ({@link Rocm}).
      */
     public List<String> fixes() {
-        return Rocm.fixes(reading, finding != null ? finding.fixes() : cause.fixes());
+        return Rocm.fixes(reading, finding != null ? finding.fixEntries() : cause.fixEntries());
     }
 
     /**

@@ -25,23 +25,23 @@ public enum Finding {
             "Print torch.cuda.memory_reserved() and the fraction's cap (the message's 'allowed' figure)"
                     + " next to torch.cuda.mem_get_info(), then rerun once with the fraction raised"
                     + " (or its call removed): if the OOM goes away, the cap was the cause.",
-            List.of(
+            List.of(Fix.plain(
             "Raise the fraction or remove its call: torch.cuda.set_per_process_memory_fraction(f, "
                     + "device) caps what PyTorch may reserve at f times the card's total, and the "
                     + "message's 'allowed' figure is that cap. Search your code, its launcher and the "
-                    + "libraries it runs for the call.",
+                    + "libraries it runs for the call."), Fix.plain(
             "If the cap is there on purpose (several jobs share the card), keep it and fit the "
                     + "workload inside it: lower the batch size or accumulate gradients, checkpoint "
-                    + "activations, train in bf16/fp16.",
+                    + "activations, train in bf16/fp16."), new Fix(
             "Bytes PyTorch reserved but left unallocated count against the cap too: if the message "
                     + "shows many, the fragmentation rungs apply inside the cap (steady shapes, "
-                    + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True).")),
+                    + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True).", Fix.Sets.EXPANDABLE_SEGMENTS))),
     ROOM_ON_CARD("the card had more free than asked and the allocation still failed: a limit of "
             + "this process's own, or free memory it could not use",
             "Print torch.cuda.mem_get_info() and torch.cuda.memory_reserved() just before the "
                     + "failing step, and search the code for set_per_process_memory_fraction: a "
                     + "fraction explains the failure whether or not the message printed it.",
-            List.of(
+            Fix.plain(List.of(
             "Look for a memory fraction: torch.cuda.set_per_process_memory_fraction in your code, its "
                     + "launcher or a library. The messages before 2.1 print 'X allowed' when one is "
                     + "set; some 2.x releases leave it out. Raise it or remove the call.",
@@ -52,7 +52,7 @@ public enum Finding {
                     + "another process may have let go of memory in between. nvidia-smi during "
                     + "the run shows who holds what.",
             "If none of these applies, budget as for a full card: lower the batch size, "
-                    + "checkpoint activations, train in bf16/fp16.")),
+                    + "checkpoint activations, train in bf16/fp16."))),
     FREE_BARELY_COVERS("the request needs about all the free memory, and the device could not "
             + "serve it from what was free: the request, not the cache, fills the card",
             "torch.cuda.max_memory_allocated() after one step at two batch sizes, and the shape of "
@@ -61,9 +61,9 @@ public enum Finding {
 
     private final String title;
     private final String check;
-    private final List<String> fixes;
+    private final List<Fix> fixes;
 
-    Finding(String title, String check, List<String> fixes) {
+    Finding(String title, String check, List<Fix> fixes) {
         this.title = title;
         this.check = check;
         this.fixes = fixes;
@@ -78,6 +78,12 @@ public enum Finding {
     /** The command or experiment that confirms this finding. */
     public String check() { return check; }
 
+    /** {@link #check()} as an entry: no finding's check changes an allocator setting. */
+    public Fix checkEntry() { return Fix.plain(check); }
+
     /** The fix ladder, cheapest first; the cause's own where this finding has none of its own. */
-    public List<String> fixes() { return fixes != null ? fixes : cause().fixes(); }
+    public List<String> fixes() { return Fix.texts(fixEntries()); }
+
+    /** The fix ladder, each entry with the allocator setting it changes. */
+    public List<Fix> fixEntries() { return fixes != null ? fixes : cause().fixEntries(); }
 }

@@ -17,10 +17,19 @@ public final class FixLadder {
      * the fix in full. The fragmentation ladder below is the kit's one statement of that ladder:
      * {@link Cause#FRAGMENTATION}'s fixes, chapter 4's and chapter 5's notes and their decks all
      * print it from here ({@code OneStoryTest} in the site fails on a second, different order).
+     * {@code sets}: the allocator setting the rung changes ({@link Fix.Sets}).
      */
-    public record Rung(String name, String firstWhen, String fix, String why) {
+    public record Rung(String name, String firstWhen, String fix, String why, Fix.Sets sets) {
+        /** A rung that changes no allocator setting. */
+        public Rung(String name, String firstWhen, String fix, String why) {
+            this(name, firstWhen, fix, why, Fix.Sets.NOTHING);
+        }
+
         /** The rung as the triage prints it: the fix, then when it comes first and why. */
         public String text() { return fix + " " + why; }
+
+        /** The rung as a fix ladder's entry: its text and the setting it changes. */
+        public Fix entry() { return new Fix(text(), sets); }
 
         /** One line: the name and when it is the first thing to try. */
         public String line() { return name + ": " + firstWhen; }
@@ -50,10 +59,12 @@ public final class FixLadder {
                             + "needs it.",
                     "First when the shapes are steady but grow (the batch of N + 1) or cannot be "
                             + "padded: the free bytes are then slivers at the ends of fixed segments "
-                            + "or whole free pages. A hole smaller than a page stays a hole."),
+                            + "or whole free pages. A hole smaller than a page stays a hole.",
+                    Fix.Sets.EXPANDABLE_SEGMENTS),
             new Rung("max_split_size_mb", "first when the release has no expandable segments (before 2.1)",
                     "Set max_split_size_mb so large cached blocks are not split for small requests.",
-                    "First on a release without expandable segments (before 2.1)."),
+                    "First on a release without expandable segments (before 2.1).",
+                    Fix.Sets.MAX_SPLIT_SIZE_MB),
             new Rung("smaller batch", "first when the live tensors alone exceed the card",
                     "Lower the batch size.",
                     "It costs throughput, so it comes after the free rungs, unless the live "
@@ -68,6 +79,13 @@ public final class FixLadder {
     public static List<String> texts(List<Rung> rungs) {
         List<String> out = new ArrayList<>();
         for (Rung r : rungs) out.add(r.text());
+        return List.copyOf(out);
+    }
+
+    /** {@code rungs} as fix ladder entries (text and setting), cheapest first. */
+    public static List<Fix> entries(List<Rung> rungs) {
+        List<Fix> out = new ArrayList<>();
+        for (Rung r : rungs) out.add(r.entry());
         return List.copyOf(out);
     }
 

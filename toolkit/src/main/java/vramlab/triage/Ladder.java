@@ -524,13 +524,14 @@ public final class Ladder {
         return out;
     }
 
-    private static String tellApart(Cause c, Finding finding, Cause runnerUp) {
-        if (c == Cause.NOT_PYTORCH_OOM) return "";
-        String own = finding != null ? finding.check() : c.check();
-        if (runnerUp == null) return "To confirm it: " + own;
-        String check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp.check() : own;
-        return "To tell " + (finding != null ? finding.name() : c.name()) + " from "
-                + runnerUp.name() + ": " + check;
+    /** The check that confirms the cause, or tells it from the runner-up, with the setting it changes. */
+    private static Fix tellApart(Cause c, Finding finding, Cause runnerUp) {
+        if (c == Cause.NOT_PYTORCH_OOM) return Fix.plain("");
+        Fix own = finding != null ? finding.checkEntry() : c.checkEntry();
+        if (runnerUp == null) return own.after("To confirm it: ");
+        Fix check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp.checkEntry() : own;
+        return check.after("To tell " + (finding != null ? finding.name() : c.name()) + " from "
+                + runnerUp.name() + ": ");
     }
 
     /** {@code part} as a share of {@code whole}; every caller has checked that whole > 0. */

@@ -46,11 +46,10 @@ final class Rocm {
                 + "HIP_VISIBLE_DEVICES for CUDA_VISIBLE_DEVICES).";
     }
 
-    /** {@code fixes} as a ROCm user should read them (unchanged for any other reading). */
-    static List<String> fixes(Reading r, List<String> fixes) {
-        if (!is(r)) return fixes;
+    /** {@code fixes}' texts as a ROCm user should read them (as written for any other reading). */
+    static List<String> fixes(Reading r, List<Fix> fixes) {
         List<String> out = new ArrayList<>();
-        for (String f : fixes) out.add(text(r, f));
+        for (Fix f : fixes) out.add(text(r, f));
         return List.copyOf(out);
     }
 
@@ -68,17 +67,19 @@ final class Rocm {
     static final String SPLIT = "On ROCm it is also the rung for a build without expandable segments.";
 
     /**
-     * {@code s} as a ROCm user should read it: a fix or check that sets
-     * {@code PYTORCH_CUDA_ALLOC_CONF} gains the sentence that says which name a ROCm build reads
-     * (and, for expandable segments, which ROCm builds have them); the max_split_size_mb rung
-     * says it is ROCm's rung where expandable segments are missing. Anything else is unchanged.
+     * {@code f}'s text as a ROCm user should read it, by the setting it changes ({@link Fix.Sets}):
+     * an entry that sets {@code PYTORCH_CUDA_ALLOC_CONF}, naming it, gains the sentence that says
+     * which name a ROCm build reads (and, for expandable segments, which ROCm builds have them);
+     * the max_split_size_mb rung says it is ROCm's rung where expandable segments are missing.
+     * Any other entry, and any entry of a reading not from ROCm, is its text unchanged.
      */
-    static String text(Reading r, String s) {
-        if (!is(r)) return s;
-        if (s.contains("PYTORCH_CUDA_ALLOC_CONF=")) {
-            return s + " " + VARIABLE + (s.contains("expandable_segments") ? " " + EXPANDABLE : "");
-        }
-        if (s.startsWith("Set max_split_size_mb")) return s + " " + SPLIT;
-        return s;
+    static String text(Reading r, Fix f) {
+        if (!is(r)) return f.text();
+        return switch (f.sets()) {
+            case EXPANDABLE_SEGMENTS -> f.text() + " " + VARIABLE + " " + EXPANDABLE;
+            case ALLOC_CONF -> f.text() + " " + VARIABLE;
+            case MAX_SPLIT_SIZE_MB -> f.text() + " " + SPLIT;
+            case NOTHING -> f.text();
+        };
     }
 }

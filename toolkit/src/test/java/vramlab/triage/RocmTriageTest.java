@@ -69,15 +69,80 @@ class RocmTriageTest {
     }
 
     @Test
-    @DisplayName("a text that sets another option gets the variable's sentence only; other texts are kept")
+    @DisplayName("an entry that sets another option gets the variable's sentence only; other entries are kept")
     void textRules() {
         Reading hip = Triage.of(PYTORCH_138002).reading();
-        assertThat(Rocm.text(hip, "Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128."))
-                .isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128. " + Rocm.VARIABLE);
-        assertThat(Rocm.text(hip, "Lower the batch size.")).isEqualTo("Lower the batch size.");
+        Fix split = new Fix("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128.", Fix.Sets.ALLOC_CONF);
+        assertThat(Rocm.text(hip, split)).isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128. " + Rocm.VARIABLE);
+        assertThat(Rocm.text(hip, Fix.plain("Lower the batch size."))).isEqualTo("Lower the batch size.");
         Reading cuda = Triage.of(SAME_ON_CUDA).reading();
-        assertThat(Rocm.text(cuda, "Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128."))
-                .isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128.");
+        assertThat(Rocm.text(cuda, split)).isEqualTo("Set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128.");
+    }
+
+    @Test
+    @DisplayName("the sentence follows what an entry sets, not its words: a quoted variable gets none, a setting"
+            + " worded without the variable's name gets it")
+    void bySettingNotByWords() {
+        Reading hip = Triage.of(PYTORCH_138002).reading();
+        String quoted = "The message's hint (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) does not apply: "
+                + "the holes lie inside pages.";
+        assertThat(Rocm.text(hip, Fix.plain(quoted))).isEqualTo(quoted);
+        String worded = "Turn on expandable segments in the allocator's configuration.";
+        assertThat(Rocm.text(hip, new Fix(worded, Fix.Sets.EXPANDABLE_SEGMENTS)))
+                .isEqualTo(worded + " " + Rocm.VARIABLE + " " + Rocm.EXPANDABLE);
+        assertThat(Rocm.text(hip, new Fix("Cap the split size.", Fix.Sets.MAX_SPLIT_SIZE_MB)))
+                .isEqualTo("Cap the split size. " + Rocm.SPLIT);
+    }
+
+    /** What Rocm.text did before the entries said what they set: a match on the prose. */
+    private static String byProse(Reading r, String s) {
+        if (!Rocm.is(r)) return s;
+        if (s.contains("PYTORCH_CUDA_ALLOC_CONF=")) {
+            return s + " " + Rocm.VARIABLE + (s.contains("expandable_segments") ? " " + Rocm.EXPANDABLE : "");
+        }
+        if (s.startsWith("Set max_split_size_mb")) return s + " " + Rocm.SPLIT;
+        return s;
+    }
+
+    @Test
+    @DisplayName("every fix and check the kit prints reads on ROCm (and on CUDA) exactly as the old match on its"
+            + " prose made it, and the four that set something say so")
+    void everyEntryAsBefore() {
+        java.util.List<Fix> all = new java.util.ArrayList<>();
+        for (Cause c : Cause.values()) {
+            all.add(c.checkEntry());
+            all.addAll(c.fixEntries());
+        }
+        for (Finding f : Finding.values()) {
+            all.add(f.checkEntry());
+            all.addAll(f.fixEntries());
+        }
+        all.addAll(FixLadder.entries(FixLadder.FRAGMENTATION_FIXES));
+        Reading hip = Triage.of(PYTORCH_138002).reading(), cuda = Triage.of(SAME_ON_CUDA).reading();
+        for (Fix f : all) {
+            assertThat(Rocm.text(hip, f)).as(f.text()).isEqualTo(byProse(hip, f.text()));
+            assertThat(Rocm.text(cuda, f)).as(f.text()).isEqualTo(f.text());
+        }
+        // the fragmentation check, its two rungs and the fraction's fragmentation fix
+        assertThat(new java.util.LinkedHashSet<>(all)).filteredOn(f -> f.sets() != Fix.Sets.NOTHING).hasSize(4);
+    }
+
+    @Test
+    @DisplayName("every message of the corpus, as ROCm prints it: fixes and check as the old match on the prose made"
+            + " them from the CUDA message's")
+    void corpusAsBefore() throws java.io.IOException {
+        int rocm = 0;
+        for (TriageCorpusTest.Entry e : TriageCorpusTest.corpus()) {
+            String cudaText = e.text().replace("HIP out of memory", "CUDA out of memory");
+            Diagnosis cuda = Triage.of(cudaText), hip = Triage.of(cudaText.replace("CUDA out of memory", "HIP out of memory"));
+            if (!Rocm.is(hip.reading())) continue;
+            rocm++;
+            java.util.List<String> expected = new java.util.ArrayList<>();
+            for (String f : cuda.fixes()) expected.add(byProse(hip.reading(), f));
+            assertThat(hip.fixes()).as(e.file()).isEqualTo(expected);
+            assertThat(hip.tellApart()).as(e.file()).isEqualTo(byProse(hip.reading(), cuda.tellApart()));
+        }
+        assertThat(rocm).isGreaterThan(20);
     }
 
     @Test
