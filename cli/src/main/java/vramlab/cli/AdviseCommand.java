@@ -31,9 +31,9 @@ import vramlab.snapshot.SnapshotInput;
                 standard error.""")
 final class AdviseCommand implements Command {
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
-            the memory PyTorch's allocator can have on the card: its total less the CUDA \
-            context and other processes (nvidia-smi's total is more, by a few hundred MiB of \
-            context); without it a snapshot that recorded an OOM gives the card the run had \
+            the memory PyTorch's allocator can have on the card, its share: the card's total less \
+            the CUDA context and other processes, not the card's total as CUDA reports it \
+            (more by a few hundred MiB of context), which is what triage's --device takes; without it a snapshot that recorded an OOM gives the card the run had \
             (reserved at the OOM plus free), else the card is unknown and the settings are ranked \
             by peak""")
     Long device;

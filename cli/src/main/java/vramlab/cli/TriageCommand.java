@@ -51,8 +51,14 @@ final class TriageCommand implements Command {
             every cause ranked by the share of it that it explains, and the finding (or null)""")
     boolean json;
 
-    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class,
-            description = "for a snapshot: the card's memory (a snapshot does not record it)")
+    @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
+            for a snapshot, which does not record the card. With an oom entry: the card's total as \
+            CUDA reports it (torch.cuda.mem_get_info()[1], the 'total capacity' of PyTorch's OOM \
+            message), against which the ladder weighs what is neither free nor PyTorch's; not \
+            PyTorch's share that replay's and advise's --device take (a value no more than reserved \
+            plus free at the OOM is said to look like that share). Without an oom entry: the memory \
+            PyTorch may have in the replay of what would fail first, as replay's --device (its \
+            share: the total less the context)""")
     Long device;
 
     @CommandLine.Mixin

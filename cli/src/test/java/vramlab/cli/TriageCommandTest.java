@@ -155,6 +155,25 @@ class TriageCommandTest {
     }
 
     @Test
+    @DisplayName("each command's --help says which --device it takes: PyTorch's share (replay, advise), the card's"
+            + " total (triage of a snapshot's OOM)")
+    void deviceHelp() {
+        for (String command : new String[] {"replay", "advise"}) {
+            CliRun h = CliRun.of(command, "--help");
+            String words = h.out().replaceAll("\\s+", " ");
+            assertThat(words).as(command).contains("the memory PyTorch's allocator can have on the card, its share: the"
+                    + " card's total less the CUDA context and other processes").contains("which is what triage's"
+                    + " --device takes");
+        }
+        String triage = CliRun.of("triage", "--help").out().replaceAll("\\s+", " ");
+        assertThat(triage).contains("With an oom entry: the card's total as CUDA reports it"
+                + " (torch.cuda.mem_get_info()[1], the 'total capacity' of PyTorch's OOM message)")
+                .contains("not PyTorch's share that replay's and advise's --device take")
+                .contains("Without an oom entry: the memory PyTorch may have in the replay of what would fail first,"
+                        + " as replay's --device");
+    }
+
+    @Test
     @DisplayName("a look-alike is said to be one, with exit 0")
     void lookAlike() {
         assertThat(run("RuntimeError: MPS backend out of memory (MPS allocated: 9.00 GB)", "triage")).isEqualTo(0);

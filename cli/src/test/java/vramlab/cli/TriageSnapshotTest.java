@@ -54,4 +54,22 @@ class TriageSnapshotTest {
                 + "it would not have fitted: fails by [\\d.]+ [KMG]iB at entry \\d+")
                 .containsPattern("who holds the memory at the OOM at entry \\d+");
     }
+
+    @Test
+    @DisplayName("--device as replay and advise take it (PyTorch's share: reserved + free at the OOM, the card advise"
+            + " infers) is said to look like that share, not the card's total triage takes; a total is not")
+    void shareGivenForTotal() {
+        Path f = real("nesta-discrete-diffusion.oom.pickle");
+        CliRun advise = CliRun.of("advise", f.toString());
+        assertThat(advise.out()).contains("card: 21.94 GiB for PyTorch, inferred from the oom entry (21.70 GiB reserved"
+                + " then + 252.38 MiB device_free)");
+        CliRun share = CliRun.of("triage", "--device", "21.94GiB", f.toString());
+        assertThat(share.status()).as(share.err()).isZero();
+        assertThat(share.out()).contains("--device 21.94 GiB is no more than what PyTorch reserved and what was free at"
+                + " the OOM (21.70 GiB + 252.38 MiB = 21.94 GiB), which leaves nothing for the CUDA context: it looks"
+                + " like PyTorch's share of the card, what replay's and advise's --device take.");
+        CliRun total = CliRun.of("triage", "--device", "23.5GiB", f.toString());
+        assertThat(total.status()).as(total.err()).isZero();
+        assertThat(total.out()).contains("total capacity").doesNotContain("PyTorch's share of the card");
+    }
 }

@@ -125,6 +125,23 @@ public final class SnapshotTriage {
                 "the recorded OOM (trace entry " + m.entry() + ")");
     }
 
+    /**
+     * What the report says when {@code --device} is no more than PyTorch's reserved bytes plus
+     * the free bytes at the OOM: a card's total also holds the CUDA context (the free figure is
+     * cudaMemGetInfo's, taken after PyTorch reserved its segments), so such a value is not a
+     * total; it is what replay and advise take for {@code --device}, PyTorch's share, as they
+     * infer it from this same entry. The ladder still reads the value as given.
+     */
+    static String shareNotTotal(long capacity, OomMoment m) {
+        long share = m.reserved() + m.deviceFree();
+        return "--device " + formatSize(capacity) + " is no more than what PyTorch reserved and what was free at"
+                + " the OOM (" + formatSize(m.reserved()) + " + " + formatSize(m.deviceFree()) + " = "
+                + formatSize(share) + "), which leaves nothing for the CUDA context: it looks like PyTorch's share"
+                + " of the card, what replay's and advise's --device take. triage's --device is the card's total"
+                + " as CUDA reports it (torch.cuda.mem_get_info()[1], the 'total capacity' of PyTorch's OOM"
+                + " message); the figures above read the value as given.";
+    }
+
     static Reading reading(OomMoment m, long capacity) {
         Map<Figure, Long> f = new EnumMap<>(Figure.class);
         f.put(Figure.REQUESTED, m.requested());
@@ -148,6 +165,8 @@ public final class SnapshotTriage {
         if (capacity <= 0) {
             notes.add("A snapshot records neither the card's size nor other processes; pass "
                     + "--device SIZE to weigh what is neither free nor PyTorch's.");
+        } else if (capacity <= m.reserved() + m.deviceFree()) {
+            notes.add(shareNotTotal(capacity, m));
         }
         return new Reading(Family.SNAPSHOT, "CUDA", "", f, new LinkedHashMap<>(), clues, List.of(),
                 notes);

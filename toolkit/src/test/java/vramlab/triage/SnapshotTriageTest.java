@@ -40,6 +40,29 @@ class SnapshotTriageTest {
     }
 
     @Test
+    @DisplayName("--device no more than reserved + free at the OOM is PyTorch's share (replay's meaning), not a"
+            + " card's total: the report says so, and reads the value as given")
+    void shareGivenForTotal() {
+        // holes: 22 MiB reserved and 5 MiB free at the OOM, so a card's total is more than 27 MiB
+        for (long given : new long[] {27 * MiB, 26 * MiB, 1 * MiB}) {
+            Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", given);
+            assertThat(d.reading().get(Figure.CAPACITY)).isEqualTo(given);
+            assertThat(d.reading().notes()).as(d.text()).anyMatch(n -> n.startsWith("--device "
+                    + vramlab.units.Bytes.formatSize(given) + " is no more than what PyTorch reserved and what was"
+                    + " free at the OOM (22.00 MiB + 5.00 MiB = 27.00 MiB), which leaves nothing for the CUDA"
+                    + " context: it looks like PyTorch's share of the card, what replay's and advise's --device"
+                    + " take. triage's --device is the card's total"));
+            assertThat(d.json()).contains("it looks like PyTorch's share of the card");
+        }
+        for (long given : new long[] {27 * MiB + 1, 28 * MiB, 8 * GiB}) {
+            Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", given);
+            assertThat(d.text()).as(d.text()).doesNotContain("PyTorch's share of the card");
+        }
+        assertThat(SnapshotTriage.of(Snapshots.holes(), "holes.pickle", -1).text())
+                .doesNotContain("PyTorch's share of the card");
+    }
+
+    @Test
     @DisplayName("on the real OOM snapshot: a full card, 384 MiB asked and 252 MiB free, as the trace recorded")
     void real() throws Exception {
         Path dir = Snapshots.realDir();
