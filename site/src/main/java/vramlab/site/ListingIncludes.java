@@ -11,6 +11,8 @@ import org.asciidoctor.ast.Document;
 import org.asciidoctor.extension.IncludeProcessor;
 import org.asciidoctor.extension.PreprocessorReader;
 
+import vramlab.kit.Citations;
+
 /**
  * The site's include handling, for one edition: a Java include becomes the listing
  * {@link JavaListing} makes of its tags (markers gone, graded bodies kept for instructors only,
@@ -21,10 +23,10 @@ import org.asciidoctor.extension.PreprocessorReader;
 final class ListingIncludes extends IncludeProcessor {
     private final Edition edition;
     private final GradedSteps steps;
-    private final Map<String, NotesSource.Source> sources;
+    private final Map<String, Citations.Source> sources;
     private final List<String> problems;
 
-    ListingIncludes(Edition edition, GradedSteps steps, Map<String, NotesSource.Source> sources, List<String> problems) {
+    ListingIncludes(Edition edition, GradedSteps steps, Map<String, Citations.Source> sources, List<String> problems) {
         this.edition = edition;
         this.steps = steps;
         this.sources = sources;

@@ -15,6 +15,7 @@ import org.asciidoctor.SafeMode;
 import org.asciidoctor.log.LogRecord;
 import org.asciidoctor.log.Severity;
 
+import vramlab.kit.Citations;
 import vramlab.site.SiteBuilder.SiteException;
 
 /**
@@ -32,11 +33,11 @@ final class Renderer {
     private final Path generated;
     private final Edition edition;
     private final GradedSteps steps;
-    private final Map<String, NotesSource.Source> sources;
+    private final Map<String, Citations.Source> sources;
     private final List<String> warnings = new ArrayList<>();
     private String current = "";
 
-    Renderer(Path root, Path out, Path generated, Edition edition, Map<String, NotesSource.Source> sources) {
+    Renderer(Path root, Path out, Path generated, Edition edition, Map<String, Citations.Source> sources) {
         this.root = root;
         this.out = out;
         this.generated = generated;

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import picocli.CommandLine;
 import vramlab.kit.ChapterLab;
+import vramlab.kit.Citations;
 import vramlab.kit.Chapters;
 import vramlab.kit.FigureRegistry;
 import vramlab.playground.Pages;
@@ -172,7 +173,7 @@ public final class SiteBuilder {
         if (chapters.isEmpty()) throw new SiteException("no chapter", List.of(only.isEmpty()
                 ? "no chapters/chNN-slug folder under " + root : "no chapter " + only + " under " + root + "/chapters"));
         lint(chapters);
-        Map<String, NotesSource.Source> sources = sources();
+        Map<String, Citations.Source> sources = sources();
         try {
             clean();
             Files.createDirectories(out);
@@ -203,13 +204,12 @@ public final class SiteBuilder {
         return out;
     }
 
-    /** {@code site/src/site/sources.tsv}: the files the notes cite, each at one commit. */
-    Map<String, NotesSource.Source> sources() {
-        Path tsv = root.resolve("site/src/site/sources.tsv");
+    /** {@code site/src/site/sources.tsv} ({@link Citations#TABLE}): the files the notes cite, each at one commit. */
+    Map<String, Citations.Source> sources() {
         try {
-            return Files.isRegularFile(tsv) ? NotesSource.parseSources(Files.readString(tsv), tsv.toString()) : Map.of();
+            return Citations.read(root);
         } catch (IOException | IllegalArgumentException e) {
-            throw new SiteException("cannot read " + tsv, List.of(e.getMessage()));
+            throw new SiteException("cannot read " + root.resolve(Citations.TABLE), List.of(e.getMessage()));
         }
     }
 

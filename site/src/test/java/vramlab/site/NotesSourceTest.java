@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import vramlab.kit.Citations;
+
 @DisplayName("The notes' text before Asciidoctor sees it")
 class NotesSourceTest {
-    static final Map<String, NotesSource.Source> SOURCES = Map.of("cca", new NotesSource.Source("cca",
+    static final Map<String, Citations.Source> SOURCES = Map.of("cca", new Citations.Source("cca",
             "pytorch/pytorch", "001074d25084fdb87a799823e395a50f5ec044d3", "c10/cuda/CUDACachingAllocator.cpp"));
 
     @ParameterizedTest(name = "{0}  ->  {1}")
@@ -69,10 +71,10 @@ class NotesSourceTest {
     @DisplayName("the kit's sources.tsv names every source with a full commit")
     void registry() throws IOException {
         var tsv = Repo.root().resolve("site/src/site/sources.tsv");
-        Map<String, NotesSource.Source> s = NotesSource.parseSources(Files.readString(tsv), tsv.toString());
+        Map<String, Citations.Source> s = Citations.parse(Files.readString(tsv), tsv.toString());
         assertThat(s).containsKey("cca");
         assertThat(s.get("cca").url("1-2")).startsWith("https://github.com/pytorch/pytorch/blob/001074d2");
-        assertThatThrownBy(() -> NotesSource.parseSources("k\tpytorch/pytorch\tmain\tx.cpp\n", "s.tsv"))
+        assertThatThrownBy(() -> Citations.parse("k\tpytorch/pytorch\tmain\tx.cpp\n", "s.tsv"))
                 .hasMessageContaining("s.tsv:1").hasMessageContaining("40-hex");
     }
 }
