@@ -15,6 +15,8 @@ import vramlab.kit.FigureRegistry;
  * ({@code output-xxx-yyy.txt}) and each figure ({@code xxx-yyy.svg} and {@code chNN-xxx-yyy.svg});
  * and the lab's run, {@code lab-output.txt} and {@code chNN-slug.txt}. All are drawn from the
  * cores this process runs on: the reference, in the instructor's copy that writes a release.
+ * {@link ReleaseNotes} then expands the notes' includes of these files into the notes and removes
+ * them; the figures stay.
  */
 final class NotesGenerated {
     private NotesGenerated() {}

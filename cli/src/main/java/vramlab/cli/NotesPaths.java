@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  *
  * <p>What is read: the prose of every {@code chapters/*}{@code /src/docs/asciidoc/*.adoc} (both
  * editions show the same prose; they differ in listings). Attribute entries ({@code :core: ../..})
- * and include directives are the renderer's, not the reader's, and are skipped; so are comment lines.
+ * and include directives are the renderer's, not the reader's, and are skipped; so are comment lines,
+ * and a link to another site with its text: a citation's text names a file of PyTorch's
+ * ({@code docs/source/notes/cuda.rst}), not one of the kit's.
  */
 final class NotesPaths {
     private NotesPaths() {}
@@ -28,6 +30,9 @@ final class NotesPaths {
     static final Pattern PATH = Pattern.compile(
             "(?<![\\w./-])((?:chapters|toolkit|labs|cores|quiz|cli|labgen|solutions|slides|site|bench|instructor"
                     + "|playground|docs)/[\\w./-]*)");
+
+    /** A link to another site with its text, {@code link:https://...[text]} or {@code https://...[text]}; a {@code \]} is in the text. */
+    static final Pattern EXTERNAL_LINK = Pattern.compile("(?:link:)?https?://[^\\s\\[]+\\[(?:\\\\]|[^\\]])*]");
 
     /** One path the notes name, where: {@code file} relative to the release, 1-based {@code line}. */
     record Cited(String file, int line, String path) {
@@ -50,7 +55,7 @@ final class NotesPaths {
             for (int i = 0; i < lines.size(); i++) {
                 String line = lines.get(i);
                 if (line.startsWith(":") || line.startsWith("include::") || line.startsWith("//")) continue;
-                Matcher m = PATH.matcher(line);
+                Matcher m = PATH.matcher(EXTERNAL_LINK.matcher(line).replaceAll(""));
                 while (m.find()) {
                     String p = m.group(1).replaceAll("[.]+$", "");      // a sentence's full stop is not the path's
                     out.add(new Cited(dir.relativize(f).toString().replace('\\', '/'), i + 1, p));

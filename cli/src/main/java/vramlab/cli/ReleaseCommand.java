@@ -141,6 +141,16 @@ public final class ReleaseCommand implements Command {
         return refused;
     }
 
+    /**
+     * The kit's notes in {@code dir}, a release's folder, as they read before {@code release}
+     * expands their includes; {@link #expandNotes} then does the rest of what {@code release}
+     * does to them. The site's test renders both with Asciidoctor and compares them.
+     */
+    public static void prepareNotes(Path root, Path dir) throws IOException { ReleaseNotes.prepare(root, dir); }
+
+    /** Expands the includes of the notes {@link #prepareNotes} wrote in {@code dir}. */
+    public static void expandNotes(Path dir) throws IOException { ReleaseNotes.expand(dir); }
+
     /** {@code --gradescope FILE.zip}: the autograder zip, alone (issue 33; {@link GradescopeZip}). */
     private int gradescope(Path root, Io io) throws IOException {
         if (target != null) throw new UsageException("release", "--gradescope writes the autograder zip alone: drop " + target);
@@ -185,8 +195,6 @@ public final class ReleaseCommand implements Command {
                 }
             }
         }
-        // The notes read alone (GitHub, an editor, asciidoctor): labs/ for solutions/, the generated files beside them.
-        ReleaseNotes.write(dir);
         Map<String, String> generated = LabGenerator.generate(root.resolve("solutions"));
         for (String module : List.of("labs", "cores")) {
             for (Map.Entry<String, String> f : generated.entrySet()) {
@@ -195,6 +203,9 @@ public final class ReleaseCommand implements Command {
                 Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
             }
         }
+        // The notes read alone (GitHub, an editor, asciidoctor): labs/ for solutions/, citations as links, and
+        // every include expanded from the files just written (labs/ as handed out, never the reference).
+        ReleaseNotes.write(root, dir);
         copy(root.resolve("labs/pom.xml"), dir.resolve("labs/pom.xml"));
         copyTree(root.resolve("labs/answers"), dir.resolve("labs/answers"));
         Files.writeString(dir.resolve("labs/STUDENT_COPY"), "labs/ is the student's: the kit's maintainers' checks leave it alone.\n");
@@ -271,8 +282,8 @@ public final class ReleaseCommand implements Command {
         String notes = site
                 ? "`docs/index.html` (rendered, with each chapter's slides and playground), or their AsciiDoc in"
                         + " `chapters/chNN-slug/src/docs/asciidoc/`"
-                : "their AsciiDoc in `chapters/chNN-slug/src/docs/asciidoc/` (an editor's AsciiDoc preview renders them;"
-                        + " this copy was made without the rendered pages)";
+                : "their AsciiDoc in `chapters/chNN-slug/src/docs/asciidoc/` (GitHub and an editor's AsciiDoc preview"
+                        + " render them; this copy was made without the rendered pages)";
         String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
                 + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";

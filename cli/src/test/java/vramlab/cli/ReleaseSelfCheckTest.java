@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -17,6 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vramlab.contest.Entries;
 import vramlab.judge.RecordedRuns;
+import vramlab.kit.ChapterLab;
+import vramlab.kit.Chapters;
+import vramlab.kit.Citations;
+import vramlab.kit.FigureRegistry;
 import vramlab.judge.Scoreboard;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.grade.Gradebook;
@@ -106,33 +111,102 @@ class ReleaseSelfCheckTest {
         Files.writeString(notes, String.join("\n", "= Chapter 9", ":core: ../../../../../solutions/src/main/java/vramlab",
                 "include::../../../../../toolkit/src/test/resources/x.txt[]",
                 "Write your answers in `labs/answers/ch09.txt`.",
-                "Replay `chapters/ch09-x/examples/run.pickle` and read toolkit/README.adoc.", ""));
+                "Replay `chapters/ch09-x/examples/run.pickle` and read toolkit/README.adoc.",
+                "A citation names PyTorch's file, not the kit's: link:https://github.com/pytorch/pytorch/blob/68e217b9e71fcecbd34d"
+                        + "831dd3e3e5a4ea9028fd/docs/source/notes/cuda.rst[`+docs/source/notes/cuda.rst+` (pytorch/pytorch@68e217b)].",
+                ""));
         assertThat(NotesPaths.missingIn(dir)).containsExactly(
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: chapters/ch09-x/examples/run.pickle (not in the release)",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: toolkit/README.adoc (not in the release)");
     }
 
     @Test
-    @DisplayName("the notes read alone, with no site: includes resolve inside the release (labs/, not solutions/), every"
-            + " attribute is defined, and each step's worked example is there")
+    @DisplayName("the notes read alone, with no site: labs/ for solutions/, every attribute defined, and each step's"
+            + " worked example, each output and the lab's run expanded into them")
     void theNotesReadAlone() throws Exception {
         assertThat(ReleaseNotes.unresolved(release)).as("what a reader of the AsciiDoc alone cannot see").isEmpty();
         Path ch03 = release.resolve("chapters/ch03-caching-allocator/src/docs/asciidoc");
         String notes = Files.readString(ch03.resolve("ch03-caching-allocator.adoc"));
         assertThat(notes).doesNotContain("solutions/").contains(":core: ../../../../../labs/src/main/java/vramlab")
                 .contains(":generated: generated").contains(":link-ch04: link:../../../../ch04-real-oom/src/docs/asciidoc/");
+        ChapterLab lab = Chapters.all().stream().filter(l -> l.id().equals("ch03-caching-allocator")).findFirst().orElseThrow();
         for (String step : List.of("3.1", "3.2", "3.3", "3.4", "3.5")) {
-            assertThat(ch03.resolve("generated/step-" + step + ".adoc")).as("step " + step + "'s worked example").isNotEmptyFile();
+            assertThat(notes).as("step " + step + "'s worked example")
+                    .contains(FigureRegistry.example(FigureRegistry.examples(lab).get(step)).strip());
         }
-        assertThat(ch03.resolve("generated/ch03-caching-allocator.txt")).isNotEmptyFile();
-        assertThat(ch03.resolve("generated/output-pools-never-mix.txt")).isNotEmptyFile();
+        assertThat(notes).as("an output").contains(FigureRegistry.example(FigureRegistry.outputs(lab).get("pools-never-mix")).strip());
+        assertThat(ch03.resolve("generated")).as("its text is in the notes").doesNotExist();
         assertThat(Files.readString(ch03.resolve("figures/ch03-split-merge.svg"))).contains("<svg");
         assertThat(release.resolve("chapters/ch02-cudamalloc/src/docs/asciidoc/figures/vmm-states.svg"))
                 .as("a figure drawn outside ChNNFigures (VmmStateFigure)").isNotEmptyFile();
-        // The listing of step 3.2 reads labs/: its tag is there, around the Todo, not the reference's body.
-        String find = Files.readString(release.resolve("labs/src/main/java/vramlab/alloc/CachingAllocator.java"));
-        assertThat(find.substring(find.indexOf("// tag::find[]"), find.indexOf("// end::find[]")))
+        // The listing of step 3.2 is labs/'s as handed out: the region inside its tags, around the Todo, not the body.
+        assertThat(notes).contains(region("labs/src/main/java/vramlab/alloc/CachingAllocator.java", "find"))
                 .contains("throw new vramlab.lab.Todo(\"3.2\"").doesNotContain("pool.ceiling(");
+    }
+
+    /** The lines of the release's {@code file} between {@code // tag::tag[]} and {@code // end::tag[]}, markers left out. */
+    static String region(String file, String tag) throws Exception {
+        String text = Files.readString(release.resolve(file));
+        int from = text.indexOf("\n", text.indexOf("// tag::" + tag + "[]")) + 1;
+        String region = text.substring(from, text.lastIndexOf("\n", text.indexOf("// end::" + tag + "[]")) + 1);
+        assertThat(region).as(file + "'s region " + tag).isNotBlank().doesNotContain("tag::", "end::");
+        return region;
+    }
+
+    @Test
+    @DisplayName("no include left in a release's notes: GitHub expands none; the partial and the generated files are in"
+            + " the notes, not beside them")
+    void noIncludeLeft() throws Exception {
+        List<Path> adoc;
+        try (Stream<Path> s = Files.walk(release.resolve("chapters"))) {
+            adoc = s.filter(p -> p.toString().endsWith(".adoc") && p.toString().contains("/src/docs/")).sorted().toList();
+        }
+        assertThat(adoc).extracting(p -> p.getFileName().toString()).as("the notes, one file a chapter")
+                .containsExactly("ch01-mmu.adoc", "ch02-cudamalloc.adoc", "ch03-caching-allocator.adoc", "ch04-real-oom.adoc",
+                        "ch05-expandable-segments.adoc", "ch06-buddy.adoc", "ch07-pinned.adoc", "ch08-malloc-lab.adoc");
+        for (Path f : adoc) {
+            assertThat(Files.readAllLines(f)).as(f + ": include lines").noneMatch(l -> l.startsWith("include::"));
+        }
+        String ch04 = Files.readString(release.resolve("chapters/ch04-real-oom/src/docs/asciidoc/ch04-real-oom.adoc"));
+        assertThat(ch04).as("triage.adoc, expanded with its listings from toolkit/ and the corpus")
+                .contains(Files.readString(root.resolve("toolkit/src/test/resources/triage-corpus/003-echomimic-v2.txt")).strip())
+                .contains(region("toolkit/src/main/java/vramlab/triage/Ladder.java", "ladder"));
+    }
+
+    @Test
+    @DisplayName("a citation src:key[...] is a plain link in a release's notes, from the site's own table")
+    void citationsAreLinks() throws Exception {
+        Citations.Source cca = Citations.read(root).get("cca");
+        String ch03 = Files.readString(release.resolve("chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc"));
+        assertThat(ch03).as("a citation of CUDACachingAllocator.cpp").contains("link:" + cca.url("") + "#L")
+                .doesNotContain("src:cca[");
+        List<Path> adoc;
+        try (Stream<Path> s = Files.walk(release.resolve("chapters"))) {
+            adoc = s.filter(p -> p.toString().endsWith(".adoc") && p.toString().contains("/src/docs/")).toList();
+        }
+        for (Path f : adoc) {
+            Citations.eachProseLine(Files.readString(f), (n, line) -> {
+                assertThat(line).as(f + ":" + n).doesNotContainPattern(Citations.SRC);
+                return line;
+            });
+        }
+    }
+
+    @Test
+    @DisplayName("a student's edit to labs/ changes no listing in the notes: a deleted tag:: comment leaves them whole")
+    void aDeletedTagChangesNoListing() throws Exception {
+        Path file = release.resolve("labs/src/main/java/vramlab/alloc/CachingAllocator.java");
+        String handedOut = Files.readString(file);
+        String listing = region("labs/src/main/java/vramlab/alloc/CachingAllocator.java", "find");
+        Path notes = release.resolve("chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc");
+        try {
+            Files.writeString(file, handedOut.replace("// tag::find[]", "").replace("throw new vramlab.lab.Todo(\"3.2\"",
+                    "return pool.ceiling(key); // throw new vramlab.lab.Todo(\"3.2\""));
+            assertThat(ReleaseNotes.unresolved(release)).as("what the notes miss once the student has edited labs/").isEmpty();
+            assertThat(Files.readString(notes)).contains(listing).doesNotContain("return pool.ceiling(key);");
+        } finally {
+            Files.writeString(file, handedOut);
+        }
     }
 
     @Test
@@ -146,20 +220,26 @@ class ReleaseSelfCheckTest {
         Files.writeString(docs.resolve("ch09-x.adoc"), String.join("\n", "= Chapter 9",
                 ":core: ../../../../../labs/src/main/java/vramlab",
                 ":old: ../../../../../solutions/src/main/java/vramlab",
+                "As src:cca[1-2] says.",
                 "include::{core}/alloc/A.java[tag=a]",
                 "include::{generated}/step-9.1.adoc[]",
                 "include::{old}/alloc/A.java[tag=a]",
                 "include::../../../../../../outside.txt[]",
                 "See {link-ch03}.",
                 "include::part.adoc[]",
-                "image::figures/none.svg[A figure]", ""));
+                "image::figures/none.svg[A figure]", "----", "src:cca[1-2] in a listing is text", "----", ""));
+        String left = " is not expanded into the notes (GitHub shows no include, and the student's copy of the file may change)";
         assertThat(ReleaseNotes.unresolved(dir)).containsExactly(
-                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: {generated} is not defined",
-                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:6: include::solutions/src/main/java/vramlab/alloc/A.java is not in the release",
-                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:7: include::../../../../../../outside.txt is outside the release",
-                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:8: {link-ch03} is not defined",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:4: src:cca[1-2] is not a link (release links a citation"
+                        + " whose key is in site/src/site/sources.tsv and whose lines are FIRST-LAST)",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5: include::labs/src/main/java/vramlab/alloc/A.java" + left,
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:6: {generated} is not defined",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:7: include::solutions/src/main/java/vramlab/alloc/A.java is not in the release",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:8: include::../../../../../../outside.txt is outside the release",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:9: {link-ch03} is not defined",
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:10: include::chapters/ch09-x/src/docs/asciidoc/part.adoc" + left,
                 "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag 'b' in it",
-                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:10: image::figures/none.svg is not in the release");
+                "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:11: image::figures/none.svg is not in the release");
     }
 
     @Test

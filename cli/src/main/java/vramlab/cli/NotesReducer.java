@@ -1,0 +1,190 @@
+package vramlab.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A release's notes with their includes expanded, as Asciidoctor's reducer
+ * ({@code asciidoctor-reducer}) writes a document: each {@code include::} line is replaced by the
+ * lines Asciidoctor would include there, read when the release is written. So the notes hold
+ * their listings themselves: GitHub, which expands no include, shows them, and a student who
+ * edits {@code labs/} (or deletes a {@code // tag::x[]} comment) changes nothing the notes show.
+ * What is expanded is what plain Asciidoctor would have included from the release: each step's
+ * listing from the release's {@code labs/}, as handed out (its body a {@code Todo}), never from
+ * the reference.
+ *
+ * <p>Asciidoctor's rules, as in {@code lib/asciidoctor/reader.rb} ({@code
+ * preprocess_include_directive}, Asciidoctor 2.0): a target's attribute references are replaced
+ * with the attributes defined above it; a target is resolved from the folder of the file that
+ * includes it; {@code tag=x} or {@code tags=x;y} takes the lines between {@code tag::x[]} and
+ * {@code end::x[]} and drops every line that holds a tag directive of any name; an included
+ * AsciiDoc file ({@code .adoc}, {@code .asciidoc}, {@code .asc}, {@code .ad}, {@code .txt}) has
+ * its own directives processed, with the attributes of the file that includes it. An include
+ * this does not expand is left as it is, for {@link ReleaseNotes#unresolved} to name: a target
+ * outside {@code root} or not there, an undefined attribute, a tag the file lacks or leaves
+ * open, or an attribute other than {@code tag} and {@code tags} ({@code lines}, {@code indent},
+ * {@code leveloffset}, a wildcard or a negated tag), which the kit's notes do not use.
+ */
+final class NotesReducer {
+    private NotesReducer() {}
+
+    /** One document reduced: its text, and the files whose lines it now holds. */
+    record Reduced(String text, Set<Path> inlined) {}
+
+    static final Pattern INCLUDE = Pattern.compile("^include::([^\\[\\s][^\\[]*)\\[(.*)]\\s*$");
+    private static final Pattern ENTRY = Pattern.compile("^:([\\w-]+)(!?):(?:\\s+(.*))?$");
+    private static final Pattern COMMENT_BLOCK = Pattern.compile("/{4,}");
+    private static final Pattern REFERENCE = Pattern.compile("\\{([\\w-]+)}");
+    /** Asciidoctor's {@code TagDirectiveRx}. */
+    private static final Pattern TAG_DIRECTIVE = Pattern.compile("\\b(?:tag|(e)nd)::(\\S+?)\\[\\](?=$|[ \\r])");
+    private static final Set<String> ASCIIDOC = Set.of(".adoc", ".asciidoc", ".asc", ".ad", ".txt");
+    /** Asciidoctor's default {@code max-include-depth}. */
+    private static final int MAX_DEPTH = 64;
+
+    /** The document {@code file} (its text {@code text}) with every include it can expand from inside {@code root} expanded. */
+    static Reduced reduce(Path root, Path file, String text) throws IOException {
+        List<String> out = new ArrayList<>();
+        Set<Path> inlined = new LinkedHashSet<>();
+        expand(root.toAbsolutePath().normalize(), file.toAbsolutePath().normalize(), lines(text), new HashMap<>(), out,
+                inlined, new ArrayDeque<>());
+        return new Reduced(String.join("\n", out) + (text.endsWith("\n") ? "\n" : ""), inlined);
+    }
+
+    private static void expand(Path root, Path file, List<String> lines, Map<String, String> attributes, List<String> out,
+            Set<Path> inlined, Deque<Path> depth) throws IOException {
+        depth.push(file);
+        String comment = null;              // Asciidoctor processes no directive inside a comment block
+        for (String line : lines) {
+            if (comment != null || COMMENT_BLOCK.matcher(line).matches()) {
+                if (comment == null) comment = line;
+                else if (line.equals(comment)) comment = null;
+                out.add(line);
+                continue;
+            }
+            Matcher entry = ENTRY.matcher(line);
+            if (entry.matches()) {
+                if (entry.group(2).isEmpty()) {
+                    attributes.put(entry.group(1), substitute(entry.group(3) == null ? "" : entry.group(3).strip(), attributes));
+                } else {
+                    attributes.remove(entry.group(1));
+                }
+                out.add(line);
+                continue;
+            }
+            Matcher inc = INCLUDE.matcher(line);
+            Path target = inc.matches() && depth.size() < MAX_DEPTH ? target(root, file, inc.group(1), attributes) : null;
+            List<String> got = target == null ? null : included(target, inc.group(2));
+            if (got == null) {
+                out.add(line);
+                continue;
+            }
+            inlined.add(target);
+            if (isAsciiDoc(target)) expand(root, target, got, attributes, out, inlined, depth);
+            else out.addAll(got);
+        }
+        depth.pop();
+    }
+
+    /** The file an include names, inside {@code root}; null when an attribute is undefined or the file is not there. */
+    private static Path target(Path root, Path file, String name, Map<String, String> attributes) {
+        String resolved = substitute(name, attributes);
+        if (resolved == null) return null;
+        Path target = file.getParent().resolve(resolved).normalize();
+        return target.startsWith(root) && Files.isRegularFile(target) ? target : null;
+    }
+
+    /** {@code text} with its attribute references replaced; null when one is undefined. */
+    private static String substitute(String text, Map<String, String> attributes) {
+        if (text == null) return null;
+        Matcher m = REFERENCE.matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String v = attributes.get(m.group(1));
+            if (v == null) return null;
+            m.appendReplacement(sb, Matcher.quoteReplacement(v));
+        }
+        return m.appendTail(sb).toString();
+    }
+
+    /** The lines an include of {@code target} with the attribute list {@code attrlist} takes; null when this cannot say. */
+    static List<String> included(Path target, String attrlist) throws IOException {
+        List<String> tags = tags(attrlist);
+        if (tags == null) return null;
+        List<String> all = lines(Files.readString(target, StandardCharsets.UTF_8));
+        return tags.isEmpty() ? all : tagged(all, tags);
+    }
+
+    /** The tags an attribute list asks for: none for the whole file, null for what this does not expand. */
+    static List<String> tags(String attrlist) {
+        List<String> tags = new ArrayList<>();
+        if (attrlist.isBlank()) return tags;
+        for (String attribute : attrlist.split(",")) {
+            String[] kv = attribute.split("=", 2);
+            String name = kv[0].strip();
+            if (kv.length != 2 || !(name.equals("tag") || name.equals("tags"))) return null;
+            String value = kv[1].strip();
+            if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) value = value.substring(1, value.length() - 1);
+            for (String t : value.split(";")) {
+                String tag = t.strip();
+                if (tag.isEmpty() || tag.startsWith("!") || tag.contains("*")) return null;
+                tags.add(tag);
+            }
+        }
+        return tags;
+    }
+
+    /**
+     * The lines of the regions tagged {@code tags}, as Asciidoctor takes them: a region runs from
+     * {@code tag::x[]} to its {@code end::x[]}, regions inside it come along, and no line holding a
+     * tag directive is kept. Null when a tag is missing, ended where another is open, or left open.
+     */
+    static List<String> tagged(List<String> lines, List<String> tags) {
+        List<String> out = new ArrayList<>();
+        Set<String> wanted = Set.copyOf(tags);
+        Set<String> found = new LinkedHashSet<>();
+        Deque<String> open = new ArrayDeque<>();
+        for (String line : lines) {
+            Matcher m = line.contains("::") && line.contains("[]") ? TAG_DIRECTIVE.matcher(line) : null;
+            if (m != null && m.find()) {
+                String tag = m.group(2);
+                if (m.group(1) != null) {
+                    if (tag.equals(open.peek())) open.pop();
+                    else if (wanted.contains(tag)) return null;          // an end of a wanted tag that is not the open one
+                } else if (wanted.contains(tag)) {
+                    found.add(tag);
+                    open.push(tag);
+                }
+            } else if (!open.isEmpty()) {
+                out.add(line);
+            }
+        }
+        return open.isEmpty() && found.containsAll(wanted) ? out : null;
+    }
+
+    /** A file's lines as Asciidoctor reads them: a leading byte-order mark dropped, no line for the last newline. */
+    static List<String> lines(String text) {
+        if (text.startsWith("\uFEFF")) text = text.substring(1);
+        List<String> lines = new ArrayList<>(Arrays.asList(text.split("\r?\n", -1)));
+        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) lines.remove(lines.size() - 1);
+        return lines;
+    }
+
+    private static boolean isAsciiDoc(Path file) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return dot >= 0 && ASCIIDOC.contains(name.substring(dot));
+    }
+}
