@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Citations;
+import vramlab.kit.NotesSource;
 import vramlab.kit.Chapters;
 
 /**
@@ -110,13 +111,18 @@ final class ReleaseNotes {
         }
     }
 
-    /** {@code text} with each citation a link; one the table cannot make is left for {@link #unresolved} to name. */
+    /**
+     * {@code text} with its code spans literal and each citation a link, as the site renders it
+     * ({@link NotesSource}): {@code `requested <= allocated`} read alone would show an arrow.
+     * A citation the table cannot make is left for {@link #unresolved} to name.
+     */
     static String linked(String text, Map<String, Citations.Source> sources) {
         return Citations.eachProseLine(text, (n, line) -> {
+            String literal = NotesSource.literalCode(line);
             try {
-                return Citations.link(line, sources, "");
+                return Citations.link(literal, sources, "");
             } catch (IllegalArgumentException e) {
-                return line;
+                return literal;
             }
         });
     }

@@ -130,11 +130,13 @@ class ReleaseSelfCheckTest {
         assertThat(notes).doesNotContain("solutions/").contains(":core: ../../../../../labs/src/main/java/vramlab")
                 .contains(":generated: generated").contains(":link-ch04: link:../../../../ch04-real-oom/src/docs/asciidoc/");
         ChapterLab lab = Chapters.all().stream().filter(l -> l.id().equals("ch03-caching-allocator")).findFirst().orElseThrow();
+        var sources = Citations.read(root);          // the examples' prose as the notes' own: code spans literal
         for (String step : List.of("3.1", "3.2", "3.3", "3.4", "3.5")) {
-            assertThat(notes).as("step " + step + "'s worked example")
-                    .contains(FigureRegistry.example(FigureRegistry.examples(lab).get(step)).strip());
+            assertThat(notes).as("step " + step + "'s worked example").contains(
+                    ReleaseNotes.linked(FigureRegistry.example(FigureRegistry.examples(lab).get(step)), sources).strip());
         }
-        assertThat(notes).as("an output").contains(FigureRegistry.example(FigureRegistry.outputs(lab).get("pools-never-mix")).strip());
+        assertThat(notes).as("an output").contains(
+                ReleaseNotes.linked(FigureRegistry.example(FigureRegistry.outputs(lab).get("pools-never-mix")), sources).strip());
         assertThat(ch03.resolve("generated")).as("its text is in the notes").doesNotExist();
         assertThat(Files.readString(ch03.resolve("figures/ch03-split-merge.svg"))).contains("<svg");
         assertThat(release.resolve("chapters/ch02-cudamalloc/src/docs/asciidoc/figures/vmm-states.svg"))
@@ -174,12 +176,14 @@ class ReleaseSelfCheckTest {
     }
 
     @Test
-    @DisplayName("a citation src:key[...] is a plain link in a release's notes, from the site's own table")
+    @DisplayName("a citation src:key[...] is a plain link in a release's notes, from the site's own table, and code spans are literal")
     void citationsAreLinks() throws Exception {
         Citations.Source cca = Citations.read(root).get("cca");
         String ch03 = Files.readString(release.resolve("chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc"));
         assertThat(ch03).as("a citation of CUDACachingAllocator.cpp").contains("link:" + cca.url("") + "#L")
                 .doesNotContain("src:cca[");
+        assertThat(ch03).as("code spans literal, as the site makes them: no arrow for <=")
+                .contains("`+requested <= allocated <= reserved+`").doesNotContain(" `requested <= allocated");
         List<Path> adoc;
         try (Stream<Path> s = Files.walk(release.resolve("chapters"))) {
             adoc = s.filter(p -> p.toString().endsWith(".adoc") && p.toString().contains("/src/docs/")).toList();

@@ -11,6 +11,7 @@ import org.asciidoctor.ast.Document;
 import org.asciidoctor.extension.IncludeProcessor;
 import org.asciidoctor.extension.PreprocessorReader;
 
+import vramlab.kit.NotesSource;
 import vramlab.kit.Citations;
 
 /**

@@ -15,6 +15,7 @@ import org.asciidoctor.SafeMode;
 import org.asciidoctor.log.LogRecord;
 import org.asciidoctor.log.Severity;
 
+import vramlab.kit.NotesSource;
 import vramlab.kit.Citations;
 import vramlab.site.SiteBuilder.SiteException;
 

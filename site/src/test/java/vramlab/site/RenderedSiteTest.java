@@ -17,6 +17,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
+import vramlab.kit.NotesSource;
+
 /**
  * The two editions as this build rendered them (under {@code -Psite}; see {@link Rendered}):
  * what the student edition must never show, what the instructor edition must show, and what

@@ -1,4 +1,4 @@
-package vramlab.site;
+package vramlab.kit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,11 +6,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import vramlab.kit.Citations;
 
 /**
- * The notes' and decks' AsciiDoc as the site hands it to Asciidoctor, after two rewrites that
- * keep the text honest:
+ * The notes' and decks' AsciiDoc as the site hands it to Asciidoctor, and as a release writes its
+ * notes ({@code vramlab.cli.ReleaseNotes}, read without the site), after two rewrites that keep
+ * the text honest:
  * <ul>
  *   <li><b>Code spans are literal.</b> {@code `requested <= allocated`} would become
  *       {@code requested ⇐ allocated}, {@code `__free_one_page()`} would lose its underscores to

@@ -1,4 +1,4 @@
-package vramlab.site;
+package vramlab.kit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import vramlab.kit.Citations;
 
 @DisplayName("The notes' text before Asciidoctor sees it")
 class NotesSourceTest {
@@ -70,11 +69,19 @@ class NotesSourceTest {
     @Test
     @DisplayName("the kit's sources.tsv names every source with a full commit")
     void registry() throws IOException {
-        var tsv = Repo.root().resolve("site/src/site/sources.tsv");
+        var tsv = kitRoot().resolve(Citations.TABLE);
         Map<String, Citations.Source> s = Citations.parse(Files.readString(tsv), tsv.toString());
         assertThat(s).containsKey("cca");
         assertThat(s.get("cca").url("1-2")).startsWith("https://github.com/pytorch/pytorch/blob/001074d2");
         assertThatThrownBy(() -> Citations.parse("k\tpytorch/pytorch\tmain\tx.cpp\n", "s.tsv"))
                 .hasMessageContaining("s.tsv:1").hasMessageContaining("40-hex");
+    }
+
+    /** The kit's top: surefire starts in {@code toolkit/}. */
+    private static java.nio.file.Path kitRoot() {
+        java.nio.file.Path p = java.nio.file.Path.of("").toAbsolutePath();
+        while (p != null && !Files.isDirectory(p.resolve("chapters"))) p = p.getParent();
+        if (p == null) throw new IllegalStateException("no chapters/ above " + java.nio.file.Path.of("").toAbsolutePath());
+        return p;
     }
 }
