@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static vramlab.units.Bytes.mib;
 
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
@@ -35,19 +36,28 @@ class StepsInIsolationTest {
     @Graded(step = "3.2", points = 2)
     @Test
     @DisplayName("3.2 on its own: the smallest free block that fits, and the lower address among equals")
-    void bestFitOnItsOwn() {
+    void bestFitOnItsOwn() { bestFit(allocator::findFreeBlock); }
+
+    /** A body of step 3.2: the allocator's own, or (in the kit's tests of this feedback) a wrong one. */
+    interface FindBody { Block find(NavigableSet<Block> pool, int stream, long rounded); }
+
+    /** A body of step 3.4, likewise. */
+    interface MergeBody { Block merge(Block block, NavigableSet<Block> pool); }
+
+    /** {@link #bestFitOnItsOwn} on {@code body}. */
+    static void bestFit(FindBody body) {
         List<Block> s0 = segment(0, 1L << 40, 2, 6, 2, 4, 6);        // free: 6 MiB @2, 4 MiB @10
         List<Block> s1 = segment(1, 2L << 40, 2, 4, 14);              // free: 4 MiB @2 (higher address)
         TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(List.of(s0.get(1), s0.get(3), s1.get(1)));
-        find(pool, 0, mib(3), s0.get(3));
-        find(pool, 0, mib(5), s0.get(1));
-        find(pool, 0, mib(7), null);
-        find(pool, 1, mib(1), null);                                  // another stream's blocks are not taken
+        find(body, pool, 0, mib(3), s0.get(3));
+        find(body, pool, 0, mib(5), s0.get(1));
+        find(body, pool, 0, mib(7), null);
+        find(body, pool, 1, mib(1), null);                            // another stream's blocks are not taken
         List<Block> s2 = HandBuilt.segmentOn(1, 2, 3L << 40, 2, 8, 10); // stream 1: free 8 MiB @2
         pool.add(s2.get(1));
-        find(pool, 0, mib(7), null);            // stream 1's 8 MiB block sorts after stream 0's, but is not its
-        find(pool, 1, mib(7), s2.get(1));
+        find(body, pool, 0, mib(7), null);      // stream 1's 8 MiB block sorts after stream 0's, but is not its
+        find(body, pool, 1, mib(7), s2.get(1));
     }
 
     /**
@@ -79,16 +89,22 @@ class StepsInIsolationTest {
     @Graded(step = "3.4", points = 2)
     @Test
     @DisplayName("3.4 on its own: [2 L][6 F][2 ->F][4 F] merges into one 12 MiB free block")
-    void mergeOnItsOwn() {
+    void mergeOnItsOwn() { mergeBothSides(allocator::mergeWithNeighbours); }
+
+    /**
+     * {@link #mergeOnItsOwn} on {@code body}. The call is described as it was made: the freed
+     * block and its segment before the merge, since a wrong merge changes both.
+     */
+    static void mergeBothSides(MergeBody body) {
         List<Block> s = segment(0, 1L << 40, 2, 6, 2, 4, 6);
         TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.addAll(List.of(s.get(1), s.get(3)));
         Block middle = s.get(2);
         middle.allocated = false;                                     // freeing the 2 MiB block
-        Block merged = allocator.mergeWithNeighbours(middle, pool);
         var freeing = new Ch03Feedback.Merge(where(middle), mib(20));
-        Ch03Feedback.MERGE.check("mergeWithNeighbours(" + middle + ") in " + s.get(0).segment(), freeing, where(merged),
-                "seg0 2M+12M");
+        String call = "mergeWithNeighbours(" + middle + ") in " + s.get(0).segment();
+        Block merged = body.merge(middle, pool);
+        Ch03Feedback.MERGE.check(call, freeing, where(merged), "seg0 2M+12M");
         assertThat(merged).as("the merged block is the left neighbour, grown").isSameAs(s.get(1));
         assertThat(merged.next()).as("the merged block's next").isSameAs(s.get(4));
         assertThat(s.get(4).prev()).as("the next block's prev").isSameAs(merged);
@@ -100,7 +116,7 @@ class StepsInIsolationTest {
         checked.add(t.get(1));
         checked.add(t.get(3));
         t.get(2).allocated = false;
-        assertThat(allocator.mergeWithNeighbours(t.get(2), checked).size()).isEqualTo(mib(12));
+        assertThat(body.merge(t.get(2), checked).size()).isEqualTo(mib(12));
         assertThat(checked).as("each neighbour left the free set before it was absorbed").isEmpty();
     }
 
@@ -115,9 +131,10 @@ class StepsInIsolationTest {
         TreeSet<Block> pool = new TreeSet<>(FreeSet.BY_STREAM_SIZE_ADDRESS);
         pool.add(s1.get(0));
         Block last = s0.get(1);                                       // freeing segment 0's last block
+        var freeing = new Ch03Feedback.Merge(where(last), mib(20));   // as it was before the call
+        String call = "mergeWithNeighbours(" + last + ") with segment 1 starting at the next address";
         Block merged = allocator.mergeWithNeighbours(last, pool);
-        Ch03Feedback.MERGE.check("mergeWithNeighbours(" + last + ") with segment 1 starting at the next address",
-                new Ch03Feedback.Merge(where(last), mib(20)), where(merged), "seg0 2M+18M");
+        Ch03Feedback.MERGE.check(call, freeing, where(merged), "seg0 2M+18M");
         assertThat(pool).as("segment 1's free block stays in the free set").containsExactly(s1.get(0));
     }
 
@@ -126,9 +143,10 @@ class StepsInIsolationTest {
         return "seg" + b.segment().id() + " " + b.offset() / mib(1) + "M+" + b.size() / mib(1) + "M";
     }
 
-    void find(TreeSet<Block> pool, int stream, long rounded, Block expected) {
+    /** One search, described with each free block's stream, so that "another stream's block" can be checked. */
+    static void find(FindBody body, TreeSet<Block> pool, int stream, long rounded, Block expected) {
         var asked = new vramlab.ch03.Ch03Feedback.Find(List.copyOf(pool), stream, rounded);
         Ch03Feedback.FIND.check("findFreeBlock(pool, stream " + stream + ", " + rounded / mib(1) + " MiB) over "
-                + pool, asked, allocator.findFreeBlock(pool, stream, rounded), expected);
+                + asked.listing(), asked, body.find(pool, stream, rounded), expected);
     }
 }

@@ -48,8 +48,13 @@ public final class Ch03Feedback {
 
         long minimum(PoolKind p) { return p == PoolKind.SMALL ? MIN_BLOCK : LARGE_STEP; }
 
+        /**
+         * The call and the remainder it leaves: a size just under a whole MiB reads as
+         * {@code 2096640 B (2.00 MiB)}, which hides that 512 B remain.
+         */
         @Override public String toString() {
-            return "shouldSplit(" + pool + ", " + Bytes.readable(block) + ", " + Bytes.readable(rounded) + ")";
+            return "shouldSplit(" + pool + ", " + Bytes.readable(block) + ", " + Bytes.readable(rounded) + ")"
+                    + " with a remainder of " + Bytes.readable(remainder());
         }
     }
 
@@ -70,9 +75,11 @@ public final class Ch03Feedback {
     public record Find(List<vramlab.alloc.Block> pool, int stream, long rounded) {
         /** Each free block with its stream: the hint "another stream's block" must be checkable from the listing. */
         @Override public String toString() {
-            return "findFreeBlock(" + pool.stream().map(b -> b + " stream " + b.stream()).toList() + ", stream " + stream
-                    + ", " + Bytes.readable(rounded) + ")";
+            return "findFreeBlock(" + listing() + ", stream " + stream + ", " + Bytes.readable(rounded) + ")";
         }
+
+        /** The free set, each block with its stream. */
+        public String listing() { return pool.stream().map(b -> b + " stream " + b.stream()).toList().toString(); }
     }
 
     /** 3.2: {@code findFreeBlock(pool, stream, rounded)}; the answer is a block, or null. */
