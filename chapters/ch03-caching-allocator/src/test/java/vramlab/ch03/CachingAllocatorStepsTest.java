@@ -5,6 +5,7 @@ import static vramlab.units.Bytes.mib;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DisplayName;
@@ -146,17 +147,31 @@ class CachingAllocatorStepsTest {
         @Graded(step = "3.5", points = 2)
         @org.junit.jupiter.api.Test
         @DisplayName("empty_cache releases entirely free segments only, and returns the bytes released")
-        void releasesWholeFreeSegmentsOnly() {
+        void releasesWholeFreeSegmentsOnly() { releasesWholeFreeSegmentsOnly(Sim::emptyCache); }
+
+        /**
+         * The test on {@code emptyCache}: the allocator's own, or (in the kit's tests of this
+         * test) a wrong body. A segment is whole when its free block has no neighbour on EITHER
+         * side, so the live block stands after a free one as well as before it.
+         */
+        static void releasesWholeFreeSegmentsOnly(ToLongFunction<Sim> emptyCache) {
             Sim sim = new Sim(mib(40));
             Block a = sim.alloc(mib(12));            // segment 0
-            sim.alloc(mib(12));                      // segment 1 (12 + 12 > 20)
+            Block b = sim.alloc(mib(12));            // segment 1 (12 + 12 > 20)
             sim.free(a);
             var state = new Ch03Feedback.Empty(mib(8), mib(20));     // segment 1: 12 MiB live, 8 MiB free
             Ch03Feedback.EMPTY_CACHE.check("emptyCache() with segment 0 all free, segment 1 holding a live block",
-                    state, sim.emptyCache(), mib(20), sim::map);
+                    state, emptyCache.applyAsLong(sim), mib(20), sim::map);
             assertThat(sim.reserved()).as("reserved after emptyCache(); %s", sim).isEqualTo(mib(20));
             assertThat(sim.gpu().free()).as("the driver's free bytes after emptyCache(); %s", sim).isEqualTo(mib(20));
-            Ch03Feedback.EMPTY_AGAIN.check("a second emptyCache()", state, sim.emptyCache(), 0L, sim::map);
+            Ch03Feedback.EMPTY_AGAIN.check("a second emptyCache()", state, emptyCache.applyAsLong(sim), 0L, sim::map);
+            sim.alloc(mib(8));                       // fills segment 1's hole: [12 b][8 live]
+            sim.free(sim.alloc(mib(20)));            // segment 2, all free: emptyCache reaches step 3.5 only
+                                                     // when a block was cached whole (WholeSegmentRelease.run)
+            sim.free(b);                             // segment 1: [12 free][8 live], a free block with no prev
+            Ch03Feedback.EMPTY_CACHE.check("emptyCache() with segment 2 all free, segment 1's first block free and its"
+                    + " last live", new Ch03Feedback.Empty(mib(12), mib(20)), emptyCache.applyAsLong(sim), mib(20), sim::map);
+            assertThat(sim.reserved()).as("reserved after emptyCache(); %s", sim).isEqualTo(mib(20));
         }
     }
 
