@@ -47,6 +47,26 @@ final class Launcher {
                 "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc)."})
     static final class Root {}
 
+    /**
+     * The root's footer in a student release, which holds {@code labs/STUDENT_COPY} already and
+     * refuses {@code --reference}: the kit's footer told its students to touch the one and use
+     * the other.
+     */
+    static final String[] RELEASE_FOOTER = {"",
+        "Every command takes --help. Chapters are named by number (4, 04, ch04) or slug (real-oom).",
+        "Your loop: lab, jshell and check run your code in labs/",
+        "(./vramlab check 3.1 for one step, check 3 for a chapter).",
+        "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc)."};
+
+    /** True in a student release; false in the kit, and where no kit is found (the help still prints). */
+    private static boolean inRelease() {
+        try {
+            return vramlab.quiz.KitPaths.isRelease(vramlab.quiz.KitPaths.root());
+        } catch (IllegalStateException noKit) {
+            return false;
+        }
+    }
+
     /** The kit's version, from the POM (filtered into {@code version.properties}). */
     static final class Version implements IVersionProvider {
         @Override
@@ -66,6 +86,7 @@ final class Launcher {
     /** The command line for these commands, writing help to {@code io}'s standard output. */
     static CommandLine of(List<Command> commands, Io io) {
         CommandLine root = new CommandLine(new Root());
+        if (inRelease()) root.getCommandSpec().usageMessage().footer(RELEASE_FOOTER);
         for (Command c : commands) root.addSubcommand(new CommandLine(c));
         // No abbreviated options (--dev for --device): picocli 4.7.7's matcher throws on a lone
         // "-" (standard input), which replay, triage and advise take as FILE.
