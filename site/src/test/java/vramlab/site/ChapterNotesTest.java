@@ -41,6 +41,20 @@ class ChapterNotesTest {
     }
 
     @TestFactory
+    @DisplayName("say a release holds labs/STUDENT_COPY already wherever they tell a student to touch it")
+    Stream<DynamicTest> studentCopyInARelease() {
+        return Course.chapters(Repo.root()).stream().filter(c -> c.notes().isPresent())
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    String notes = Files.readString(c.notes().get()).replaceAll("\\s+", " ");
+                    if (notes.contains("touch labs/STUDENT_COPY")) {
+                        assertThat(notes).as("%s tells a student to touch labs/STUDENT_COPY, which a release"
+                                + " holds already (./vramlab release writes it)", c.id())
+                                .contains("release holds `labs/STUDENT_COPY` already");
+                    }
+                }));
+    }
+
+    @TestFactory
     @DisplayName("show at least one generated figure, and only figures the chapter draws")
     Stream<DynamicTest> figures() {
         return Course.chapters(Repo.root()).stream().filter(c -> c.notes().isPresent())
