@@ -57,6 +57,9 @@ class JshellHelpAndSnippetsTest {
             if (s.id().startsWith(chapter + ".")) assertThat(help).as("help()").contains(s.id() + " " + s.title());
         }
         assertThat(help).contains("./vramlab check " + chapter + ".1").containsPattern("\\./vramlab check " + chapter + "\\s");
+        // the quiz as the README and the notes have a student check it: the sheet in labs/answers/, --check
+        assertThat(help).as("help() says how to check the quiz").containsPattern(
+                "\\./vramlab quiz \\S+ --check labs/answers/ch0" + chapter + "\\.txt");
         for (Path f : files) assertThat(r.out()).contains("/open ").contains(f.getFileName().toString());
         long thrown = r.out().lines().filter(l -> l.startsWith("|  Exception")).count();
         assertThat(thrown).as("exceptions, against the // throws lines:\n" + r.out()).isEqualTo(announced);

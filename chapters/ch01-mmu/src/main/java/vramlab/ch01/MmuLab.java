@@ -181,7 +181,7 @@ public final class MmuLab {
                   1.2 Look up the TLB          Tlb.lookup
                   1.3 Encode a PTE             Pte.bits
                 Check one step: ./vramlab check 1.1   the chapter: ./vramlab check 1
-                Quiz (outside JShell): ./vramlab quiz mmu [--student <id>] [--sheet labs/answers/ch01.txt]
+                Quiz (outside JShell): ./vramlab quiz mmu   your answers: ./vramlab quiz mmu --check labs/answers/ch01.txt
                 """;
     }
 }

@@ -176,7 +176,7 @@ public final class CudaMallocLab {
                   2.2 Grant access to a mapped range   Vmm.cuMemSetAccess
                   2.3 One nvidia-smi row               NvidiaSmi.row
                 Check one step: ./vramlab check 2.1   the chapter: ./vramlab check 2
-                Quiz (outside JShell): ./vramlab quiz 2 [--student <id>] [--sheet labs/answers/ch02.txt]
+                Quiz (outside JShell): ./vramlab quiz 2   your answers: ./vramlab quiz 2 --check labs/answers/ch02.txt
                 """;
     }
 }

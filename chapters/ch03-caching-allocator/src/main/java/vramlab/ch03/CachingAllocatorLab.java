@@ -82,7 +82,7 @@ public final class CachingAllocatorLab {
                   3.4 Merge on free        CachingAllocator.mergeWithNeighbours
                   3.5 empty_cache          CacheRelease.releaseWholeFreeSegments
                 Check one step: ./vramlab check 3.1   the chapter: ./vramlab check 3
-                Quiz (outside JShell): ./vramlab quiz 3 [--student <id>] [--sheet labs/answers/ch03.txt]
+                Quiz (outside JShell): ./vramlab quiz 3   your answers: ./vramlab quiz 3 --check labs/answers/ch03.txt
                 """;
     }
 }

@@ -122,7 +122,7 @@ public final class RealOomLab {
                   4.2 SimExp: map pages on demand  SimExp.alloc
                   4.3 SimExp: return pages at free SimExp.free
                 Check one step: ./vramlab check 4.1   the chapter: ./vramlab check 4
-                Quiz (outside JShell): ./vramlab quiz 4 [--student <id>] [--sheet labs/answers/ch04.txt]
+                Quiz (outside JShell): ./vramlab quiz 4   your answers: ./vramlab quiz 4 --check labs/answers/ch04.txt
                 """;
     }
 }

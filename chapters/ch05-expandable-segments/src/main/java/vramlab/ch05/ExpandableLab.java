@@ -179,7 +179,7 @@ public final class ExpandableLab {
                   5.2 Map a block, merge across the page boundary  ExpandableBlocks.mapBlock
                   5.3 Unmap whole free pages                       ExpandableSegment.unmap
                 Check one step: ./vramlab check 5.1   the chapter: ./vramlab check 5
-                Quiz (outside JShell): ./vramlab quiz 5 [--student <id>] [--sheet labs/answers/ch05.txt]
+                Quiz (outside JShell): ./vramlab quiz 5   your answers: ./vramlab quiz 5 --check labs/answers/ch05.txt
                 """;
     }
 }

@@ -196,7 +196,7 @@ public final class BuddyLab {
                   6.7 Allocate all or nothing  KvCacheManager.allocateSlots
                   6.8 Free in reverse          KvCacheManager.free
                 Check one step: ./vramlab check 6.1   the chapter: ./vramlab check 6
-                Quiz (outside JShell): ./vramlab quiz 6 [--student <id>] [--sheet labs/answers/ch06.txt]
+                Quiz (outside JShell): ./vramlab quiz 6   your answers: ./vramlab quiz 6 --check labs/answers/ch06.txt
                 """;
     }
 }

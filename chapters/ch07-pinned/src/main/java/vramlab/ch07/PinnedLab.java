@@ -196,7 +196,7 @@ public final class PinnedLab {
                   7.3 Reuse only when the events retired  processEvents
                   7.4 empty_host_cache                    emptyCache
                 Check one step: ./vramlab check 7.1   the chapter: ./vramlab check 7
-                Quiz (outside JShell): ./vramlab quiz 7 [--student <id>] [--sheet labs/answers/ch07.txt]
+                Quiz (outside JShell): ./vramlab quiz 7   your answers: ./vramlab quiz 7 --check labs/answers/ch07.txt
                 Homework (outside JShell): ./vramlab exercise pinned [N] [--seed S] [--answer]
                 """;
     }
