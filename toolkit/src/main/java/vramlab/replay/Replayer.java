@@ -7,6 +7,7 @@ import java.util.Iterator;
 import vramlab.alloc.Block;
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.CudaOutOfMemoryError;
+import vramlab.driver.CudaException;
 import vramlab.trace.Handles;
 import vramlab.trace.ReadAhead;
 import vramlab.trace.TraceCursor;
@@ -192,6 +193,8 @@ public final class Replayer {
                 listener.oom(step, line, cursor, size, oom);   // no event object, no string (issue 38)
             }
             tell(e, cursor, TraceEvent.Op.ALLOC, line, size, Result.OOM, size);
+        } catch (CudaException driver) {
+            throw AddressSpaceLimit.explain(driver, allocator, file, line, "");
         }
     }
 

@@ -17,6 +17,7 @@ import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.PyTorchRelease;
 import vramlab.alloc.Segment;
 import vramlab.alloc.SegmentRestore;
+import vramlab.driver.CudaException;
 import vramlab.driver.Gpu;
 import vramlab.snapshot.Snapshot;
 import vramlab.trace.TraceEvent;
@@ -208,7 +209,7 @@ public final class SnapshotReplay {
         a.memoryStats().resetAccumulated();
         a.memoryStats().resetPeak();
         a.trace().record(true, Long.MAX_VALUE);
-        Run run = new Run(a, listener, live, placement == Placement.RECORDED);
+        Run run = new Run(a, listener, live, placement == Placement.RECORDED, s.file());
         run.peak = a.reserved();
         run.allocatedAtPeak = a.allocated();
         for (SnapshotSteps.Step step : SnapshotSteps.of(d.trace())) {
@@ -261,6 +262,7 @@ public final class SnapshotReplay {
         final Replayer.Listener listener;
         final Map<String, Block> live;
         final boolean hints;
+        final String file;
         final Set<String> failed = new HashSet<>();
         final List<Integer> ooms = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
@@ -268,8 +270,9 @@ public final class SnapshotReplay {
         int peakPosition;
         int skipped;
 
-        Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints) {
+        Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints, String file) {
             this.a = a;
+            this.file = file;
             this.listener = listener;
             this.live = live;
             this.hints = hints;
@@ -306,6 +309,8 @@ public final class SnapshotReplay {
                 messages.add(oom.getMessage());
                 listener.oom(steps, e, oom);
                 listener.event(steps, e, Replayer.Result.OOM, s.size(), a);
+            } catch (CudaException driver) {
+                throw AddressSpaceLimit.explain(driver, a, file, 0, "at trace entry " + s.position() + ": ");
             } finally {
                 a.expectSegmentAt(CachingAllocator.NO_HINT);
             }
