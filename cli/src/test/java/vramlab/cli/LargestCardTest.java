@@ -66,13 +66,13 @@ class LargestCardTest {
     }
 
     @Test
-    @DisplayName("advise of a real snapshot (both pools) on 4 TiB names the trace entry")
+    @DisplayName("advise of a real snapshot (both pools) on 4 TiB names the device and the trace entry")
     void adviseRealSnapshot() {
         Path dirOf = RealSnapshotsFolder.snapshots().orElse(null);
         assumeTrue(dirOf != null, RealSnapshotsFolder.MISSING);
         Path f = dirOf.resolve("silmont2000.mem_snapshot.pickle.gz");
         CliRun r = CliRun.of("advise", "--device", "4TiB", f.toString());
-        saysTheLimit(r, f.toString(), ": at trace entry ");
+        saysTheLimit(r, f.toString(), ": at device 0's trace entry ");
         CliRun fits = CliRun.of("advise", "--device", "3.11TiB", f.toString());
         assertThat(fits.status()).as(fits.err()).isZero();
     }

@@ -209,7 +209,7 @@ public final class SnapshotReplay {
         a.memoryStats().resetAccumulated();
         a.memoryStats().resetPeak();
         a.trace().record(true, Long.MAX_VALUE);
-        Run run = new Run(a, listener, live, placement == Placement.RECORDED, s.file());
+        Run run = new Run(a, listener, live, placement == Placement.RECORDED, s.file(), d.index());
         run.peak = a.reserved();
         run.allocatedAtPeak = a.allocated();
         for (SnapshotSteps.Step step : SnapshotSteps.of(d.trace())) {
@@ -263,6 +263,7 @@ public final class SnapshotReplay {
         final Map<String, Block> live;
         final boolean hints;
         final String file;
+        final int device;
         final Set<String> failed = new HashSet<>();
         final List<Integer> ooms = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
@@ -270,9 +271,10 @@ public final class SnapshotReplay {
         int peakPosition;
         int skipped;
 
-        Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints, String file) {
+        Run(CachingAllocator a, Replayer.Listener listener, Map<String, Block> live, boolean hints, String file, int device) {
             this.a = a;
             this.file = file;
+            this.device = device;
             this.listener = listener;
             this.live = live;
             this.hints = hints;
@@ -310,7 +312,7 @@ public final class SnapshotReplay {
                 listener.oom(steps, e, oom);
                 listener.event(steps, e, Replayer.Result.OOM, s.size(), a);
             } catch (CudaException driver) {
-                throw AddressSpaceLimit.explain(driver, a, file, 0, "at trace entry " + s.position() + ": ");
+                throw AddressSpaceLimit.explain(driver, a, file, 0, "at device " + device + "'s trace entry " + s.position() + ": ");
             } finally {
                 a.expectSegmentAt(CachingAllocator.NO_HINT);
             }
