@@ -9,9 +9,11 @@ import java.util.List;
  */
 public enum Cause {
     FRAGMENTATION(1, "fragmentation: the cache holds the bytes, but not in one piece", new Fix(
-            "Record a snapshot (torch.cuda.memory._record_memory_history(), the workload, "
-                    + "then torch.cuda.memory._dump_snapshot(\"oom.pickle\")) and run ./vramlab "
-                    + "advise oom.pickle; or rerun once with "
+            "Record a snapshot at the failure (torch.cuda.memory._record_memory_history("
+                    + "max_entries=100000) at the start, and torch.cuda.memory._dump_snapshot("
+                    + "\"oom.pickle\") in an except torch.OutOfMemoryError around the step: a dump "
+                    + "placed after the step is never reached) and run ./vramlab advise oom.pickle; "
+                    + "or rerun once with "
                     + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: if the OOM goes away, the "
                     + "holes were the cause (if not, they may lie inside pages, which only steady "
                     + "shapes close).", Fix.Sets.EXPANDABLE_SEGMENTS), FixLadder.entries(FixLadder.FRAGMENTATION_FIXES)),

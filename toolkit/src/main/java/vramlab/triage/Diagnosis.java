@@ -29,6 +29,12 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         ranked = List.copyOf(ranked);
     }
 
+    /** The same diagnosis with another way to tell the cause from its runner-up. */
+    Diagnosis withTellApart(String text) {
+        return new Diagnosis(cause, reading, evidence, ranked, runnerUp, text, shortfall, assumption,
+                selfSeenAs, finding);
+    }
+
     /**
      * The finding's fix ladder where there is one, else the cause's; for a ROCm message, with the
      * allocator's variable as a ROCm build reads it ({@link Rocm}).

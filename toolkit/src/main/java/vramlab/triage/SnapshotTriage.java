@@ -43,7 +43,18 @@ public final class SnapshotTriage {
         if (ooms.size() > 1) {
             preface.add("The snapshot records " + ooms.size() + " OOMs; this reads the first.");
         }
-        return Ladder.climb(reading(m, capacity), preface);
+        Diagnosis d = Ladder.climb(reading(m, capacity), preface);
+        // The snapshot is at hand: the way to tell fragmentation apart is to replay it, not to
+        // record one (the message's recipe told a user who had just passed the file to make it).
+        return d.withTellApart(d.tellApart().replace(Cause.FRAGMENTATION.check(), adviseThis(file)));
+    }
+
+    /** Fragmentation's check when the snapshot is at hand: advise replays it under the settings. */
+    static String adviseThis(String file) {
+        return "Run ./vramlab advise " + file + ": it replays this recorded run under "
+                + "expandable_segments:True and the other allocator settings on the card it had; a "
+                + "setting under which it fits says the holes were the cause (if none does, they may "
+                + "lie inside pages, which only steady shapes close, or the card is simply full).";
     }
 
     /** What to run so that the next failure leaves a snapshot with its {@code oom} entry. */
