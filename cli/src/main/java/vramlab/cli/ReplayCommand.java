@@ -54,7 +54,7 @@ import vramlab.units.Bytes;
                 history began (rebuilt from the snapshot's segments when the history starts mid-run),
                 every entry in order, and it says whether it ends with the snapshot's own segments.
                 A snapshot dumped after the workload never sees an OOM (the error ends the
-                script first). Record the run so that a failure leaves its snapshot:
+                script first).
                 """ + SnapshotTriage.RECIPE + """
                 then ask: would another --alloc-conf have saved this run? (vramlab advise FILE)
 
