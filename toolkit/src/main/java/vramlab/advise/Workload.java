@@ -8,11 +8,13 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
+import vramlab.snapshot.SnapshotReader;
 import vramlab.trace.TraceEvent;
 import vramlab.trace.TraceReader;
 
@@ -57,7 +59,12 @@ public record Workload(List<TraceEvent> events, Snapshot snapshot, Snapshot.Devi
      *               the one {@code --device-index} names; unused for a text trace
      */
     public static Workload read(byte[] bytes, String file, long card, Function<Snapshot, Snapshot.Device> device) {
-        if (SnapshotFile.looksLikeSnapshot(bytes)) return snapshot(SnapshotFile.read(bytes, file), file, card, device);
+        // A trace line starts with a word or '#', never '{' or '[': such a file is JSON, read as a
+        // snapshot (a segment list, or a dict whose reader says what it lacks), as replay reads it.
+        if (SnapshotFile.looksLikeSnapshot(bytes)
+                || SnapshotReader.isSnapshot(Arrays.copyOf(bytes, Math.min(64, bytes.length)))) {
+            return snapshot(SnapshotFile.read(bytes, file), file, card, device);
+        }
         List<TraceEvent> events = new ArrayList<>();
         InputStreamReader text = new InputStreamReader(new ByteArrayInputStream(bytes),
                 StandardCharsets.UTF_8);
@@ -72,7 +79,7 @@ public record Workload(List<TraceEvent> events, Snapshot snapshot, Snapshot.Devi
         String recorded = s.settings() == null ? null : s.settings().conf();
         if (d == null) {
             return new Workload(List.of(), s, null, card, "", file + ", no device", recorded, "trace entry",
-                    "no device has segments or a history");
+                    "No device has segments or a history");
         }
         String source = file + ", device " + d.index() + ", " + d.trace().size() + " trace entries";
         String state = d.trace().isEmpty() ? segments(d) : "";
