@@ -96,13 +96,25 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         return sb.toString();
     }
 
+    /**
+     * A figure as the report shows it: as read, except "other processes", the sum of the
+     * "Process P" lines, which leaves out the line found to be this process (a container's pid,
+     * {@link #selfSeenAs}): the report marks that line "(this process)" and the ladder counts it
+     * as this process, so the figure above it must not count it as someone else's.
+     */
+    private long shown(Figure f) {
+        long v = reading.get(f);
+        if (f == Figure.OTHER_PROCESSES && selfSeenAs >= 0) v -= reading.processes().getOrDefault(selfSeenAs, 0L);
+        return v;
+    }
+
     private void numbers(StringBuilder sb) {
         sb.append("\nNumbers found:\n");
         boolean any = false;
         for (Figure f : Figure.values()) {
             if (!reading.has(f)) continue;
             any = true;
-            long v = reading.get(f);
+            long v = shown(f);
             String shown = f.isBytes() ? formatSize(v) + " (" + v + " bytes)" : String.valueOf(v);
             sb.append(String.format("  %-45s %s\n", f.label(), shown));
         }
@@ -147,7 +159,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         o.put("backend", reading.backend());
         o.put("source", reading.source());
         Map<String, Object> numbers = new LinkedHashMap<>();
-        for (Figure f : Figure.values()) numbers.put(f.key(), reading.has(f) ? reading.get(f) : null);
+        for (Figure f : Figure.values()) numbers.put(f.key(), reading.has(f) ? shown(f) : null);
         o.put("numbers", numbers);
         List<Object> processes = new ArrayList<>();
         reading.processes().forEach((pid, bytes) -> {
