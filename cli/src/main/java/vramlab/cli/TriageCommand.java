@@ -14,6 +14,7 @@ import vramlab.replay.WhoHolds;
 import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
 import vramlab.snapshot.SnapshotInput;
+import vramlab.trace.TraceException;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.Json;
 import vramlab.triage.OomMoment;
@@ -104,11 +105,25 @@ final class TriageCommand implements Command {
             if (device != null) {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");
             }
-            d = Triage.of(new String(bytes, StandardCharsets.UTF_8));
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            if (text.isBlank()) throw nothingToRead(file, bytes.length);
+            d = Triage.of(text);
         }
         io.out().println(json ? d.json() : d.text());
         io.out().flush();
         return 0;
+    }
+
+    /**
+     * An empty paste (an empty file, Ctrl-D at once, a pipe that carried nothing) is a mistake
+     * to name, not a message to diagnose: it was reported as NOT_PYTORCH_OOM, "look up the memory
+     * settings of the framework or library that printed this one", of a text nobody printed.
+     */
+    private static TraceException nothingToRead(String file, int length) {
+        String where = file.equals("-") ? "standard input" : file;
+        return new TraceException(where, 0, (length == 0 ? "empty" : "only blank space")
+                + ": expected the text of an out-of-memory error as PyTorch printed it (paste it, or"
+                + " give the file that holds it)");
     }
 
     private static byte[] read(String file, InputStream in, long limit) {
