@@ -34,7 +34,18 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
     /** An OOM, or a peak within {@link #NEAR_PERCENT}% of what the card offers PyTorch. */
     static boolean near(SnapshotReplay.Report r) {
         return !r.replayedOoms().isEmpty()
-                || r.replayedPeak() * 100 >= r.cardAvailable() * (100L - NEAR_PERCENT);
+                || r.replayedPeak() * 100 >= room(r) * (100L - NEAR_PERCENT);
+    }
+
+    /**
+     * What PyTorch may reserve: the card, or less under a memory fraction. PyTorch refuses a
+     * segment that would take reserved past {@code allowed_memory_maximum = fraction *
+     * device_total} (c10/cuda/CUDACachingAllocator.cpp, setMemoryFraction and alloc_block), so
+     * a run under {@code per_process_memory_fraction:0.99} has 1% less room than the card.
+     */
+    static long room(SnapshotReplay.Report r) {
+        long allowed = r.allocator().allowedMemory();
+        return allowed >= 0 ? Math.min(r.cardAvailable(), allowed) : r.cardAvailable();
     }
 
     /** The highest peak reserved of the placements run. */
@@ -66,8 +77,8 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
         return other != null && !other.replayedOoms().isEmpty() ? other : null;
     }
 
-    /** What the card leaves beyond the highest peak, when every placement fits. */
-    public long spare() { return main.cardAvailable() - peak(); }
+    /** What the card (or the memory fraction, if less) leaves beyond the highest peak, when every placement fits. */
+    public long spare() { return room(main) - peak(); }
 
     /** In words, one line: the verdict with its margin, or the peak alone when the card is unknown. */
     public String verdict() {
@@ -83,7 +94,9 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
         String rules = other == null ? "" : " under both placement rules";
         if (fits()) {
             return "it would have fitted: fits with " + formatSize(spare()) + " to spare" + rules
-                    + " (peak reserved " + formatSize(peak()) + " of " + formatSize(main.cardAvailable()) + ")";
+                    + " (peak reserved " + formatSize(peak()) + " of " + formatSize(room(main))
+                    + (room(main) < main.cardAvailable() ? " the memory fraction allows, of "
+                            + formatSize(main.cardAvailable()) + " on the card" : "") + ")";
         }
         SnapshotReplay.Report f = failing();
         String fails = "fails by " + formatSize(f.firstOomShortfall()) + " at entry " + f.replayedOoms().get(0);
