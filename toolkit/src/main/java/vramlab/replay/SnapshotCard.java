@@ -90,7 +90,7 @@ public final class SnapshotCard {
                 + " for PyTorch, inferred from the oom entry ("
                 + Bytes.formatSize(timeline.atFirstOom()) + " reserved then + "
                 + Bytes.formatSize(timeline.deviceFreeAtFirstOom())
-                + " device_free); total " + why, true);
+                + " device_free, rounded down to whole 2 MiB pages, the driver's unit); total " + why, true);
     }
 
     /** The largest card whose expandable reservations fit between the recorded bases. */
