@@ -193,6 +193,13 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         return line == 0 ? "before the recorded history" : where + " " + line;
     }
 
+    /** A setting inside a sentence: the first row's label, "as recorded", reads as "the recorded settings". */
+    private static String called(Setting s) {
+        String recorded = "as recorded";
+        return s.asRecorded() && s.name().startsWith(recorded)
+                ? "the recorded settings" + s.name().substring(recorded.length()) : s.name();
+    }
+
     private String recommendation() {
         Outcome d = outcomes.get(0), b = best();
         String base = d.setting().asRecorded() ? "the recorded settings" : "the defaults";
@@ -208,7 +215,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         if (cardKnown && !fits(b)) {
             sb.append("no setting makes this workload fit on ").append(formatSize(card))
               .append("; the fewest OOMs (").append(b.ooms()).append(") come with ")
-              .append(b.setting().name()).append(". None of these allocator settings saves it: shrink the ")
+              .append(called(b.setting())).append(". None of these allocator settings saves it: shrink the ")
               .append("workload or use a larger card.\n");
             return sb.toString();
         }
