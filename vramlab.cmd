@@ -13,7 +13,7 @@ if not exist "%CP_FILE%" (
   del "%JSA%" "%JSA%.stamp" 2>nul
   echo vramlab: building ^(first run; this takes a minute^)... 1>&2
   pushd "%ROOT%"
-  call mvn -q -B -DskipTests package -pl cli -am > "%ROOT%.vramlab-build.log" 2>&1
+  call mvn -q -B -DskipTests package -pl cli -am < NUL > "%ROOT%.vramlab-build.log" 2>&1
   if errorlevel 1 (
     popd
     echo error: vramlab: the build failed; see .vramlab-build.log 1>&2
