@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import vramlab.snapshot.Snapshot;
+import vramlab.snapshot.SnapshotReader;
 
 /**
  * {@code --device-index N}, in every command that reads a snapshot of several GPUs ({@code
@@ -15,6 +16,11 @@ final class DeviceIndex {
 
     /** The device numbered {@code n}, or a usage error naming the devices that hold something. */
     static Snapshot.Device of(Snapshot s, int n, String where) {
+        if (n < 0 || n > SnapshotReader.MAX_DEVICE) {       // no snapshot can hold it: say what can
+            throw new UsageException(where, "--device-index " + n + ": expected a device number, 0 to "
+                    + SnapshotReader.MAX_DEVICE + (s.devices().isEmpty() ? ""
+                            : " (" + s.file() + " has devices " + indices(s.devices()) + ")"));
+        }
         Snapshot.Device d = s.device(n);
         if (d == null) {
             throw new UsageException(where, s.file() + ": device " + n + " has no segments and no history"

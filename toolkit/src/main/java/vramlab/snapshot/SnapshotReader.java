@@ -313,7 +313,7 @@ public final class SnapshotReader {
     }
 
     /** Device indices the kit simulates: 0 to 15 (GpuProcess.MAX_DEVICES, 16, in the core). */
-    static final int MAX_DEVICE = 15;
+    public static final int MAX_DEVICE = 15;
 
     private static void checkDevice(long device, String file, String where) {
         if (device < 0 || device > MAX_DEVICE) {
