@@ -16,8 +16,22 @@ class SizeConverter implements ITypeConverter<Long> {
     @Override
     public Long convert(String text) {
         long n = Bytes.parseWithUnit(text);
-        if (n < 0) throw new TypeConversionException(EXPECTED);
+        if (n < 0) throw new TypeConversionException(why(text.trim()));
         return n;
+    }
+
+    /**
+     * What was wrong, where it can be told: a bare number is a unit forgotten ("24B if bytes are
+     * meant", as README says), and 0 or a minus sign is no size at all; else {@link #EXPECTED}.
+     */
+    static String why(String t) {
+        boolean bare = !t.isEmpty() && t.chars().allMatch(c -> Character.isDigit(c) || c == '.');
+        boolean zero = t.chars().filter(Character::isDigit).allMatch(c -> c == '0');
+        if (t.startsWith("-") || (zero && t.chars().anyMatch(Character::isDigit))) {
+            return "expected a size more than 0, such as 40MiB or 80GiB";
+        }
+        if (bare) return "a number without a unit: " + EXPECTED + " (" + t + "B if bytes are meant)";
+        return EXPECTED;
     }
 
     /**

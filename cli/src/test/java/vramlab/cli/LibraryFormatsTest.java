@@ -87,11 +87,13 @@ class LibraryFormatsTest {
                 repaly x             | error: vramlab: unknown command 'repaly' (did you mean replay
                 replay --dev=1GiB /x | error: replay: unknown option --dev=1GiB (did you mean
                 replay --device      | error: replay: --device needs a value
-                replay --device 0 /x | error: replay: --device '0': expected a size such as 40MiB or 80GiB
+                replay --device 0 /x | error: replay: --device '0': expected a size more than 0, such as 40MiB or 80GiB
                 advise --device 2XB  | error: advise: --device '2XB': expected a size such as 40MiB or 80GiB
-                replay --device 24 /x | error: replay: --device '24': expected a size such as 40MiB or 80GiB
-                advise --device 24 /x | error: advise: --device '24': expected a size such as 40MiB or 80GiB
-                triage --max-input 9 | error: triage: --max-input '9': expected a size such as 40MiB or 80GiB
+                replay --device 24 /x | error: replay: --device '24': a number without a unit: expected a size such as 40MiB or 80GiB (24B if bytes are meant)
+                advise --device 24 /x | error: advise: --device '24': a number without a unit: expected a size such as 40MiB or 80GiB (24B if bytes are meant)
+                triage --max-input 9 | error: triage: --max-input '9': a number without a unit: expected a size such as 40MiB or 80GiB (9B if bytes are meant)
+                advise --device -5GiB /x | error: advise: --device '-5GiB': expected a size more than 0, such as 40MiB or 80GiB
+                replay --device 0B /x | error: replay: --device '0B': expected a size more than 0, such as 40MiB or 80GiB
                 replay --device 5TiB /x | error: replay: --device '5TiB': expected a card of at most 4 TiB, the largest the kit simulates
                 grade --jobs none    | error: grade: --jobs 'none': expected a whole number, at least 1
                 """)
