@@ -57,6 +57,7 @@ final class AddressSpaceLimit {
 
     /** {@code hundredths} of a TiB as "3.11 TiB"; cards this large are a few TiB, never a fraction of a GiB. */
     private static String tib(long hundredths) {
-        return hundredths / 100 + "." + String.format("%02d", hundredths % 100) + " TiB";
+        long cents = hundredths % 100;
+        return hundredths / 100 + (cents < 10 ? ".0" : ".") + cents + " TiB";
     }
 }
