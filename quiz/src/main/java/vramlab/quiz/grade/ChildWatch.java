@@ -1,13 +1,17 @@
 package vramlab.quiz.grade;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The grader's bounds on a child JVM, shared by {@link ChildRun} (graded tests) and any other
@@ -28,6 +32,22 @@ public final class ChildWatch {
      */
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
+    /**
+     * How long the shutdown hook may spend freezing children, all of them together (and one
+     * {@code kill} it started, at most 2 s). Set before the hook is added, as all below.
+     */
+    static final Duration HOOK_FREEZE = Duration.ofSeconds(2);
+    /** How long {@link #kill} may spend freezing a child: a bound for a fork bomb (a few rounds take well under a second). */
+    static final Duration KILL_FREEZE = Duration.ofSeconds(30);
+
+    /** At most this many rounds of listing and stopping (a tree still growing after them is killed as found). */
+    static final int FREEZE_ROUNDS = 50;
+
+    private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
+
+    /** True where {@code /proc/<pid>/task} lists each thread of a process (Linux). */
+    private static final boolean PROC = Files.isDirectory(Path.of("/proc/self/task"));
+
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildWatch::killAll, "vramlab-kill-children"));
     }
@@ -41,23 +61,149 @@ public final class ChildWatch {
     }
 
     /**
-     * Kills every child still running, and what each started (the shutdown hook): in the order
-     * {@link #kill} keeps, without its waits, since the JVM is on its way out.
+     * Kills every child still running, and what each started (the shutdown hook): as {@link #kill}
+     * does, without its waits, since the JVM is on its way out, and with the freezing of all of
+     * them bounded to {@link #HOOK_FREEZE}, so that the hook never holds up the exit.
      */
     static void killAll() {
-        for (Process p : List.copyOf(LIVE)) killChildFirst(p).forEach(ProcessHandle::destroyForcibly);
+        long freezeBy = System.nanoTime() + HOOK_FREEZE.toNanos();
+        for (Process p : List.copyOf(LIVE)) killChildFirst(p, freezeBy).forEach(ProcessHandle::destroyForcibly);
     }
 
     /**
-     * Lists what {@code p} started, then kills {@code p}, and returns that list for the caller to
-     * kill. The child first, so that it starts no more (a shell loop would start the next writer
-     * the moment its current one died); listed before, since a dead child's descendants are no
-     * longer its own ({@link ProcessHandle#descendants} of an exited process is empty).
+     * Kills {@code p} and what it started, as far as it was frozen ({@link #freeze}), and returns
+     * all it started for the caller to kill (again) and wait for. A stopped process forks no more,
+     * so none is started between the listing and the kill. Those frozen are killed here, before
+     * {@code p} and the deepest first, so that none is left stopped when its parent dies: POSIX
+     * {@code _exit} sends SIGCONT to a stopped process whose group the death orphans (a shell's
+     * background job, with job control on).
+     *
+     * <p>What was not frozen (all of it where nothing could be, on Windows or where {@code
+     * /bin/sh} could not be started, as for a fork bomb at the user's process limit; what was
+     * started in the last round where the freezing was cut short) is killed in the order kept
+     * before: listed, then {@code p} killed, so that it starts no more (a shell loop would start
+     * the next writer the moment its current one died), then the listed ones by the caller; listed
+     * before, since a dead child's descendants are no longer its own
+     * ({@link ProcessHandle#descendants} of an exited process is empty). That order alone leaves
+     * a gap: a process forked by a listed one between the listing and that one's death is in no
+     * list, is reparented to init and goes on alone (a shell loop forked so runs for ever).
      */
-    private static List<ProcessHandle> killChildFirst(Process p) {
-        List<ProcessHandle> below = p.descendants().toList();
+    private static List<ProcessHandle> killChildFirst(Process p, long freezeBy) {
+        List<ProcessHandle> frozen = freeze(p, freezeBy);
+        Set<ProcessHandle> below = new LinkedHashSet<>(frozen);
+        below.addAll(p.descendants().toList());
+        below.remove(p.toHandle());
+        // Backwards: each round and each listing (ProcessHandleImpl.descendants, JDK 17, breadth
+        // first) has parents before their children. SIGKILL ends a stopped process too.
+        for (int i = frozen.size() - 1; i >= 0; i--) {
+            if (!frozen.get(i).equals(p.toHandle())) frozen.get(i).destroyForcibly();
+        }
         p.destroyForcibly();
-        return below;
+        return List.copyOf(below);
+    }
+
+    /**
+     * Stops (SIGSTOP) {@code p} and everything it started, and returns those it stopped: first
+     * {@code p} alone, then round after round, lists its descendants and stops the ones not yet
+     * stopped (one {@code kill -s STOP} a round: ProcessHandle cannot stop a process), until a
+     * listing finds none new, {@link #FREEZE_ROUNDS} rounds are done or it is {@code freezeBy}.
+     * A stopped process cannot fork, and a fork it had under way when stopped has ended, its
+     * child a descendant of a live (stopped) parent, by the time the process shows as stopped
+     * ({@link #awaitStopped}): so that child is in the next listing. Returns none where nothing
+     * can be stopped (Windows), and those stopped so far where the stopping cannot be run.
+     *
+     * <p>Not process groups or sessions: Java cannot start a child in a new one (it would take a
+     * {@code setsid} command, which macOS lacks), and a process leaves its group with one call
+     * (any shell with job control on, Python's {@code start_new_session}), while it cannot leave
+     * its parent. Neither holds a process whose parent exits on purpose (a daemon's double
+     * fork): that would take a cgroup.
+     */
+    static List<ProcessHandle> freeze(Process p, long freezeBy) {
+        if (WINDOWS) return List.of();                         // no SIGSTOP: the order kept before
+        Set<ProcessHandle> stopped = new LinkedHashSet<>();    // a handle is its pid and start time
+        // p alone first, before the listing: it starts no more while its tree is listed
+        List<ProcessHandle> fresh = Stream.of(p.toHandle()).filter(ProcessHandle::isAlive).toList();
+        try {
+            for (int round = 0; !fresh.isEmpty() && round < FREEZE_ROUNDS && System.nanoTime() - freezeBy < 0; round++) {
+                if (!signal("STOP", fresh)) break;
+                stopped.addAll(fresh);
+                resumeReused(fresh);
+                awaitStopped(fresh, freezeBy);
+                fresh = p.descendants().filter(h -> !stopped.contains(h) && h.isAlive()).toList();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();                // what is stopped is killed all the same
+        }
+        return List.copyOf(stopped);
+    }
+
+    /**
+     * Sends {@code signal} to the processes {@code to} with the shell's {@code kill} (the shell's
+     * own, so it needs no procps: a slim Debian image has none). False when it could not be run.
+     * Its status is not read: it is 1 when one of them exited meanwhile, the others signalled.
+     */
+    private static boolean signal(String signal, List<ProcessHandle> to) throws InterruptedException {
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "kill -s " + signal + " \"$@\"", "sh"));
+        to.forEach(h -> command.add(Long.toString(h.pid())));
+        try {
+            Process k = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            if (k.waitFor(2, TimeUnit.SECONDS)) return true;
+            k.destroyForcibly();
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Resumes any process that took the pid of one of {@code stopped} that exited between its
+     * listing and the signal: the stop was meant for the one listed, not for a stranger (a
+     * process of the tree that took it is listed, and stopped, in the next round).
+     */
+    private static void resumeReused(List<ProcessHandle> stopped) throws InterruptedException {
+        List<ProcessHandle> strangers = stopped.stream().filter(h -> !h.isAlive())
+                .flatMap(h -> ProcessHandle.of(h.pid()).stream()).toList();
+        if (!strangers.isEmpty()) signal("CONT", strangers);
+    }
+
+    /**
+     * Waits (at most 100 ms, and not past {@code freezeBy}) until every thread of every process
+     * in {@code stopped} shows as stopped: a thread that was forking when the signal came
+     * finishes the fork before it stops. Where there is no {@code /proc} (macOS) it returns at
+     * once: there the next listing comes a whole exec of {@code kill} later, long after a fork
+     * under way has ended. One stuck in the kernel (D) is waited for no longer than the bound.
+     */
+    private static void awaitStopped(List<ProcessHandle> stopped, long freezeBy) throws InterruptedException {
+        if (!PROC) return;
+        long until = Math.min(System.nanoTime() + 100_000_000L, freezeBy);
+        List<ProcessHandle> going = new ArrayList<>(stopped);
+        while (true) {
+            going.removeIf(h -> !h.isAlive() || threadsIn(h.pid(), "TtZXx"));
+            if (going.isEmpty() || System.nanoTime() - until > 0) return;
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * True when every thread of {@code pid} is in one of {@code states}, or has gone (only where
+     * {@link #PROC}). Each thread's state is the field after the command name in
+     * {@code /proc/<pid>/task/<tid>/stat} (proc(5): R running, S sleeping, D in the kernel,
+     * T stopped, t stopped by a tracer, Z exited and not yet reaped, X dead).
+     */
+    private static boolean threadsIn(long pid, String states) {
+        try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            return threads.allMatch(t -> {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    return states.indexOf(stat.charAt(stat.lastIndexOf(')') + 2)) >= 0;
+                } catch (IOException | RuntimeException e) {
+                    return true;                               // the thread has gone
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return true;                                       // the process has gone
+        }
     }
 
     /** How a watched child ended: its exit status, or why it was stopped (then {@code status} is -1). */
@@ -78,15 +224,17 @@ public final class ChildWatch {
     /** Kills a child and everything it started, and waits for it. */
     static void kill(Process p) throws InterruptedException {
         // Each waited for, so none is still writing into the folder when the caller reads or deletes it.
-        List<ProcessHandle> below = killChildFirst(p);
+        List<ProcessHandle> below = killChildFirst(p, System.nanoTime() + KILL_FREEZE.toNanos());
         p.waitFor();
         for (ProcessHandle h : below) h.destroyForcibly();
         for (ProcessHandle h : below) {
-            try {
-                h.onExit().get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // one that will not die in 10 s (stuck in the kernel) is left to the system
-            }
+            // one that will not die in 10 s (stuck in the kernel) is left to the system. Polled, not
+            // h.onExit(): for a process not the JVM's own child, that looks first after 300 ms, then
+            // 330 ms later, and so on (ProcessHandleImpl.completion, JDK 17), one handle at a time.
+            // An exited one not yet reaped (a zombie) is alive to Java but writes nothing: done too
+            // (an init that reaps orphans late, as in some containers, kept each for up to 2 s).
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (h.isAlive() && !(PROC && threadsIn(h.pid(), "ZXx")) && System.nanoTime() - until < 0) Thread.sleep(5);
         }
     }
 

@@ -37,11 +37,13 @@ class ChildRunDiskTest {
     }
 
     /**
-     * Waits (at most 10 s) until {@code file} has kept its size for 300 ms. The kill takes the
-     * shell's children as listed just before the shell dies; a {@code head} the loop forked in
-     * between is left orphaned and finishes its 256 KiB a moment later. Harmless to grading, it
-     * made JUnit's clean-up of the folder fail ("Failed to close extension context") once in
-     * about ten CI runs on a loaded machine. Not an assertion on time: only a wait.
+     * Waits (at most 10 s) until {@code file} has kept its size for 300 ms. The kill took the
+     * shell's children as listed just before the shell died, and a {@code head} the loop forked
+     * in between was left orphaned and finished its 256 KiB a moment later: harmless to grading,
+     * it made JUnit's clean-up of the folder fail ("Failed to close extension context") once in
+     * about ten CI runs on a loaded machine. The kill now freezes the tree first (ChildWatch.freeze,
+     * ChildWatchForkRaceTest); the wait stays for where it cannot (the order kept before). Not an
+     * assertion on time: only a wait.
      */
     private static void settled(Path file) throws Exception {
         long last = -1;
