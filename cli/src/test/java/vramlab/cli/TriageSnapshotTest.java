@@ -62,7 +62,7 @@ class TriageSnapshotTest {
         Path f = real("nesta-discrete-diffusion.oom.pickle");
         CliRun advise = CliRun.of("advise", f.toString());
         assertThat(advise.out()).contains("card: 21.94 GiB for PyTorch, inferred from the oom entry (21.70 GiB reserved"
-                + " then + 252.38 MiB device_free)");
+                + " then + 252.38 MiB device_free, rounded down to whole 2 MiB pages");
         CliRun share = CliRun.of("triage", "--device", "21.94GiB", f.toString());
         assertThat(share.status()).as(share.err()).isZero();
         assertThat(share.out()).contains("--device 21.94 GiB is no more than what PyTorch reserved and what was free at"
