@@ -23,7 +23,19 @@ import java.util.stream.Stream;
  * }
  * </pre>
  * and becomes, in {@code labs/}, one line that throws {@code vramlab.lab.Todo} with the step,
- * its title, the notes to read and the file to edit. Everything else is copied unchanged.
+ * its title, the notes to read and the file to edit.
+ *
+ * <p>Reference-only code, a shortcut that would spell out a step's body or skip the student's
+ * step (e.g. {@code WholeSegmentRelease}, a faster path to what step 3.5 does), is marked so:
+ * <pre>
+ *     // lab:shortcut begin
+ *     // labs: release.releaseWholeFreeSegments();
+ *     ...the reference's faster code...
+ *     // lab:shortcut end
+ * </pre>
+ * In {@code labs/} the region becomes its {@code // labs: } lines, uncommented at their own
+ * indentation (none: the region goes), so the reference keeps its speed and the labs edition
+ * runs the student's step. Everything else is copied unchanged.
  *
  * <p>{@code labs/src/main/java} is not kept in git: the build makes it ({@link #sync}, run by
  * labgen's own {@code pom.xml} before its tests) and keeps it up to date with {@code solutions/},
@@ -40,6 +52,10 @@ public final class LabGenerator {
     static final Pattern BEGIN =
             Pattern.compile("^(\\s*)// lab:begin (\\d+\\.\\d+) \"([^\"]+)\" see (.+)$");
     static final Pattern END = Pattern.compile("^\\s*// lab:end\\s*$");
+    static final Pattern SHORTCUT_BEGIN = Pattern.compile("^\\s*// lab:shortcut begin\\s*$");
+    static final Pattern SHORTCUT_END = Pattern.compile("^\\s*// lab:shortcut end\\s*$");
+    /** A labs line inside a shortcut region: {@code // labs: code}, written as {@code code}. */
+    static final Pattern LABS_LINE = Pattern.compile("^(\\s*)// labs: ?(.*)$");
 
     /** One marked step. */
     public record Step(String id, String title, String notes, String file, int line) {}
@@ -58,6 +74,10 @@ public final class LabGenerator {
         List<String> lines = source.lines().toList();
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
+            if (SHORTCUT_BEGIN.matcher(lines.get(i)).matches()) {
+                i = shortcut(lines, i, labsPath, out);
+                continue;
+            }
             Matcher m = BEGIN.matcher(lines.get(i));
             if (!m.matches()) {
                 checkNoStrayMarker(lines.get(i), labsPath, i);
@@ -79,6 +99,21 @@ public final class LabGenerator {
         return out.toString();
     }
 
+    /** Writes a shortcut region's {@code // labs: } lines; returns the index of its end marker. */
+    private static int shortcut(List<String> lines, int begin, String file, StringBuilder out) {
+        for (int j = begin + 1; j < lines.size(); j++) {
+            String line = lines.get(j);
+            if (SHORTCUT_END.matcher(line).matches()) return j;
+            if (line.contains("// lab:")) {
+                throw new IllegalArgumentException(file + ":" + (j + 1) + ": step or shortcut marker inside a shortcut: "
+                        + line.trim() + " (expected // lab:shortcut end first)");
+            }
+            Matcher m = LABS_LINE.matcher(line);
+            if (m.matches()) out.append(m.group(1)).append(m.group(2)).append('\n');
+        }
+        throw new IllegalArgumentException(file + ":" + (begin + 1) + ": lab:shortcut begin without lab:shortcut end");
+    }
+
     private static int findEnd(List<String> lines, int begin, String file) {
         for (int j = begin + 1; j < lines.size(); j++) {
             if (BEGIN.matcher(lines.get(j)).matches()) {
@@ -98,10 +133,11 @@ public final class LabGenerator {
     }
 
     private static void checkNoStrayMarker(String line, String file, int i) {
-        if (line.contains("// lab:begin") || END.matcher(line).matches()) {
+        if (line.contains("// lab:begin") || END.matcher(line).matches() || line.contains("// lab:shortcut")) {
             throw new IllegalArgumentException(file + ":" + (i + 1)
                     + ": malformed or unmatched step marker: " + line.trim()
-                    + " (expected // lab:begin N.M \"Title\" see NOTES ... // lab:end)");
+                    + " (expected // lab:begin N.M \"Title\" see NOTES ... // lab:end, or // lab:shortcut begin ..."
+                    + " // lab:shortcut end)");
         }
     }
 

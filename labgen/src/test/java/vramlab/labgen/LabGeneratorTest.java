@@ -96,4 +96,61 @@ class LabGeneratorTest {
         assertThatThrownBy(() -> LabGenerator.transform("  // lab:end\n", "F.java"))
                 .hasMessageContaining("unmatched");
     }
+
+    @Test
+    @DisplayName("a shortcut region becomes its '// labs: ' lines at their indentation, in every edition of the steps")
+    void replacesAShortcut() {
+        String src = """
+                class A {
+                    void run() {
+                        // lab:shortcut begin
+                        // labs: step();
+                        if (cache.isEmpty()) return;
+                        fast();
+                        // lab:shortcut end
+                    }
+
+                    // lab:shortcut begin
+                    private void fast() {
+                        for (Block b : cache) release(b);
+                    }
+
+                    // lab:shortcut end
+                    void step() {}
+                }
+                """;
+        String labs = """
+                class A {
+                    void run() {
+                        step();
+                    }
+
+                    void step() {}
+                }
+                """;
+        assertThat(LabGenerator.transform(src, "labs/A.java")).isEqualTo(labs);
+        assertThat(LabGenerator.transform(src, "labs/A.java", id -> false)).isEqualTo(labs);
+    }
+
+    @Test
+    @DisplayName("an unmatched shortcut marker is an error naming the file and line")
+    void unmatchedShortcut() {
+        assertThatThrownBy(() -> LabGenerator.transform("a\n  // lab:shortcut begin\nb\n", "G.java"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("G.java:2")
+                .hasMessageContaining("without lab:shortcut end");
+        assertThatThrownBy(() -> LabGenerator.transform("a\n  // lab:shortcut end\n", "H.java"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("H.java:2");
+        assertThatThrownBy(() -> LabGenerator.transform("// lab:shortcut begin\n// lab:shortcut begin\n// lab:shortcut end\n", "I.java"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("I.java:2");
+        assertThatThrownBy(() -> LabGenerator.transform("""
+                // lab:shortcut begin
+                void f() {
+                    // lab:begin 1.2 "Round it" see ch01 "Rounding"
+                    return;
+                    // lab:end
+                }
+                // lab:shortcut end
+                """, "J.java")).as("a step inside a shortcut would vanish from labs/")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("J.java:3");
+    }
 }

@@ -4,6 +4,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+// lab:shortcut begin
+// labs: /**
+// labs:  * Where the reference keeps its release shortcut ({@code release_blocks},
+// labs:  * c10/cuda/CUDACachingAllocator.cpp, 2024 main, CCA:2916-2940, without its walk over every free
+// labs:  * block). In this edition empty_cache always runs your step 3.5,
+// labs:  * {@link CacheRelease#releaseWholeFreeSegments}, and notes nothing.
+// labs:  */
 /**
  * The release shortcut, a pure optimisation of {@code release_blocks}
  * (c10/cuda/CUDACachingAllocator.cpp, 2024 main, CCA:2916-2940), which walks every free block
@@ -17,6 +24,7 @@ import java.util.List;
  *
  * <p>Invariant: every block noted ({@link Block#noted}) is in the list exactly once.
  */
+// lab:shortcut end
 final class WholeSegmentRelease {
     /** Up to this many free blocks, empty_cache walks the free sets (step 3.5's body). */
     static final int FULL_WALK_MAX = 256;
@@ -38,19 +46,26 @@ final class WholeSegmentRelease {
 
     List<Block> wholeCached() { return wholeCached; }
 
+    // lab:shortcut begin
+    // labs: /** cudaFrees every whole free cudaMalloc segment: your step 3.5, every time. */
     /**
      * cudaFrees every whole free cudaMalloc segment, as
      * {@link CacheRelease#releaseWholeFreeSegments} does: by that walk up to
      * {@link #FULL_WALK_MAX} free blocks, from the list beyond.
      */
+    // lab:shortcut end
     void run() {
+        // lab:shortcut begin
+        // labs: release.releaseWholeFreeSegments();
         if (wholeCached.isEmpty()) return;
         if (allocator.fastRelease && allocator.freeBlockCount() > FULL_WALK_MAX) releaseCachedWholeBlocks();
         else release.releaseWholeFreeSegments();
         for (Block b : wholeCached) b.noted = false;
         wholeCached.clear();
+        // lab:shortcut end
     }
 
+    // lab:shortcut begin
     /**
      * What {@link CacheRelease#releaseWholeFreeSegments} releases, in its order, found among
      * the blocks cached whole since the last release instead of by walking every free block: the
@@ -72,12 +87,15 @@ final class WholeSegmentRelease {
                 && b.eventCount == 0 && !b.hasStreamUses();
     }
 
+    // labs: /** The reference notes a block cached whole here, for its shortcut; this edition notes nothing. */
     /**
      * Notes a block cached whole, once: a block still in the list (cached whole before, then
      * taken and cached whole again) is not added twice. The list is kept no longer than twice
      * the free blocks: past that, the entries no longer cached whole are dropped.
      */
+    // lab:shortcut end
     void note(Block b) {
+        // lab:shortcut begin
         if (b.noted) return;
         b.noted = true;
         wholeCached.add(b);
@@ -88,5 +106,6 @@ final class WholeSegmentRelease {
                 return true;
             });
         }
+        // lab:shortcut end
     }
 }
