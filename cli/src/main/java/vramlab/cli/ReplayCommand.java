@@ -216,8 +216,7 @@ final class ReplayCommand implements Command {
             try {
                 head = in.readNBytes(64);
             } catch (java.util.zip.ZipException | java.io.EOFException e) {
-                throw new TraceException(file, 0, "not a readable gzip file: "
-                        + (e.getMessage() == null ? "it ends early" : e.getMessage()));
+                throw SnapshotInput.brokenGzip(file, e);
             }
             in.reset();
             if (head.length == 0 && !file.equals("-")) {       // an empty .pickle is a failed dump, not an empty trace
@@ -437,8 +436,7 @@ final class ReplayCommand implements Command {
         try {
             return new GZIPInputStream(raw);
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
-            throw new TraceException(file, 0, "not a readable gzip file: "
-                    + (e.getMessage() == null ? "it ends in its header" : e.getMessage()));
+            throw SnapshotInput.brokenGzip(file, e);
         }
     }
 }

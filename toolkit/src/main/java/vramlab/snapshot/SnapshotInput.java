@@ -9,7 +9,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 
 import vramlab.trace.TraceException;
 import vramlab.units.Bytes;
@@ -107,12 +106,23 @@ public final class SnapshotInput {
                 }
             }
             return out;
-        } catch (ZipException | EOFException e) {
-            throw new TraceException(file, 0, "not a readable gzip file: "
-                    + (e.getMessage() == null ? "it ends before its last block" : e.getMessage()));
         } catch (IOException e) {
-            throw new TraceException(file, 0, "not a readable gzip file: " + e.getMessage());
+            throw brokenGzip(file, e);
         }
+    }
+
+    /**
+     * A gzip file that cannot be read, said once for every reader: one that ends early was cut
+     * short (a copy or a download stopped before its end), which Java's own words, "Unexpected end
+     * of ZLIB input stream", do not say; any other fault is given as the library found it.
+     */
+    public static TraceException brokenGzip(String file, IOException e) {
+        if (e instanceof EOFException) {
+            return new TraceException(file, 0, "not a readable gzip file: it ends early, so it was cut short"
+                    + " (a copy or a download that stopped before its end?)");
+        }
+        return new TraceException(file, 0, "not a readable gzip file: "
+                + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
     }
 
     /**

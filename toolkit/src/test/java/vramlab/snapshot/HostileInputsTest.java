@@ -382,7 +382,8 @@ class HostileInputsTest {
             byte[] z = zeros(1);
             byte[] cut = java.util.Arrays.copyOf(z, z.length / 2);
             assertThat(refusal(() -> SnapshotInput.readAll(new ByteArrayInputStream(cut), "c.gz")))
-                    .startsWith("c.gz: not a readable gzip file");
+                    .startsWith("c.gz: not a readable gzip file: it ends early, so it was cut short")
+                    .doesNotContain("ZLIB");
         }
     }
 
