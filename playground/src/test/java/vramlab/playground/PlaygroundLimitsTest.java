@@ -50,7 +50,8 @@ class PlaygroundLimitsTest {
     void hostile() {
         byte[] declared = {(byte) 0x80, 4, 'X', (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f, 'a', 'b', 'c'};
         assertThat(SnapshotRun.run(declared, "s.pickle", "", "")).isEqualTo(
-                "error: s.pickle: byte 2: BINUNICODE declares 2147483647 bytes but the file has 3 left after it\n");
+                "error: s.pickle: byte 2: BINUNICODE declares 2147483647 bytes but the file has 3 left after it;"
+                        + " the file does not end with STOP, a pickle's last opcode: was it cut short?\n");
         byte[] evil = HexFormat.of().parseHex(
                 "800263706f7369780a73797374656d0a7100580a0000006563686f2070776e656471018571025271032e");
         assertThat(SnapshotRun.run(evil, "evil.pickle", "", ""))

@@ -52,9 +52,13 @@ final class PickleReader extends Unpickler {
     private long at;
     private short op;
 
+    /** Whether the bytes end as every pickle does, with STOP; one that does not was likely cut short. */
+    private final boolean endsWithStop;
+
     private PickleReader(byte[] bytes, String file) {
         this.in = new Input(bytes);
         this.file = file;
+        this.endsWithStop = bytes.length > 0 && bytes[bytes.length - 1] == (byte) Opcodes.STOP;
     }
 
     /** The object the pickle {@code bytes} of {@code file} holds, or a {@link TraceException} at its byte. */
@@ -176,7 +180,10 @@ final class PickleReader extends Unpickler {
     }
 
     private TraceException refuse(String what) {
-        return TraceException.atByte(file, at, what);
+        // A copy or download that stopped early fails at whatever opcode it was cut in, in that
+        // opcode's words ("invalid memo key"); the missing STOP says what happened.
+        return TraceException.atByte(file, at, endsWithStop ? what
+                : what + "; the file does not end with STOP, a pickle's last opcode: was it cut short?");
     }
 
     /** The current opcode's name as {@code pickletools} prints it. */

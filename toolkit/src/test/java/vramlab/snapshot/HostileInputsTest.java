@@ -76,8 +76,24 @@ class HostileInputsTest {
             byte[] file = concat(PROTO, bytes('X', 0xff, 0xff, 0xff, 0x7f), "abc".getBytes(StandardCharsets.US_ASCII));
             assertThat(file).hasSize(10);
             assertThat(refusal(() -> SnapshotReader.read(file, "s.pickle")))
-                    .isEqualTo("s.pickle: byte 2: BINUNICODE declares 2147483647 bytes but the file has 3 left after it");
+                    .isEqualTo("s.pickle: byte 2: BINUNICODE declares 2147483647 bytes but the file has 3 left after it;"
+                            + " the file does not end with STOP, a pickle's last opcode: was it cut short?");
             assertThat(allocatedBy(() -> SnapshotReader.read(file, "s.pickle"))).isLessThan(1 << 20);
+        }
+
+        @Test
+        @DisplayName("a snapshot cut short anywhere says so, whatever opcode it was cut in; a whole one ends with STOP")
+        void cutShort() {
+            byte[] whole = SnapshotWriter.pickle(new java.util.HashMap<>(java.util.Map.of("segments", java.util.List.of(),
+                    "device_traces", java.util.List.of(java.util.List.of(java.util.Map.of("action", "alloc", "addr", 0,
+                            "size", 512, "stream", 0))))));
+            assertThat(whole[whole.length - 1]).isEqualTo((byte) '.');
+            for (int n = 3; n < whole.length; n++) {
+                byte[] cut = java.util.Arrays.copyOf(whole, n);
+                if (cut[n - 1] == '.') continue;                  // ends with a byte that reads as STOP
+                assertThat(refusal(() -> SnapshotReader.read(cut, "s.pickle"))).as("cut at " + n)
+                        .startsWith("s.pickle: byte ").endsWith("was it cut short?");
+            }
         }
 
         @Test
