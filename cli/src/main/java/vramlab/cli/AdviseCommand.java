@@ -35,7 +35,9 @@ final class AdviseCommand implements Command {
             the CUDA context and other processes, not the card's total as CUDA reports it \
             (more by a few hundred MiB of context), which is what triage's --device takes; without it a snapshot that recorded an OOM gives the card the run had \
             (reserved at the OOM plus free), else the card is unknown and the settings are ranked \
-            by peak""")
+            by peak; at most 4TiB (past about 3TiB, a workload needing a second expandable segment \
+            runs out of the kit's address space: advise stops with one line naming the largest card \
+            it can replay)""")
     Long device;
 
     @Option(names = "--device-index", paramLabel = "N", description = """

@@ -84,8 +84,9 @@ final class ReplayCommand implements Command {
             the memory PyTorch's allocator can have on the card, its share: the card's total less \
             the CUDA context and other processes (an oom entry's reserved plus device_free is that \
             share), not the card's total as CUDA reports it (torch.cuda.mem_get_info()[1]), which is \
-            what triage's --device takes; at most 4TiB (traces: default 80GiB; snapshots: inferred from \
-            an oom entry, else 80GiB)""")
+            what triage's --device takes; at most 4TiB, and under expandable_segments:True past about \
+            3TiB the kit's address space can run out, which the replay says (traces: default 80GiB; \
+            snapshots: inferred from an oom entry, else 80GiB)""")
     Long device;
 
     @Option(names = "--device-index", paramLabel = "N",
