@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +20,10 @@ import vramlab.workload.Workloads;
 /**
  * {@code contest --class}: every submission's own entry on its own cores, priced against the
  * reference's runs, ranked into a CSV and one offline page; a broken entry scores 0 and says
- * which check, an unwritten one is listed last with its step.
+ * which check, an unwritten one is listed last with its step. A class in child JVMs takes about
+ * 20 s, so it runs with the other class-sized suites in {@code -Pgrading-fixtures} (.ci/run).
  */
+@Tag("grading-fixtures")
 class ClassContestTest {
     @TempDir Path tmp;
 
