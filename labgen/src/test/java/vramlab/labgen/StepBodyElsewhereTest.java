@@ -75,4 +75,17 @@ class StepBodyElsewhereTest {
         assertThat(run).isEqualToIgnoringWhitespace("void run() { release.releaseWholeFreeSegments(); }");
         assertThat(labs).doesNotContain("isSplit()", "releaseBlock(", "isCachedWhole", "releaseCachedWholeBlocks");
     }
+
+    @Test
+    @DisplayName("ch03's step table says what labs' empty_cache runs (both editions read the same notes)")
+    void ch03NotesSayWhatLabsRuns() throws java.io.IOException {
+        Path notes = LabsMatchSolutionsTest.repoRoot()
+                .resolve("chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc");
+        String row = java.nio.file.Files.readAllLines(notes).stream().filter(l -> l.startsWith("|3.5 |"))
+                .findFirst().orElseThrow(() -> new AssertionError(notes + ": no step-table row for 3.5"));
+        // The labs edition (the student's site and release) runs step 3.5 on every empty_cache
+        // (labsEmptyCacheRunsStep35); only the reference takes the shortcut past FULL_WALK_MAX.
+        assertThat(row).contains("in `labs/`, what `emptyCache` runs on every call")
+                .doesNotContainPattern("runs while at most \\d+ blocks are free");
+    }
 }
