@@ -77,6 +77,19 @@ class StepBodyElsewhereTest {
     }
 
     @Test
+    @DisplayName("labs' unmap pass hands step 5.3 every free block of an expandable segment: ExpandableBlocks' shortcut is reference-only")
+    void labsUnmapWalksEveryFreeBlock() {
+        String labs = LabGenerator.generate(LabsMatchSolutionsTest.repoRoot().resolve("solutions"))
+                .get("src/main/java/vramlab/alloc/ExpandableBlocks.java");
+        int at = labs.indexOf("void unmapFreePages() {");
+        String pass = labs.substring(at, labs.indexOf("\n    }\n", at));
+        assertThat(pass).contains("List<Block> toUnmap = freeExpandableBlocks();")
+                .doesNotContain("shortcut", "cached", "fastRelease");
+        // the shortcut's whole-page test restated step 5.3's rounding (ExpandableSegment.unmap)
+        assertThat(labs).doesNotContain("holdsWholePage", "page - 1) / page", "expandableCached", "FULL_WALK_MAX");
+    }
+
+    @Test
     @DisplayName("ch03's step table says what labs' empty_cache runs (both editions read the same notes)")
     void ch03NotesSayWhatLabsRuns() throws java.io.IOException {
         Path notes = LabsMatchSolutionsTest.repoRoot()

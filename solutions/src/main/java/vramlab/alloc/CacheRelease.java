@@ -11,8 +11,9 @@ import vramlab.alloc.DeviceTrace.Action;
  * (c10/cuda/CUDACachingAllocator.cpp, 2024 main, cited as CCA:lines): {@code empty_cache}'s
  * {@code release_cached_blocks} and {@code release_blocks}, {@code release_block} (one cudaFree),
  * and {@code release_available_cached_blocks}, the {@code max_split_size} step of malloc's
- * recovery. Step 3.5 is {@link #releaseWholeFreeSegments}; {@link WholeSegmentRelease} is its
- * shortcut and {@link ExpandableBlocks#unmapFreePages} the expandable segments' part.
+ * recovery. Step 3.5 is {@link #releaseWholeFreeSegments}; {@link WholeSegmentRelease} runs it
+ * (the reference cores by a shortcut past a few hundred free blocks) and
+ * {@link ExpandableBlocks#unmapFreePages} is the expandable segments' part.
  */
 final class CacheRelease {
     /** The order {@code release_cached_blocks} visits the pools in: large, then small. */
@@ -42,10 +43,10 @@ final class CacheRelease {
      * The two orders differ only when one allocator holds both kinds of segment (a restored
      * snapshot), and then only in the order of the trace's entries.
      *
-     * <p>Shortcuts, so that a trace calling {@code empty_cache} every few events does not walk
-     * every free block each time (what is released, and in what order, is the same): {@link
-     * WholeSegmentRelease} and {@link ExpandableBlocks#unmapFreePages}; the walk for free pages
-     * runs only while an expandable segment exists.
+     * <p>The reference cores take shortcuts, so that a trace calling {@code empty_cache} every few
+     * events does not walk every free block each time (what is released, and in what order, is the
+     * same): {@link WholeSegmentRelease} and {@link ExpandableBlocks#unmapFreePages}; the labs
+     * edition walks every time. The walk for free pages runs only while an expandable segment exists.
      */
     long releaseCachedBlocks() {
         allocator.synchronize();
