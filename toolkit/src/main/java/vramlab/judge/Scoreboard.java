@@ -227,22 +227,31 @@ public final class Scoreboard {
      * The table: a row per workload and entry, the entries best index first, each row saying
      * whether it ran here ("live") or was read from a recording; then each entry's index, best first.
      */
-    public String table() {
+    public String table() { return table(true); }
+
+    /**
+     * The table, with the host time per event ({@link Run#nanosPerEvent}) or without it: that
+     * column is measured, so it differs from run to run, and output recorded for the notes or a
+     * release leaves it out to stay the same bytes on every build. Every other column is exact.
+     */
+    public String table(boolean hostTime) {
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s %-8s%n", "workload", "entry", "fit",
-                "reserved/", "peak", "peak", "driver", "driver cost", "host ns", "run"));
-        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s %8s%n", "", "", "",
-                "requested", "reserved", "requested", "calls", "(simulated)", "/event"));
+        String time = hostTime ? " %8s" : "%s";
+        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s" + time + " %-8s%n", "workload", "entry",
+                "fit", "reserved/", "peak", "peak", "driver", "driver cost", hostTime ? "host ns" : "", "run"));
+        s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9s %12s %12s %8s %12s" + time + "%n", "", "", "",
+                "requested", "reserved", "requested", "calls", "(simulated)", hostTime ? "/event" : ""));
         List<Contestant> ranked = ranked();
         for (int w = 0; w < workloads.size(); w++) {
             for (Contestant c : ranked) {
                 if (unwritten.containsKey(c.name())) continue;
                 Run r = runs.get(c.name()).get(w);
                 String fit = r.broken() != null ? "BAD" : r.fit() ? "yes" : "OOM";
-                s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s %8.0f %s%n",
+                s.append(String.format(Locale.ROOT, "%-22s %-18s %-5s %9.3f %12s %12s %8d %12s" + time + " %s%n",
                         r.workload(), c.name(), fit, r.overhead(),
                         Bytes.formatSize(r.peakReserved()), Bytes.formatSize(r.peakRequested()), r.driverCalls(),
-                        CostModel.format(r.driverMicros()), r.nanosPerEvent(), source(c.name(), w)));
+                        CostModel.format(r.driverMicros()),
+                        hostTime ? String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()) : "", source(c.name(), w)));
             }
         }
         s.append("\nperformance index, best first (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
