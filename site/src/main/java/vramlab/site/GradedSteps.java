@@ -25,6 +25,13 @@ public final class GradedSteps {
     /** The lab generator's markers ({@code vramlab.labgen.LabGenerator}), read the same way. */
     static final Pattern BEGIN = Pattern.compile("^(\\s*)// lab:begin (\\d+\\.\\d+) \"([^\"]+)\" see (.+)$");
     static final Pattern END = Pattern.compile("^\\s*// lab:end\\s*$");
+    /**
+     * The lab generator's reference-only region ({@code // lab:shortcut begin} ... {@code end}),
+     * which {@code labs/} replaces by its {@code // labs: } lines, uncommented (HACKING.adoc).
+     */
+    static final Pattern SHORTCUT_BEGIN = Pattern.compile("^\\s*// lab:shortcut begin\\s*$");
+    static final Pattern SHORTCUT_END = Pattern.compile("^\\s*// lab:shortcut end\\s*$");
+    static final Pattern LABS_LINE = Pattern.compile("^(\\s*)// labs: ?(.*)$");
     private static final Pattern GRADED = Pattern.compile("@Graded\\(\\s*step\\s*=\\s*\"(\\d+\\.\\d+)\"");
 
     /** One step: where it is, what it is called, its body (the lines between its markers). */

@@ -17,6 +17,10 @@ import java.util.regex.Pattern;
  *       step's body is replaced by one line at its indentation,
  *       {@code // step 3.1 "Round a request": you write this (graded by ...)}, and in the
  *       instructor edition it is shown as the reference has it;</li>
+ *   <li>no {@code // lab:shortcut begin} or {@code end} marker: the student edition shows a
+ *       reference-only region as {@code labs/} has it (its {@code // labs: } lines, uncommented,
+ *       the lab generator's rule), the instructor edition as the reference has it, without its
+ *       {@code // labs: } lines;</li>
  *   <li>Javadoc rendered as plain text: {@code {@code x}} and {@code {@literal x}} become
  *       {@code x}, {@code {@link A#b}} becomes {@code A.b} (or its label), HTML tags are
  *       dropped and entities decoded;</li>
@@ -46,8 +50,20 @@ public final class JavaListing {
         List<String> out = new ArrayList<>();
         String inStep = null;
         boolean placed = false;
+        boolean inShortcut = false;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
+            if (GradedSteps.SHORTCUT_BEGIN.matcher(line).matches() || GradedSteps.SHORTCUT_END.matcher(line).matches()) {
+                inShortcut = GradedSteps.SHORTCUT_BEGIN.matcher(line).matches();
+                continue;
+            }
+            if (inShortcut) {
+                if (!selected[i] || TAG.matcher(line).matches()) continue;
+                Matcher labs = GradedSteps.LABS_LINE.matcher(line);
+                if (edition == Edition.STUDENT && labs.matches()) out.add(labs.group(1) + labs.group(2));
+                if (edition == Edition.INSTRUCTOR && !labs.matches()) out.add(line);
+                continue;
+            }
             Matcher begin = GradedSteps.BEGIN.matcher(line);
             if (begin.matches()) {
                 inStep = begin.group(2);

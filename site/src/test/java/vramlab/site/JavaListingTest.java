@@ -134,4 +134,76 @@ class JavaListingTest {
         assertThatThrownBy(() -> JavaListing.render("// tag::a[]\nx\n", "Q.java", List.of("a"), -1, Edition.STUDENT,
                 id -> "")).hasMessageContaining("Q.java").hasMessageContaining("never closed");
     }
+
+    @Nested
+    @DisplayName("with a reference-only shortcut region (// lab:shortcut, the lab generator's marker)")
+    class Shortcut {
+        static final String SRC = """
+                final class W {
+                    // tag::run[]
+                    // lab:shortcut begin
+                    // labs: /** Runs your step 3.5, every time. */
+                    /** The shortcut: releases the same blocks without the walk. */
+                    // lab:shortcut end
+                    void run() {
+                        // lab:shortcut begin
+                        // labs: release.releaseWholeFreeSegments();
+                        if (wholeCached.isEmpty()) return;
+                        releaseCachedWholeBlocks();
+                        // lab:shortcut end
+                    }
+                    // end::run[]
+                }
+                """;
+
+        @Test
+        @DisplayName("the student edition shows it as labs/ has it: its labs lines, uncommented")
+        void studentSeesLabs() {
+            assertThat(JavaListing.render(SRC, "W.java", List.of("run"), -1, Edition.STUDENT, id -> "// step " + id))
+                    .isEqualTo("""
+                            /** Runs your step 3.5, every time. */
+                            void run() {
+                                release.releaseWholeFreeSegments();
+                            }""");
+        }
+
+        @Test
+        @DisplayName("the instructor edition shows the reference, without the markers or the labs lines")
+        void instructorSeesReference() {
+            assertThat(JavaListing.render(SRC, "W.java", List.of("run"), -1, Edition.INSTRUCTOR, id -> "// step " + id))
+                    .isEqualTo("""
+                            /** The shortcut: releases the same blocks without the walk. */
+                            void run() {
+                                if (wholeCached.isEmpty()) return;
+                                releaseCachedWholeBlocks();
+                            }""");
+        }
+
+        @Test
+        @DisplayName("every core file with a shortcut: the student listing is the lab generator's labs/ file, line for line")
+        void sameAsLabgen() throws java.io.IOException {
+            java.nio.file.Path solutions = Repo.root().resolve("solutions");
+            java.util.Map<String, String> labs = vramlab.labgen.LabGenerator.generate(solutions);
+            java.util.regex.Pattern todo = java.util.regex.Pattern.compile("^(\\s*)throw new vramlab\\.lab\\.Todo\\(\"(\\d+\\.\\d+)\".*$");
+            int files = 0;
+            for (String rel : new java.util.TreeSet<>(labs.keySet())) {
+                if (!rel.endsWith(".java")) continue;
+                String source = java.nio.file.Files.readString(solutions.resolve(rel));
+                if (!source.contains("// lab:shortcut begin")) continue;
+                files++;
+                assertThat(labs.get(rel)).as("labs/" + rel + ", as the lab generator writes it").doesNotContain("lab:shortcut");
+                StringBuilder generated = new StringBuilder();   // a step's Todo line as the listing's placeholder
+                for (String line : labs.get(rel).split("\n", -1)) {
+                    java.util.regex.Matcher m = todo.matcher(line);
+                    generated.append(m.matches() ? m.group(1) + "// step " + m.group(2) : line).append('\n');
+                }
+                assertThat(JavaListing.render(source, rel, List.of(), -1, Edition.STUDENT, id -> "// step " + id))
+                        .as(rel).isEqualTo(JavaListing.render(generated.toString(), rel, List.of(), -1, Edition.STUDENT,
+                                id -> "// step " + id));
+                assertThat(JavaListing.render(source, rel, List.of(), -1, Edition.INSTRUCTOR, id -> "// step " + id))
+                        .as(rel).doesNotContain("lab:shortcut", "// labs:");
+            }
+            assertThat(files).as("core files with a shortcut region").isGreaterThanOrEqualTo(3);
+        }
+    }
 }
