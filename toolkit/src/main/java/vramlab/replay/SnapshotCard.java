@@ -75,8 +75,10 @@ public final class SnapshotCard {
         String why = "80 GiB assumed (no snapshot records the card)";
         if (total > DEFAULT_CARD) why = Bytes.formatSize(total) + ", the recorded peak rounded up";
         long layout = layoutBound(bases);
+        boolean byLayout = false;
         if (layout < total && layout >= timeline.peak()) {
             total = layout;
+            byLayout = true;
             why = Bytes.formatSize(total) + " at most (its expandable segments, 1 1/8 of the card"
                     + " each, lie that close together)";
         }
@@ -85,12 +87,35 @@ public final class SnapshotCard {
         }
         long available = Math.max(Gpu.PAGE,
                 (timeline.atFirstOom() + timeline.deviceFreeAtFirstOom()) / Gpu.PAGE * Gpu.PAGE);
-        total = Math.max(total, available);
-        return new Card(total, available, Bytes.formatSize(available)
+        String share = Bytes.formatSize(available)
                 + " for PyTorch, inferred from the oom entry ("
                 + Bytes.formatSize(timeline.atFirstOom()) + " reserved then + "
                 + Bytes.formatSize(timeline.deviceFreeAtFirstOom())
-                + " device_free, rounded down to whole 2 MiB pages, the driver's unit); total " + why, true);
+                + " device_free, rounded down to whole 2 MiB pages, the driver's unit); ";
+        if (byLayout && available <= total) return new Card(total, available, share + "total " + why, true);
+        total = Math.max(total, available);
+        return new Card(total, available, share + totalNotRecorded(total, available), true);
+    }
+
+    /**
+     * What the card line says of the total beside an oom entry's share: no snapshot holds it.
+     * The {@code oom} entry keeps one figure of the driver's, the free bytes: PyTorch's
+     * DeviceCachingAllocator::malloc records {@code TraceEntry::OOM} with the {@code device_free}
+     * of its {@code cudaMemGetInfo(&device_free, &device_total)} call, and the snapshot writes that
+     * as {@code device_free} (torch/csrc/cuda/Module.cpp, THCPModule_memorySnapshot:
+     * {@code trace_entry[TraceEntry::OOM == te.action_ ? device_free_s : addr_s] = te.addr_}), so
+     * {@code device_total} is dropped; the 20 real snapshots' two oom entries carry
+     * {@code device_free}, {@code size}, {@code stream}, {@code time_us} (and
+     * {@code compile_context}), nothing more. The replay lends the rest of {@code total} to the
+     * context and other processes ({@code Gpu}'s reserve): PyTorch can never have more than its
+     * share, so the stand-in decides no verdict.
+     */
+    static String totalNotRecorded(long total, long available) {
+        String says = "the card's total is not in the snapshot (its oom entry keeps cudaMemGetInfo's free"
+                + " bytes, not the total): ";
+        if (total <= available) return says + "the replay takes the card to be PyTorch's share alone";
+        return says + "the replay gives the CUDA context and other processes the rest of " + Bytes.readable(total)
+                + ", a stand-in; only PyTorch's share decides a verdict";
     }
 
     /** The largest card whose expandable reservations fit between the recorded bases. */
