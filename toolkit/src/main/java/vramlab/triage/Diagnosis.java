@@ -37,10 +37,13 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
 
     /**
      * The finding's fix ladder where there is one, else the cause's; for a ROCm message, with the
-     * allocator's variable as a ROCm build reads it ({@link Rocm}).
+     * allocator's variable as a ROCm build reads it ({@link Rocm}); for a snapshot, worded for
+     * the figures it holds, not a message's ({@link SnapshotTriage#fixes}).
      */
     public List<String> fixes() {
-        return Rocm.fixes(reading, finding != null ? finding.fixEntries() : cause.fixEntries());
+        List<Fix> entries = finding != null ? finding.fixEntries() : cause.fixEntries();
+        if (reading.family() == Family.SNAPSHOT) entries = SnapshotTriage.fixes(entries, reading);
+        return Rocm.fixes(reading, entries);
     }
 
     /**

@@ -153,6 +153,33 @@ public final class SnapshotTriage {
                 + " message); the figures above read the value as given.";
     }
 
+    /**
+     * {@code entries} as a snapshot's triage prints them: the full card's first rung spoke of "the
+     * capacity in the message", and a snapshot has no message; it is said with the snapshot's
+     * own figures (what PyTorch held and the oom entry's {@code device_free}, cudaMemGetInfo's free
+     * bytes) and the total it lacks. Every other entry is as written.
+     */
+    static List<Fix> fixes(List<Fix> entries, Reading r) {
+        Fix message = Cause.FULL_OR_DRIVER_RESERVE.fixEntries().get(0);
+        List<Fix> out = new ArrayList<>();
+        for (Fix f : entries) out.add(f.equals(message) ? new Fix(budget(r), f.sets()) : f);
+        return List.copyOf(out);
+    }
+
+    /** The full card's first rung, from a snapshot's figures. */
+    static String budget(Reading r) {
+        long reserved = r.get(Figure.RESERVED), free = r.get(Figure.FREE);
+        String total = r.has(Figure.CAPACITY)
+                ? "the card's total (" + formatSize(r.get(Figure.CAPACITY)) + " as --device gives it) is"
+                : "the card's total, which the snapshot does not record (torch.cuda.mem_get_info()[1] on the"
+                        + " card says it), is";
+        return "Budget from what PyTorch could reach: at the OOM it held " + formatSize(reserved)
+                + " and the oom entry's device_free (cudaMemGetInfo's free bytes) was " + formatSize(free)
+                + ", so " + formatSize(reserved + free) + " was all this run could have had there; " + total
+                + " already short of the card's nominal size by the driver's reserve, and the context takes"
+                + " hundreds of MiB of it before the first tensor.";
+    }
+
     static Reading reading(OomMoment m, long capacity) {
         Map<Figure, Long> f = new EnumMap<>(Figure.class);
         f.put(Figure.REQUESTED, m.requested());

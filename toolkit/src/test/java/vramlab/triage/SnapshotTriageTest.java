@@ -62,6 +62,44 @@ class SnapshotTriageTest {
                 .doesNotContain("PyTorch's share of the card");
     }
 
+    /** 20 MiB held, all of it allocated, then an 8 MiB request with 2 MiB free: a full card. */
+    static java.util.Map<String, Object> full() {
+        return new Snapshots().segment(100, 20, false, new long[] {100, 20, 1})
+                .entry("segment_alloc", 100, 20).entry("alloc", 100, 20).oom(8, 2).build();
+    }
+
+    /**
+     * The full card's first rung read "Budget from the real total: the capacity in the message is
+     * what cudaMemGetInfo reports", in the triage of a snapshot, where there is no message; it is
+     * said with the snapshot's own figures. The rest of the ladder, and a message's, are as written.
+     */
+    @Test
+    @DisplayName("a full card read from a snapshot: the first rung speaks of its figures, not of a message it lacks")
+    void budgetRungWithoutMessage() throws Exception {
+        Diagnosis d = SnapshotTriage.of(full(), "full.pickle", -1);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        java.util.List<String> ladder = Cause.FULL_OR_DRIVER_RESERVE.fixes();
+        assertThat(d.fixes().get(0)).isEqualTo("Budget from what PyTorch could reach: at the OOM it held 20.00 MiB"
+                + " and the oom entry's device_free (cudaMemGetInfo's free bytes) was 2.00 MiB, so 22.00 MiB was all"
+                + " this run could have had there; the card's total, which the snapshot does not record"
+                + " (torch.cuda.mem_get_info()[1] on the card says it), is already short of the card's nominal size"
+                + " by the driver's reserve, and the context takes hundreds of MiB of it before the first tensor.");
+        assertThat(d.fixes().subList(1, d.fixes().size())).isEqualTo(ladder.subList(1, ladder.size()));
+        assertThat(d.text()).contains("  1. Budget from what PyTorch could reach").doesNotContain("in the message");
+        assertThat(d.json()).doesNotContain("in the message");
+
+        Diagnosis given = SnapshotTriage.of(full(), "full.pickle", 23 * MiB);
+        assertThat(given.cause()).as(given.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(given.fixes().get(0)).contains("so 22.00 MiB was all this run could have had there; the card's"
+                + " total (23.00 MiB as --device gives it) is already short").doesNotContain("message");
+
+        Path msg = NotesExamplesTest.corpus().resolve("004-generateu.txt");
+        Diagnosis pasted = Triage.of(Files.readString(msg));
+        assertThat(pasted.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(pasted.fixes().get(0)).isEqualTo(ladder.get(0)).startsWith("Budget from the real total: the"
+                + " capacity in the message");
+    }
+
     @Test
     @DisplayName("on the real OOM snapshot: a full card, 384 MiB asked and 252 MiB free, as the trace recorded")
     void real() throws Exception {
