@@ -3,20 +3,42 @@ rem vramlab launcher for Windows: builds what it needs on first use, then runs.
 rem It builds only the launcher and what it needs (-pl cli -am), never labs/: the commands that
 rem run the student's code (check, and lab / jshell in a student's copy) compile labs/ themselves.
 rem After changing the kit's own sources, rebuild with: set VRAMLAB_REBUILD=1
+rem Without the network (Maven's -o, from .m2 alone): set VRAMLAB_OFFLINE=1
 setlocal
 set "ROOT=%~dp0"
 set "CP_FILE=%ROOT%cli\target\vramlab.classpath"
 set "CLI_JAR=%ROOT%cli\target\vramlab-cli.jar"
 set "JSA=%ROOT%cli\target\vramlab.jsa"
 if defined VRAMLAB_REBUILD del "%CP_FILE%" 2>nul
+rem VRAMLAB_OFFLINE=1 builds with Maven's -o (--offline): from the local repository (.m2) alone,
+rem with no network; checked on every run, as ./vramlab does.
+set "OFFLINE="
+if "%VRAMLAB_OFFLINE%"=="1" set "OFFLINE=-o"
+if /i "%VRAMLAB_OFFLINE%"=="true" set "OFFLINE=-o"
+if /i "%VRAMLAB_OFFLINE%"=="yes" set "OFFLINE=-o"
+if defined OFFLINE goto offline_checked
+if "%VRAMLAB_OFFLINE%"=="" goto offline_checked
+if "%VRAMLAB_OFFLINE%"=="0" goto offline_checked
+if /i "%VRAMLAB_OFFLINE%"=="false" goto offline_checked
+if /i "%VRAMLAB_OFFLINE%"=="no" goto offline_checked
+echo error: vramlab: VRAMLAB_OFFLINE is '%VRAMLAB_OFFLINE%': expected 1 (build offline, Maven's -o) or 0 1>&2
+exit /b 2
+:offline_checked
 if not exist "%CP_FILE%" (
   del "%JSA%" "%JSA%.stamp" 2>nul
-  echo vramlab: building ^(first run; this takes a minute^)... 1>&2
+  if defined OFFLINE (
+    echo vramlab: building offline ^(VRAMLAB_OFFLINE: Maven's -o; first run; this takes a minute^)... 1>&2
+  ) else (
+    echo vramlab: building ^(first run; this takes a minute^)... 1>&2
+  )
   pushd "%ROOT%"
-  call mvn -q -B -DskipTests package -pl cli -am < NUL > "%ROOT%.vramlab-build.log" 2>&1
+  call mvn -q -B %OFFLINE% -DskipTests package -pl cli -am < NUL > "%ROOT%.vramlab-build.log" 2>&1
   if errorlevel 1 (
     popd
     echo error: vramlab: the build failed; see .vramlab-build.log 1>&2
+    if defined OFFLINE (
+      findstr /c:"in offline mode" "%ROOT%.vramlab-build.log" >nul 2>&1 && echo error: vramlab: offline ^(VRAMLAB_OFFLINE^): a dependency is not in .m2 yet; build once with the network, or set VRAMLAB_OFFLINE= 1>&2
+    )
     exit /b 1
   )
   popd

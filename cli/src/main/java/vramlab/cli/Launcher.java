@@ -44,7 +44,8 @@ final class Launcher {
                 "Every command takes --help. Chapters are named by number (4, 04, ch04) or slug (real-oom).",
                 "Your loop: touch labs/STUDENT_COPY once; then lab, jshell and check run your code in labs/",
                 "(./vramlab check 3.1 for one step, check 3 for a chapter); --reference runs the reference.",
-                "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc)."})
+                "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc).",
+                "Offline: VRAMLAB_OFFLINE=1 ./vramlab ... builds the kit with Maven's -o, from ~/.m2 alone."})
     static final class Root {}
 
     /**
@@ -56,7 +57,8 @@ final class Launcher {
         "Every command takes --help. Chapters are named by number (4, 04, ch04) or slug (real-oom).",
         "Your loop: lab, jshell and check run your code in labs/",
         "(./vramlab check 3.1 for one step, check 3 for a chapter).",
-        "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc)."};
+        "Shell completion: ./vramlab completion > vramlab-completion.bash (see README.adoc).",
+        "Offline: VRAMLAB_OFFLINE=1 ./vramlab ... builds the kit with Maven's -o, from ~/.m2 alone."};
 
     /** True in a student release; false in the kit, and where no kit is found (the help still prints). */
     private static boolean inRelease() {

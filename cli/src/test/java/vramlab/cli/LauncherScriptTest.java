@@ -51,15 +51,26 @@ class LauncherScriptTest {
         assertThat(p.toFile().setExecutable(true)).isTrue();
     }
 
+    /** The last launch's exit status. */
+    int status;
+
     String launch(String... args) throws IOException, InterruptedException {
+        return launch(java.util.Map.of(), args);
+    }
+
+    /** The launcher with {@code env} added to the environment (VRAMLAB_OFFLINE is removed first). */
+    String launch(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new java.util.ArrayList<>(List.of("/bin/sh", kit.resolve("vramlab").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
         pb.environment().put("JAVA_HOME", tmp.resolve("jdk").toString());
+        pb.environment().remove("VRAMLAB_OFFLINE");
+        pb.environment().putAll(env);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        status = p.exitValue();
         Path log = kit.resolve(".vramlab-build.log");          // where the launcher sends Maven's output
         return out + (Files.exists(log) ? Files.readString(log) : "");
     }
@@ -87,6 +98,82 @@ class LauncherScriptTest {
         String out = launch("check", "3.1");
         assertThat(out).contains("mvn ran: -q -B -DskipTests package -pl cli -am").contains("java ran:")
                 .contains("-XX:TieredStopAtLevel=1");
+    }
+
+    /**
+     * A user on a plane with a filled ~/.m2 had Maven try the network at the first build (Maven
+     * 3.8 reads no MAVEN_ARGS, and the launcher passed nothing through): VRAMLAB_OFFLINE=1
+     * builds with Maven's -o.
+     */
+    @Nested
+    @DisplayName("VRAMLAB_OFFLINE=1 builds with Maven's -o")
+    class Offline {
+        @BeforeEach
+        void stale() throws IOException {
+            touch("toolkit/src/main/java/vramlab/X.java");
+        }
+
+        /** The last build's mark an hour old again, so that X.java is newer and the next run builds. */
+        void staleAgain() throws IOException {
+            Files.setLastModifiedTime(kit.resolve("cli/target/vramlab.classpath"),
+                    FileTime.from(Instant.now().minusSeconds(3600)));
+        }
+
+        @Test
+        @DisplayName("set: -o is passed and the build says offline; unset or 0: the build line as before")
+        void passesDashO() throws Exception {
+            for (String on : List.of("1", "true", "YES")) {
+                staleAgain();
+                String out = launch(java.util.Map.of("VRAMLAB_OFFLINE", on), "--help");
+                assertThat(out).as(on).contains("mvn ran: -q -B -o -DskipTests package -pl cli -am")
+                        .contains("vramlab: building offline (VRAMLAB_OFFLINE: Maven's -o;")
+                        .contains("vramlab.cli.Main --help");
+                assertThat(status).isZero();
+            }
+            for (String off : List.of("", "0", "no")) {
+                staleAgain();
+                String out = launch(java.util.Map.of("VRAMLAB_OFFLINE", off), "--help");
+                assertThat(out).as("'%s'", off).contains("mvn ran: -q -B -DskipTests package -pl cli -am")
+                        .doesNotContain(" -o ").doesNotContain("offline");
+            }
+        }
+
+        @Test
+        @DisplayName("any other value is refused with one line and exit 2, before any build")
+        void badValue() throws Exception {
+            String out = launch(java.util.Map.of("VRAMLAB_OFFLINE", "on"), "--help");
+            assertThat(status).isEqualTo(2);
+            assertThat(out).isEqualTo("error: vramlab: VRAMLAB_OFFLINE is 'on': expected 1 (build offline,"
+                    + " Maven's -o) or 0\n");
+        }
+
+        @Test
+        @DisplayName("a dependency missing from ~/.m2 is named as such, after the build's own error")
+        void missingDependency() throws Exception {
+            script(bin.resolve("mvn"), "echo \"[ERROR] Failed to execute goal on project vramlab-cli: Cannot access"
+                    + " central (https://repo.maven.apache.org/maven2) in offline mode and the artifact"
+                    + " info.picocli:picocli:jar:4.7.7 has not been downloaded from it before.\"; exit 1");
+            String out = launch(java.util.Map.of("VRAMLAB_OFFLINE", "1"), "--help");
+            assertThat(status).isEqualTo(1);
+            assertThat(out).contains("error: vramlab: the build failed; see .vramlab-build.log\nerror: vramlab:"
+                    + " offline (VRAMLAB_OFFLINE): a dependency is not in ~/.m2 yet; build once with the network,"
+                    + " or unset VRAMLAB_OFFLINE\n").doesNotContain("java ran");
+            assertThat(launch(java.util.Map.of(), "--help")).doesNotContain("VRAMLAB_OFFLINE)");
+        }
+
+        /** No cmd.exe here: the Windows launcher is read, as LauncherStdinTest reads its NUL. */
+        @Test
+        @DisplayName("vramlab.cmd (read, not run): the same switch, values and refusal")
+        void windows() throws IOException {
+            String cmd = Files.readString(KitPaths.root().resolve("vramlab.cmd"));
+            assertThat(cmd.lines().filter(l -> l.contains("call mvn "))).singleElement().asString()
+                    .contains("call mvn -q -B %OFFLINE% -DskipTests package -pl cli -am");
+            assertThat(cmd).contains("if \"%VRAMLAB_OFFLINE%\"==\"1\" set \"OFFLINE=-o\"")
+                    .contains("if /i \"%VRAMLAB_OFFLINE%\"==\"true\" set \"OFFLINE=-o\"")
+                    .contains("echo error: vramlab: VRAMLAB_OFFLINE is '%VRAMLAB_OFFLINE%': expected 1 (build"
+                            + " offline, Maven's -o) or 0 1>&2\nexit /b 2\n")
+                    .contains("findstr /c:\"in offline mode\"");
+        }
     }
 
     @Nested
