@@ -99,8 +99,28 @@ public final class Bytes {
         long rest = scaled & ((1L << shift) - 1);
         long half = 1L << (shift - 1);
         if (rest > half || rest == half && (hundredths & 1) == 1) hundredths++;
+        return hundredths(hundredths, to);
+    }
+
+    /**
+     * A count of hundredths, 0 or more, with two decimals ({@code 307} as {@code 3.07}), appended
+     * to {@code to}: the digits {@link #formatSize} prints once it has rounded, for a caller that
+     * rounds by a rule of its own.
+     */
+    public static StringBuilder hundredths(long hundredths, StringBuilder to) {
         long cents = hundredths % 100;
         return to.append(hundredths / 100).append(cents < 10 ? ".0" : ".").append(cents);
+    }
+
+    /**
+     * {@code bytes} (0 or more) in TiB with two decimals, rounded down ({@code 3.11 TiB}): for a
+     * limit that {@code --device} should take as printed, where {@link #formatSize}'s rounding to
+     * the nearest could print a card just past it (and it stops at GiB). Exact for every long:
+     * the whole TiB and the rest are scaled apart, so nothing overflows.
+     */
+    public static String formatTiBDown(long bytes) {
+        long hundredths = bytes / TiB * 100 + bytes % TiB * 100 / TiB;
+        return hundredths(hundredths, new StringBuilder(24)).append(" TiB").toString();
     }
 
     /**

@@ -265,4 +265,38 @@ class BytesTest {
             assertThat(Bytes.parseWithUnit(t)).as("'%s'", t).isEqualTo(expected);
         }
     }
+
+    /**
+     * The replay's address-space limit printed TiB with its own copy of formatSize's padding
+     * ({@code AddressSpaceLimit.tib}, on {@code bytes * 100 / TiB}, rounded down); both now use
+     * {@link Bytes#hundredths}. This is that copy, the path it replaces.
+     */
+    private static String oldTib(long hundredths) {
+        long cents = hundredths % 100;
+        return hundredths / 100 + (cents < 10 ? ".0" : ".") + cents + " TiB";
+    }
+
+    @Test
+    @DisplayName("formatTiBDown prints what the address-space limit's own TiB formatter printed: each side of"
+            + " every hundredth up to 1,000 TiB, and 200,000 seeded sizes; hundredths() pads as it did")
+    void tibDownAsTheLimitPrintedIt() {
+        long tib = Bytes.TiB;
+        for (long h = 0; h <= 100_000; h++) {
+            assertThat(Bytes.hundredths(h, new StringBuilder()).append(" TiB").toString()).isEqualTo(oldTib(h));
+            long edge = (h * tib + 99) / 100;                         // the first size of hundredth h
+            for (long b = Math.max(0, edge - 1); b <= edge + 1; b++) {
+                assertThat(Bytes.formatTiBDown(b)).as("%d bytes", b).isEqualTo(oldTib(b * 100 / tib));
+            }
+        }
+        java.util.Random r = new java.util.Random(51);
+        long noOverflow = Long.MAX_VALUE / 100;                       // where the old b * 100 is exact
+        for (int i = 0; i < 200_000; i++) {
+            long b = i % 2 == 0 ? Math.floorMod(r.nextLong(), 8 * tib) : Math.floorMod(r.nextLong(), noOverflow);
+            assertThat(Bytes.formatTiBDown(b)).as("%d bytes", b).isEqualTo(oldTib(b * 100 / tib));
+        }
+        assertThat(Bytes.formatTiBDown(0)).isEqualTo("0.00 TiB");
+        assertThat(Bytes.formatTiBDown(7 * tib)).isEqualTo("7.00 TiB");
+        assertThat(Bytes.formatTiBDown(tib + tib / 8 - 1)).isEqualTo("1.12 TiB");   // 1.1249...: down, not 1.13
+        assertThat(Bytes.formatTiBDown(Long.MAX_VALUE)).isEqualTo("8388607.99 TiB");
+    }
 }

@@ -38,13 +38,13 @@ final class AddressSpaceLimit {
         for (Segment s : a.segments()) if (s.isExpandable()) held++;
         long hundredths = largestCardHundredthsOfTiB(held + 1);
         return new TraceException(file, line, where + "expandable_segments:True on a card of "
-                + tib(card * 100 / Bytes.TiB) + ": a new expandable segment reserves "
-                + tib(reservation * 100 / Bytes.TiB) + " of address space (1 1/8 of the card, one per pool and"
+                + Bytes.formatTiBDown(card) + ": a new expandable segment reserves "
+                + Bytes.formatTiBDown(reservation) + " of address space (1 1/8 of the card, one per pool and"
                 + " stream: CUDACachingAllocator.cpp, ExpandableSegment), " + held + " such reservation"
-                + (held == 1 ? " is" : "s are") + " held already, and the " + tib(GpuProcess.WINDOW * 100 / Bytes.TiB)
+                + (held == 1 ? " is" : "s are") + " held already, and the " + Bytes.formatTiBDown(GpuProcess.WINDOW)
                 + " of address space the kit simulates for one device has no room for another (a real"
                 + " process has 128 TiB): this is the kit's limit, not the workload's; give --device "
-                + tib(hundredths) + " or less to replay it");
+                + Bytes.hundredths(hundredths, new StringBuilder()).append(" TiB") + " or less to replay it");
     }
 
     /**
@@ -53,11 +53,5 @@ final class AddressSpaceLimit {
      */
     static long largestCardHundredthsOfTiB(int n) {
         return GpuProcess.WINDOW / n / 9 * 8 / (Bytes.TiB / 100);
-    }
-
-    /** {@code hundredths} of a TiB as "3.11 TiB"; cards this large are a few TiB, never a fraction of a GiB. */
-    private static String tib(long hundredths) {
-        long cents = hundredths % 100;
-        return hundredths / 100 + (cents < 10 ? ".0" : ".") + cents + " TiB";
     }
 }
