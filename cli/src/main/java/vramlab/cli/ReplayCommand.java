@@ -413,7 +413,9 @@ final class ReplayCommand implements Command {
      * cannot be read twice, is read from the unzipped stream up to the cap.
      */
     private byte[] snapshotBytes(InputStream unzipped) throws IOException {
-        if (file.equals("-")) return SnapshotInput.readAll(unzipped, file, input.limit());
+        if (file.equals("-") || !Files.isRegularFile(Path.of(file))) {   // a pipe cannot be read twice
+            return SnapshotInput.readAll(unzipped, file, input.limit());
+        }
         try (InputStream raw = Files.newInputStream(Path.of(file))) {
             return SnapshotInput.readAll(raw, file, input.limit());
         }
@@ -424,7 +426,7 @@ final class ReplayCommand implements Command {
         InputStream raw;
         boolean gzip;
         try {
-            raw = new BufferedInputStream(file.equals("-") ? io.in() : Files.newInputStream(Path.of(file)));
+            raw = new BufferedInputStream(file.equals("-") ? io.in() : openFile(Path.of(file)));
             raw.mark(2);
             gzip = raw.read() == 0x1f && raw.read() == 0x8b;      // a folder opens, and fails here
             raw.reset();
@@ -439,5 +441,19 @@ final class ReplayCommand implements Command {
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
             throw SnapshotInput.brokenGzip(file, e);
         }
+    }
+
+    /**
+     * A regular file through its channel; anything else that opens (a pipe: {@code /dev/stdin},
+     * a named pipe, bash's {@code <(zcat run.gz)}) as a plain {@link java.io.FileInputStream}.
+     * A channel's stream answers {@code available()} from the channel's size and position,
+     * which a pipe refuses ("Illegal seek"), and {@link BufferedInputStream} asks it on every
+     * read.
+     */
+    private static InputStream openFile(Path path) throws IOException {
+        if (Files.isRegularFile(path) || Files.isDirectory(path) || !Files.exists(path)) {
+            return Files.newInputStream(path);          // a folder and a missing file fail as before
+        }
+        return new java.io.FileInputStream(path.toFile());
     }
 }
