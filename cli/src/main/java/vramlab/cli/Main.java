@@ -99,11 +99,7 @@ public final class Main {
         ReplayCommand plain = ReplayCommand.parsePlain(args);     // a plain replay needs no picocli
         if (plain != null) return execute(inRelease("replay") ? onYourCores(args) : plain, "replay", io);
         CommandLine cl = Launcher.of(needed(args), io);
-        if (args.length == 0) {
-            cl.usage(cl.getOut());
-            cl.getOut().flush();
-            return 2;
-        }
+        if (args.length == 0) return noCommand(cl, io);
         ParseResult parsed;
         try {
             parsed = cl.parseArgs(args);
@@ -111,20 +107,45 @@ public final class Main {
             io.err().println("error: " + Launcher.message(e));
             return 2;
         }
-        Integer help = CommandLine.executeHelpRequest(parsed);
+        Integer help;
+        try {
+            help = CommandLine.executeHelpRequest(parsed);
+        } catch (ParameterException e) {                 // help NOSUCH: picocli's HelpCommand throws
+            io.err().println("error: " + Launcher.message(unknownCommand(cl, e)));
+            return 2;
+        }
         if (help != null) {
             cl.getOut().flush();
             return help;
         }
         ParseResult sub = parsed.subcommand();
-        if (sub == null) {
-            cl.usage(cl.getOut());
-            cl.getOut().flush();
-            return 2;
-        }
+        if (sub == null) return noCommand(cl, io);
         CommandLine at = sub.commandSpec().commandLine();
         String name = at.getCommandName();
         return execute(inRelease(name) ? onYourCores(args) : (Command) at.getCommand(), name, io);
+    }
+
+    /**
+     * No command given: the usage on standard output, as before, and (exit 2 being usage) the
+     * one {@code error:} line on standard error that every exit 2 carries, so a script that
+     * reads standard error is told what went wrong.
+     */
+    private static int noCommand(CommandLine cl, Io io) {
+        cl.usage(cl.getOut());
+        cl.getOut().flush();
+        io.err().println("error: vramlab: expected a command (./vramlab --help lists them)");
+        return 2;
+    }
+
+    /**
+     * {@code help NOSUCH}: picocli's help command refuses it with a bare ParameterException
+     * ("Unknown subcommand 'NOSUCH'."), which escaped as a stack trace and exit 1; it is read as
+     * the mistyped command it is, with the close match and the list.
+     */
+    private static ParameterException unknownCommand(CommandLine root, ParameterException e) {
+        String arg = e.getValue();
+        if (arg == null) return e;
+        return new picocli.CommandLine.UnmatchedArgumentException(root, List.of(arg));
     }
 
     /**
