@@ -76,6 +76,11 @@ class TraceReaderTest {
 
     private static long referenceSize(String text, long line) {
         long n;
+        java.util.regex.Matcher bytes = java.util.regex.Pattern.compile("(?i)([0-9.]*)\\s*(b|bytes)?").matcher(text);
+        if (bytes.matches() && bytes.group(1).matches("[0-9]*\\.[0-9]*[1-9][0-9]*")) {  // 1.5, 2.25B: a fraction of a byte
+            throw new TraceException("f", line, "bad size '" + TraceReader.shown(text)
+                    + "': a number of bytes is whole (a unit forgotten? 1.5MiB, 1.5GiB)");
+        }
         try {
             n = Bytes.parse(text);
         } catch (IllegalArgumentException | ArithmeticException e) {
@@ -185,6 +190,7 @@ class TraceReaderTest {
             "empty_cache now", "Alloc a 1", "alloc a 1#free a", "#\n#\n   #x\nempty_cache", "alloc\u00a0a 1",
             "alloc h\u00e9 1\nfree h\u00e9", "alloc \u4e2d\u6587 2KiB", "alloc \ud83d\ude00 1", "\u00e9alloc a 1",
             "alloc a 1\u00e9", "alloc a \u00851", "\u2028alloc a 1", "alloc a 1\u3000", "f\u00e9e a",
+            "alloc a 1.5", "alloc a 2.5B", "alloc a .5bytes", "alloc a 2.0", "alloc a 1.5.5", "alloc a \u0665.5",
         })
         @DisplayName("on hand-picked lines")
         void handPicked(String text) throws IOException {
@@ -232,6 +238,21 @@ class TraceReaderTest {
                 sameAsReference(sb.toString());
             }
         }
+    }
+
+    @ParameterizedTest(name = "''{0}'' is refused")
+    @ValueSource(strings = {"1.5", "2.25B", "0.5", ".5", "3.5bytes", "1.50b"})
+    @DisplayName("a fraction of a byte is refused, naming the line and the value (it rounded to a whole byte before)")
+    void fractionOfAByte(String size) {
+        assertThat(actual(new StringReader("alloc a 4KiB\nalloc b " + size + "\n"), true)).containsExactly(
+                "1 alloc a 4096", "error f:2: bad size '" + size + "': a number of bytes is whole (a unit forgotten? 1.5MiB, 1.5GiB)");
+    }
+
+    @ParameterizedTest(name = "''{0}'' is {1} bytes")
+    @CsvSource({"5., 5", "2.0, 2", "2.00B, 2", "1.5KiB, 1536", "0.0005KiB, 1", "1.5GiB, 1610612736"})
+    @DisplayName("a whole number of bytes written with a point, or a fraction of a larger unit, still reads")
+    void wholeOrLargerUnit(String size, long bytes) {
+        assertThat(actual(new StringReader("alloc a " + size + "\n"), false)).containsExactly("1 alloc a " + bytes);
     }
 
     @Nested
