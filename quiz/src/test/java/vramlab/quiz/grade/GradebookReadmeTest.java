@@ -16,7 +16,7 @@ import vramlab.quiz.ScoreRow;
  * Instructors' scripts read the gradebooks by their headers, and README.adoc is where the columns
  * are written down for them (it gave only "total, each chapter's lab and quiz points, flags",
  * without max, graded_at, run or the item file's detail). This holds README's column names to
- * the headers Gradebook writes.
+ * the headers Gradebook writes, and quiz/README.adoc's fuller description too.
  */
 @DisplayName("README names the gradebooks' columns as Gradebook writes them")
 class GradebookReadmeTest {
@@ -31,5 +31,10 @@ class GradebookReadmeTest {
         assertThat(wide).isEqualTo("student,total,max,ch04 lab (2),ch04 quiz (5),flags,graded_at,run");
         assertThat(readme).contains("`student,total,max`, then `chNN lab (MAX)` and `chNN quiz (MAX)` for each chapter,"
                 + " then `flags`").contains("`graded_at,run`");
+
+        String quizReadme = Files.readString(KitPaths.root().resolve("quiz/README.adoc")).replaceAll("\\s+", " ");
+        assertThat(quizReadme).as("quiz/README.adoc, the grader's own page").contains("`" + Gradebook.LONG_HEADER + "`")
+                .contains("one row per student: `student,total,max`").contains("`ch03 lab (40)`")
+                .contains("then `flags`").contains("`graded_at` and `run`");
     }
 }
