@@ -68,7 +68,7 @@ final class AdviseCommand implements Command {
 
     @Override
     public int run(Io io) throws IOException {
-        vramlab.alloc.PyTorchRelease release = ReplayCommand.release(pytorchVersion);
+        vramlab.alloc.PyTorchRelease release = ReplayCommand.release(pytorchVersion, "advise");
         long device = this.device == null ? -1 : this.device;
         byte[] bytes = read(file, io, input.limit());
         Workload w = deviceIndex == null ? Workload.read(bytes, file, device)

@@ -42,10 +42,10 @@ final class ClassContest {
     static int run(ContestCommand c, Io io) throws Exception {
         Path root = StudentCores.root();
         if (KitPaths.isRelease(root) || !Files.isDirectory(root.resolve("solutions"))) {
-            throw new UsageException("--class", "a class leaderboard runs the reference entries: it needs the instructor's"
+            throw new UsageException("contest", "--class: a class leaderboard runs the reference entries: it needs the instructor's"
                     + " copy of the kit (with solutions/)");
         }
-        if (StudentCores.inChild()) throw new UsageException("--class", "not from a run on a student's cores");
+        if (StudentCores.inChild()) throw new UsageException("contest", "--class: not from a run on a student's cores");
         if (c.html != null) HtmlPage.checkWritable("contest", c.html);
         List<Workload> workloads = c.chosen(io);
         Path scratch = Files.createTempDirectory("vramlab-class");

@@ -126,7 +126,7 @@ final class ContestCommand implements Command {
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
         for (String name : only) {
             if (all.stream().noneMatch(w -> w.name().equals(name))) {
-                throw new UsageException("--workload", "'" + name + "' is not a workload (expected one of "
+                throw new UsageException("contest", "--workload '" + name + "': not a workload (expected one of "
                         + all.stream().map(Workload::name).toList() + ")");
             }
         }

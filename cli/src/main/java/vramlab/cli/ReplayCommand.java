@@ -206,7 +206,7 @@ final class ReplayCommand implements Command {
 
     @Override
     public int run(Io io) throws IOException {
-        PyTorchRelease release = release(pytorchVersion);
+        PyTorchRelease release = release(pytorchVersion, "replay");
         if (policyName != null || conf != null) {                                            // bad options first
             checkPolicy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, release);
         }
@@ -252,12 +252,12 @@ final class ReplayCommand implements Command {
         }
     }
 
-    /** {@code --pytorch-version}'s release, or null when not given. */
-    static PyTorchRelease release(String version) {
+    /** {@code --pytorch-version}'s release, or null when not given; refused as {@code command}'s usage error. */
+    static PyTorchRelease release(String version, String command) {
         try {
             return Policies.release(version);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("--pytorch-version", e.getMessage());
+            throw new UsageException(command, "--pytorch-version " + e.getMessage());
         }
     }
 
@@ -336,7 +336,7 @@ final class ReplayCommand implements Command {
             throw new UsageException("replay", s.file() + " holds devices " + DeviceIndex.indices(devices)
                     + ": choose one with --device-index N for " + (csv ? "--csv" : "--export"));
         }
-        PyTorchRelease release = release(pytorchVersion);
+        PyTorchRelease release = release(pytorchVersion, "replay");
         PyTorchRelease rules = SnapshotRelease.of(s, release).release();
         Policy policy = policyName == null && conf == null ? null
                 : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, rules);

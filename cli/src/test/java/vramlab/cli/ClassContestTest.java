@@ -128,6 +128,6 @@ class ClassContestTest {
     void aStudentsCopyCannotRankAClass() {
         CliRun r = ReleaseSelfCheckTest.as(Path.of("/nonexistent-kit"), () -> CliRun.of("contest", "--class", "x"));
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).contains("error: --class: a class leaderboard runs the reference entries");
+        assertThat(r.err()).contains("error: contest: --class: a class leaderboard runs the reference entries");
     }
 }

@@ -37,7 +37,8 @@ class ContestCommandTest {
     void anUnknownWorkloadIsAUsageError() {
         CliRun r = CliRun.of("contest", "--workload", "nope");
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).contains("\nerror: --workload: 'nope' is not a workload (expected one of [training-step,");
+        // error: <where>: <what>, the command as where, as every option's refusal says it (replay: --device '24': ...)
+        assertThat(r.err()).contains("\nerror: contest: --workload 'nope': not a workload (expected one of [training-step,");
     }
 
     @Test

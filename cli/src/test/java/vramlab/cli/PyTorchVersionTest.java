@@ -32,8 +32,10 @@ import vramlab.snapshot.SnapshotWriter;
 class PyTorchVersionTest {
     @TempDir Path dir;
 
-    static final String ERROR = "error: --pytorch-version: '2.9x' is not a release the kit models;"
-            + " expected one of 2.9, 2.10";
+    /** The command's own error line, as every option's refusal names its command (error: replay: --device ...). */
+    static String error(String command) {
+        return "error: " + command + ": --pytorch-version '2.9x' is not a release the kit models; expected one of 2.9, 2.10";
+    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"replay", "advise"})
@@ -41,9 +43,9 @@ class PyTorchVersionTest {
     void unknownRelease(String command) {
         CliRun r = CliRun.withInput("alloc a 1024\n", command, "--pytorch-version", "2.9x", "-");
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err().lines()).containsExactly(ERROR);
+        assertThat(r.err().lines()).containsExactly(error(command));
         CliRun eq = CliRun.withInput("alloc a 1024\n", command, "--pytorch-version=2.9x", "-");
-        assertThat(eq.err().lines()).containsExactly(ERROR);
+        assertThat(eq.err().lines()).containsExactly(error(command));
     }
 
     @Test

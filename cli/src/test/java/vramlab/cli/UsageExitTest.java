@@ -2,8 +2,19 @@ package vramlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+
+import vramlab.quiz.KitPaths;
 
 /**
  * README's exit status: 2 for bad input or usage, with one line {@code error: <where>: <what>}
@@ -42,5 +53,22 @@ class UsageExitTest {
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.out()).startsWith("usage: vramlab <command>");
         assertThat(r.err().lines().toList()).containsExactly("error: vramlab: expected a command (./vramlab --help lists them)");
+    }
+
+    @Test
+    @DisplayName("every usage error names its command as <where> (error: contest: --workload ..., not error: --workload: ...)")
+    void whereIsTheCommand() throws IOException {
+        Pattern thrown = Pattern.compile("new UsageException\\(\"([^\"]*)\"");
+        List<String> other = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(KitPaths.root().resolve("cli/src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Matcher m = thrown.matcher(Files.readString(f));
+                while (m.find()) {
+                    if (!Main.NAMES.contains(m.group(1))) other.add(f.getFileName() + ": \"" + m.group(1) + "\"");
+                }
+            }
+        }
+        assertThat(other).as("a UsageException's where is one of Main.NAMES (ContestCommandTest and"
+                + " PyTorchVersionTest hold the lines themselves)").isEmpty();
     }
 }
