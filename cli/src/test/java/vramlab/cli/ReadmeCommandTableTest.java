@@ -116,6 +116,14 @@ class ReadmeCommandTableTest {
         assertThat(r.out().lines().count()).as("a header, then one row per event and nothing else").isEqualTo(3);
     }
 
+    @Test
+    @DisplayName("the class leaderboard's CSV header README gives is the one contest --class writes")
+    void classLeaderboardHeader() throws IOException {
+        StringBuilder csv = new StringBuilder();
+        new vramlab.judge.Leaderboard("t", List.of(), "pytorch", List.of(), List.of()).csv(csv);
+        assertThat(readme().replaceAll("\\s+", " ")).contains("with `--class` it writes `" + csv.toString().strip() + "`");
+    }
+
     private static String readme() throws IOException {
         return Files.readString(KitPaths.root().resolve("README.adoc"));
     }
