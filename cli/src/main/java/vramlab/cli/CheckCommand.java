@@ -25,7 +25,8 @@ import vramlab.quiz.grade.Kit;
  * steps live in (and those they need, only what changed), runs the graded tests of that step or
  * chapter with the batch grader's harness (child JVMs, time-boxed), and prints a few lines per
  * test: passed, failed with expected against actual, needs an earlier step, not written yet, or
- * does not compile; then {@code Score: X/Y}.
+ * does not compile; then {@code Score: X/Y}. Each step's heading, and each failure, names the
+ * file and line of the step's method in the student's file as it is now ({@link StepLine}).
  */
 @CommandLine.Command(name = "check", mixinStandardHelpOptions = true,
         header = "compile your labs/ and run one step's or chapter's graded tests",
@@ -35,7 +36,8 @@ import vramlab.quiz.grade.Kit;
                 a chapter (check 3, check caching-allocator), and prints for each test:
                   pass                          full points
                   FAIL                          expected against actual, the call that gave it,
-                                                and the rule it breaks when the mistake is a common one
+                                                the rule it breaks when the mistake is a common one,
+                                                and your method's file:line
                   needs step N first            it runs through an earlier step you have not written
                   not written yet               the step still throws its Todo
                   does not compile              the compiler's first errors, file:line: message
@@ -98,7 +100,9 @@ final class CheckCommand implements Command {
             deleteTree(area);                    // a child's results file must never be last run's
             rows.addAll(grader.runLabItems(cores, z -> runnable.contains(z.step()), area));
         }
-        io.out().print(new CheckReport(target, rows).text());
+        Map<String, StepLine> places = new LinkedHashMap<>();     // read now: the student's file as it is
+        for (LabGenerator.Step s : target.steps()) places.put(s.id(), StepLine.of(root, s));
+        io.out().print(new CheckReport(target, rows, places).text());
         return rows.stream().allMatch(ScoreRow::passed) ? 0 : 1;
     }
 

@@ -3,14 +3,16 @@ package vramlab.cli;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.ScoreRow;
 
 /**
- * What {@code check} prints: per step, its title and where to write it; per graded test, one
- * line with its outcome and points, and under a failure the lines that say why (expected
- * against actual, the mistake it looks like); then {@code Score: X/Y}.
+ * What {@code check} prints: per step, its title and where to write it (the file and the line of
+ * its method, {@link StepLine}); per graded test, one line with its outcome and points, and under
+ * a failure the lines that say why (expected against actual, the mistake it looks like) and the
+ * method's file and line again; then {@code Score: X/Y}.
  */
 final class CheckReport {
     /** Steps in teaching order: 3.2 before 3.10. */
@@ -21,20 +23,24 @@ final class CheckReport {
 
     private final CheckCommand.Target target;
     private final List<ScoreRow> rows;
+    private final Map<String, StepLine> places;
 
-    CheckReport(CheckCommand.Target target, List<ScoreRow> rows) {
+    /** {@code places}: each step's method in the student's file; a step without one names its file alone. */
+    CheckReport(CheckCommand.Target target, List<ScoreRow> rows, Map<String, StepLine> places) {
         this.target = target;
         this.rows = rows;
+        this.places = places;
     }
 
     String text() {
         StringBuilder sb = new StringBuilder();
         for (LabGenerator.Step step : target.steps()) {
             List<ScoreRow> mine = rows.stream().filter(r -> r.step().equals(step.id())).toList();
-            sb.append(step.id()).append(' ').append(step.title()).append("  (").append(step.file())
+            StepLine place = places.getOrDefault(step.id(), new StepLine(step.file(), null, 0));
+            sb.append(step.id()).append(' ').append(step.title()).append("  (").append(place.place())
               .append("; notes: ").append(step.notes()).append(")\n");
             if (mine.isEmpty()) sb.append("  (no graded tests)\n");
-            for (ScoreRow r : mine) item(sb, step, r);
+            for (ScoreRow r : mine) item(sb, step, r, place);
         }
         int earned = rows.stream().mapToInt(ScoreRow::earned).sum();
         int total = rows.stream().mapToInt(ScoreRow::points).sum();
@@ -42,8 +48,8 @@ final class CheckReport {
         return sb.toString();
     }
 
-    private static void item(StringBuilder sb, LabGenerator.Step step, ScoreRow r) {
-        Outcome o = Outcome.of(step.id(), r);
+    private static void item(StringBuilder sb, LabGenerator.Step step, ScoreRow r, StepLine place) {
+        Outcome o = Outcome.of(step.id(), r, place);
         // The whole name, always: a long one pushes its points to the right rather than losing its end.
         sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, r.name(), r.earned(), r.points()));
         for (String line : o.lines) sb.append("        ").append(line).append('\n');
@@ -51,7 +57,7 @@ final class CheckReport {
 
     /** One test's outcome: a tag and the lines to show under it. */
     record Outcome(String tag, List<String> lines) {
-        static Outcome of(String step, ScoreRow r) {
+        static Outcome of(String step, ScoreRow r, StepLine place) {
             if (r.passed()) return new Outcome("pass", List.of());
             String why = r.why();
             if (why.startsWith("needs step ")) {
@@ -65,6 +71,7 @@ final class CheckReport {
                 lines = new ArrayList<>(lines.subList(0, MAX_LINES));
                 lines.add("...");
             }
+            lines.add(place.lookAt());           // after the cut, so it is never the line cut
             return new Outcome("FAIL", lines);
         }
 

@@ -91,20 +91,73 @@ public final class StepPlaces {
      * The method declared nearest above line {@code at} (0-based) at a smaller indent; a
      * constructor is {@code <init>}, as stack frames name it.
      */
-    static String methodAbove(List<String> lines, int at) {
-        int indent = indentOf(lines.get(at));
+    public static String methodAbove(List<String> lines, int at) {
+        int i = declarationAbove(lines, at);
+        if (i < 0) return null;
+        String name = declaredName(lines.get(i));
         String className = null;
+        for (int j = i - 1; j >= 0 && className == null; j--) {
+            Matcher c = Pattern.compile("\\b(?:class|record|enum)\\s+(\\w+)").matcher(lines.get(j));
+            if (c.find()) className = c.group(1);
+        }
+        return name.equals(className) ? "<init>" : name;
+    }
+
+    /** The index (0-based) of the declaration {@link #methodAbove} finds, or -1 when there is none. */
+    static int declarationAbove(List<String> lines, int at) {
+        int indent = indentOf(lines.get(at));
         for (int i = at - 1; i >= 0; i--) {
             Matcher m = DECLARATION.matcher(lines.get(i));
-            if (!m.find() || m.group(1).length() >= indent || NOT_A_NAME.contains(m.group(2))) continue;
-            String name = m.group(2);
-            for (int j = i - 1; j >= 0 && className == null; j--) {
-                Matcher c = Pattern.compile("\\b(?:class|record|enum)\\s+(\\w+)").matcher(lines.get(j));
-                if (c.find()) className = c.group(1);
-            }
-            return name.equals(className) ? "<init>" : name;
+            if (m.find() && m.group(1).length() < indent && !NOT_A_NAME.contains(m.group(2))) return i;
         }
-        return null;
+        return -1;
+    }
+
+    /** The name a line declares ({@code roundSize}, a constructor's class name), or null when it declares none. */
+    private static String declaredName(String line) {
+        Matcher m = DECLARATION.matcher(line);
+        return m.find() && !NOT_A_NAME.contains(m.group(2)) ? m.group(2) : null;
+    }
+
+    /**
+     * The line (1-based) where a copy of a step's file declares the step's method: the file as
+     * the student has it now, lines added or removed anywhere. {@code reference} is the file the
+     * step was read from (its marker, or in a release its Todo, at {@code stepLine}, 1-based).
+     * Looked for, in order: the method around the step's Todo when it is still there; a line that
+     * declares it word for word as the reference does; any declaration of that name. Where the
+     * copy has as many such lines as the reference (overloads), the one in the same place among
+     * them; else the only one, else the one nearest the reference's line. Empty when the copy
+     * declares no method of that name (the student renamed it), or the reference's step has no
+     * method above it.
+     */
+    public static java.util.OptionalInt methodLine(List<String> copy, String step, List<String> reference, int stepLine) {
+        int declared = stepLine < 1 || stepLine > reference.size() ? -1 : declarationAbove(reference, stepLine - 1);
+        if (declared < 0) return java.util.OptionalInt.empty();
+        String name = declaredName(reference.get(declared));
+        String todo = "new vramlab.lab.Todo(\"" + step + "\"";
+        for (int i = 0; i < copy.size(); i++) {
+            if (!copy.get(i).contains(todo)) continue;
+            int d = declarationAbove(copy, i);
+            if (d >= 0 && name.equals(declaredName(copy.get(d)))) return java.util.OptionalInt.of(d + 1);
+        }
+        String text = reference.get(declared).strip();
+        List<java.util.function.Predicate<String>> ways = List.of(l -> l.strip().equals(text), l -> name.equals(declaredName(l)));
+        for (java.util.function.Predicate<String> same : ways) {
+            List<Integer> mine = matching(copy, same), theirs = matching(reference, same);
+            if (mine.isEmpty()) continue;
+            if (mine.size() == theirs.size()) return java.util.OptionalInt.of(mine.get(theirs.indexOf(declared)) + 1);
+            int best = mine.get(0);
+            for (int i : mine) if (Math.abs(i - declared) < Math.abs(best - declared)) best = i;
+            return java.util.OptionalInt.of(best + 1);
+        }
+        return java.util.OptionalInt.empty();
+    }
+
+    /** The indexes of the lines {@code same} accepts, in order. */
+    private static List<Integer> matching(List<String> lines, java.util.function.Predicate<String> same) {
+        List<Integer> out = new java.util.ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) if (same.test(lines.get(i))) out.add(i);
+        return out;
     }
 
     private static int indentOf(String line) {

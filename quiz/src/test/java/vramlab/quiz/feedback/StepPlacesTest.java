@@ -72,4 +72,64 @@ class StepPlacesTest {
         assertThat(StepPlaces.at(new StackTraceElement("vramlab.alloc.ToyPolicy", "roundSize", null, 38)))
                 .isEqualTo("ToyPolicy:38");
     }
+
+    /** A file of two steps as the kit has it: a marker in each method, an overload of roundSize above. */
+    static final List<String> REFERENCE = List.of(
+            "class ToyPolicy {",                                          // 1
+            "    public long roundSize(int requested) {",                 // 2
+            "        return roundSize((long) requested);",                // 3
+            "    }",                                                      // 4
+            "    public long roundSize(long requested) {",                // 5
+            "        // lab:begin 3.1 \"x\" see ch03 \"y\"",                // 6
+            "        return requested;",                                  // 7
+            "        // lab:end",                                         // 8
+            "    }",                                                      // 9
+            "    public boolean shouldSplit(long block,",                 // 10
+            "                               long rounded) {",             // 11
+            "        // lab:begin 3.3 \"x\" see ch03 \"y\"",                // 12
+            "        return false;",                                      // 13
+            "        // lab:end",                                         // 14
+            "    }",                                                      // 15
+            "}");
+
+    @Test
+    @DisplayName("a step's method line follows the student's file: lines added above it, the Todo gone, an overload, a rename")
+    void methodLine() {
+        List<String> labs = List.of(
+                "class ToyPolicy {",
+                "    public long roundSize(int requested) {",
+                "        return roundSize((long) requested);",
+                "    }",
+                "    public long roundSize(long requested) {",
+                "        throw new vramlab.lab.Todo(\"3.1\", \"x\", \"y\", \"f\");",
+                "    }",
+                "    public boolean shouldSplit(long block,",
+                "                               long rounded) {",
+                "        throw new vramlab.lab.Todo(\"3.3\", \"x\", \"y\", \"f\");",
+                "    }",
+                "}");
+        assertThat(StepPlaces.methodLine(labs, "3.1", REFERENCE, 6)).hasValue(5);
+        assertThat(StepPlaces.methodLine(labs, "3.3", REFERENCE, 12)).hasValue(8);
+        // every number of lines added above the methods (the student's helpers, comments), Todo kept or written
+        for (int added = 0; added <= 12; added++) {
+            java.util.ArrayList<String> mine = new java.util.ArrayList<>(labs);
+            for (int i = 0; i < added; i++) {       // at the class's top, or right above the method
+                int at = i % 2 == 0 ? 1 : mine.indexOf("    public long roundSize(long requested) {");
+                mine.add(at, i % 3 == 0 ? "    // note " + i : "    private long helper" + i + "(long x) { return x; }");
+            }
+            int round = 5 + added, split = 8 + added;
+            assertThat(mine.get(round - 1)).contains("roundSize(long");
+            assertThat(StepPlaces.methodLine(mine, "3.1", REFERENCE, 6)).as("%d added", added).hasValue(round);
+            assertThat(StepPlaces.methodLine(mine, "3.3", REFERENCE, 12)).as("%d added", added).hasValue(split);
+            mine.set(round, "        return requested + 1;   // written: the Todo is gone");
+            assertThat(StepPlaces.methodLine(mine, "3.1", REFERENCE, 6)).as("%d added, written", added).hasValue(round);
+            mine.set(round - 1, "    public long roundSize(long requested)   {  // reformatted: found by name");
+            assertThat(StepPlaces.methodLine(mine, "3.1", REFERENCE, 6)).as("%d added, reformatted", added).hasValue(round);
+        }
+        List<String> renamed = labs.stream().map(l -> l.replace("shouldSplit", "splitOrNot")
+                .replace("Todo(\"3.3\"", "Todo(\"9.9\"")).toList();
+        assertThat(StepPlaces.methodLine(renamed, "3.3", REFERENCE, 12)).isEmpty();
+        assertThat(StepPlaces.methodLine(List.of(), "3.1", REFERENCE, 6)).isEmpty();
+        assertThat(StepPlaces.methodLine(labs, "3.1", REFERENCE, 99)).as("a line past the reference's end").isEmpty();
+    }
 }

@@ -1,0 +1,94 @@
+package vramlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vramlab.labgen.LabGenerator;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.ScoreRow;
+
+/**
+ * {@code check} tells a student where to look: the file and the line of the step's method, read
+ * from their file as it is (lines they added above it move it), as {@code file:line}; a method
+ * they renamed is said to be not found, beside the file.
+ */
+class CheckLineTest {
+    static final String FILE = "labs/src/main/java/vramlab/alloc/ToyPolicy.java";
+
+    @TempDir Path tmp;
+
+    @AfterEach
+    void done() { System.clearProperty(StudentCores.LABS); }
+
+    /** A student's copy of labs/ whose ToyPolicy has {@code edit} applied; returns its ToyPolicy.java. */
+    Path studentCopy(java.util.function.UnaryOperator<String> edit) throws IOException {
+        Path labs = ScratchLabs.make(KitPaths.root(), tmp.resolve("labs"), List.of(), Map.of("ToyPolicy.java", edit));
+        Files.writeString(labs.resolve(StudentCores.MARKER), "");
+        System.setProperty(StudentCores.LABS, labs.toString());
+        return labs.resolve("src/main/java/vramlab/alloc/ToyPolicy.java");
+    }
+
+    /** The 1-based line of the first line of {@code file} that contains {@code text}. */
+    static int lineOf(Path file, String text) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) if (lines.get(i).contains(text)) return i + 1;
+        throw new AssertionError(file + " has no line with " + text);
+    }
+
+    @Test
+    @DisplayName("a FAIL names file:line of the student's method, with lines they added above it; a renamed method is not found")
+    void failNamesTheLine() throws IOException {
+        Path generated = studentCopy(t -> t);
+        int asHandedOut = lineOf(generated, "public long roundSize(long requested)");
+        String helper = """
+                    // my notes on the ladder
+                    private static long half(long x) {
+                        return x / 2;
+                    }
+
+                """;
+        Path mine = studentCopy(t -> {
+            String withHelper = t.replace("    // tag::round[]\n", helper + "    // tag::round[]\n");
+            int at = withHelper.indexOf("throw new vramlab.lab.Todo(\"3.1\"");
+            return withHelper.substring(0, at) + "return requested + 1;   // wrong on purpose"
+                    + withHelper.substring(withHelper.indexOf('\n', at));
+        });
+        int line = lineOf(mine, "public long roundSize(long requested)");
+        assertThat(line).as("the helper moved the method").isEqualTo(asHandedOut + helper.lines().count());
+
+        CliRun r = CliRun.of("check", "3.1");
+        assertThat(r.status()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("3.1 Round a request  (" + FILE + ":" + line + "; notes: ch03 \"Rule 1: the rounding ladder\")")
+                .contains("FAIL");
+        assertThat(r.out().lines().filter(l -> l.equals("        your method ToyPolicy.roundSize: " + FILE + ":" + line)))
+                .as(r.out()).isNotEmpty();
+
+        studentCopy(t -> t.replace("public long roundSize(long requested)", "public long roundUp(long requested)"));
+        CliRun renamed = CliRun.of("check", "3.1");
+        assertThat(renamed.out()).contains("3.1 Round a request  (" + FILE + ", method ToyPolicy.roundSize not found; notes: ");
+    }
+
+    @Test
+    @DisplayName("a FAIL under a method that was not found says so, with the file; the line is kept past the cut of a long reason")
+    void failWithoutTheMethod() {
+        CheckCommand.Target target = CheckCommand.Target.of("3.1", LabGenerator.steps(KitPaths.root().resolve("solutions")));
+        String longReason = String.join("\n", java.util.Collections.nCopies(CheckReport.MAX_LINES + 5, "roundSize(1 B): expected 512 B but was 1 KiB"));
+        List<ScoreRow> rows = List.of(ScoreRow.zero("3.1", "the ladder", 2, ScoreRow.FAILED, longReason));
+        String notFound = new CheckReport(target, rows, Map.of("3.1", new StepLine(FILE, "ToyPolicy.roundSize", 0))).text();
+        assertThat(notFound).contains("(" + FILE + ", method ToyPolicy.roundSize not found; notes:")
+                .contains("        your method ToyPolicy.roundSize was not found in " + FILE + " (renamed?");
+        String found = new CheckReport(target, rows, Map.of("3.1", new StepLine(FILE, "ToyPolicy.roundSize", 41))).text();
+        assertThat(found).contains("        ...\n        your method ToyPolicy.roundSize: " + FILE + ":41\n");
+    }
+}
