@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 
 import picocli.CommandLine;
@@ -15,6 +17,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.quiz.AnswerSheet;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.Mark;
+import vramlab.quiz.NotesSection;
 import vramlab.quiz.Question;
 import vramlab.quiz.Salt;
 import vramlab.quiz.Variant;
@@ -47,7 +50,8 @@ final class QuizCommand implements Command {
     String sheet;
 
     @Option(names = "--check", paramLabel = "<file>", description = """
-            mark an answer sheet: points and what is wrong, never the right answer; the student is \
+            mark an answer sheet: points and what is wrong, never the right answer, and for each \
+            question that lost points the section of the notes to reread; the student is \
             the sheet's own student line unless --student says otherwise, and keys that no blank \
             has (misspelt ones) are listed""")
     String check;
@@ -91,7 +95,7 @@ final class QuizCommand implements Command {
                         + " for " + id + " (quiz/src/main/resources/" + vramlab.quiz.PracticeKey.resource(id) + ")");
             }
         }
-        if (check != null) return check(Path.of(check), id, student, salt, questions, io);
+        if (check != null) return check(Path.of(check), chapter, student, salt, questions, io);
         Variant v = Variant.of(id, student, salt);
         if (key) return key(id, v, salt, questions, io);
         if (sheet != null) refuseFilledSheet(Path.of(sheet));    // before the quiz, so the refusal is the one thing said
@@ -194,10 +198,12 @@ final class QuizCommand implements Command {
 
     /**
      * Marks {@code file} for {@code student}, or, without one, for the student its header names;
-     * says when the header is for another student or variant, and lists keys no blank has.
+     * says when the header is for another student or variant, and lists keys no blank has. Under
+     * a question that lost points, the section of the notes that teaches it ({@link #rereads}).
      */
-    private static int check(Path file, String id, String student, Salt salt, List<Question> questions, Io io)
+    private static int check(Path file, ChapterLab chapter, String student, Salt salt, List<Question> questions, Io io)
             throws IOException {
+        String id = String.format("ch%02d", chapter.number());
         if (!Files.isRegularFile(file)) throw new UsageException("quiz", "--check " + file + ": no such file");
         AnswerSheet sheet;
         try {
@@ -232,14 +238,33 @@ final class QuizCommand implements Command {
         for (String p : sheet.headerProblems(id, v)) io.out().println("note: " + p);
         for (String u : sheet.unknownKeys(questions, v)) io.out().println("note: " + u + ": this answer is not marked");
         int earned = 0, total = 0;
+        Map<String, NotesSection> reread = rereads(chapter);
         for (Question q : questions) {
             Mark m = Mark.of(q, v, sheet);
             earned += m.earned();
             total += m.points();
             io.out().println((m.full() ? "  right  " : "  wrong  ") + m.summary());
+            if (!m.full() && reread.containsKey(q.id())) io.out().println("         " + reread.get(q.id()).reread());
         }
         io.out().println("Score: " + earned + "/" + total);
         return 0;
+    }
+
+    /**
+     * The section of the notes each of the chapter's questions rests on, by question id: each
+     * question's own {@link Question#notesSection}, its anchor read from the chapter's notes. From
+     * the question classes, which a student release holds too (there the questions marked are the
+     * practice key's, which name no section), so both copies say the same.
+     */
+    static Map<String, NotesSection> rereads(ChapterLab chapter) {
+        String id = String.format("ch%02d", chapter.number());
+        Path notes = KitPaths.root().resolve("chapters").resolve(chapter.id())
+                .resolve("src/docs/asciidoc").resolve(chapter.id() + ".adoc");
+        Map<String, NotesSection> out = new HashMap<>();
+        for (Question q : questions(id)) {
+            if (q.notesSection() != null) out.put(q.id(), NotesSection.of(id, chapter.id(), q.notesSection(), notes));
+        }
+        return out;
     }
 
     private static int key(String id, Variant v, Salt salt, List<Question> questions, Io io) {

@@ -20,6 +20,15 @@ public interface Question {
     /** The parts, each with its blanks and their checks, for this variant. */
     List<Part> parts(Variant v);
 
+    /**
+     * The heading, word for word, of the section of this chapter's notes that teaches this
+     * question ({@code Rule 4: split only into a legal remainder}): where {@code quiz --check}
+     * sends a student who lost points on it ({@link NotesSection}). The one place a question's
+     * section is named; a test checks that the chapter's notes have that heading, once. Null for
+     * a question that names none (a release's hashed practice questions: their real classes do).
+     */
+    default String notesSection() { return null; }
+
     /** The chapter this question belongs to, {@code ch03} for {@code q3.1}. */
     default String chapter() { return chapterOf(id()); }
 

@@ -21,6 +21,7 @@ public final class LevelSpan implements Question {
     static final List<String> LEVELS = List.of("PDE2", "PDE1", "PDE0", "PT_64K", "PT_4K");
 
     @Override public String id() { return "q1.2"; }
+    @Override public String notesSection() { return "Rule 1: the VA bits are cut into indices, one slice per level"; }
     @Override public String title() { return "What one entry spans, and what one table costs"; }
 
     static String levelName(Variant v) { return v.isSeed() ? "PDE1" : v.pick("level", LEVELS); }

@@ -27,6 +27,7 @@ public final class PeerAperture implements Question {
     public enum Same { YES, NO }
 
     @Override public String id() { return "q1.6"; }
+    @Override public String notesSection() { return "Rule 4: after cudaDeviceEnablePeerAccess, the walk can end on another GPU"; }
     @Override public String title() { return "A walk that ends on another GPU: the peer PTE"; }
 
     /** How many GPUs, which one enables access, to which peers in which order, and p's owner. */

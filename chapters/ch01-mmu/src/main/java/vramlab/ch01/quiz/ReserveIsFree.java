@@ -28,6 +28,7 @@ public final class ReserveIsFree implements Question {
     public enum Reply { CUDA_SUCCESS, CUDA_ERROR_OUT_OF_MEMORY, CUDA_ERROR_INVALID_VALUE }
 
     @Override public String id() { return "q1.3"; }
+    @Override public String notesSection() { return "VA is plenty, but not unlimited"; }
     @Override public String title() { return "A reservation is VA only: what it costs, and what a map adds"; }
 
     /**

@@ -24,6 +24,7 @@ public final class SmallPagesCost implements Question {
     static final int TLB_ROOM = 1 << 16;        // room for every page: count entries, not evictions
 
     @Override public String id() { return "q1.5"; }
+    @Override public String notesSection() { return "The TLB"; }
     @Override public String title() { return "What small pages cost: tables and TLB entries"; }
 
     static PageSize small(Variant v) {

@@ -22,6 +22,7 @@ public final class SmiNumber implements Question {
     static final long DRIVER_RESERVE = mib(512);
 
     @Override public String id() { return "q1.4"; }
+    @Override public String notesSection() { return "Rule 3: one pool, one owner per frame"; }
     @Override public String title() { return "What nvidia-smi charges a process"; }
 
     /** {cudaMalloc'd bytes, context bytes, one more request}; the practice variant's 30 GiB and 500 MiB. */

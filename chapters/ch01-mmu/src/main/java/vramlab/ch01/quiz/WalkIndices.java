@@ -21,6 +21,7 @@ public final class WalkIndices implements Question {
     static final MmuFormat FORMAT = MmuFormat.VER2;
 
     @Override public String id() { return "q1.1"; }
+    @Override public String notesSection() { return "Rule 1: the VA bits are cut into indices, one slice per level"; }
     @Override public String title() { return "Cut a VA into indices: the walk of one address, level by level"; }
 
     /** The VA: 2^48 for the practice variant; a 4 KiB-aligned address anywhere in the 49-bit space otherwise. */

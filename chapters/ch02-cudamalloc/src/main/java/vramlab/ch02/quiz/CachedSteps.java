@@ -29,6 +29,7 @@ public final class CachedSteps implements Question {
     static final long DEVICE = gib(1);
 
     @Override public String id() { return "q2.4"; }
+    @Override public String notesSection() { return "The cost of calling the driver"; }
     @Override public String title() { return "Through a caching allocator: the calls that are left"; }
 
     /** {steps, size of tensor 1, ..., size of tensor n}: the practice variant's 1000 steps, or this student's. */

@@ -20,6 +20,7 @@ public final class MapThenAccess implements Question {
     static final long DEVICE = mib(64);
 
     @Override public String id() { return "q2.5"; }
+    @Override public String notesSection() { return "The VMM calls"; }
     @Override public String title() { return "After cuMemMap: mapped, but not yet usable"; }
 
     /** {reserved pages, handle pages, offset in pages}: the practice variant's one page at va, or this student's. */

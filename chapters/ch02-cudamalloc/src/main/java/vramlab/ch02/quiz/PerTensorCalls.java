@@ -21,6 +21,7 @@ public final class PerTensorCalls implements Question {
     static final long DEVICE = gib(1);
 
     @Override public String id() { return "q2.3"; }
+    @Override public String notesSection() { return "The cost of calling the driver"; }
     @Override public String title() { return "Per-tensor driver calls: how many, and what the model charges"; }
 
     /** {steps, tensors per step, tensor size}: the practice variant's 1000 steps of 10 tensors, or this student's. */

@@ -19,6 +19,7 @@ public final class RoundingTax implements Question {
     static final long DEVICE = mib(256);
 
     @Override public String id() { return "q2.1"; }
+    @Override public String notesSection() { return "Rule 1: a large cudaMalloc rounds up to whole 2 MiB pages; small ones share pages"; }
     @Override public String title() { return "The rounding tax of one cudaMalloc"; }
 
     /** The request: the practice variant's 3 MiB + 1 B, or this student's (always some bytes over a page). */

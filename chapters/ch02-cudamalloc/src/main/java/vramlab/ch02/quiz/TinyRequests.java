@@ -21,6 +21,7 @@ import vramlab.units.Bytes;
  */
 public final class TinyRequests implements Question {
     @Override public String id() { return "q2.2"; }
+    @Override public String notesSection() { return "Common misconceptions"; }
     @Override public String title() { return "Tiny requests: how many share one page"; }
 
     /** {device, calls, size}: 1 GiB, 100 calls of 64 B, or this student's. */

@@ -18,6 +18,7 @@ public final class WholeUnmap implements Question {
     static final long DEVICE = mib(64);
 
     @Override public String id() { return "q2.6"; }
+    @Override public String notesSection() { return "The VMM calls"; }
     @Override public String title() { return "cuMemUnmap: whole mappings only, and what cuMemRelease frees"; }
 
     /** {mapping pages, first page of the unmap, pages unmapped}: the practice variant's first 2 MiB of 4 MiB. */

@@ -22,6 +22,7 @@ public final class NoCompaction implements Question {
     public enum Remedy { EMPTY_CACHE, EXPANDABLE_SEGMENTS, MAX_SPLIT_SIZE, SMALLER_BATCH }
 
     @Override public String id() { return "q3.5"; }
+    @Override public String notesSection() { return "Why the allocator cannot move a live block"; }
     @Override public String title() { return "Why the allocator cannot compact like a copying collector"; }
 
     @Override

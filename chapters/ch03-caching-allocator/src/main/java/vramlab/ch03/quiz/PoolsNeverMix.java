@@ -20,6 +20,7 @@ public final class PoolsNeverMix implements Question {
     public enum Reuse { YES, NO }
 
     @Override public String id() { return "q3.4"; }
+    @Override public String notesSection() { return "Rule 2: pools never mix"; }
     @Override public String title() { return "Pools never mix: a small request beside a large hole"; }
 
     static long[] sizes(Variant v) {

@@ -41,6 +41,8 @@ public abstract class PredictTheBlock implements Question {
                     "This asks about the toy policy (vramlab.alloc.ToyPolicy), not PyTorch's real\n"
                     + "rules; q3.6 asks the same for PyTorch.");
         }
+
+        @Override public String notesSection() { return "Rule 1: the rounding ladder"; }
     }
 
     /** PyTorch's real rules ({@code PyTorchPolicy}, default {@code PYTORCH_CUDA_ALLOC_CONF}). */
@@ -50,6 +52,8 @@ public abstract class PredictTheBlock implements Question {
                     "This asks about PyTorch's real rules (round_size and get_pool in\n"
                     + "c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q3.1's requests.");
         }
+
+        @Override public String notesSection() { return "Where the toy simplifies"; }
     }
 
     @Override public String id() { return id; }

@@ -52,9 +52,12 @@ public class RoundingTax implements Question {
                     "This asks about PyTorch's real rules (round_size, get_allocation_size and should_split in\n"
                     + "c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q3.3's fill.");
         }
+
+        @Override public String notesSection() { return "Where the toy simplifies"; }
     }
 
     @Override public String id() { return id; }
+    @Override public String notesSection() { return "Three numbers, one order"; }
     @Override public String title() { return "The rounding tax under " + policyName + ": requested, allocated, reserved after a fill"; }
 
     /** {count, size of the first kind, size of the second kind}. */

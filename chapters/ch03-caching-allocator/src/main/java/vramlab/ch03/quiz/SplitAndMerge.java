@@ -52,9 +52,12 @@ public class SplitAndMerge implements Question {
                     "This asks about PyTorch's real rules (round_size, get_allocation_size, should_split and\n"
                     + "try_merge_blocks in c10/cuda/CUDACachingAllocator.cpp, default PYTORCH_CUDA_ALLOC_CONF), for q3.2's calls.");
         }
+
+        @Override public String notesSection() { return "Where the toy simplifies"; }
     }
 
     @Override public String id() { return id; }
+    @Override public String notesSection() { return "Rule 4: split only into a legal remainder"; }
     @Override public String title() { return "Split and merge under " + policyName + ": the counters after five calls"; }
 
     static long[] sizes(Variant v) {

@@ -34,6 +34,7 @@ public final class EmptyCacheQuestion implements Question {
     }
 
     @Override public String id() { return "q4.3"; }
+    @Override public String notesSection() { return "Closing the holes, and planning capacity"; }
     @Override public String title() { return "What empty_cache() does and does not do"; }
 
     @Override

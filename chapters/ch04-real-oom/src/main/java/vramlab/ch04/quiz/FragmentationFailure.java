@@ -74,6 +74,7 @@ public class FragmentationFailure implements Question {
     }
 
     @Override public String id() { return id; }
+    @Override public String notesSection() { return "How the holes form"; }
     @Override public String title() { return "Derive the fragmentation failure under " + policyName; }
 
     @Override

@@ -22,6 +22,7 @@ public final class GraphPoolMemory implements Question {
     static double gib(Variant v) { return v.isSeed() ? 1.4 : v.between("gib", 5, 30) / 10.0; }
 
     @Override public String id() { return "q4.6"; }
+    @Override public String notesSection() { return "The mechanism: one rule per step, then arithmetic"; }
     @Override public String title() { return "Where the graph's memory went"; }
 
     @Override

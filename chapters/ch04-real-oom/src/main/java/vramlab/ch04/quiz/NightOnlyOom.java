@@ -46,6 +46,7 @@ public final class NightOnlyOom implements Question {
     }
 
     @Override public String id() { return "q4.4"; }
+    @Override public String notesSection() { return "The fix ladders, one per cause"; }
     @Override public String title() { return "The OOM that only happens at night"; }
 
     @Override

@@ -72,6 +72,7 @@ public class NvidiaSmiGap implements Question {
     }
 
     @Override public String id() { return id; }
+    @Override public String notesSection() { return "Where the gigabytes go: nvidia-smi against your tensors"; }
     @Override public String title() { return "Where nvidia-smi's extra memory comes from, under " + policyName; }
 
     @Override

@@ -24,6 +24,7 @@ public final class RatchetUnderPyTorch implements Question {
     static final long DEVICE = VariableBatchRatchet.DEVICE;
 
     @Override public String id() { return "q4.9"; }
+    @Override public String notesSection() { return "Common misconceptions"; }
     @Override public String title() { return "The variable-batch loop under PyTorch's real policy"; }
 
     @Override

@@ -36,6 +36,7 @@ public final class VariableBatchRatchet implements Question {
     }
 
     @Override public String id() { return "q4.5"; }
+    @Override public String notesSection() { return "Common misconceptions"; }
     @Override public String title() { return "The variable-batch ratchet"; }
 
     @Override

@@ -21,6 +21,7 @@ public final class BlockSizeTwoWays implements Question {
     static final long DEVICE = mib(1024);
 
     @Override public String id() { return "q5.2"; }
+    @Override public String notesSection() { return "The split rule changes"; }
     @Override
     public String title() { return "One tensor, two configurations: its block and what it reserves"; }
 

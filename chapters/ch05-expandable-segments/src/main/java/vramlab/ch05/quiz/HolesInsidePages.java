@@ -26,6 +26,7 @@ public final class HolesInsidePages implements Question {
     public enum Outcome { SUCCEEDS, OUT_OF_MEMORY }
 
     @Override public String id() { return "q5.5"; }
+    @Override public String notesSection() { return "\"Expandable segments end fragmentation\""; }
     @Override public String title() { return "Holes inside a page: what expandable segments cannot cure"; }
 
     /** The workload in bytes: {@code pairs} times (hole, live), on a card of whole 20 MiB pages. */

@@ -21,6 +21,7 @@ public final class MappingsAreNotSegments implements Question {
     static final long DEVICE = mib(1024);
 
     @Override public String id() { return "q5.3"; }
+    @Override public String notesSection() { return "\"The segment count tells you how many ranges are mapped\""; }
     @Override
     public String title() { return "Mappings are not segments: memory_stats() after one large tensor"; }
 

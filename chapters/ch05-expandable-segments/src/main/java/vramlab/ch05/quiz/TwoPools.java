@@ -19,6 +19,7 @@ import vramlab.units.Bytes;
  */
 public final class TwoPools implements Question {
     @Override public String id() { return "q5.1"; }
+    @Override public String notesSection() { return "One reservation per (pool, stream), pages on demand"; }
     @Override
     public String title() { return "Two pools, two page sizes: what a first small and large tensor reserve"; }
 

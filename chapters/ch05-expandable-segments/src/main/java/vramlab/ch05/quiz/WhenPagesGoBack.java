@@ -26,6 +26,7 @@ public final class WhenPagesGoBack implements Question {
         ONLY_WHEN_THE_PROCESS_EXITS }
 
     @Override public String id() { return "q5.4"; }
+    @Override public String notesSection() { return "Shrinking: empty_cache unmaps pages"; }
     @Override public String title() { return "When the pages go back: free, empty_cache, and a shared page"; }
 
     /** {x, y}: the practice variant's 60 MiB tensor (and a 10 MiB one for part d), or this student's. */

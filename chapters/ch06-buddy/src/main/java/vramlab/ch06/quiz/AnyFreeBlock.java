@@ -29,6 +29,7 @@ public final class AnyFreeBlock implements Question {
     public enum Contiguous { YES, NO }
 
     @Override public String id() { return "q6.6"; }
+    @Override public String notesSection() { return "Why fixed sizes remove external fragmentation"; }
     @Override public String title() { return "Any free block serves any request"; }
 
     /** The pool, the admitted requests, which one finishes, and the request that comes next. */

@@ -30,6 +30,7 @@ public final class Checkerboard implements Question {
     }
 
     @Override public String id() { return "q6.1"; }
+    @Override public String notesSection() { return "\"Free neighbours merge\""; }
     @Override public String title() { return "A checkerboarded buddy pool: free bytes against the largest block"; }
 
     static Setup setup(Variant v) {

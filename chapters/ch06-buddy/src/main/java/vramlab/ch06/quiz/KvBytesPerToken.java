@@ -41,6 +41,7 @@ public final class KvBytesPerToken implements Question {
     record Setup(Shape model, Dtype dtype, int blockSize, long budget) {}
 
     @Override public String id() { return "q6.7"; }
+    @Override public String notesSection() { return "Run it"; }
     @Override public String title() { return "KV bytes per token, per block, and blocks per budget"; }
 
     static Setup setup(Variant v) {

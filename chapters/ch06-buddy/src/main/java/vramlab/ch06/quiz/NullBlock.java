@@ -18,6 +18,7 @@ public final class NullBlock implements Question {
     public enum Admitted { YES, NO }
 
     @Override public String id() { return "q6.5"; }
+    @Override public String notesSection() { return "\"A pool of N blocks serves N blocks\""; }
     @Override public String title() { return "The null block, and all or nothing"; }
 
     /** {blocks in the pool, block size, first request's tokens, second request's tokens}. */

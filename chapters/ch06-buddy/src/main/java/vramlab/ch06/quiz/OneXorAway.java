@@ -14,6 +14,7 @@ import vramlab.quiz.Variant;
  */
 public final class OneXorAway implements Question {
     @Override public String id() { return "q6.2"; }
+    @Override public String notesSection() { return "Rule 3: the buddy is one XOR away"; }
     @Override public String title() { return "One XOR away: the buddy, the parent and the parent's buddy"; }
 
     /** {page, order}: a block of 2^order pages starting at page, aligned to its size. */

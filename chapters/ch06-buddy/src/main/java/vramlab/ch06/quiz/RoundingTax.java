@@ -34,6 +34,7 @@ public final class RoundingTax implements Question {
     }
 
     @Override public String id() { return "q6.4"; }
+    @Override public String notesSection() { return "Rule 1: round up to a power of two"; }
     @Override public String title() { return "The rounding tax of a binary buddy"; }
 
     /** {k, one request}: sizes run over 1..2^k; the single request is asked about first. */

@@ -15,6 +15,7 @@ import vramlab.quiz.Variant;
 /** Rule 5: a sequence holds ceil(tokens / block size) blocks, before and after decoding. */
 public final class TokensToBlocks implements Question {
     @Override public String id() { return "q6.3"; }
+    @Override public String notesSection() { return "Rule 5: blocks are ceil(tokens / 16)"; }
     @Override public String title() { return "Tokens to blocks: a prompt, then decode steps"; }
 
     /** {block size, prompt tokens, decode steps}; the practice variant's 17 tokens in 16-token blocks. */

@@ -22,6 +22,7 @@ public final class ExactSizeReuse implements Question {
     public enum Request { A, B, C }
 
     @Override public String id() { return "q7.2"; }
+    @Override public String notesSection() { return "Rule 1: round up to a power of two"; }
     @Override public String title() { return "Exact-size reuse: which requests get a freed block"; }
 
     /** The freed tensor's size. */

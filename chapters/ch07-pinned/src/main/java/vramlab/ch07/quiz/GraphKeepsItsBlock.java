@@ -24,6 +24,7 @@ public final class GraphKeepsItsBlock implements Question {
     static final long KERNEL_NANOS = 100_000_000;
 
     @Override public String id() { return "q7.5"; }
+    @Override public String notesSection() { return "Rule 3: graphs keep their blocks"; }
     @Override
     public String title() { return "Graphs keep their blocks: a captured staging buffer after empty_host_cache"; }
 

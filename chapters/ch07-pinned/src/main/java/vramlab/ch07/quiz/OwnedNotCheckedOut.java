@@ -15,6 +15,7 @@ import vramlab.units.Bytes;
 /** The host_memory_stats walkthrough: del keeps the pages; only empty_host_cache returns them. */
 public final class OwnedNotCheckedOut implements Question {
     @Override public String id() { return "q7.3"; }
+    @Override public String notesSection() { return "Rule 2: a freed block waits for its events"; }
     @Override
     public String title() { return "Owned but not checked out: del, synchronize, and the two empty calls"; }
 

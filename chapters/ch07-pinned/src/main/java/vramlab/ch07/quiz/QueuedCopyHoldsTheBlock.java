@@ -22,6 +22,7 @@ public final class QueuedCopyHoldsTheBlock implements Question {
     public enum Which { A_BLOCK, B_BLOCK, NEW_BLOCK }
 
     @Override public String id() { return "q7.6"; }
+    @Override public String notesSection() { return "Rule 2: a freed block waits for its events"; }
     @Override public String title() { return "A queued copy holds the block: reuse waits for the event"; }
 
     /**

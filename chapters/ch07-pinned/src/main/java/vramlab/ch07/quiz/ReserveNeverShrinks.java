@@ -17,6 +17,7 @@ import vramlab.units.Bytes;
  */
 public final class ReserveNeverShrinks implements Question {
     @Override public String id() { return "q7.4"; }
+    @Override public String notesSection() { return "Giving it back: empty_host_cache"; }
     @Override public String title() { return "The reserve segment: what empty_host_cache cannot give back"; }
 
     /** {reserve segment in MiB, first request, second request}. */

@@ -12,6 +12,7 @@ import vramlab.units.Bytes;
 /** Rule 1 at scale: a KV-offload buffer in decimal gigabytes, rounded to a power of two. */
 public final class RoundingCost implements Question {
     @Override public String id() { return "q7.1"; }
+    @Override public String notesSection() { return "Rule 1: round up to a power of two"; }
     @Override
     public String title() { return "What pin_memory=True costs: the power-of-two round-up at scale"; }
 

@@ -16,6 +16,7 @@ import vramlab.quiz.Variant;
  */
 public final class PointsOfAnEntry implements Question {
     @Override public String id() { return "q8.2"; }
+    @Override public String notesSection() { return "How the contest scores"; }
 
     @Override
     public String title() { return "The performance index: an entry's points, and what running out of memory costs"; }

@@ -15,6 +15,7 @@ import vramlab.units.Bytes;
 /** The segregated-fits entry's two paths: a size class and its slab, or whole 2 MiB pages. */
 public final class SlabsAndClasses implements Question {
     @Override public String id() { return "q8.1"; }
+    @Override public String notesSection() { return "A segregated-fits allocator"; }
 
     @Override
     public String title() { return "Size classes, slabs and large segments in the segregated-fits entry"; }

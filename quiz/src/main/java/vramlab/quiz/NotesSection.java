@@ -1,0 +1,139 @@
+package vramlab.quiz;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A section of a chapter's notes, named by its heading ({@link Question#notesSection}), as
+ * {@code quiz --check} sends a student to reread it: the chapter, the heading in quotes, and the
+ * section's anchor in the rendered notes, the site's page of the chapter ({@code docs/} in a
+ * student release): {@code reread ch03 "Rule 4: split only into a legal remainder"
+ * (ch03-caching-allocator/notes.html#_rule_4_split_only_into_a_legal_remainder)}.
+ *
+ * <p>The anchor is the one the notes give the section: an explicit {@code [[id]]} or
+ * {@code [#id]} on the lines above its heading, else the id Asciidoctor generates (Asciidoctor
+ * 2.x, {@code Section.generate_id} in {@code lib/asciidoctor/section.rb}, with the default
+ * {@code idprefix} {@code _} and {@code idseparator} {@code _}): the title lower-cased; markup,
+ * character references and every character but letters, digits, {@code _}, space, {@code -} and
+ * {@code .} dropped; each run of spaces, hyphens and periods one {@code _}; a trailing {@code _}
+ * dropped; {@code _} in front; a heading the page has had already gets {@code _2}, then
+ * {@code _3}. (Checked against Asciidoctor's own ids for every heading of the eight chapters once;
+ * the test that checks each question's heading exists also checks it is its page's only one.)
+ *
+ * @param chapter the chapter's short name, {@code ch03}
+ * @param page    the chapter's folder and page name, {@code ch03-caching-allocator}
+ * @param heading the section's heading, word for word
+ * @param anchor  its id in the rendered notes; null when the notes were not found to read it from
+ */
+public record NotesSection(String chapter, String page, String heading, String anchor) {
+    /** One heading of a chapter's notes: its text, its level (2 for {@code ==}), its anchor. */
+    public record Heading(String title, int level, String anchor) {}
+
+    private static final Pattern HEADING = Pattern.compile("^(={2,6}) (\\S.*?)\\s*$");
+    private static final Pattern EXPLICIT_ID = Pattern.compile("^\\[(?:\\[([\\w:.-]+)(?:,[^\\]]*)?\\]|#([\\w:-]+)[^\\]]*)\\]$");
+    private static final Pattern LOCAL_INCLUDE = Pattern.compile("^include::([\\w.-]+\\.adoc)\\[\\]$");
+
+    /** {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known. */
+    public String reread() {
+        return "reread " + chapter + " \"" + heading + "\"" + (anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")");
+    }
+
+    /**
+     * The section {@code heading} of chapter {@code page} ({@code ch03-caching-allocator}) whose
+     * notes are {@code notes} (its main {@code .adoc}); the anchor is null when the notes cannot be
+     * read or have no such heading.
+     */
+    public static NotesSection of(String chapter, String page, String heading, Path notes) {
+        String anchor = null;
+        try {
+            if (Files.isRegularFile(notes)) {
+                for (Heading h : headings(notes)) {
+                    if (plain(h.title()).equals(plain(heading))) {
+                        anchor = h.anchor();
+                        break;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable notes: the heading alone still says where to look
+        }
+        return new NotesSection(chapter, page, heading, anchor);
+    }
+
+    /**
+     * The section headings of {@code notes} in order, with those of the local {@code .adoc} files
+     * it includes (they render on its page), each with its anchor; headings inside listings and
+     * comment blocks are not sections and are skipped.
+     */
+    public static List<Heading> headings(Path notes) throws IOException {
+        List<Heading> out = new ArrayList<>();
+        read(notes, new java.util.HashSet<>(), out);
+        return out;
+    }
+
+    /** {@link #headings}: {@code used}, the page's anchors so far, makes a repeated heading's {@code _2}. */
+    private static void read(Path notes, java.util.Set<String> used, List<Heading> out) throws IOException {
+        String explicit = null;
+        String block = null;                          // the delimiter of the listing or comment we are in
+        for (String line : Files.readAllLines(notes, StandardCharsets.UTF_8)) {
+            String s = line.strip();
+            if (block != null) {
+                if (s.equals(block)) block = null;
+                continue;
+            }
+            if (s.matches("-{4,}|\\.{4,}|/{4,}")) {       // a listing, a literal or a comment block: to the same delimiter
+                block = s;
+                explicit = null;
+                continue;
+            }
+            Matcher inc = LOCAL_INCLUDE.matcher(s);
+            if (inc.matches() && Files.isRegularFile(notes.resolveSibling(inc.group(1)))) {
+                read(notes.resolveSibling(inc.group(1)), used, out);
+                explicit = null;
+                continue;
+            }
+            Matcher id = EXPLICIT_ID.matcher(s);
+            if (id.matches()) {
+                explicit = id.group(1) != null ? id.group(1) : id.group(2);
+                continue;
+            }
+            if (s.startsWith("[") && s.endsWith("]")) continue;     // another block attribute line ([appendix]): the id above still holds
+            Matcher h = HEADING.matcher(line);
+            if (h.matches()) out.add(new Heading(h.group(2), h.group(1).length(), unique(explicit, h.group(2), used)));
+            explicit = null;
+        }
+    }
+
+    /** The explicit id, else the generated one, with {@code _2}, {@code _3}... when the page has it already. */
+    private static String unique(String explicit, String title, java.util.Set<String> used) {
+        String id = explicit != null ? explicit : anchor(title);
+        if (explicit == null && used.contains(id)) {
+            int n = 2;
+            while (used.contains(id + "_" + n)) n++;
+            id = id + "_" + n;
+        }
+        used.add(id);
+        return id;
+    }
+
+    /** A heading as written in the kit: a student release writes a code span `x` as `+x+` (the same anchor). */
+    static String plain(String heading) { return heading.replace("`+", "`").replace("+`", "`"); }
+
+    /** The id Asciidoctor generates for a section titled {@code heading} (see the class comment). */
+    public static String anchor(String heading) {
+        String t = heading.toLowerCase(Locale.ROOT)
+                .replace("`", "")                                     // a code span: its text stays, its markup goes
+                .replaceAll("<[^>]+>|&(?:[a-z][a-z]+\\d{0,2}|#\\d{2,5}|#x[\\da-f]{2,4});", "")
+                .replaceAll("[^ \\p{L}\\p{M}\\p{N}\\p{Pc}\\-.]", "")
+                .replaceAll("[ .\\-]+", "_");
+        if (t.endsWith("_")) t = t.substring(0, t.length() - 1);
+        return "_" + t;
+    }
+}
