@@ -72,6 +72,7 @@ class QuizSectionsTest {
     void noSectionGivesTheKeyAway() {
         List<String> leaks = new ArrayList<>();
         for (Question q : all()) {
+            if (q.notesSection() == null) continue;                  // everySectionIsInTheNotes names it
             String heading = words(q.notesSection());
             for (Part p : q.parts(Variant.seed(q.chapter()))) {
                 for (Blank b : p.blanks()) {
