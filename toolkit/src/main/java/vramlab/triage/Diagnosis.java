@@ -80,7 +80,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             sb.append("  ").append(i + 1).append(". ").append(fixes().get(i)).append('\n');
         }
         if (!reading.notes().isEmpty() || !assumption.isEmpty()) {
-            sb.append("\nAbout the message:\n");
+            sb.append(reading.family() == Family.SNAPSHOT ? "\nAbout the snapshot:\n" : "\nAbout the message:\n");
             reading.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));
             if (!assumption.isEmpty()) sb.append("  - ").append(assumption).append('\n');
         }

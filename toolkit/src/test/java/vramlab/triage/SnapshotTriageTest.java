@@ -31,6 +31,13 @@ class SnapshotTriageTest {
     }
 
     @Test
+    @DisplayName("heads its notes 'About the snapshot', since there is no message to speak of")
+    void notesAboutTheSnapshot() {
+        String text = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", -1).text();
+        assertThat(text).contains("\nAbout the snapshot:\n  - ").doesNotContain("About the message");
+    }
+
+    @Test
     @DisplayName("with the card's size given, memory that is neither free nor PyTorch's is weighed too")
     void withCapacity() {
         Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "holes.pickle", 8 * GiB);
