@@ -201,6 +201,18 @@ final class QuizCommand implements Command {
      * says when the header is for another student or variant, and lists keys no blank has. Under
      * a question that lost points, the section of the notes that teaches it ({@link #rereads}).
      */
+    /**
+     * A fault of the sheet, {@code FILE:LINE: what} (or {@code FILE: what} for the file as a
+     * whole), with the file as {@code <where>}, as every file a user hands the kit is reported
+     * (README, "Reliability"); {@code quiz} only when the message does not start with the file.
+     */
+    static UsageException atSheet(Path file, String message) {
+        String f = file.toString();
+        int sep = message.startsWith(f) ? message.indexOf(": ", f.length()) : -1;
+        return sep < 0 ? new UsageException("quiz", message)
+                : new UsageException(message.substring(0, sep), message.substring(sep + 2));
+    }
+
     private static int check(Path file, ChapterLab chapter, String student, Salt salt, List<Question> questions, Io io)
             throws IOException {
         String id = String.format("ch%02d", chapter.number());
@@ -209,22 +221,22 @@ final class QuizCommand implements Command {
         try {
             sheet = AnswerSheet.read(file);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("quiz", e.getMessage());
+            throw atSheet(file, e.getMessage());
         }
         String whose = student != null ? student : sheet.get("student");
         if (whose != null && !whose.matches("[A-Za-z0-9._@+-]{1,64}")) {
-            throw new UsageException("quiz", file + ":" + sheet.lineOf("student") + ": student '" + whose
+            throw new UsageException(file + ":" + sheet.lineOf("student"), "student '" + whose
                     + "': expected 1-64 letters, digits or ._@+-");
         }
         Variant v = Variant.of(id, whose, salt);
         String chapterLine = sheet.get("chapter");
         if (chapterLine != null && !chapterLine.isBlank() && !chapterLine.strip().equals(id)) {
-            throw new UsageException("quiz", file + ":" + sheet.lineOf("chapter") + ": a sheet for " + chapterLine.strip()
+            throw new UsageException(file + ":" + sheet.lineOf("chapter"), "a sheet for " + chapterLine.strip()
                     + ", not " + id + ": check it with ./vramlab quiz " + chapterLine.strip() + " --check " + file);
         }
         String variantLine = sheet.get("variant");
         if (variantLine != null && !variantLine.isBlank() && !variantLine.strip().equals(v.fingerprint())) {
-            throw new UsageException("quiz", file + ":" + sheet.lineOf("variant") + ": written for variant " + variantLine.strip()
+            throw new UsageException(file + ":" + sheet.lineOf("variant"), "written for variant " + variantLine.strip()
                     + ", but these are the numbers of variant " + v.fingerprint() + " ("
                     + (v.isSeed() ? "the practice numbers" : "student " + v.student() + ", "
                     + (salt.isPractice() ? "practice numbers" : "graded numbers")) + "): "

@@ -132,6 +132,20 @@ class QuizCommandTest {
         }
     }
 
+    @Test
+    @DisplayName("a fault of the sheet is one line naming the file and its line, as every file's error is (README, Reliability)")
+    void sheetErrorsNameTheFile() throws Exception {
+        Path bad = Files.writeString(tmp.resolve("bad.txt"), "q3.1: banana\n");
+        Result r = run("quiz", "3", "--check", bad.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("error: " + bad + ":1: expected 'key = answer', found 'q3.1: banana'\n");
+
+        Path other = Files.writeString(tmp.resolve("other.txt"), "chapter = ch04\n");
+        r = run("quiz", "3", "--check", other.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("error: " + other + ":1: a sheet for ch04, not ch03").hasLineCount(1);
+    }
+
     /** The chapter's points for this student: the sum over its registered questions. */
     static int chapterPoints(String chapter, String student) {
         Variant v = Variant.of(chapter, student, Salt.PRACTICE);
