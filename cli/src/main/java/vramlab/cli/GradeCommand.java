@@ -167,7 +167,7 @@ final class GradeCommand implements Command {
             throw new UsageException("grade", "--classroom is for the working copy (GitHub Classroom grades one repository)");
         }
         Path out = Path.of(this.out != null ? this.out : "grades");
-        Grader g = new Grader(kit, o, Files.createDirectories(out.resolve(".work")), salt, io.err());
+        Grader g = new Grader(kit, o, Files.createDirectories(out.resolve(Grader.CLASS_WORK)), salt, io.err());
         long t0 = System.nanoTime();
         Grader.ClassResult c;
         try {

@@ -104,11 +104,17 @@ final class ClassGrading {
         }
     }
 
-    /** {@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}, and the flags' first words. */
+    /**
+     * {@code [37/200] alice: 212/254 in 4.1 s, labs/ at the top}, and the flags' first words; for
+     * an id that is not its own folder name ({@link Grader#folderName}: José, _inventory) also
+     * {@code reports in Jos_~1a2b3c4d/}, which the instructor could not otherwise find.
+     */
     static String progress(int k, int n, Grader.Result r) {
         String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
                 .map(x -> shortened(x, 60)).toList()) + ")";
         String where = r.found().isEmpty() ? "" : ", " + r.found();
+        String folder = Grader.folderName(r.student());
+        if (!folder.equals(r.student())) where += ", reports in " + folder + "/";
         return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
                 r.millis() / 1000.0, where, f);
     }

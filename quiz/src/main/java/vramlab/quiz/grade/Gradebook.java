@@ -36,6 +36,8 @@ import vramlab.quiz.ScoreRow;
 public final class Gradebook {
     public static final String WIDE = "gradebook.csv";
     public static final String LONG = "gradebook-items.csv";
+    /** The suffix of the temporary file each of the two is written through. */
+    static final String TMP = ".tmp";
     static final String LONG_HEADER = "student,step,title,points,max,status,reason,detail";
     /** The item file's header before issue 33: its rows are read and rewritten in the new columns. */
     static final String OLD_LONG_HEADER = "student,item,points,max,status,reason";
@@ -208,7 +210,7 @@ public final class Gradebook {
     }
 
     private static void replace(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Path tmp = file.resolveSibling(file.getFileName() + TMP);
         Files.writeString(tmp, text, StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }

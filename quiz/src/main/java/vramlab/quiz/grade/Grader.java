@@ -295,15 +295,44 @@ public final class Grader {
 
     /**
      * A student id as a folder name (their work area, and their {@code results.json}'s folder),
-     * one per id: an id of 1-64 letters, digits and {@code ._@+-} (not dots alone) is its own
-     * folder name; any other id has those characters kept, the rest made {@code _}, cut to 55,
+     * one per id: an id of 1-64 letters, digits and {@code ._@+-} is its own folder name unless
+     * it could name the grader's own ({@link #isGradersOwn}: it begins with {@code .} or {@code _},
+     * or is a file or folder the grader writes); any other id has those characters kept, the rest made {@code _}, cut to 55,
      * then {@code ~} and 8 hex digits of its SHA-256. Making the others {@code _} alone gave
      * {@code 张三} and {@code 李四} one folder, {@code __}: graded at once, each deleted the
      * other's build area (0 points, "did not compile"), and one results.json overwrote the other.
      */
     public static String folderName(String student) {
-        if (student.matches("[A-Za-z0-9._@+-]{1,64}") && !student.chars().allMatch(c -> c == '.')) return student;
+        if (student.matches("[A-Za-z0-9._@+-]{1,64}") && !isGradersOwn(student)) return student;
         return hashed(student);
+    }
+
+    /** The reports folder's own work area, beside the students' folders ({@code grades/.work}). */
+    public static final String CLASS_WORK = ".work";
+
+    /**
+     * The names the grader writes beside students' folders: in the reports folder
+     * ({@value #CLASS_WORK}, the gradebook's two files and the temporary files they are written
+     * through) and in the work area ({@link Inventory#AREA}, the listing child's folder; and
+     * {@code work}, where a working copy's grading keeps its areas beside its results.json).
+     */
+    static final Set<String> GRADERS_OWN = Set.of(CLASS_WORK, "work", Inventory.AREA, Gradebook.WIDE, Gradebook.LONG,
+            Gradebook.WIDE + Gradebook.TMP, Gradebook.LONG + Gradebook.TMP);
+
+    /**
+     * Whether {@code f} could name one of the grader's own folders or files, so a student may not
+     * have it: one of {@link #GRADERS_OWN} in any case (macOS and Windows do not tell
+     * {@code _Inventory} from {@code _inventory}), or any name beginning with {@code .} or {@code _},
+     * the grader's prefixes for what it keeps for itself (dots alone among them). A student id
+     * {@code _inventory} was its own folder, the listing child's: its build area and the listing's
+     * files were one folder, and a submission named {@code gradebook.csv} made its reports folder
+     * where the gradebook is written. Such an id gets the hashed name (with a {@code ~}, which no
+     * name of the grader's has), and the progress line says where its reports went.
+     */
+    static boolean isGradersOwn(String f) {
+        if (f.startsWith(".") || f.startsWith("_")) return true;
+        String lower = f.toLowerCase(java.util.Locale.ROOT);
+        return GRADERS_OWN.stream().anyMatch(n -> n.toLowerCase(java.util.Locale.ROOT).equals(lower));
     }
 
     /** {@code student}'s characters outside {@code ._@+-}, letters and digits made {@code _}, cut to 55, {@code ~} and 8 hex digits. */
@@ -330,7 +359,7 @@ public final class Grader {
     static String areaName(String student) {
         if (student.equals(Variant.SEED)) return LabReport.PRACTICE_ROW;
         String f = folderName(student);
-        return f.equals(LabReport.PRACTICE_ROW) ? hashed(student) : f;
+        return f.equalsIgnoreCase(LabReport.PRACTICE_ROW) ? hashed(student) : f;
     }
 
     private static void deleteTree(Path p) throws IOException {

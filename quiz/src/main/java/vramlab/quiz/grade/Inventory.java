@@ -17,6 +17,9 @@ import vramlab.quiz.ScoreRow;
  * item's class lives in (the declared totals are checked folder by folder).
  */
 final class Inventory {
+    /** The listing child's folder in the work area; no student's area is named so ({@link Grader#folderName}). */
+    static final String AREA = "_inventory";
+
     private final Kit kit;
     private final LabItems children;
     private final Path work;
@@ -32,7 +35,7 @@ final class Inventory {
     /** Every lab item, listed on the first call. */
     synchronized Map<String, ScoreRow> items() throws IOException, InterruptedException {
         if (items != null) return items;
-        Path area = Files.createDirectories(work.resolve("_inventory"));
+        Path area = Files.createDirectories(work.resolve(AREA));
         ChildRun run = new ChildRun(children.command(area, List.of(kit.referenceCore()), "list", null), area, 0);
         run.run(Map.of(), Duration.ofMinutes(2), System.nanoTime() + Duration.ofMinutes(2).toNanos(), children.outputCap());
         Map<String, ScoreRow> listed = new LinkedHashMap<>();

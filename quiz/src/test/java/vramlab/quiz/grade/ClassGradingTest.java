@@ -44,4 +44,16 @@ class ClassGradingTest {
         assertThat(skipped).hasSize(2).anySatisfy(s -> assertThat(s).contains("a second submission for bob"))
                 .anySatisfy(s -> assertThat(s).contains("not a folder, a .zip or a .tar.gz"));
     }
+
+    @Test
+    @DisplayName("the progress line says where the reports of an id that is not its own folder name went")
+    void progressNamesAHashedFolder() {
+        Grader.Result jose = new Grader.Result("José", List.of(), List.of(), "run", "now", 1000, "labs/ at the top");
+        assertThat(ClassGrading.progress(1, 3, jose)).startsWith("[1/3] José: 0/0 in 1.0 s, labs/ at the top, reports in ")
+                .endsWith(Grader.folderName("José") + "/").contains("Jos_~");
+        Grader.Result inv = new Grader.Result("_inventory", List.of(), List.of(), "run", "now", 1000, "labs/ at the top");
+        assertThat(ClassGrading.progress(2, 3, inv)).contains(", reports in _inventory~");
+        Grader.Result ana = new Grader.Result("ana", List.of(), List.of(), "run", "now", 1000, "labs/ at the top");
+        assertThat(ClassGrading.progress(3, 3, ana)).isEqualTo("[3/3] ana: 0/0 in 1.0 s, labs/ at the top");
+    }
 }

@@ -61,6 +61,30 @@ class GraderTest {
         }
     }
 
+    @Test
+    @DisplayName("no student's folder or work area is one of the grader's own (_inventory, .work, gradebook.csv), in any case")
+    void noStudentNamesTheGradersOwn() {
+        List<String> ids = new ArrayList<>(List.of("_inventory", "_Inventory", "_INVENTORY", ".work", ".WORK", "work", "Work",
+                "gradebook.csv", "GradeBook.CSV", "gradebook-items.csv", "gradebook.csv.tmp", "Gradebook-Items.csv.TMP",
+                "_", ".", "..", "_x", ".x", "_inventory~", "practice", vramlab.quiz.Variant.SEED));
+        ids.addAll(Grader.GRADERS_OWN);
+        SeededIds.add(ids, 500);
+        assertThat(Grader.GRADERS_OWN).as("the grader's own names never hold the hash's ~").noneMatch(n -> n.contains("~"));
+        assertThat(Grader.GRADERS_OWN).contains(Inventory.AREA, Grader.CLASS_WORK, Gradebook.WIDE, Gradebook.LONG);
+        for (String id : ids) {
+            for (String name : List.of(Grader.folderName(id), Grader.areaName(id))) {
+                assertThat(Grader.GRADERS_OWN).as("%s's folder %s", id, name).noneMatch(own -> own.equalsIgnoreCase(name));
+                if (!name.contains("~")) {
+                    assertThat(name).as("%s's folder begins with the grader's prefix but has no hash", id)
+                            .doesNotStartWith(".").doesNotStartWith("_");
+                }
+            }
+        }
+        assertThat(Grader.folderName("_inventory")).matches("_inventory~[0-9a-f]{8}");
+        assertThat(Grader.folderName("gradebook.csv")).matches("gradebook\\.csv~[0-9a-f]{8}");
+        assertThat(Grader.folderName("ada.lovelace")).isEqualTo("ada.lovelace");
+    }
+
     /** Seeded random ids over a small alphabet of safe and unsafe characters, so that many differ only there. */
     static final class SeededIds {
         static void add(List<String> ids, int n) {
