@@ -108,6 +108,11 @@ final class GradeCommand implements Command {
             throw new UsageException("grade", "grading submissions needs the instructor's copy of the kit (the reference"
                     + " cores and the quiz keys stay there); a student release grades only its own labs/: ./vramlab grade");
         }
+        if (out != null && Files.exists(Path.of(out)) && !Files.isDirectory(Path.of(out))) {
+            // it read "grades.csv/.work: Not a directory (an internal error of the kit)", exit 1
+            throw new UsageException("grade", "--out " + out + ": a file, not a folder: the reports go in a folder"
+                    + " (results.json per student, gradebook.csv, gradebook-items.csv); name a folder");
+        }
         List<Path> dirs = new ArrayList<>();
         for (String d : submissions) dirs.add(Path.of(d));
         if (!dirs.isEmpty() && dirs.stream().noneMatch(SubmissionIntake::isSubmission)) {

@@ -29,4 +29,16 @@ class GradeOutFolderTest {
                 .doesNotContain("\n").doesNotContain("Exception");
         assertThat(out.resolve(".work/kim")).doesNotExist();
     }
+
+    @Test
+    @DisplayName("grade --out FILE (the gradebook itself, say): one line naming it, exit 2, not an internal error")
+    void outIsAFile() throws Exception {
+        Path file = Files.writeString(tmp.resolve("gradebook.csv"), "student,total,max,flags,graded_at,run\n");
+        Path kim = Files.createDirectories(tmp.resolve("kim/labs/answers"));
+        CliRun r = CliRun.of("grade", "--practice", "--out", file.toString(), kim.getParent().getParent().toString());
+        assertThat(r.status()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("error: grade: --out " + file + ": a file, not a folder: the reports go in"
+                + " a folder (results.json per student, gradebook.csv, gradebook-items.csv); name a folder");
+        assertThat(Files.readString(file)).isEqualTo("student,total,max,flags,graded_at,run\n");
+    }
 }
