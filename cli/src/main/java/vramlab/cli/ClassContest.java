@@ -75,9 +75,10 @@ final class ClassContest {
         List<Run> pytorch = workloads.stream().map(w -> refs.find(Entries.PYTORCH.name(), w)).toList();
         Leaderboard board = new Leaderboard("vramlab contest: the class", workloads, Entries.PYTORCH.name(), pytorch, entries);
         io.out().println("class leaderboard, best first (index: 100 x mean of 0.6 U + 0.4 D against PyTorch's recorded runs):");
-        int rank = 0;
-        for (Leaderboard.Entry e : board.ranked()) {
-            io.out().printf(Locale.ROOT, "%4d  %-24s %6s  %s%n", ++rank, e.student(),
+        List<Integer> ranks = board.ranks();
+        for (int i = 0; i < ranks.size(); i++) {
+            Leaderboard.Entry e = board.ranked().get(i);
+            io.out().printf(Locale.ROOT, "%4s  %-24s %6s  %s%n", ranks.get(i) == null ? "-" : ranks.get(i), e.student(),
                     Double.isNaN(e.index()) ? "-" : String.format(Locale.ROOT, "%.1f", e.index()), e.note());
         }
         if (c.csv != null) {

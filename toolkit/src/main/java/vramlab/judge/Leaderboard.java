@@ -60,14 +60,28 @@ public final class Leaderboard {
     /** The entries, best index first (an entry that could not be scored last), ties by id. */
     public List<Entry> ranked() { return ranked; }
 
-    /** As CSV (RFC 4180): rank, student, index (empty when not scored), workloads that fit, note. */
+    /**
+     * Each entry's rank, as {@link #ranked()} orders them: 1, 2, ... for a scored entry; an entry
+     * that could not be scored has none (null): it is unranked, as a class's row that hung, crashed
+     * or did not compile says. It was numbered on after the scored ones, so in a class where no one
+     * had written the contest's steps the first id in order was "1" in the CSV, the page and the console.
+     */
+    public List<Integer> ranks() {
+        List<Integer> r = new ArrayList<>();
+        int rank = 0;
+        for (Entry e : ranked) r.add(e.scored() ? ++rank : null);
+        return r;
+    }
+
+    /** As CSV (RFC 4180): rank and index (both empty when not scored), student, workloads that fit, note. */
     public void csv(Appendable out) throws IOException {
         try (CSVPrinter p = new CSVPrinter(out, CSVFormat.RFC4180.builder().setRecordSeparator('\n').get())) {
             p.printRecord("rank", "student", "index", "workloads_fit", "workloads", "note");
-            int rank = 0;
-            for (Entry e : ranked) {
-                rank++;
-                p.printRecord(rank, e.student(), e.scored() ? String.format(Locale.ROOT, "%.2f", e.index()) : "",
+            List<Integer> ranks = ranks();
+            for (int i = 0; i < ranked.size(); i++) {
+                Entry e = ranked.get(i);
+                p.printRecord(ranks.get(i), e.student(),       // null: an empty cell, unquoted
+                        e.scored() ? String.format(Locale.ROOT, "%.2f", e.index()) : "",
                         e.runs().stream().filter(Run::fit).count(), workloads.size(), e.note());
             }
         }
@@ -90,10 +104,10 @@ public final class Leaderboard {
           .append("'s driver cost / the entry's); 0 for a workload that did not fit, 0 in all for a broken check. "
                 + "Best first.</p>\n");
         sb.append("<table>\n<tr><th>rank</th><th>student</th><th>index</th><th>fit</th><th>note</th></tr>\n");
-        int rank = 0;
-        for (Entry e : ranked) {
-            rank++;
-            sb.append("<tr><td class=\"n\">").append(rank).append("</td><td>").append(Svg.escape(e.student()))
+        List<Integer> ranks = ranks();
+        for (int i = 0; i < ranked.size(); i++) {
+            Entry e = ranked.get(i);
+            sb.append("<tr><td class=\"n\">").append(ranks.get(i) == null ? "-" : ranks.get(i)).append("</td><td>").append(Svg.escape(e.student()))
               .append("</td><td class=\"n\">").append(e.scored() ? String.format(Locale.ROOT, "%.1f", e.index()) : "-")
               .append("</td><td class=\"n\">").append(e.runs().stream().filter(Run::fit).count()).append('/')
               .append(workloads.size()).append("</td><td>").append(Svg.escape(e.note())).append("</td></tr>\n");
