@@ -247,13 +247,27 @@ public final class CoreBuild {
         }
     }
 
+    /**
+     * Whether {@code p} is a Java source to compile: named {@code *.java}, but not {@code ._*.java},
+     * the AppleDouble file macOS writes beside each file it copies to a volume or archives
+     * without its extended attributes ({@code tar} and {@code cp} to a USB stick; Finder's zip
+     * puts them under {@code __MACOSX/}, which the intake skips). Its bytes are binary
+     * ({@code 00 05 16 07}), so a {@code .tar.gz} made on a Mac failed every core it touched with
+     * "._Pte.java:1: illegal character: '\u0000'": a class of 17 points graded 0. No Java class can
+     * be named {@code ._X}.
+     */
+    public static boolean isSource(Path p) {
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        return name.endsWith(".java") && !name.startsWith("._");
+    }
+
     /** The student's Java files, by the core that owns their package; unknown packages go to base. */
     Map<String, List<Path>> sourcesByCore() {
         Map<String, List<Path>> out = new LinkedHashMap<>();
         CORES.forEach(c -> out.put(c.name(), new ArrayList<>()));
         if (!Files.isDirectory(sources)) return out;
         try (Stream<Path> s = Files.walk(sources)) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".java"))
+            for (Path p : s.filter(CoreBuild::isSource)
                     .filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).sorted().toList()) {
                 Path parent = sources.relativize(p).getParent();
                 String pkg = parent == null ? "" : parent.toString().replace('\\', '/').replace('/', '.');

@@ -51,7 +51,7 @@ final class Submission {
         Path from = labSources();
         if (from != null) {
             try (Stream<Path> s = Files.walk(from)) {
-                for (Path p : s.filter(Submission::plainFile).filter(p -> p.toString().endsWith(".java")).toList()) {
+                for (Path p : s.filter(Submission::plainFile).filter(vramlab.quiz.build.CoreBuild::isSource).toList()) {
                     if (++n > MAX_FILES) throw new IOException("more than " + MAX_FILES + " source files");
                     Path to = sources.resolve(from.relativize(p).toString());
                     Files.createDirectories(to.getParent());

@@ -70,6 +70,20 @@ class CoreBuildTest {
     }
 
     @Test
+    @DisplayName("macOS's AppleDouble files (._Page.java beside Page.java, from a Mac's tar) are not sources: every core compiles")
+    void appleDoubleFilesAreNotSources() throws IOException {
+        byte[] appleDouble = {0, 5, 22, 7, 0, 2, 0, 0, 'M', 'a', 'c', ' ', 'O', 'S', ' ', 'X'};
+        Files.write(labs.resolve("vramlab/gmmu/._Page.java"), appleDouble);
+        Files.write(labs.resolve("vramlab/alloc/._Sim.java"), appleDouble);
+        CoreBuild.Result r = build();
+        assertThat(r.failed()).as("%s", r.failed()).isEmpty();
+        assertThat(r.of("alloc").classes().resolve("vramlab/alloc/Sim.class")).exists();
+        assertThat(CoreBuild.isSource(Path.of("vramlab/gmmu/._Page.java"))).isFalse();
+        assertThat(CoreBuild.isSource(Path.of("vramlab/gmmu/Page.java"))).isTrue();
+        assertThat(CoreBuild.isSource(Path.of("vramlab/gmmu/Page.java.orig"))).isFalse();
+    }
+
+    @Test
     @DisplayName("asked for one core, it builds that core and the cores it needs, nothing else")
     void onlyWhatIsNeeded() throws IOException {
         Files.writeString(labs.resolve("vramlab/pinned/Pinned.java"), "package vramlab.pinned; class Pinned { int x = ; }");
