@@ -65,8 +65,9 @@ final class ClassContest {
             if (byStudent.putIfAbsent(id, d) != null) io.err().println("contest: skipped " + d + ": a second submission for " + id);
         }
         List<Leaderboard.Entry> entries = new ArrayList<>();
+        Map<String, String> folders = Grader.folderNames(byStudent.keySet());   // Ana and ana: two folders on any disk
         for (Map.Entry<String, Path> e : byStudent.entrySet()) {
-            Leaderboard.Entry entry = one(root, c, e.getKey(), e.getValue(), scratch.resolve(Grader.folderName(e.getKey())),
+            Leaderboard.Entry entry = one(root, c, e.getKey(), e.getValue(), scratch.resolve(folders.get(e.getKey())),
                     reference, workloads);
             entries.add(entry);
             io.err().println("contest: " + entry.student() + ": " + (Double.isNaN(entry.index()) ? "-"

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +31,7 @@ final class ClassGrading {
         Map<String, Path> byStudent = submissions(dirs, out, skipped);
         skipped.forEach(w -> log.println("skipped " + w));
         Gradebook book = Gradebook.open(out);
+        Map<String, String> folders = folders(byStudent.keySet(), book.students());
         grader.inventory();
         grader.declared();
         int n = byStudent.size();
@@ -39,7 +41,8 @@ final class ClassGrading {
         try {
             for (Map.Entry<String, Path> e : byStudent.entrySet()) {
                 futures.add(pool.submit(() -> {
-                    Grader.Result r = grader.gradeOne(e.getKey(), e.getValue(), out.resolve(Grader.folderName(e.getKey())));
+                    String folder = folders.get(e.getKey());
+                    Grader.Result r = grader.gradeOne(e.getKey(), folder, e.getValue(), out.resolve(folder));
                     String was = book.earlier(r.student());
                     if (was != null) {
                         List<String> f = new ArrayList<>(r.flags());
@@ -49,7 +52,7 @@ final class ClassGrading {
                     }
                     book.put(r);
                     book.write();
-                    log.println(progress(done.incrementAndGet(), n, r));
+                    log.println(progress(done.incrementAndGet(), n, r, folder));
                     return r;
                 }));
             }
@@ -96,6 +99,19 @@ final class ClassGrading {
         return byStudent;
     }
 
+    /**
+     * The folder of each student graded now ({@link Grader#folderNames}), decided over them and the
+     * students the gradebook already has, so a re-grade lands where the last grading did.
+     */
+    static Map<String, String> folders(Collection<String> graded, Collection<String> inGradebook) {
+        List<String> ids = new ArrayList<>(graded);
+        ids.addAll(inGradebook);
+        Map<String, String> all = Grader.folderNames(ids);
+        Map<String, String> folders = new LinkedHashMap<>();
+        graded.forEach(id -> folders.put(id, all.get(id)));
+        return folders;
+    }
+
     private static boolean sameFolder(Path a, Path b) {
         try {
             return Files.isDirectory(a) && Files.isDirectory(b) && Files.isSameFile(a, b);
@@ -110,10 +126,14 @@ final class ClassGrading {
      * {@code reports in Jos_~1a2b3c4d/}, which the instructor could not otherwise find.
      */
     static String progress(int k, int n, Grader.Result r) {
+        return progress(k, n, r, Grader.folderName(r.student()));
+    }
+
+    /** The progress line of a student whose reports went to {@code folder} ({@link Grader#folderNames}). */
+    static String progress(int k, int n, Grader.Result r, String folder) {
         String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
                 .map(x -> shortened(x, 60)).toList()) + ")";
         String where = r.found().isEmpty() ? "" : ", " + r.found();
-        String folder = Grader.folderName(r.student());
         if (!folder.equals(r.student())) where += ", reports in " + folder + "/";
         return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
                 r.millis() / 1000.0, where, f);

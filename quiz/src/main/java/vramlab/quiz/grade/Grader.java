@@ -9,9 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -155,8 +159,16 @@ public final class Grader {
 
     /** Grades one submission and writes {@code out/results.json}; the result carries its flags. */
     public Result gradeOne(String student, Path dir, Path out) throws IOException, InterruptedException {
+        return gradeOne(student, folderName(student), dir, out);
+    }
+
+    /**
+     * {@link #gradeOne(String, Path, Path)} with the student's work area named by {@code folder},
+     * their folder in a class's grading ({@link #folderNames}).
+     */
+    Result gradeOne(String student, String folder, Path dir, Path out) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        Path area = work.resolve(areaName(student)).normalize();
+        Path area = work.resolve(areaName(student, folder)).normalize();
         if (!area.startsWith(work.normalize())) throw new IllegalArgumentException("bad student id " + student);
         deleteTree(area);                           // a fresh build area for every run
         Files.createDirectories(area);
@@ -307,6 +319,29 @@ public final class Grader {
         return hashed(student);
     }
 
+    /**
+     * Each of {@code ids}' folder in one class's grading: its {@link #folderName}, but the hashed
+     * name for every id whose folder name is another's but for case: macOS's and Windows's disks
+     * do not tell {@code Ana/} from {@code ana/}, so the two students shared a work area (each
+     * deleted the other's build) and one results.json overwrote the other. Every id of such a
+     * group is hashed, not all but the first: the grader is given the ids of this run and of the
+     * gradebook it adds to, so a group only grows; an id that kept its name while alone
+     * ({@code ana}, graded last week) is hashed once {@code Ana} comes, and every later run gives it
+     * that hashed folder, whereas "the first keeps it" would have to pick, by codepoint or by
+     * arrival, and either way a later run could give {@code Ana} the plain folder that is
+     * {@code ana/} on disk. Ids that share no name but for case keep theirs.
+     */
+    public static Map<String, String> folderNames(Collection<String> ids) {
+        Map<String, Integer> byFold = new HashMap<>();
+        for (String id : new LinkedHashSet<>(ids)) byFold.merge(folderName(id).toLowerCase(Locale.ROOT), 1, Integer::sum);
+        Map<String, String> folders = new LinkedHashMap<>();
+        for (String id : ids) {
+            String f = folderName(id);
+            folders.put(id, byFold.get(f.toLowerCase(Locale.ROOT)) > 1 ? hashed(id) : f);
+        }
+        return folders;
+    }
+
     /** The reports folder's own work area, beside the students' folders ({@code grades/.work}). */
     public static final String CLASS_WORK = ".work";
 
@@ -357,8 +392,12 @@ public final class Grader {
      * the hash {@link #folderName} gives an id it cannot keep, so no two students share an area.
      */
     static String areaName(String student) {
+        return areaName(student, folderName(student));
+    }
+
+    /** {@link #areaName(String)} for a student whose folder is {@code f} ({@link #folderNames}). */
+    static String areaName(String student, String f) {
         if (student.equals(Variant.SEED)) return LabReport.PRACTICE_ROW;
-        String f = folderName(student);
         return f.equalsIgnoreCase(LabReport.PRACTICE_ROW) ? hashed(student) : f;
     }
 
