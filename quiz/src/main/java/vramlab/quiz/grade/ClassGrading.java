@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Class grading: every submission given (a folder, a {@code .zip} or a {@code .tar.gz}, named by
@@ -132,11 +134,27 @@ final class ClassGrading {
     /** The progress line of a student whose reports went to {@code folder} ({@link Grader#folderNames}). */
     static String progress(int k, int n, Grader.Result r, String folder) {
         String f = r.flags().isEmpty() ? "" : " (" + String.join("; ", r.flags().stream()
-                .map(x -> shortened(x, 60)).toList()) + ")";
+                .map(x -> shortenedFlag(x, 60)).toList()) + ")";
         String where = r.found().isEmpty() ? "" : ", " + r.found();
         if (!folder.equals(r.student())) where += ", reports in " + folder + "/";
         return String.format(Locale.ROOT, "[%d/%d] %s: %d/%d in %.1f s%s%s", k, n, r.student(), r.earned(), r.total(),
                 r.millis() / 1000.0, where, f);
+    }
+
+    /** Grader#gradeOne's flag for a core that did not compile: its head, the first error's file:line, its message. */
+    private static final Pattern COMPILE_FLAG =
+            Pattern.compile("(did not compile: the \\S+ core \\()([^()\\s]+:\\d+): (.*)\\)", Pattern.DOTALL);
+
+    /**
+     * A flag {@link #shortened} for the progress line, but a compile error's file and line are
+     * always kept and its message is cut instead: cut at 60 characters, the line said "did not
+     * compile: the driver core..." and the instructor had to open the CSV to learn where.
+     */
+    static String shortenedFlag(String flag, int max) {
+        Matcher m = COMPILE_FLAG.matcher(flag);
+        if (flag.length() <= max || !m.matches()) return shortened(flag, max);
+        String head = m.group(1) + m.group(2) + ": ";
+        return head + shortened(m.group(3), Math.max(20, max - head.length() - 1)) + ")";
     }
 
     /** {@code s} cut to at most {@code max} characters at a word's end, with "..." when cut: never mid-word. */

@@ -56,4 +56,22 @@ class ClassGradingTest {
         Grader.Result ana = new Grader.Result("ana", List.of(), List.of(), "run", "now", 1000, "labs/ at the top");
         assertThat(ClassGrading.progress(3, 3, ana)).isEqualTo("[3/3] ana: 0/0 in 1.0 s, labs/ at the top");
     }
+
+    @Test
+    @DisplayName("the progress line keeps a compile error's file and line, and cuts its message instead")
+    void compileErrorKeepsItsPlace() {
+        String flag = "did not compile: the driver core (vramlab/driver/PageTableWalker.java:97: cannot find symbol"
+                + " symbol: variable pageSizeInBytes location: class PageTableWalker)";
+        Grader.Result r = new Grader.Result("ana", List.of(), List.of(flag, "timed out: 3.2 and 3.4 and more besides"
+                + " that ran past the item bound"), "run", "now", 1000, "labs/ at the top");
+        String line = ClassGrading.progress(1, 1, r);
+        assertThat(line).contains("(did not compile: the driver core (vramlab/driver/PageTableWalker.java:97: cannot find")
+                .contains("...)").contains("; timed out:");
+        String bare = "did not compile: the alloc core (vramlab/alloc/CachingAllocator.java:97: ';' expected)";
+        assertThat(ClassGrading.shortenedFlag(bare, 60)).isEqualTo(bare);
+        assertThat(ClassGrading.shortenedFlag("did not compile: the base core (?)", 60))
+                .isEqualTo("did not compile: the base core (?)");
+        String other = "read the code: vramlab/alloc/Forge.java uses reflection, file writes, processes, the network";
+        assertThat(ClassGrading.shortenedFlag(other, 60)).isEqualTo(ClassGrading.shortened(other, 60));
+    }
 }
