@@ -48,7 +48,7 @@ final class ClassGrading {
                     String was = book.earlier(r.student());
                     if (was != null) {
                         List<String> f = new ArrayList<>(r.flags());
-                        f.add("regraded (was " + was + ")");
+                        f.add(Grader.REGRADED + was + ")");
                         r = new Grader.Result(r.student(), r.rows(), List.copyOf(f), r.runId(), r.gradedAt(), r.millis(),
                                 r.found());
                     }

@@ -287,12 +287,22 @@ public final class Grader {
         return gradeSubmissions(dirs, out).results();
     }
 
+    /** How the flag that a student was graded before begins ({@code regraded (was 120/254 at ...)}). */
+    public static final String REGRADED = "regraded (was ";
+
     /**
      * A class's grading: each student's result, and what was given but not graded (a file that
      * is no submission, a second submission for one student), each with why.
      */
     public record ClassResult(List<Result> results, List<String> skipped) {
-        public long flagged() { return results.stream().filter(r -> !r.flags().isEmpty()).count(); }
+        /**
+         * How many results have a flag an instructor must look at: every flag but the note that a
+         * student was graded before ({@link #REGRADED}), which stays in their row; it alone made a
+         * re-grade of one clean submission "1 flagged", with nothing to look at.
+         */
+        public long flagged() {
+            return results.stream().filter(r -> r.flags().stream().anyMatch(f -> !f.startsWith(REGRADED))).count();
+        }
     }
 
     /**

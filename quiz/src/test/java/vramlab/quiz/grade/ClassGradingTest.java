@@ -74,4 +74,17 @@ class ClassGradingTest {
         String other = "read the code: vramlab/alloc/Forge.java uses reflection, file writes, processes, the network";
         assertThat(ClassGrading.shortenedFlag(other, 60)).isEqualTo(ClassGrading.shortened(other, 60));
     }
+
+    @Test
+    @DisplayName("a re-grade's note alone is not counted as flagged; it stays in the row, and other flags still count")
+    void regradeAloneIsNotFlagged() {
+        Grader.Result clean = new Grader.Result("ana", List.of(), List.of(Grader.REGRADED + "200/272 at 2026-12-01T10:00:00Z)"),
+                "run", "now", 1000, "labs/ at the top");
+        Grader.Result broken = new Grader.Result("bob", List.of(), List.of("did not compile: the base core (?)",
+                Grader.REGRADED + "10/272 at 2026-12-01T10:00:00Z)"), "run", "now", 1000, "labs/ at the top");
+        Grader.Result none = new Grader.Result("cy", List.of(), List.of(), "run", "now", 1000, "labs/ at the top");
+        assertThat(new Grader.ClassResult(List.of(clean), List.of()).flagged()).isZero();
+        assertThat(new Grader.ClassResult(List.of(clean, broken, none), List.of()).flagged()).isEqualTo(1);
+        assertThat(clean.flags()).singleElement().asString().startsWith("regraded (was 200/272");
+    }
 }
