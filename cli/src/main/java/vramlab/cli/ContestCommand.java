@@ -82,6 +82,7 @@ final class ContestCommand implements Command {
         if (html != null) HtmlPage.checkWritable("contest", html);
         // The CSV is written last, after every entry (a whole class's, with --class) has run.
         if (csv != null) OutputFile.check("contest", "--csv", csv);
+        refuseUnknownWorkloads();
         if (!klass.isEmpty()) return ClassContest.run(this, io);
         if (!StudentCores.inChild()) {
             java.nio.file.Path root = StudentCores.root();
@@ -119,6 +120,29 @@ final class ContestCommand implements Command {
         return board.unwritten(student) == null && board.firstBroken(student) == null ? 0 : 1;
     }
 
+    /**
+     * Each {@code --workload} checked before anything is built or run: in a student's copy the
+     * launcher compiled every core of labs/ and started a child JVM on them (about 20 s) before
+     * that child, in {@link #chosen}, refused a misspelt name. The public set's names are
+     * {@link Workloads#all}'s; a {@code --trace} file's are what {@link #readTraces} will call it,
+     * the path as given (a text trace) or its file name without {@code .pickle}, {@code .pkl} or
+     * {@code .json} (a snapshot, {@code SnapshotWorkload.of}); {@link #chosen} checks them again
+     * once the files are read.
+     */
+    void refuseUnknownWorkloads() {
+        if (only.isEmpty()) return;
+        List<String> names = traces.isEmpty() ? Workloads.all(seed).stream().map(Workload::name).toList() : traces;
+        List<String> snapshots = traces.stream()
+                .map(t -> t.replaceAll("^.*[/\\\\]", "").replaceAll("\\.(pickle|pkl|json)(\\.gz)?$", "")).toList();
+        for (String name : only) {
+            if (!names.contains(name) && !snapshots.contains(name)) throw notAWorkload(name, names);
+        }
+    }
+
+    private static UsageException notAWorkload(String name, List<String> names) {
+        return new UsageException("contest", "--workload '" + name + "': not a workload (expected one of " + names + ")");
+    }
+
     /** The workloads this command line names: the public set of {@code --seed}, or the {@code --trace} files. */
     List<Workload> chosen(Io io) throws java.io.IOException {
         List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
@@ -126,8 +150,7 @@ final class ContestCommand implements Command {
         for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
         for (String name : only) {
             if (all.stream().noneMatch(w -> w.name().equals(name))) {
-                throw new UsageException("contest", "--workload '" + name + "': not a workload (expected one of "
-                        + all.stream().map(Workload::name).toList() + ")");
+                throw notAWorkload(name, all.stream().map(Workload::name).toList());
             }
         }
         return chosen;

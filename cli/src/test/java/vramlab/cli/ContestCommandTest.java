@@ -41,7 +41,46 @@ class ContestCommandTest {
         CliRun r = CliRun.of("contest", "--workload", "nope");
         assertThat(r.status()).isEqualTo(2);
         // error: <where>: <what>, the command as where, as every option's refusal says it (replay: --device '24': ...)
-        assertThat(r.err()).contains("\nerror: contest: --workload 'nope': not a workload (expected one of [training-step,");
+        // refused first, so it is the only line (no "contest runs the reference cores" before it)
+        assertThat(r.err()).startsWith("error: contest: --workload 'nope': not a workload (expected one of [training-step,");
+    }
+
+    /**
+     * A student's copy (a release, labs/ theirs): the launcher built every core and started a child
+     * JVM on them, about 20 s, before the child refused the name. Here the copy has no cores built,
+     * so reaching the build says "the kit is not built", exit 1.
+     */
+    @Test
+    void anUnknownWorkloadIsRefusedBeforeYourCoresAreBuilt() throws Exception {
+        Path release = Files.createDirectories(tmp.resolve("release/labs/src/main/java")).getParent().getParent().getParent()
+                .getParent();
+        Files.writeString(release.resolve(vramlab.quiz.KitPaths.RELEASE_MARKER), "a release\n");
+        Files.writeString(release.resolve("labs/" + StudentCores.MARKER), "");
+        String old = System.getProperty("vramlab.home");
+        System.setProperty("vramlab.home", release.toString());
+        try {
+            CliRun r = CliRun.of("contest", "--workload", "nope");
+            assertThat(r.status()).as(r.err()).isEqualTo(2);
+            assertThat(r.err().strip()).as("one line, nothing built or run first")
+                    .startsWith("error: contest: --workload 'nope': not a workload (expected one of [training-step,")
+                    .doesNotContain("\n");
+        } finally {
+            if (old == null) System.clearProperty("vramlab.home");
+            else System.setProperty("vramlab.home", old);
+        }
+    }
+
+    @Test
+    void aTracesOwnNameIsAWorkloadAndNoOtherIs() throws Exception {
+        Path trace = tmp.resolve("bad.trace");
+        Files.writeString(trace, "alloc a 1MiB\nfree b\n");
+        CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB", "--workload", "nope");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("error: contest: --workload 'nope': not a workload (expected one of [" + trace + "])");
+        Path good = tmp.resolve("good.trace");
+        Files.writeString(good, "alloc a 1MiB\nfree a\n");
+        CliRun ok = CliRun.of("contest", "--trace", good.toString(), "--card", "64MiB", "--workload", good.toString());
+        assertThat(ok.status()).as(ok.err()).isZero();
     }
 
     @Test
