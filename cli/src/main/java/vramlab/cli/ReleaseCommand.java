@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.ReleaseStamp;
 import vramlab.quiz.build.ExpressionLeaks;
 import vramlab.quiz.build.PlaygroundBundles;
 import vramlab.quiz.build.StepBodies;
@@ -213,9 +213,11 @@ public final class ReleaseCommand implements Command {
         if (site != null) copyTree(site, dir.resolve("docs"));
         PracticeKeys.write(dir, seeds);
         // The contest's reference rows: a release's own cores would build PyTorch's entry from the student's code.
-        ContestCommand.writeRelease(dir, "by ./vramlab release on " + LocalDate.now() + ", from the reference cores");
-        Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written " + LocalDate.now()
-                + " by ./vramlab release.\nIt has no reference cores and no quiz keys: those stay with the instructor's"
+        // Dated by the commit released, not the day: two releases of one commit are the same bytes.
+        ReleaseStamp stamp = ReleaseStamp.of(root);
+        ContestCommand.writeRelease(dir, "by ./vramlab release of " + stamp.phrase() + ", on the reference cores");
+        Files.writeString(dir.resolve(KitPaths.RELEASE_MARKER), "vramlab student release, written by ./vramlab release"
+                + " from " + stamp.phrase() + ".\nIt has no reference cores and no quiz keys: those stay with the instructor's"
                 + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"
                 + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");

@@ -400,7 +400,7 @@ class ReleaseSelfCheckTest {
         Scoreboard reference = new Scoreboard(Entries.PYTORCH, Entries.references(), Workloads.publicSet(), shipped());
         assertThat(table).contains(String.format(java.util.Locale.ROOT, "  %-18s %6.1f%n", "pytorch", reference.index("pytorch")))
                 .containsPattern("  segregated-fits +\\d+\\.\\d\n")
-                .contains("run: recorded rows are the reference cores' runs, recorded by ./vramlab release on")
+                .contains("run: recorded rows are the reference cores' runs, recorded by ./vramlab release of ")
                 .contains("run: segregated-fits ran live on your cores in labs/.");
 
         Kit kit = Kit.locate(root).withTestRoots(List.of(root.resolve("chapters/ch08-malloc-lab/target/test-classes")))
@@ -447,6 +447,17 @@ class ReleaseSelfCheckTest {
                         .ignoringFields("hostNanos").isEqualTo(vramlab.judge.Judge.run(c, w));
             }
         }
+    }
+
+    @Test
+    @DisplayName("the marker and the recording's origin name the commit released (ReleaseStamp), not the day; no host time is shipped")
+    void datedByTheCommit() throws Exception {
+        String phrase = vramlab.quiz.ReleaseStamp.of(root).phrase();
+        assertThat(Files.readString(release.resolve(KitPaths.RELEASE_MARKER)))
+                .startsWith("vramlab student release, written by ./vramlab release from " + phrase + ".\n");
+        RecordedRuns shipped = shipped();
+        assertThat(shipped.origin()).isEqualTo("by ./vramlab release of " + phrase + ", on the reference cores");
+        assertThat(shipped.hostTimeMeasured()).isFalse();
     }
 
     /** The release's cores as handed out, compiled where its own build puts them. */

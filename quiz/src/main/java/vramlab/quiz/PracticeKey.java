@@ -3,7 +3,6 @@ package vramlab.quiz;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -20,8 +19,13 @@ import java.util.function.ToLongFunction;
  * and hashed the same way, and the reasons are the instructor's copy's own words.
  *
  * <ul>
- * <li>The hash is SHA-256 of a random per-release nonce, the blank's key and the canonical
- *     answer, cut to 128 bits: the same answer hashes apart in two blanks or two releases.</li>
+ * <li>The hash is SHA-256 of a nonce, the blank's key and the canonical answer, cut to 128
+ *     bits: the same answer hashes apart in two blanks, two chapters or two variants. The nonce
+ *     is derived from the chapter and the variant ({@link #nonce}), not drawn at random, so two
+ *     releases of the same practice numbers write the same file and a rebuilt release diffs
+ *     clean. A random one hid nothing: it is written in the file, so whoever holds the file can
+ *     hash candidate answers with it either way, and the practice numbers, hence their answers,
+ *     are the same in every release.</li>
  * <li>A set of choices keeps, per constant, the hash of "in" or "out" of the set, so the count
  *     of missing and extra constants can be said, as the instructor's copy says it.</li>
  * <li>A size the simulator tries ("a request that succeeds now") keeps the spans of accepted
@@ -54,10 +58,8 @@ public final class PracticeKey {
 
     /** The file for {@code chapter}'s practice variant: every question's blanks, hashed. */
     public static String write(String chapter, List<Question> questions) {
-        byte[] n = new byte[16];
-        new SecureRandom().nextBytes(n);
-        String nonce = HexFormat.of().formatHex(n);
         Variant v = Variant.seed(chapter);
+        String nonce = nonce(chapter, v);
         List<Q> qs = new ArrayList<>();
         for (Question q : questions) {
             List<P> ps = new ArrayList<>();
@@ -69,6 +71,17 @@ public final class PracticeKey {
             qs.add(new Q(q.id(), q.title(), q.prompt(v), ps));
         }
         return Json.write(new File(chapter, v.fingerprint(), nonce, qs), 5) + "\n";
+    }
+
+    /** {@code chapter}'s nonce for variant {@code v}: SHA-256 of both, cut to 128 bits, as hex; the same on every run. */
+    static String nonce(String chapter, Variant v) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] d = md.digest(("vramlab practice key\0" + chapter + "\0" + v.fingerprint()).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static B hashed(String nonce, Blank b) {

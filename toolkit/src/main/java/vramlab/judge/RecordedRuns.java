@@ -31,7 +31,10 @@ import vramlab.workload.Workload;
  * <p>A recorded run is found by its entry, its workload's name and card, and a SHA-256 of the
  * workload's events: a workload generated differently (another seed, another version of the
  * generator) finds none and runs live. Every figure is kept exactly (the driver cost as Java
- * writes a {@code double}); only the host time per event is the recording machine's.
+ * writes a {@code double}); only the host time per event is the recording machine's, measured,
+ * different on every run. A student release keeps none ({@link #withoutHostTime}: its
+ * {@code host_nanos} cells are empty), so that two releases of one commit are the same bytes, and
+ * the contest shows "-" for a recorded row's host time rather than another machine's clock.
  */
 public final class RecordedRuns {
     /** Where a student release keeps them, relative to its root. */
@@ -51,7 +54,7 @@ public final class RecordedRuns {
 
     private RecordedRuns(String origin) { this.origin = origin; }
 
-    /** Where these runs were recorded, one phrase ("by ./vramlab release on 2026-12-03"). */
+    /** Where these runs were recorded, one phrase ("by ./vramlab release of commit 0da7a9b of 2026-12-05, on the reference cores"). */
     public String origin() { return origin; }
 
     /** How many runs are recorded. */
@@ -93,6 +96,21 @@ public final class RecordedRuns {
         return r;
     }
 
+    /** These runs with their host time left out: what a release ships (the same bytes on every recording). */
+    public RecordedRuns withoutHostTime() {
+        RecordedRuns r = new RecordedRuns(origin);
+        for (Key k : order) {
+            Row row = runs.get(k);
+            r.put(k, new Row(row.seed(), row.run().withoutHostTime()));
+        }
+        return r;
+    }
+
+    /** Whether any run keeps its host time (a release's recording keeps none). */
+    public boolean hostTimeMeasured() {
+        return runs.values().stream().anyMatch(row -> row.run().hostTimeMeasured());
+    }
+
     /** {@code entry}'s recorded run of {@code w}, or null when none was recorded for this very workload. */
     public Run find(String entry, Workload w) {
         Row row = runs.get(new Key(entry, w.name(), w.card(), sha256(w)));
@@ -109,7 +127,7 @@ public final class RecordedRuns {
                 Run r = row.run();
                 p.printRecord(r.entry(), r.workload(), row.seed(), r.card(), k.events(), r.events(), r.fit(), r.oomStep(),
                         r.oom(), r.peakReserved(), r.peakRequested(), r.driverCalls(), Double.toString(r.driverMicros()),
-                        r.hostNanos(), join(r.curve()), join(r.requestedCurve()));
+                        r.hostTimeMeasured() ? Long.toString(r.hostNanos()) : "", join(r.curve()), join(r.requestedCurve()));
             }
         }
     }
@@ -141,7 +159,7 @@ public final class RecordedRuns {
                             Long.parseLong(rec.get("events")), bool(rec.get("fit")), Long.parseLong(rec.get("oom_step")),
                             rec.get("oom"), null, Long.parseLong(rec.get("peak_reserved")),
                             Long.parseLong(rec.get("peak_requested")), Long.parseLong(rec.get("driver_calls")),
-                            Double.parseDouble(rec.get("driver_micros")), Long.parseLong(rec.get("host_nanos")),
+                            Double.parseDouble(rec.get("driver_micros")), hostNanos(rec.get("host_nanos")),
                             longs(rec.get("curve")), longs(rec.get("requested_curve")));
                     r.put(new Key(run.entry(), run.workload(), run.card(), rec.get("events_sha256")),
                             new Row(Long.parseLong(rec.get("seed")), run));
@@ -155,6 +173,14 @@ public final class RecordedRuns {
 
     private void put(Key k, Row row) {
         if (runs.put(k, row) == null) order.add(k);
+    }
+
+    /** A {@code host_nanos} cell: empty when the recording left the host time out. */
+    private static long hostNanos(String s) {
+        if (s.isEmpty()) return Run.NOT_MEASURED;
+        long n = Long.parseLong(s);
+        if (n < 0) throw new NumberFormatException("host_nanos '" + s + "' (nanoseconds, 0 or more, or empty when not recorded)");
+        return n;
     }
 
     private static boolean bool(String s) {

@@ -141,7 +141,7 @@ public final class Scoreboard {
                     p.printRecord(c.name(), r.workload(), r.card(), r.fit(), r.broken() == null ? "" : r.broken().check().word(),
                             r.oomStep(), r.peakReserved(), r.peakRequested(), r.driverCalls(),
                             String.format(Locale.ROOT, "%.1f", r.driverMicros()),
-                            String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()),
+                            r.nanosPerEvent(""),
                             String.format(Locale.ROOT, "%.4f", points(r, i < ref.size() ? ref.get(i) : null)),
                             source(c.name(), i));
                 }
@@ -251,7 +251,7 @@ public final class Scoreboard {
                         r.workload(), c.name(), fit, r.overhead(),
                         Bytes.formatSize(r.peakReserved()), Bytes.formatSize(r.peakRequested()), r.driverCalls(),
                         CostModel.format(r.driverMicros()),
-                        hostTime ? String.format(Locale.ROOT, "%.0f", r.nanosPerEvent()) : "", source(c.name(), w)));
+                        hostTime ? r.nanosPerEvent("-") : "", source(c.name(), w)));
             }
         }
         s.append("\nperformance index, best first (100 x mean of 0.6 U + 0.4 D; 0 on a broken check):\n");
