@@ -40,12 +40,14 @@ class ReleaseTest {
     static Path root;
     static Path release;
     static CliRun made;
+    static java.util.Map<String, String> asMade;
 
     @BeforeAll
     static void makeTheRelease() throws Exception {
         root = KitPaths.root();
         release = tmp.resolve("course");
         made = CliRun.of("release", "--no-site", release.toString());
+        asMade = ReleaseRepeatableTest.files(release);     // the tests below build in it and edit its labs/
     }
 
     @Test
@@ -249,5 +251,18 @@ class ReleaseTest {
             }
         }
         return sb.toString();
+    }
+
+    @Test
+    @Order(100)
+    @DisplayName("a second release of the same commit is the same bytes, file for file (ReleaseRepeatableTest checks each part quickly)")
+    void sameCommitSameBytes() throws Exception {
+        Path again = tmp.resolve("again");
+        CliRun second = CliRun.of("release", "--no-site", again.toString());
+        assertThat(second.status()).as(second.err()).isZero();
+        java.util.Map<String, String> first = asMade;
+        java.util.Map<String, String> other = ReleaseRepeatableTest.files(again);
+        assertThat(other.keySet()).isEqualTo(first.keySet());
+        assertThat(first.keySet()).filteredOn(f -> !first.get(f).equals(other.get(f))).as("files that differ").isEmpty();
     }
 }
