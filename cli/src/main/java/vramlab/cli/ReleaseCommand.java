@@ -210,7 +210,7 @@ public final class ReleaseCommand implements Command {
         copyTree(root.resolve("labs/answers"), dir.resolve("labs/answers"));
         Files.writeString(dir.resolve("labs/STUDENT_COPY"), "labs/ is the student's: the kit's maintainers' checks leave it alone.\n");
         Files.writeString(dir.resolve("cores/pom.xml"), CORES_POM);
-        if (site != null) copyTree(site, dir.resolve("docs"));
+        if (site != null) copySite(site, dir.resolve("docs"));
         PracticeKeys.write(dir, seeds);
         // The contest's reference rows: a release's own cores would build PyTorch's entry from the student's code.
         // Dated by the commit released, not the day: two releases of one commit are the same bytes.
@@ -224,6 +224,19 @@ public final class ReleaseCommand implements Command {
         Files.writeString(dir.resolve("README.adoc"), readme(site != null));
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
+    }
+
+    /**
+     * The site build's marker ({@code SiteBuilder.MARKER} in the site module): its edition and the
+     * build's time, for the site's own tests. Nothing in a release reads it, and its time would make
+     * two releases of one commit differ, so it stays out of {@code docs/}.
+     */
+    static final String SITE_BUILD_MARKER = ".vramlab-site";
+
+    /** The rendered student edition {@code site} into {@code docs}: every file but the build's marker. */
+    static void copySite(Path site, Path docs) throws IOException {
+        copyTree(site, docs);
+        Files.deleteIfExists(docs.resolve(SITE_BUILD_MARKER));
     }
 
     /**

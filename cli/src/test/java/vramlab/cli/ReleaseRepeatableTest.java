@@ -105,6 +105,17 @@ class ReleaseRepeatableTest {
     }
 
     @Test
+    @DisplayName("docs/ gets every page of the rendered site but the site build's marker (its build time)")
+    void siteWithoutItsBuildMarker() throws Exception {
+        Path site = Files.createDirectories(tmp.resolve("site/playground"));
+        Files.writeString(site.resolve("ch01-mmu.html"), "<html></html>\n");
+        Files.writeString(tmp.resolve("site/index.html"), "<html></html>\n");
+        Files.writeString(tmp.resolve("site/.vramlab-site"), "edition=student\nstamp=20261205045024710\n");
+        ReleaseCommand.copySite(tmp.resolve("site"), tmp.resolve("release/docs"));
+        assertThat(files(tmp.resolve("release/docs")).keySet()).containsExactly("index.html", "playground/ch01-mmu.html");
+    }
+
+    @Test
     @DisplayName("the stamp is the kit's commit and its date as git gives them; a copy outside git gets the same fixed one every time")
     void stamp() throws Exception {
         Path root = KitPaths.root();
