@@ -70,7 +70,7 @@ public record ReleaseStamp(String commit, LocalDate date, boolean uncommitted) {
         List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
         cmd.addAll(List.of(args));
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(false)
+            Process p = new ProcessBuilder(cmd)
                     .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(nullFile()))
                     .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
