@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -73,8 +74,20 @@ final class TriageCommand implements Command {
             Ctrl-D)""")
     String file = "-";
 
+    /**
+     * Whether a person types at this command: standard input and output are a terminal (in Java
+     * 17, {@code System.console()} is there only then). A field so that a test can be that person.
+     */
+    BooleanSupplier terminal = () -> System.console() != null;
+
     @Override
     public int run(Io io) throws IOException {
+        if (file.equals("-") && terminal.getAsBoolean()) {
+            // README's "Paste a real PyTorch OOM message into ./vramlab triage": typed at a terminal,
+            // it waited in silence for the end of the input, and nothing said how to end it.
+            io.err().println(PASTE_HINT);
+            io.err().flush();
+        }
         byte[] bytes = read(file, io.in(), input.limit());
         Diagnosis d;
         if (SnapshotFile.looksLikeSnapshot(bytes)) {
@@ -113,6 +126,10 @@ final class TriageCommand implements Command {
         io.out().flush();
         return 0;
     }
+
+    /** What a person at a terminal reads before pasting (standard error: the report stays as it was). */
+    static final String PASTE_HINT = "vramlab triage: paste the OOM message, then press Ctrl-D on a new line"
+            + " (Windows: Ctrl-Z, then Enter); or give the file that holds it: ./vramlab triage oom.txt";
 
     /**
      * An empty paste (an empty file, Ctrl-D at once, a pipe that carried nothing) is a mistake
