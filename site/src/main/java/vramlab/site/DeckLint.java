@@ -160,6 +160,7 @@ public final class DeckLint {
                 pendingAttrs = null;
                 continue;
             }
+            NotesLint.imageAttributes(deck, n, line, out);
             if (title == null) continue;
             if (line.startsWith("image::")) {
                 figure |= line.startsWith("image::figures/");

@@ -41,6 +41,8 @@ public final class NotesLint {
     private static final Pattern BLOCK_ATTRS = Pattern.compile("^\\[([^\\]]*)]\\s*$");
     private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=(\"[^\"]*\"|[^,]+)");
     private static final Pattern REMOTE_IMAGE = Pattern.compile("image::?\\s*(https?:)?//");
+    /** An image macro, block or inline, and its attribute list: {@code image::figures/x.svg[...]}. */
+    private static final Pattern IMAGE_MACRO = Pattern.compile("image::?([^\\[\\s]+)\\[([^\\]]*)]");
     private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
     private static final Pattern ATTRIBUTE_REF = Pattern.compile("\\{([\\w-]+)}");
     /** A command a reader types may stand in any listing: the launcher or Maven, never code. */
@@ -128,6 +130,7 @@ public final class NotesLint {
             if (!line.startsWith(".")) pendingAttrs = null;
             if (line.startsWith("include::")) include(adoc, root, n, line, attributes, out);
             network(adoc, n, line, out);
+            imageAttributes(adoc, n, line, out);
             Matcher entry = ATTRIBUTE_ENTRY.matcher(line);
             if (entry.matches()) attributes.put(entry.group(1), entry.group(2).trim());
         }
@@ -269,6 +272,29 @@ public final class NotesLint {
             }
         }
         return out;
+    }
+
+    /**
+     * An image's alt text with a comma is quoted. Asciidoctor reads {@code image::x.svg[A, B, C]}
+     * as alt text A, width B and height C (positional attributes of the image macro): the site
+     * rendered {@code alt="The walk of 0x7f0a00200040: PDE3" width="PDE2" height="PDE1"}, a
+     * figure's description cut at its first comma for whoever reads the alt text, and 39 such
+     * width and height values that are not numbers (walk of a fresh clone, issue 52). A second
+     * attribute that is a number, or a named one ({@code width=300}), is meant.
+     */
+    static void imageAttributes(Path adoc, int n, String line, List<Problem> out) {
+        Matcher m = IMAGE_MACRO.matcher(line);
+        while (m.find()) {
+            String attrs = m.group(2).trim();
+            if (attrs.startsWith("\"")) continue;
+            String[] parts = attrs.split(",", -1);
+            if (parts.length < 2) continue;
+            String second = parts[1].trim();
+            if (second.contains("=") || second.matches("\\d+(%|px)?")) continue;
+            out.add(new Problem(adoc, n, "the image's alt text has a comma, and Asciidoctor reads what follows it as"
+                    + " the width ('" + second + "'): quote the alt text, image::" + m.group(1) + "[\"" + parts[0].trim()
+                    + ", ...\"]"));
+        }
     }
 
     private static void network(Path adoc, int n, String line, List<Problem> out) {

@@ -69,6 +69,32 @@ class NotesLintTest {
     }
 
     @Test
+    @DisplayName("an image's alt text with a comma is quoted, or Asciidoctor makes its rest the width and height")
+    void imageAltWithAComma() throws IOException {
+        // The site rendered image::figures/page-walk.svg[The walk of 0x7f0a00200040: PDE3, PDE2, ...] as
+        // alt="The walk of 0x7f0a00200040: PDE3" width="PDE2" height="PDE1" (walk of a fresh clone, issue 52).
+        Path adoc = docs.resolve("img.adoc");
+        Files.writeString(adoc, "= x\n\nimage::figures/page-walk.svg[The walk: PDE3, PDE2, PDE1]\n\n"
+                + "Inline image:figures/a.svg[one, two] too.\n");
+        assertThat(NotesLint.check(adoc, repo)).extracting(NotesLint.Problem::line).containsExactly(3, 5);
+        assertThat(NotesLint.check(adoc, repo).get(0).what()).contains("width ('PDE2')")
+                .contains("image::figures/page-walk.svg[\"The walk: PDE3, ...\"]");
+        Files.writeString(adoc, "= x\n\nimage::figures/page-walk.svg[\"The walk: PDE3, PDE2, PDE1\"]\n\n"
+                + "image::figures/a.svg[]\n\nimage::figures/b.svg[A walk]\n\nimage::figures/c.svg[A walk, 300]\n\n"
+                + "image::figures/d.svg[A walk, 50%]\n\nimage::figures/e.svg[A walk, width=300]\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a deck's image obeys the same rule, before its first slide too")
+    void deckImageAltWithAComma() throws IOException {
+        Path deck = Files.createDirectories(repo.resolve("slides")).resolve("ch04-real-oom.adoc");
+        Files.writeString(deck, DeckLintTest.GOOD.replace("= T\n", "= T\n\nimage::figures/a.svg[one, two]\n")
+                .replace("image::figures/fragmentation.svg[]", "image::figures/fragmentation.svg[Holes, live blocks]"));
+        assertThat(DeckLint.check(deck, repo, "T")).extracting(NotesLint.Problem::line).containsExactly(3, 7);
+    }
+
+    @Test
     @DisplayName("an include that climbs out of the repository is refused")
     void includeStaysInTheRepository() throws IOException {
         Path adoc = docs.resolve("escape.adoc");
