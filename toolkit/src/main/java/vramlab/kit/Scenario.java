@@ -166,7 +166,14 @@ public record Scenario(String title, Consumer<PrintStream> body) {
                 } catch (Throwable e) {
                     thrown[0] = e;
                 }
-                own.flush();
+                try {
+                    own.flush();
+                } catch (UncheckedIOException e) {
+                    // The output failed (the launcher's, piped and closed: ./vramlab lab 4 | head -1):
+                    // handed to the run, which ends as runAll's does, not left to this thread, whose
+                    // uncaught exception printed a stack trace under head's line.
+                    if (thrown[0] == null) thrown[0] = e;
+                }
             }, "vramlab-scenario");
             t.setDaemon(true);
             running = new Running(s, t);

@@ -97,6 +97,33 @@ class ScenarioTest {
     }
 
     @Test
+    @DisplayName("under a bound too, output that fails at the scenario's flush ends the run, and no thread prints a trace")
+    void outputFailureAtTheFlushEndsABoundedRun() {
+        // ./vramlab lab 4 | head -1 (walk of a fresh clone, issue 52): the scenario's thread flushed
+        // after its body, outside the try, so the launcher's closed output threw there, uncaught:
+        // 'Exception in thread "vramlab-scenario" ...StandardOutput$Closed: Broken pipe' and its stack.
+        UncheckedIOException closed = new UncheckedIOException(new IOException("Broken pipe"));
+        java.io.OutputStream pipe = new java.io.OutputStream() {
+            @Override public void write(int b) { }
+            @Override public void flush() { throw closed; }
+        };
+        List<String> ran = new ArrayList<>();
+        List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        try {
+            assertThatThrownBy(() -> Scenario.runAll(new PrintStream(pipe, false, StandardCharsets.UTF_8),
+                    List.of(new Scenario("A", p -> { ran.add("A"); p.println("a"); }),
+                            new Scenario("B", p -> ran.add("B"))),
+                    Scenario.Bound.of(java.time.Duration.ofMinutes(10)))).isSameAs(closed);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        assertThat(uncaught).isEmpty();
+        assertThat(ran).containsExactly("A");
+    }
+
+    @Test
     @DisplayName("scenarios that all run print exactly what run(out) printed before: headings, a blank line between")
     void clean() {
         Scenario.Outcome[] o = new Scenario.Outcome[1];
