@@ -45,6 +45,23 @@ public final class Palette {
     /** Each series' dash pattern (null: solid), so coinciding lines stay distinguishable. */
     public static final List<String> DASHES = List.of("", "7 4", "2 3", "10 3 2 3", "4 4", "1 2");
 
+    /**
+     * Series {@code i}'s legend role, {@code .sI}: its colour is {@link #SERIES}'s {@code i} modulo
+     * their number, and {@link Svg#legend} draws its swatch with {@link #dash}{@code (i)}.
+     */
+    public static String series(int i) { return ".s" + i; }
+
+    /**
+     * Series {@code i}'s dash. Past the sixth series the colours start again, and the dashes with
+     * them: advise's chart of 8 settings drew its 7th and 8th (roundup_power2_divisions:4 and
+     * garbage_collection_threshold) in the 1st's and 2nd's colour and dash, legend too (walk of a
+     * fresh clone, issue 52). Each round of colours shifts the dashes by one, so the first 36
+     * series are 36 different pairs; the first six are as before.
+     */
+    public static String dash(int i) {
+        return DASHES.get((i + i / SERIES.size()) % DASHES.size());
+    }
+
     /** The stylesheet every figure carries: light first, then the dark variant. */
     public static final String STYLE = String.join("\n",
             ".bg{fill:#ffffff}",

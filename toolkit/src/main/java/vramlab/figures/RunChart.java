@@ -64,7 +64,7 @@ public final class RunChart {
                 svg.polygon(new double[] {x, x - 5, x + 5}, new double[] {y, y - 9, y - 9}, Palette.ACCENT,
                         s.name() + ": OOM at entry " + entry);
             }
-            keys.add(new Svg.Key(Palette.SERIES.get(k % Palette.SERIES.size()), s.name()));
+            keys.add(new Svg.Key(Palette.series(k), s.name()));
         }
         svg.text(LEFT + plotW / 2, TOP + PLOT_H + 22, "trace entry (thick: reserved, thin: allocated;"
                 + " triangles: OOMs)", "middle", 11);

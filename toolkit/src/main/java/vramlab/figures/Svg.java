@@ -68,12 +68,19 @@ public final class Svg {
     public Svg polyline(List<double[]> points, int series, double strokeWidth, String tooltip) {
         StringBuilder pts = new StringBuilder();
         for (double[] p : points) pts.append(String.format(Locale.ROOT, "%s%.1f,%.1f", pts.length() == 0 ? "" : " ", p[0], p[1]));
-        String dash = Palette.DASHES.get(series % Palette.DASHES.size());
+        String dash = Palette.dash(series);
         body.append("<polyline points=\"").append(pts).append("\" fill=\"none\" class=\"")
             .append(Palette.cls(Palette.SERIES.get(series % Palette.SERIES.size()))).append('"')
             .append(String.format(Locale.ROOT, " stroke-width=\"%.1f\"", strokeWidth));
         if (!dash.isEmpty()) body.append(" stroke-dasharray=\"").append(dash).append('"');
         return close("polyline", tooltip);
+    }
+
+    /** Whether a legend role is a series', {@code .s} and digits ({@link Palette#series}); no regex (TeaVM). */
+    private static boolean isSeries(String role) {
+        if (role.length() < 3 || !role.startsWith(".s")) return false;
+        for (int i = 2; i < role.length(); i++) if (!Character.isDigit(role.charAt(i))) return false;
+        return true;
     }
 
     /** An arrow from (x1, y1) to (x2, y2), its head drawn as a small triangle. */
@@ -124,7 +131,7 @@ public final class Svg {
                 cx = x;
                 y += row;
             }
-            if (Palette.SERIES.contains(k.role())) {
+            if (isSeries(k.role())) {                       // Palette.series(i): its colour and dash
                 List<double[]> pts = new ArrayList<>();
                 pts.add(new double[] {cx, y + size / 2.0});
                 pts.add(new double[] {cx + 16, y + size / 2.0});

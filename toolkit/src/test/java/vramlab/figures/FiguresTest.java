@@ -185,4 +185,41 @@ class FiguresTest {
                     .hasMessage("offset 2097152 is not aligned to its size 4194304");
         }
     }
+
+    @Nested
+    @DisplayName("run chart")
+    class RunCharts {
+        /** A polyline's look: its colour class and its dash ("" when solid). */
+        private static String look(Element line) {
+            return line.getAttribute("class") + " / " + line.getAttribute("stroke-dasharray");
+        }
+
+        @Test
+        @DisplayName("advise's 8 settings: every reserved line has its own colour and dash, and its legend swatch the same")
+        void eightSeriesStayApart() throws Exception {
+            // advise's chart drew its 7th and 8th settings in the 1st's and 2nd's colour and dash, in
+            // the legend too (walk of a fresh clone, issue 52).
+            List<RunChart.Series> series = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                series.add(new RunChart.Series("setting " + i, new long[] {1, 2, 3},
+                        new long[] {mib(10 + i), mib(20 + i), mib(30 + i)}, new long[] {mib(5), mib(6), mib(7)}, List.of()));
+            }
+            Document d = parse(RunChart.svg("Reserved and allocated over the run", series, mib(64)));
+            NodeList lines = d.getElementsByTagNameNS("*", "polyline");
+            java.util.Map<String, String> reserved = new java.util.LinkedHashMap<>();
+            List<String> swatches = new ArrayList<>();
+            for (int i = 0; i < lines.getLength(); i++) {
+                Element l = (Element) lines.item(i);
+                NodeList title = l.getElementsByTagNameNS("*", "title");
+                if (title.getLength() == 0) swatches.add(look(l));
+                else if (title.item(0).getTextContent().endsWith(": reserved")) {
+                    reserved.put(title.item(0).getTextContent(), look(l));
+                }
+            }
+            assertThat(reserved).hasSize(8);
+            assertThat(new java.util.HashSet<>(reserved.values())).as("distinct colour and dash pairs").hasSize(8);
+            assertThat(swatches).as("the legend, in order, as the lines").containsExactlyElementsOf(reserved.values());
+            assertThat(look((Element) lines.item(1))).as("the first series as before").isEqualTo("s0 / ");
+        }
+    }
 }

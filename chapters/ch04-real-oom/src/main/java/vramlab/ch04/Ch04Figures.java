@@ -130,7 +130,7 @@ public final class Ch04Figures {
                 double[] last = pts.get(pts.size() - 1);
                 svg.rect(last[0] - 4, last[1] - 4, 8, 8, Palette.ROUNDING, null, "OOM at step " + c.oomStep());
             }
-            keys.add(new Svg.Key(Palette.SERIES.get(i % Palette.SERIES.size()), label));
+            keys.add(new Svg.Key(Palette.series(i), label));
         }
         double below = svg.legend(left, top + h + 28, keys, 11);
         svg.height((int) Math.ceil(below + 6));

@@ -158,7 +158,7 @@ public final class Ch06Figures {
             for (int j = i + 1; j < results.size(); j++) {
                 if (same(lines.get(i), lines.get(j))) label.append(" = ").append(results.get(j).name());
             }
-            keys.add(new Svg.Key(Palette.SERIES.get(i % Palette.SERIES.size()), label.toString()));
+            keys.add(new Svg.Key(Palette.series(i), label.toString()));
         }
         double below = svg.legend(left, top + h + 26, keys, 11);
         svg.height((int) Math.ceil(below + 6));
