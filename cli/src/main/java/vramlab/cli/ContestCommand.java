@@ -126,14 +126,13 @@ final class ContestCommand implements Command {
      * that child, in {@link #chosen}, refused a misspelt name. The public set's names are
      * {@link Workloads#all}'s; a {@code --trace} file's are what {@link #readTraces} will call it,
      * the path as given (a text trace) or its file name without {@code .pickle}, {@code .pkl} or
-     * {@code .json} (a snapshot, {@code SnapshotWorkload.of}); {@link #chosen} checks them again
+     * {@code .json} (a snapshot, {@link vramlab.workload.SnapshotWorkload#name}); {@link #chosen} checks them again
      * once the files are read.
      */
     void refuseUnknownWorkloads() {
         if (only.isEmpty()) return;
         List<String> names = traces.isEmpty() ? Workloads.all(seed).stream().map(Workload::name).toList() : traces;
-        List<String> snapshots = traces.stream()
-                .map(t -> t.replaceAll("^.*[/\\\\]", "").replaceAll("\\.(pickle|pkl|json)(\\.gz)?$", "")).toList();
+        List<String> snapshots = traces.stream().map(vramlab.workload.SnapshotWorkload::name).toList();
         for (String name : only) {
             if (!names.contains(name) && !snapshots.contains(name)) throw notAWorkload(name, names);
         }

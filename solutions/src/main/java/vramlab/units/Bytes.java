@@ -148,18 +148,9 @@ public final class Bytes {
      */
     public static long parse(String text) {
         String t = text.trim();
-        int i = 0;
-        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) i++;
+        int i = numberEnd(t);
         String number = t.substring(0, i);
-        String unit = t.substring(i).trim().toLowerCase(Locale.ROOT);
-        long scale = switch (unit) {
-            case "", "b", "bytes" -> 1;
-            case "k", "kb", "kib" -> KiB;
-            case "m", "mb", "mib" -> MiB;
-            case "g", "gb", "gib" -> GiB;
-            case "t", "tb", "tib" -> TiB;
-            default -> -1;
-        };
+        long scale = unitScale(t.substring(i));
         if (number.isEmpty() || scale < 0 || number.chars().filter(c -> c == '.').count() > 1) {
             throw new IllegalArgumentException("bad size '" + text
                     + "': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
@@ -172,6 +163,44 @@ public final class Bytes {
         java.math.BigDecimal exact = new java.math.BigDecimal(number)
                 .multiply(java.math.BigDecimal.valueOf(scale));
         return exact.setScale(0, java.math.RoundingMode.HALF_UP).longValueExact();
+    }
+
+    /**
+     * Whether {@code text} is a fraction of a byte: a number with a fraction and no unit, or in
+     * bytes ({@code 1.5}, {@code 2.5B}, {@code .5bytes}), which {@link #parse} would round to a
+     * whole byte where a unit was most likely forgotten. {@code 5.} and {@code 2.0} are whole; a
+     * fraction of a larger unit ({@code 1.5GiB}) is not this, and {@code parse} rounds it to the
+     * nearest byte.
+     */
+    public static boolean isFractionOfAByte(String text) {
+        String t = text.trim();
+        int i = numberEnd(t);
+        String number = t.substring(0, i);
+        if (!number.contains(".") || unitScale(t.substring(i)) != 1) return false;
+        try {
+            return new java.math.BigDecimal(number).stripTrailingZeros().scale() > 0;
+        } catch (NumberFormatException e) {
+            return false;                                             // 1..5: parse refuses it
+        }
+    }
+
+    /** Where a size's number ends: after its leading digits and dots ({@link #parse}'s split). */
+    private static int numberEnd(String t) {
+        int i = 0;
+        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) i++;
+        return i;
+    }
+
+    /** The bytes in one of {@code unit} (what follows the number, any case), 1 for none; -1 when it is no unit. */
+    private static long unitScale(String unit) {
+        return switch (unit.trim().toLowerCase(Locale.ROOT)) {
+            case "", "b", "bytes" -> 1;
+            case "k", "kb", "kib" -> KiB;
+            case "m", "mb", "mib" -> MiB;
+            case "g", "gb", "gib" -> GiB;
+            case "t", "tb", "tib" -> TiB;
+            default -> -1;
+        };
     }
 
     /**

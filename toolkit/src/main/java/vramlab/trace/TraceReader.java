@@ -346,7 +346,7 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     private long size(int from, int to) {
         long n = digitsWithUnit(from, to);
         if (n == NOT_SIMPLE) {
-            if (fractionOfBytes(text(from, to))) {
+            if (Bytes.isFractionOfAByte(text(from, to))) {   // parse would round 1.5 to 2 bytes
                 throw badSize(from, to, "a number of bytes is whole (a unit forgotten? 1.5MiB, 1.5GiB)");
             }
             try {
@@ -358,26 +358,6 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
         if (n == TOO_LARGE) throw badSize(from, to, "expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
         if (n <= 0) throw badSize(from, to, "an allocation must be at least 1 byte");
         return n;
-    }
-
-    /**
-     * A fraction of a byte, with no unit or in bytes ({@code 1.5}, {@code 2.5B}): a trace's bare sizes are
-     * bytes, which are whole, and Bytes.parse would round {@code 1.5} to 2 bytes where a unit was
-     * most likely forgotten (as {@code replay --device 24} is refused). A fraction of a larger
-     * unit ({@code 1.5GiB}) stays Bytes.parse's, rounded to the nearest byte.
-     */
-    private static boolean fractionOfBytes(String text) {
-        String t = text.trim();
-        int i = 0;
-        while (i < t.length() && (t.charAt(i) >= '0' && t.charAt(i) <= '9' || t.charAt(i) == '.')) i++;
-        String number = t.substring(0, i);
-        String unit = t.substring(i).trim().toLowerCase(java.util.Locale.ROOT);
-        if (!number.contains(".") || !(unit.isEmpty() || unit.equals("b") || unit.equals("bytes"))) return false;
-        try {
-            return new java.math.BigDecimal(number).stripTrailingZeros().scale() > 0;    // 5. and 2.0 are whole
-        } catch (NumberFormatException e) {
-            return false;                                                             // 1..5: Bytes.parse refuses it
-        }
     }
 
     private static final long NOT_SIMPLE = Long.MIN_VALUE;

@@ -59,8 +59,12 @@ public final class SnapshotWorkload {
                 if (h != null) t.free(h);
             }
         }
-        String name = s.file().replaceAll("^.*[/\\\\]", "").replaceAll("\\.(pickle|pkl|json)(\\.gz)?$", "");
-        return new Workload(name, card, "a recorded PyTorch run, device " + d.index(),
+        return new Workload(name(s.file()), card, "a recorded PyTorch run, device " + d.index(),
                 "the snapshot " + s.file(), t.finish());
+    }
+
+    /** A snapshot workload's name: its file's name without {@code .pickle}, {@code .pkl} or {@code .json} (and {@code .gz}). */
+    public static String name(String file) {
+        return file.replaceAll("^.*[/\\\\]", "").replaceAll("\\.(pickle|pkl|json)(\\.gz)?$", "");
     }
 }

@@ -76,8 +76,11 @@ class TraceReaderTest {
 
     private static long referenceSize(String text, long line) {
         long n;
-        java.util.regex.Matcher bytes = java.util.regex.Pattern.compile("(?i)([0-9.]*)\\s*(b|bytes)?").matcher(text);
-        if (bytes.matches() && bytes.group(1).matches("[0-9]*\\.[0-9]*[1-9][0-9]*")) {  // 1.5, 2.25B: a fraction of a byte
+        java.util.regex.Matcher bytes = java.util.regex.Pattern.compile("(?i)([\\p{Nd}.]*)\\s*(b|bytes)?").matcher(text.strip());
+        String number = bytes.matches() ? bytes.group(1).codePoints()          // any script's digits, as Bytes.parse reads them
+                .map(c -> Character.isDigit(c) ? '0' + Character.digit(c, 10) : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString() : "";
+        if (number.matches("[0-9]*\\.[0-9]*[1-9][0-9]*")) {  // 1.5, 2.25B, ٥.5: a fraction of a byte
             throw new TraceException("f", line, "bad size '" + TraceReader.shown(text)
                     + "': a number of bytes is whole (a unit forgotten? 1.5MiB, 1.5GiB)");
         }
