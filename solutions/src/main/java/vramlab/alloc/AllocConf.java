@@ -26,8 +26,8 @@ import vramlab.units.Bytes;
  * is not simulated here) and the {@code pinned_*} keys, which are chapter 7's host allocator's
  * ({@code vramlab.pinned.PinnedConfig} reads them from the same string). Refused:
  * {@code expandable_segments_page_size} (no PyTorch parser has it) and
- * {@code large_segment_size_mb} (a newer key that changes the large pool's 20 MiB segments,
- * which the kit does not simulate).
+ * {@code large_segment_size_mb} (a key newer than 2.10, pytorch/pytorch#172056, that changes the
+ * large pool's 20 MiB segments, which the kit does not simulate).
  *
  * @param roundupPower2Divisions 16 entries, one per power-of-two interval from 1 MiB up
  */
@@ -181,8 +181,9 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                     case "pinned_reserve_segment_size_mb" -> positive(key);
                     case "pinned_max_cached_size_mb", "pinned_max_round_threshold_mb" -> integer(key, value(key));
                     case "large_segment_size_mb" -> throw new IllegalArgumentException("option '" + key
-                            + "' is newer PyTorch's (c10/core/AllocatorConfig.cpp): it changes the large pool's"
-                            + " 20 MiB segments (kLargeBuffer), which the kit's allocator (PyTorch 2.5-2.9) keeps");
+                            + "' is newer PyTorch's (c10/core/AllocatorConfig.cpp, pytorch/pytorch#172056 of"
+                            + " January 2026, after the 2.10 branch): it changes the large pool's 20 MiB segments"
+                            + " (kLargeBuffer), which PyTorch 2.10 and earlier keep, as the kit's allocator does");
                     default -> throw new IllegalArgumentException("unknown option '" + key
                             + "' in the allocator config (keys: expandable_segments, max_split_size_mb, "
                             + "max_non_split_rounding_mb, roundup_power2_divisions, "

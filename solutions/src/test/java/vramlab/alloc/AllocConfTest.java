@@ -121,7 +121,7 @@ class AllocConfTest {
             expandable_segments:true              | bad value 'true' for expandable_segments
             expandable_segments:1                 | bad value '1' for expandable_segments
             max_split_size_mb:20                  | bad value '20' for max_split_size_mb: expected a number of MB > 20 ("too small, must be > 20" in PyTorch up to 2.9
-            large_segment_size_mb:12              | option 'large_segment_size_mb' is newer PyTorch's
+            large_segment_size_mb:12              | which PyTorch 2.10 and earlier keep
             pinned_reserve_segment_size_mb:0      | bad value '0' for pinned_reserve_segment_size_mb
             graph_capture_record_stream_reuse:yes | bad value 'yes' for graph_capture_record_stream_reuse
             max_split_size_mb:big                 | bad value 'big' for max_split_size_mb
