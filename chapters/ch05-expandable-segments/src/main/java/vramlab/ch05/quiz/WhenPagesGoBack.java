@@ -15,7 +15,8 @@ import vramlab.units.Bytes;
 /**
  * Freeing a block does not unmap its pages; {@code empty_cache()} (or the out-of-memory retry)
  * unmaps the pages lying wholly inside free blocks, and a page shared with a live block stays
- * ({@code release_cached_blocks} and {@code unmap_block}, CCA:2916-2940). The prompt leaves
+ * ({@code release_cached_blocks} CCA:2772-2797, its {@code release_blocks} 2916-2940 and
+ * {@code unmap_block} 2850-2915, c10/cuda/CUDACachingAllocator.cpp @001074d). The prompt leaves
  * {@code garbage_collection_threshold} unset, so no collection runs between the calls.
  */
 public final class WhenPagesGoBack implements Question {
