@@ -7,14 +7,17 @@ import java.util.BitSet;
  * distance, because it keeps summaries of itself. The {@link PhysicalPool} marks used frames and
  * busy granules in two of these.
  *
- * <p>It has the shape of the address tree that RM's physical memory allocator can keep its
- * frames in (NVIDIA/open-gpu-kernel-modules 595.45.04, src/nvidia/src/kernel/gpu/mem_mgr/
- * phys_mem_allocator/addrtree.c; {@code pmaInitialize} in phys_mem_allocator.c picks it under
- * {@code PMA_INIT_ADDRTREE}, its default being the flat region map of regmap.c): levels of
- * 64-bit nodes, each bit summing up one child 64 times finer, so a search climbs to the first
- * summary word that holds an answer and comes down one word a level. Simplification: the kit
- * keeps two summaries per level, "some bit below is set" and "every bit below is set", where the
- * address tree keeps a state and a see-the-children mask per allocation state.
+ * <p>It has the shape of the address tree that RM's physical memory allocator could keep its
+ * frames in (NVIDIA/open-gpu-kernel-modules up to 545.29.06, src/nvidia/src/kernel/gpu/mem_mgr/
+ * phys_mem_allocator/addrtree.c, deleted in 550.40.07; {@code pmaInitialize} in
+ * phys_mem_allocator.c picked it under {@code PMA_INIT_ADDRTREE}, its default being the flat
+ * region map of regmap.c, the only map from 550.40.07 on): levels of 64-bit nodes, each bit
+ * summing up one child, so a search climbs to the first summary word that holds an answer and
+ * comes down one word a level. Simplification: the kit's levels are 64 times finer each; the
+ * address tree's track 2 TiB, 32 GiB, 512 MiB, 128 MiB, 2 MiB and 64 KiB ({@code pmaAddrtreeInit}'s
+ * {@code levelSizes}). And the kit keeps two summaries per level, "some bit below is set" and
+ * "every bit below is set", where the address tree keeps a state and a see-the-children mask per
+ * allocation state.
  *
  * <pre>
  *   level 2            [ any | full ]                 one bit per level-1 word
