@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * vLLM's {@code FreeKVCacheBlockQueue} ({@code vllm/v1/core/kv_cache_utils.py}): a doubly
+ * vLLM's {@code FreeKVCacheBlockQueue} ({@code vllm/v1/core/kv_cache_utils.py} @bbf906a8): a doubly
  * linked list of block ids threaded through arrays, so that a block can leave from the front
  * or from the middle in O(1). It starts in block-id order.
  *

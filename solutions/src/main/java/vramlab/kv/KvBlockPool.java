@@ -8,7 +8,7 @@ import java.util.Map;
 import vramlab.driver.GpuProcess;
 
 /**
- * The paged KV cache's pool in vLLM's manner ({@code vllm/v1/core/block_pool.py}, class
+ * The paged KV cache's pool in vLLM's manner ({@code vllm/v1/core/block_pool.py} @c59cb794, class
  * {@code BlockPool}): {@code numBlocks} equal blocks of {@code blockSize} tokens each, all
  * made at start-up, one free queue. Block 0 is taken at construction as the null block and
  * never handed out, so {@code numBlocks - 1} blocks are usable.
@@ -26,7 +26,7 @@ import vramlab.driver.GpuProcess;
  * exactly when that block carries it.
  */
 public final class KvBlockPool {
-    /** vLLM's {@code CacheConfig.DEFAULT_BLOCK_SIZE}: 16 tokens per block. */
+    /** vLLM's default block size, 16 tokens ({@code CacheConfig.DEFAULT_BLOCK_SIZE}, vllm/config/cache.py). */
     public static final int DEFAULT_BLOCK_SIZE = 16;
     public static final int NULL_BLOCK = 0;
 

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Block tables over a {@link KvBlockPool}, in the manner of vLLM's {@code KVCacheManager}
- * ({@code vllm/v1/core/kv_cache_manager.py}): each request holds a list of blocks, logical
+ * ({@code vllm/v1/core/kv_cache_manager.py} @ace980e6): each request holds a list of blocks, logical
  * block i of the request in physical block {@code table.get(i)}, allocated on demand as its
  * tokens grow. Blocks need not be contiguous, so any free block serves any request.
  *
