@@ -16,10 +16,12 @@ import vramlab.units.Bytes;
  *   <li>{@code pinned_reserve_segment_size_mb}: CHA.cpp {@code get_reserve_segment} @03258ab;
  *       the slab is never freed ({@code free_block}); the value "has to be greater than 0"
  *       (CUDAAllocatorConfig.cpp {@code parsePinnedReserveSegmentSize}).
- *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: UNVERIFIED.
- *       Not found in any stored PyTorch source; downstream notes place them in a newer parser
- *       ({@code c10/core/AllocatorConfig.cpp}) and torch_npu's tests describe them. The kit
- *       follows those descriptions.
+ *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: not checked
+ *       against source. Proposed in pytorch/pytorch#171662 (2026-01-04); torch_npu reads them
+ *       from {@code c10::CachingAllocator::AcceleratorAllocatorConfig}, and its tests describe
+ *       them. The kit follows those descriptions. pytorch/pytorch#192722 (2026-08-10) says
+ *       PyTorch buckets free blocks by {@code Log2_64_Ceil(size)} and reuses the first one at
+ *       least as large; the kit reuses exact sizes only (see ch07 notes, "Options").
  * </ul>
  *
  * @param maxCachedSize  blocks larger than this are released when their events retire,

@@ -92,7 +92,10 @@ public final class PinnedSim {
     /** {@code torch.cuda.host_memory_stats()}. */
     public HostStats hostMemoryStats() { return pinned.stats(); }
 
-    /** {@code torch.accelerator.empty_host_cache()} (2.12+), {@code torch._C._host_emptyCache()}. */
+    /**
+     * {@code torch.accelerator.empty_host_cache()} (2.12+: pytorch/pytorch#171270, landed between the
+     * 2.11 and 2.12 branch cuts), {@code torch._C._host_emptyCache()} (2.5+: pytorch/pytorch#134919).
+     */
     public long emptyHostCache() { return pinned.emptyCache(); }
 
     /** {@code torch.cuda.empty_cache()}: the DEVICE allocator only; pinned memory stays. */
