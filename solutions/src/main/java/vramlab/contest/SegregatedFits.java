@@ -23,9 +23,10 @@ import vramlab.units.Bytes;
  *       {@link #emptyCache} gives it back, empty.
  *   <li>A large request is rounded up to whole 2 MiB pages and takes a cached segment of that
  *       size or at most a quarter larger, or a new {@code cudaMalloc}. When the driver is out of
- *       memory, the cache is emptied and the call tried once more (PyTorch's
- *       {@code release_cached_blocks} then retry, in {@code CUDACachingAllocator.cpp}'s
- *       {@code malloc}).
+ *       memory, the cache is emptied and the call tried once more: the last of the retries in
+ *       {@code DeviceCachingAllocator::malloc} ({@code CUDACachingAllocator.cpp} @001074d,
+ *       {@code release_cached_blocks} then {@code alloc_block}). Simplification: PyTorch first
+ *       tries {@code release_available_cached_blocks}, which frees only enough; this entry skips it.
  * </ul>
  */
 public final class SegregatedFits implements DeviceAllocator {

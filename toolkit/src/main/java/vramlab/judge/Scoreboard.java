@@ -22,7 +22,8 @@ import vramlab.workload.Workload;
  * </pre>
  * and one that ran out of memory earns 0; the index is {@code 100 x} the mean of {@code P_w}
  * over the workloads, and 0 for an entry that broke any check. The weights are CS:APP's malloc
- * lab's (0.6 utilisation, 0.4 throughput), with throughput measured by the driver's simulated
+ * lab's (0.6 utilisation, 0.4 throughput: {@code UTIL_WEIGHT .60} in the malloclab handout's
+ * config.h; its mdriver.c caps throughput at the C library's, as {@code D_w} caps at 1), with throughput measured by the driver's simulated
  * cost ({@link CostModel#ORDER_OF_MAGNITUDE}) rather than wall time, so the index is the same on
  * every machine. {@code C_ref,w} is the first entry's cost (PyTorch's default); where that entry
  * did not fit, or could not run, {@code D_w} is 1.
