@@ -14,8 +14,10 @@ import vramlab.driver.GpuProcess;
 import vramlab.units.Bytes;
 
 /**
- * The student's entry in chapter 8's contest: a simple segregated-fits allocator, the starting
- * point to improve on.
+ * The student's entry in chapter 8's contest: a segregated-free-lists allocator, the starting
+ * point to improve on. In CS:APP's terms (3rd ed., section 9.9.14) its small-request path is
+ * simple segregated storage (one block size per list, carved from a slab, never split or
+ * coalesced), not segregated fits, which splits and coalesces within a class.
  * <ul>
  *   <li>A small request (up to 1 MiB) gets a block of its size class, a power of two from
  *       512 B to 1 MiB, from that class's free list; an empty list gets a new 2 MiB slab from
