@@ -23,7 +23,8 @@ import vramlab.units.Bytes;
  * 32 times fewer bits, and lands on the same lowest address the frame search would find. Other
  * requests (the reserve, contexts: 64 KiB-aligned) search the frames. Each map keeps a hint
  * where its search starts, moved up lazily by the search itself. Both maps are
- * {@link SummaryBitmap}s, bitmaps with 64-way summaries in the shape of RM's address tree: each
+ * {@link SummaryBitmap}s, bitmaps with 64-way summaries in the shape of RM's former address
+ * tree (addrtree.c, up to 545.29.06): each
  * step of the search (the next used bit, the next free one) reads at most two words a level,
  * so a cudaMalloc page costs a few word reads on any card, however full or however long the
  * run, where a plain bitmap read every word from the hint up (on a 1 TiB card, up to 8,192
