@@ -70,9 +70,10 @@ final class AdviseCommand implements Command {
     public int run(Io io) throws IOException {
         vramlab.alloc.PyTorchRelease release = ReplayCommand.release(pytorchVersion, "advise");
         long device = this.device == null ? -1 : this.device;
+        String name = vramlab.trace.TraceReader.nameOf(file);          // <stdin> for -, in errors and output
         byte[] bytes = read(file, io, input.limit());
-        Workload w = deviceIndex == null ? Workload.read(bytes, file, device)
-                : Workload.read(bytes, file, device, s -> DeviceIndex.of(s, deviceIndex, "advise"));
+        Workload w = deviceIndex == null ? Workload.read(bytes, name, device)
+                : Workload.read(bytes, name, device, s -> DeviceIndex.of(s, deviceIndex, "advise"));
         if (deviceIndex != null && w.snapshot() == null) throw DeviceIndex.notForTraces("advise", "--device-index");
         if (!w.replayable()) {
             io.out().println("advise: " + w.source());
@@ -86,7 +87,7 @@ final class AdviseCommand implements Command {
         }
         if (html != null) HtmlPage.checkWritable("advise", html);
         List<Timeline> timelines = html == null ? null : new ArrayList<>();
-        Advice advice = Advice.of(w, file, Setting.standard(), io.err()::println, timelines, release);
+        Advice advice = Advice.of(w, name, Setting.standard(), io.err()::println, timelines, release);
         io.out().print(advice.text());
         io.out().flush();
         if (html != null) {
@@ -103,7 +104,7 @@ final class AdviseCommand implements Command {
     }
 
     private static byte[] read(String file, Io io, long limit) {
-        if (file.equals("-")) return SnapshotInput.readAll(io.in(), file, limit);     // capped, unzipped
+        if (file.equals("-")) return SnapshotInput.readAll(io.in(), vramlab.trace.TraceReader.STANDARD_INPUT, limit);
         return SnapshotInput.readFile(file, limit);           // or one line: no such file, cannot read it
     }
 }

@@ -137,6 +137,9 @@ final class ReplayCommand implements Command {
     @Override
     public String expected() { return "expected one trace FILE (or -)"; }
 
+    /** FILE as errors and output name it: {@code <stdin>} for {@code -} ({@link TraceReader#STANDARD_INPUT}). */
+    private String name() { return TraceReader.nameOf(file); }
+
     /**
      * {@code replay ...} read without picocli, whose start (about a tenth of a second: its
      * classes, built for Java 5, are loaded and verified on every run and cannot be archived)
@@ -217,14 +220,14 @@ final class ReplayCommand implements Command {
             try {
                 head = in.readNBytes(64);
             } catch (java.util.zip.ZipException | java.io.EOFException e) {
-                throw SnapshotInput.brokenGzip(file, e);
+                throw SnapshotInput.brokenGzip(name(), e);
             }
             in.reset();
             if (head.length == 0 && !file.equals("-")) {       // an empty .pickle is a failed dump, not an empty trace
                 SnapshotInput.checkNotEmpty(file, Files.size(Path.of(file)) > 0);
             }
             if (SnapshotReader.isSnapshot(head)) {
-                replaySnapshot(SnapshotReader.read(snapshotBytes(in), file), io);
+                replaySnapshot(SnapshotReader.read(snapshotBytes(in), name()), io);
             } else {
                 if (deviceIndex != null || at != null || json || html != null) {
                     throw DeviceIndex.notForTraces("replay", deviceIndex != null ? "--device-index"
@@ -298,15 +301,15 @@ final class ReplayCommand implements Command {
      */
     private void replayTrace(CachingAllocator allocator, BufferedInputStream in, Io io) {
         SummaryListener summary = csv ? null : new SummaryListener(io.out(), map);
-        Replayer replayer = new Replayer(allocator, csv ? new CsvListener(io.out()) : summary, file, false);
+        Replayer replayer = new Replayer(allocator, csv ? new CsvListener(io.out()) : summary, name(), false);
         try (SummaryListener lines = summary) {        // closed, the OOM lines before an error are printed too
             if (Runtime.getRuntime().availableProcessors() > 1 && !isSmallFile(file)) {
                 if (lines != null) lines.writeBehind();         // and its OOM lines on a third thread
-                try (ReadAhead events = replayer.readAhead(in, file)) {
+                try (ReadAhead events = replayer.readAhead(in, name())) {
                     replayer.replay(events);
                 }
             } else {
-                replayer.replay(new TraceReader(in, file));
+                replayer.replay(new TraceReader(in, name()));
             }
             if (lines != null) lines.finish(allocator);
         }
@@ -414,7 +417,7 @@ final class ReplayCommand implements Command {
      */
     private byte[] snapshotBytes(InputStream unzipped) throws IOException {
         if (file.equals("-") || !Files.isRegularFile(Path.of(file))) {   // a pipe cannot be read twice
-            return SnapshotInput.readAll(unzipped, file, input.limit());
+            return SnapshotInput.readAll(unzipped, name(), input.limit());
         }
         try (InputStream raw = Files.newInputStream(Path.of(file))) {
             return SnapshotInput.readAll(raw, file, input.limit());
@@ -433,13 +436,13 @@ final class ReplayCommand implements Command {
         } catch (NoSuchFileException e) {
             throw new UsageException(file, "no such file");
         } catch (IOException e) {
-            throw SnapshotInput.unreadable(file, e);                // as advise and triage say it
+            throw SnapshotInput.unreadable(TraceReader.nameOf(file), e);   // as advise and triage say it
         }
         if (!gzip) return raw;
         try {
             return new GZIPInputStream(raw);
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
-            throw SnapshotInput.brokenGzip(file, e);
+            throw SnapshotInput.brokenGzip(TraceReader.nameOf(file), e);
         }
     }
 

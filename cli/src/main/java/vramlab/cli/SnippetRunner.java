@@ -38,7 +38,7 @@ final class SnippetRunner {
         try (JShell js = JShell.builder().executionEngine(new JshellLongs(), java.util.Map.of()).out(io.out()).err(io.err()).build()) {
             for (String entry : classpath.split(File.pathSeparator)) js.addToClasspath(entry);
             if (evalAll(js, startup, "<startup>", false) > 0) return 1;
-            return evalAll(js, input, "<stdin>", true) > 0 ? 2 : 0;
+            return evalAll(js, input, vramlab.trace.TraceReader.STANDARD_INPUT, true) > 0 ? 2 : 0;
         } finally {
             io.out().flush();
             System.setOut(out);

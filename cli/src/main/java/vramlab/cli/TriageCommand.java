@@ -16,6 +16,7 @@ import vramlab.snapshot.Snapshot;
 import vramlab.snapshot.SnapshotFile;
 import vramlab.snapshot.SnapshotInput;
 import vramlab.trace.TraceException;
+import vramlab.trace.TraceReader;
 import vramlab.triage.Diagnosis;
 import vramlab.triage.Json;
 import vramlab.triage.OomMoment;
@@ -88,20 +89,21 @@ final class TriageCommand implements Command {
             io.err().println(PASTE_HINT);
             io.err().flush();
         }
+        String name = TraceReader.nameOf(file);          // <stdin> for -, in errors and output
         byte[] bytes = read(file, io.in(), input.limit());
         Diagnosis d;
         if (SnapshotFile.looksLikeSnapshot(bytes)) {
-            Map<?, ?> dict = SnapshotFile.dict(bytes, file);
-            Snapshot s = SnapshotFile.read(bytes, file);
+            Map<?, ?> dict = SnapshotFile.dict(bytes, name);
+            Snapshot s = SnapshotFile.read(bytes, name);
             long card = device == null ? -1 : device;
-            List<OomMoment> ooms = OomMoment.all(dict, file);
+            List<OomMoment> ooms = OomMoment.all(dict, name);
             if (ooms.isEmpty()) {
-                SnapshotTriage.Peak p = SnapshotTriage.peak(s, file, card);
+                SnapshotTriage.Peak p = SnapshotTriage.peak(s, name, card);
                 io.out().println(json ? Json.write(p.map()) : p.text());
                 io.out().flush();
                 return 0;
             }
-            d = SnapshotTriage.of(dict, file, card);
+            d = SnapshotTriage.of(dict, name, card);
             WhoHolds holds = SnapshotTriage.atOom(s, ooms.get(0));
             if (json) {
                 @SuppressWarnings("unchecked")
@@ -119,7 +121,7 @@ final class TriageCommand implements Command {
                 throw new UsageException("triage", "--device applies to a snapshot, not to a message");
             }
             String text = new String(bytes, StandardCharsets.UTF_8);
-            if (text.isBlank()) throw nothingToRead(file, bytes.length);
+            if (text.isBlank()) throw nothingToRead(name, bytes.length);
             d = Triage.of(text);
         }
         io.out().println(json ? d.json() : d.text());
@@ -136,15 +138,14 @@ final class TriageCommand implements Command {
      * to name, not a message to diagnose: it was reported as NOT_PYTORCH_OOM, "look up the memory
      * settings of the framework or library that printed this one", of a text nobody printed.
      */
-    private static TraceException nothingToRead(String file, int length) {
-        String where = file.equals("-") ? "standard input" : file;
-        return new TraceException(where, 0, (length == 0 ? "empty" : "only blank space")
+    private static TraceException nothingToRead(String name, int length) {
+        return new TraceException(name, 0, (length == 0 ? "empty" : "only blank space")
                 + ": expected the text of an out-of-memory error as PyTorch printed it (paste it, or"
                 + " give the file that holds it)");
     }
 
     private static byte[] read(String file, InputStream in, long limit) {
-        if (file.equals("-")) return SnapshotInput.readAll(in, file, limit);     // capped, unzipped
+        if (file.equals("-")) return SnapshotInput.readAll(in, TraceReader.STANDARD_INPUT, limit);   // capped, unzipped
         return SnapshotInput.readFile(file, limit);           // or one line: no such file, cannot read it
     }
 }

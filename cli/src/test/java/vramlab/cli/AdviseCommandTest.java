@@ -60,7 +60,7 @@ class AdviseCommandTest {
         assertThat(device.err()).startsWith("error: advise: --device 'lots'");
         CliRun trace = CliRun.withInput("alloc a 3MiB\nfree b\n", "advise", "-");
         assertThat(trace.status()).isEqualTo(2);
-        assertThat(trace.err().lines()).singleElement().asString().startsWith("error: -:2:");
+        assertThat(trace.err().lines()).singleElement().asString().startsWith("error: <stdin>:2:");
         assertThat(CliRun.of("advise").status()).isEqualTo(2);
     }
 

@@ -26,7 +26,7 @@ class TriageEmptyPasteTest {
         CliRun r = CliRun.withInput("", "triage");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).hasLineCount(1).startsWith("error: standard input: empty: expected the text of an"
+        assertThat(r.err()).hasLineCount(1).startsWith("error: <stdin>: empty: expected the text of an"
                 + " out-of-memory error");
     }
 

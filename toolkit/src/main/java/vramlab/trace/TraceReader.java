@@ -49,6 +49,18 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
      */
     public static final int MAX_LINE = 1 << 20;
 
+    /**
+     * What standard input (the FILE argument {@code -}) is called wherever a user reads a name:
+     * errors ({@code <stdin>:2: unknown command ...}), a snapshot's header, JShell's snippets.
+     * JShell, Python and gcc call it so; {@code -} read as a place looked like a missing file.
+     */
+    public static final String STANDARD_INPUT = "<stdin>";
+
+    /** The name FILE goes by in errors and output: {@link #STANDARD_INPUT} for {@code -}, else FILE as given. */
+    public static String nameOf(String file) {
+        return "-".equals(file) ? STANDARD_INPUT : file;
+    }
+
     private final InputStream in;
     private final String file;
     private byte[] buf = new byte[1 << 16];
