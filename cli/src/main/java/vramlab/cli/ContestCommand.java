@@ -33,13 +33,29 @@ final class ContestCommand implements Command {
     @Option(names = "--seed", paramLabel = "N", description = "the workloads' seed (default: the public set's)")
     long seed = Workloads.PUBLIC_SEED;
 
-    @Option(names = "--workload", paramLabel = "NAME", description = "only this workload (repeatable)")
+    @Option(names = "--workload", paramLabel = "NAME", description = """
+            only this workload (repeatable): a public workload's name, or a --trace FILE by its path, \
+            relative or absolute (one file, one workload), or a snapshot's by its file name without \
+            .pickle, .pkl or .json""")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--trace", paramLabel = "FILE", description = """
             a workload of your own instead of the public set (repeatable): a text trace or a PyTorch \
-            memory snapshot, as replay reads them (an instructor's hidden set)""")
+            memory snapshot, as replay reads them (an instructor's hidden set); a text trace's \
+            workload is named by its path as given""")
     List<String> traces = new ArrayList<>();
+
+    /**
+     * The folder a relative {@code --trace} or {@code --workload} path is read from: the user's, which
+     * the launcher hands to the run on a student's cores (and {@code --class}'s runs, each in its own
+     * scratch folder). The paths themselves go as the user typed them, so the child names each
+     * workload as the parent does: the name is the key of the reference's recorded runs, and a child
+     * that saw {@code /home/ana/mine.trace} for {@code mine.trace} refused {@code --workload mine.trace}
+     * and found no recording, running the kit's entries on the student's own chapter 3-6 cores.
+     */
+    @Option(names = "--from", paramLabel = "DIR", hidden = true,
+            description = "the folder relative --trace and --workload paths are read from (default: the working folder)")
+    String from;
 
     @Option(names = "--card", paramLabel = "SIZE", converter = SizeConverter.Card.class,
             description = "the card for --trace workloads (default 80GiB)")
@@ -79,6 +95,10 @@ final class ContestCommand implements Command {
 
     @Override
     public int run(Io io) throws Exception {
+        if (traces.contains("-")) {
+            throw new UsageException("contest", "--trace -: contest reads each trace from a file (your entry runs in a"
+                    + " second JVM, and --class runs one per student), not from standard input: save it to a file and name that");
+        }
         if (html != null) HtmlPage.checkWritable("contest", html);
         // The CSV is written last, after every entry (a whole class's, with --class) has run.
         if (csv != null) OutputFile.check("contest", "--csv", csv);
@@ -126,15 +146,41 @@ final class ContestCommand implements Command {
      * that child, in {@link #chosen}, refused a misspelt name. The public set's names are
      * {@link Workloads#all}'s; a {@code --trace} file's are what {@link #readTraces} will call it,
      * the path as given (a text trace) or its file name without {@code .pickle}, {@code .pkl} or
-     * {@code .json} (a snapshot, {@link vramlab.workload.SnapshotWorkload#name}); {@link #chosen} checks them again
-     * once the files are read.
+     * {@code .json} (a snapshot, {@link vramlab.workload.SnapshotWorkload#name}), or any other path to the same
+     * file ({@link #namesTrace}); {@link #chosen} checks them again once the files are read.
      */
     void refuseUnknownWorkloads() {
         if (only.isEmpty()) return;
         List<String> names = traces.isEmpty() ? Workloads.all(seed).stream().map(Workload::name).toList() : traces;
         List<String> snapshots = traces.stream().map(vramlab.workload.SnapshotWorkload::name).toList();
         for (String name : only) {
-            if (!names.contains(name) && !snapshots.contains(name)) throw notAWorkload(name, names);
+            if (!names.contains(name) && !snapshots.contains(name)
+                    && traces.stream().noneMatch(t -> namesTrace(name, t))) throw notAWorkload(name, names);
+        }
+    }
+
+    /** {@code path} read from {@code --from}'s folder (the working folder without it); an absolute path as it is. */
+    private java.nio.file.Path resolve(String path) {
+        return from == null ? java.nio.file.Path.of(path) : java.nio.file.Path.of(from).resolve(path);
+    }
+
+    /**
+     * Whether {@code --workload name} is a path to the {@code --trace} file {@code trace}: relative
+     * or absolute, with {@code ./} or {@code ..} in it, or through a link, one file is one workload.
+     */
+    private boolean namesTrace(String name, String trace) {
+        java.nio.file.Path a, b;
+        try {
+            a = resolve(name).toAbsolutePath().normalize();
+            b = resolve(trace).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;                                 // not a path at all: a public workload's name, mistyped
+        }
+        if (a.equals(b)) return true;
+        try {
+            return java.nio.file.Files.exists(a) && java.nio.file.Files.isSameFile(a, b);
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
@@ -146,13 +192,18 @@ final class ContestCommand implements Command {
     List<Workload> chosen(Io io) throws java.io.IOException {
         List<Workload> all = traces.isEmpty() ? Workloads.all(seed) : readTraces(io);
         List<Workload> chosen = new ArrayList<>();
-        for (Workload w : all) if (only.isEmpty() || only.contains(w.name())) chosen.add(w);
+        for (int i = 0; i < all.size(); i++) if (only.isEmpty() || only.stream().anyMatch(named(all, i))) chosen.add(all.get(i));
         for (String name : only) {
-            if (all.stream().noneMatch(w -> w.name().equals(name))) {
-                throw notAWorkload(name, all.stream().map(Workload::name).toList());
-            }
+            boolean found = false;
+            for (int i = 0; i < all.size() && !found; i++) found = named(all, i).test(name);
+            if (!found) throw notAWorkload(name, all.stream().map(Workload::name).toList());
         }
         return chosen;
+    }
+
+    /** Whether a {@code --workload} value names {@code all}'s i-th workload: its name, or a path to its {@code --trace} file. */
+    private java.util.function.Predicate<String> named(List<Workload> all, int i) {
+        return name -> name.equals(all.get(i).name()) || (!traces.isEmpty() && namesTrace(name, traces.get(i)));
     }
 
     /**
@@ -230,8 +281,9 @@ final class ContestCommand implements Command {
     /** {@code contest} and the options that choose the workloads, for a child JVM. */
     List<String> workloadArgs() {
         List<String> a = new ArrayList<>(List.of("contest", "--seed", Long.toString(seed)));
-        for (String w : only) a.addAll(List.of("--workload", w));
-        for (String t : traces) a.addAll(List.of("--trace", java.nio.file.Path.of(t).toAbsolutePath().toString()));
+        for (String w : only) a.add("--workload=" + w);
+        for (String t : traces) a.add("--trace=" + t);            // as given (they name the workloads); = keeps a leading -
+        if (!traces.isEmpty()) a.addAll(List.of("--from", resolve("").toAbsolutePath().toString()));
         if (card != null) a.addAll(List.of("--card", card + "B"));
         return a;
     }
@@ -249,7 +301,7 @@ final class ContestCommand implements Command {
         List<Workload> out = new ArrayList<>();
         for (String file : traces) {
             byte[] bytes;
-            try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(file))) {
+            try (var in = java.nio.file.Files.newInputStream(resolve(file))) {
                 bytes = vramlab.snapshot.SnapshotInput.readAll(in, file);
             } catch (java.nio.file.NoSuchFileException e) {
                 throw new UsageException(file, "no such file");

@@ -2,11 +2,20 @@ package vramlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+import vramlab.contest.Entries;
+import vramlab.judge.RecordedRuns;
 
 class ContestCommandTest {
     @TempDir Path tmp;
@@ -90,5 +99,88 @@ class ContestCommandTest {
         CliRun r = CliRun.of("contest", "--trace", trace.toString(), "--card", "64MiB");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains(trace + ":2").contains("free of unknown handle 'b'");
+    }
+
+    /**
+     * --workload names a --trace file by any path to it: the one given, the same relative or
+     * absolute, with ./ or .. in it. The workload keeps the name --trace gave it. (The test runs
+     * in the cli module's folder, so a file under target/ has a relative name.)
+     */
+    @Test
+    void aRelativeAndAnAbsoluteNameOfOneTraceAreOneWorkload() throws Exception {
+        String rel = relativeTrace("one.trace");
+        String abs = Path.of(rel).toAbsolutePath().toString();
+        for (String[] pair : new String[][] {{rel, abs}, {abs, rel}, {rel, "./" + rel},
+                {rel, "target/contest-names/../contest-names/one.trace"}}) {
+            CliRun r = CliRun.of("contest", "--trace", pair[0], "--card", "64MiB", "--workload", pair[1]);
+            assertThat(r.status()).as("--trace %s --workload %s: %s", pair[0], pair[1], r.err()).isZero();
+            assertThat(r.out()).startsWith(pair[0] + ": the trace " + pair[0] + ";");
+        }
+        CliRun other = CliRun.of("contest", "--trace", rel, "--card", "64MiB", "--workload", "target/contest-names/two.trace");
+        assertThat(other.status()).isEqualTo(2);
+        assertThat(other.err()).isEqualTo("error: contest: --workload 'target/contest-names/two.trace': not a workload"
+                + " (expected one of [" + rel + "])\n");
+    }
+
+    /**
+     * What the launcher hands the run on your cores (a second JVM: --mine, a student's copy, and
+     * --class, whose runs each start in a scratch folder): the traces as given and the folder they
+     * are read from, so the child names each workload as this run does. It passed absolute paths:
+     * ./vramlab contest --mine --trace mine.trace --workload mine.trace said "error: contest:
+     * --workload 'mine.trace': not a workload (expected one of [/home/ana/mine.trace])", and without
+     * --workload the reference's runs, recorded here under "mine.trace", were not found there, so
+     * PyTorch's rows ran live on the student's own chapter 3-6 cores. Here the child is run in
+     * this JVM, in a folder other than the one the trace is relative to (as --class's are).
+     */
+    @Test
+    void theRunOnYourCoresNamesEachTraceAsYouGaveIt() throws Exception {
+        String rel = relativeTrace("mine.trace");
+        ContestCommand parent = parse("--trace", rel, "--workload", rel, "--card", "1GiB");
+        Path recorded = tmp.resolve("reference-runs.csv");
+        ContestCommand.write(RecordedRuns.record(Entries.references(), parent.chosen(quiet()), parent.seed, "by this test"),
+                recorded);
+        List<String> child = new ArrayList<>(parent.workloadArgs());
+        child.addAll(List.of("--recorded", recorded.toString()));
+        CliRun r = CliRun.of(child.toArray(String[]::new));
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith(rel + ": the trace " + rel + ";");
+        for (String entry : List.of("pytorch", "expandable", "buddy")) {
+            assertThat(r.out()).as(entry + "'s row: the recording found").containsPattern(
+                    "(?m)^" + java.util.regex.Pattern.quote(rel) + " +" + entry + " .* recorded *$");
+        }
+        assertThat(child).containsSubsequence("--from", Path.of("").toAbsolutePath().toString());
+
+        // --class's child starts in a scratch folder: --from is the folder the names are read from
+        Path user = Files.createDirectories(tmp.resolve("user"));
+        Files.copy(Path.of(rel), user.resolve("mine.trace"));
+        CliRun elsewhere = CliRun.of("contest", "--from", user.toString(), "--trace=mine.trace", "--workload=mine.trace",
+                "--card", "1GiB", "--recorded", recorded.toString());
+        assertThat(elsewhere.status()).as(elsewhere.err()).isZero();
+        assertThat(elsewhere.out()).startsWith("mine.trace: the trace mine.trace;");
+    }
+
+    @Test
+    void aTraceFromStandardInputIsRefusedInOneLine() {
+        CliRun r = CliRun.withInput("alloc a 1MiB\nfree a\n", "contest", "--trace", "-", "--card", "64MiB");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("error: contest: --trace -: contest reads each trace from a file (your entry runs in a"
+                + " second JVM, and --class runs one per student), not from standard input: save it to a file and name that\n");
+    }
+
+    private static String relativeTrace(String name) throws Exception {
+        Path dir = Files.createDirectories(Path.of("target", "contest-names"));
+        Files.writeString(dir.resolve(name), "alloc a 1MiB\nalloc b 3MiB\nfree a\nfree b\n");
+        return "target/contest-names/" + name;
+    }
+
+    private static ContestCommand parse(String... args) {
+        ContestCommand c = new ContestCommand();
+        new CommandLine(c).parseArgs(args);
+        return c;
+    }
+
+    private static Io quiet() {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        return new Io(java.io.InputStream.nullInputStream(), sink, sink);
     }
 }
