@@ -1,5 +1,10 @@
 package vramlab.cli;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
 import picocli.CommandLine.Option;
 
 /** {@code --instructor} and {@code --offline}, for the commands that render (site, slides). */
@@ -8,8 +13,24 @@ final class EditionOption {
             description = "the instructor edition: the reference bodies too, into its own folder")
     boolean instructor;
 
-    @Option(names = "--offline", description = "passes -o to Maven (everything already downloaded once)")
+    @Option(names = "--offline", description = """
+            passes -o to Maven (everything already downloaded once); VRAMLAB_OFFLINE=1 does too""")
     boolean offline;
 
     String edition() { return instructor ? "instructor" : "student"; }
+
+    /**
+     * Maven's command line for {@code args}: with {@code -o} under {@code --offline} or under
+     * {@code VRAMLAB_OFFLINE} as the launcher scripts read it (1, true or yes, in any case). The
+     * scripts built the launcher with {@code -o} under that variable, and then site and slides ran
+     * their own Maven without it: on a plane, {@code VRAMLAB_OFFLINE=1 ./vramlab site} reached for
+     * the network after the launcher had built offline.
+     */
+    List<String> maven(Map<String, String> env, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(SiteCommand.maven()));
+        String v = env.getOrDefault("VRAMLAB_OFFLINE", "").toLowerCase(Locale.ROOT);
+        if (offline || v.equals("1") || v.equals("true") || v.equals("yes")) cmd.add("-o");
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
 }

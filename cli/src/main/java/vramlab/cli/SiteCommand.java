@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -48,9 +47,8 @@ final class SiteCommand implements Command {
     public int run(Io io) throws Exception {
         if (!rest.isEmpty()) throw new UsageException("site", "takes no arguments, got " + rest);
         Path root = root("site");
-        List<String> cmd = new ArrayList<>(List.of(maven(), "-q", "-B", "-Psite", "-DskipTests",
-                "-Dvramlab.site.edition=" + edition.edition(), "-pl", "site", "-am", "package"));
-        if (edition.offline) cmd.add(1, "-o");
+        List<String> cmd = edition.maven(System.getenv(), "-q", "-B", "-Psite", "-DskipTests",
+                "-Dvramlab.site.edition=" + edition.edition(), "-pl", "site", "-am", "package");
         int status = maven(root, cmd, io.err());
         Path index = root.resolve(edition.instructor ? "site/target/site-instructor" : "site/target/site")
                 .resolve("index.html");

@@ -51,10 +51,9 @@ final class SlidesCommand implements Command {
             chapter = lab.id();
         }
         Path root = SiteCommand.root("slides");
-        List<String> cmd = new ArrayList<>(List.of(SiteCommand.maven(), "-q", "-B", "-Pslides", "-DskipTests",
+        List<String> cmd = edition.maven(System.getenv(), "-q", "-B", "-Pslides", "-DskipTests",
                 "-Dvramlab.slides.edition=" + edition.edition(), "-Dvramlab.slides.chapter=" + chapter, "-pl", "slides", "-am",
-                "package"));
-        if (edition.offline) cmd.add(1, "-o");
+                "package");
         int status = SiteCommand.maven(root, cmd, io.err());
         Path out = root.resolve(edition.instructor ? "slides/target/slides-instructor" : "slides/target/slides");
         List<Path> decks = new ArrayList<>();

@@ -73,4 +73,25 @@ class SiteCommandTest {
         assertThat(err.toString(StandardCharsets.UTF_8).trim())
                 .isEqualTo("error: site: takes no arguments, got [ch04]");
     }
+
+    /**
+     * The launcher scripts build with Maven's -o under VRAMLAB_OFFLINE; site and slides then ran
+     * their own Maven without it, so 'VRAMLAB_OFFLINE=1 ./vramlab site' went to the network after
+     * an offline build. The variable now counts as --offline, read as the scripts read it.
+     */
+    @Test
+    @DisplayName("VRAMLAB_OFFLINE (1, true, yes) runs site's and slides' Maven with -o, as --offline does")
+    void offlineFromTheEnvironment() {
+        EditionOption e = new EditionOption();
+        String mvn = SiteCommand.maven();
+        for (String on : java.util.List.of("1", "true", "YES")) {
+            assertThat(e.maven(java.util.Map.of("VRAMLAB_OFFLINE", on), "package")).as(on).containsExactly(mvn, "-o", "package");
+        }
+        for (String off : java.util.List.of("0", "false", "no", "")) {
+            assertThat(e.maven(java.util.Map.of("VRAMLAB_OFFLINE", off), "package")).as(off).containsExactly(mvn, "package");
+        }
+        assertThat(e.maven(java.util.Map.of(), "package")).containsExactly(mvn, "package");
+        e.offline = true;
+        assertThat(e.maven(java.util.Map.of(), "package")).containsExactly(mvn, "-o", "package");
+    }
 }
