@@ -74,6 +74,28 @@ class ClassContestTest {
     }
 
     /**
+     * Each student's run starts in its own scratch folder, and was handed the --trace as an
+     * absolute path: there the workload was /home/.../mine.trace, so '--trace mine.trace
+     * --workload mine.trace' ranked every student "crashed: the JVM exited with status 2" (the
+     * child refused the name), and without --workload the reference's runs, recorded here as
+     * mine.trace, were not found there. The child now reads the names as typed, from --from.
+     */
+    @Test
+    void aTraceNamedByARelativePathIsOneWorkloadInEveryStudentsRun() throws Exception {
+        Submissions make = new Submissions(KitPaths.root(), Files.createDirectories(tmp.resolve("subs")), Salt.PRACTICE);
+        Path ada = make.sources("ada", make.solutions(), Submissions.Edit.none());
+        Path dir = Files.createDirectories(Path.of("target", "class-contest"));      // relative to the test's folder
+        Files.writeString(dir.resolve("mine.trace"), "alloc a 3MiB\nalloc b 10MiB\nfree a\nalloc c 1MiB\nfree b\nfree c\n");
+        String rel = "target/class-contest/mine.trace";
+        Path csv = tmp.resolve("class.csv");
+        CliRun r = CliRun.of("contest", "--class", ada.toString(), "--trace", rel, "--workload", rel, "--card", "1GiB",
+                "--csv", csv.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+        List<String> rows = Files.readAllLines(csv);
+        assertThat(rows.get(1)).as(String.join("\n", rows)).matches("1,ada,\\d+\\.\\d+,1,1,");
+    }
+
+    /**
      * The grader's standard: one submission that hangs, floods its output, exits the JVM or does
      * not compile costs
      * no one else their rank. Each is stopped (or seen gone) and gets a row saying why; the run
