@@ -114,50 +114,58 @@ public final class StepPlaces {
     }
 
     /** The name a line declares ({@code roundSize}, a constructor's class name), or null when it declares none. */
-    private static String declaredName(String line) {
+    static String declaredName(String line) {
+        int open = line.indexOf('(');               // the pattern's own test, first and cheaply: a '(' and no = or ; after it
+        if (open < 0 || line.indexOf('=', open) >= 0 || line.indexOf(';', open) >= 0) return null;
         Matcher m = DECLARATION.matcher(line);
         return m.find() && !NOT_A_NAME.contains(m.group(2)) ? m.group(2) : null;
     }
 
     /**
      * The line (1-based) where a copy of a step's file declares the step's method: the file as
-     * the student has it now, lines added or removed anywhere. {@code reference} is the file the
-     * step was read from (its marker, or in a release its Todo, at {@code stepLine}, 1-based).
-     * Looked for, in order: the method around the step's Todo when it is still there; a line that
-     * declares it word for word as the reference does; any declaration of that name. Where the
-     * copy has as many such lines as the reference (overloads), the one in the same place among
-     * them; else the only one, else the one nearest the reference's line. Empty when the copy
-     * declares no method of that name (the student renamed it), or the reference's step has no
-     * method above it.
+     * the student has it now, lines added or removed anywhere, the declaration reformatted.
+     * {@code reference} is the file the step was read from (its marker, or in a release its Todo,
+     * at {@code stepLine}, 1-based). Looked for, in order: the method around the step's Todo when
+     * it is still there; a declaration of that name with the reference's parameter types (its
+     * parameter list read across lines, {@link Declarations}); one with as many parameters; any
+     * declaration of that name. Comments and strings that name it are not declarations. Where the
+     * copy has as many such declarations as the reference (overloads), the one in the same place
+     * among them; else the one nearest the reference's line. Empty when the copy declares no
+     * method of that name (the student renamed it), or the reference's step has no method above it.
      */
     public static java.util.OptionalInt methodLine(List<String> copy, String step, List<String> reference, int stepLine) {
         int declared = stepLine < 1 || stepLine > reference.size() ? -1 : declarationAbove(reference, stepLine - 1);
         if (declared < 0) return java.util.OptionalInt.empty();
         String name = declaredName(reference.get(declared));
+        List<String> code = Declarations.code(copy);
         String todo = "new vramlab.lab.Todo(\"" + step + "\"";
         for (int i = 0; i < copy.size(); i++) {
-            if (!copy.get(i).contains(todo)) continue;
-            int d = declarationAbove(copy, i);
-            if (d >= 0 && name.equals(declaredName(copy.get(d)))) return java.util.OptionalInt.of(d + 1);
+            if (!copy.get(i).contains(todo) || !code.get(i).contains("new vramlab.lab.Todo(")) continue;  // not in a comment
+            int d = declarationAbove(code, i);
+            if (d >= 0 && name.equals(declaredName(code.get(d)))) return java.util.OptionalInt.of(d + 1);
         }
-        String text = reference.get(declared).strip();
-        List<java.util.function.Predicate<String>> ways = List.of(l -> l.strip().equals(text), l -> name.equals(declaredName(l)));
-        for (java.util.function.Predicate<String> same : ways) {
-            List<Integer> mine = matching(copy, same), theirs = matching(reference, same);
-            if (mine.isEmpty()) continue;
-            if (mine.size() == theirs.size()) return java.util.OptionalInt.of(mine.get(theirs.indexOf(declared)) + 1);
-            int best = mine.get(0);
-            for (int i : mine) if (Math.abs(i - declared) < Math.abs(best - declared)) best = i;
+        List<Declarations.Declaration> mine = named(Declarations.inCode(code), name);
+        List<Declarations.Declaration> theirs = named(Declarations.of(reference), name);
+        Declarations.Declaration own = theirs.stream().filter(t -> t.index() == declared).findFirst().orElse(null);
+        List<java.util.function.Predicate<Declarations.Declaration>> ways = own == null || own.types() == null
+                ? List.of(x -> true)
+                : List.of(x -> own.types().equals(x.types()),
+                          x -> x.types() != null && x.types().size() == own.types().size(), x -> true);
+        for (java.util.function.Predicate<Declarations.Declaration> same : ways) {
+            List<Integer> m = mine.stream().filter(same).map(Declarations.Declaration::index).toList();
+            List<Integer> t = theirs.stream().filter(same).map(Declarations.Declaration::index).toList();
+            if (m.isEmpty()) continue;
+            if (m.size() == t.size() && t.contains(declared)) return java.util.OptionalInt.of(m.get(t.indexOf(declared)) + 1);
+            int best = m.get(0);
+            for (int i : m) if (Math.abs(i - declared) < Math.abs(best - declared)) best = i;
             return java.util.OptionalInt.of(best + 1);
         }
         return java.util.OptionalInt.empty();
     }
 
-    /** The indexes of the lines {@code same} accepts, in order. */
-    private static List<Integer> matching(List<String> lines, java.util.function.Predicate<String> same) {
-        List<Integer> out = new java.util.ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) if (same.test(lines.get(i))) out.add(i);
-        return out;
+    /** The declarations of {@code name} among {@code all}. */
+    private static List<Declarations.Declaration> named(List<Declarations.Declaration> all, String name) {
+        return all.stream().filter(d -> d.name().equals(name)).toList();
     }
 
     private static int indentOf(String line) {

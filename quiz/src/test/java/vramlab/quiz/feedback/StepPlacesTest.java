@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import vramlab.labgen.LabGenerator;
@@ -131,5 +133,143 @@ class StepPlacesTest {
         assertThat(StepPlaces.methodLine(renamed, "3.3", REFERENCE, 12)).isEmpty();
         assertThat(StepPlaces.methodLine(List.of(), "3.1", REFERENCE, 6)).isEmpty();
         assertThat(StepPlaces.methodLine(labs, "3.1", REFERENCE, 99)).as("a line past the reference's end").isEmpty();
+    }
+
+    /**
+     * methodLine over every small file a student may make of the step's method: its declaration
+     * on one line or split across lines, with {@code final} or annotations; the Todo kept or the
+     * step written; an overload of the same name before or after it (other types, other arity,
+     * split across lines); comments and strings that name the method, a Todo commented out; lines
+     * added above. Each must give the step's own declaration line.
+     */
+    @Nested
+    @DisplayName("methodLine over every small file: overloads, split declarations, annotations, comments that name it")
+    class MethodLineCases {
+        /** The kit's file with no overload, as ToyPolicy is; its step at line 4. */
+        static final List<String> ALONE = List.of(
+                "class ToyPolicy {",
+                "    @Override",
+                "    public long roundSize(long requested) {",
+                "        // lab:begin 3.1 \"x\" see ch03 \"y\"",
+                "        return requested;",
+                "        // lab:end",
+                "    }",
+                "}");
+
+        /** A way to write the step's declaration: its lines, and which of them declares it. */
+        record Declared(String how, List<String> lines, int at) {}
+
+        static final List<Declared> DECLARATIONS = List.of(
+                new Declared("one line", List.of("    public long roundSize(long requested) {"), 0),
+                new Declared("@Override above", List.of("    @Override", "    public long roundSize(long requested) {"), 1),
+                new Declared("@Override on its line", List.of("    @Override public long roundSize(long requested) {"), 0),
+                new Declared("split after (", List.of("    @Override", "    public long roundSize(", "            long requested) {"), 1),
+                new Declared("split, final", List.of("    public long roundSize(final long",
+                        "                          requested)", "    {"), 0),
+                new Declared("annotated parameter", List.of("    public long roundSize(@SuppressWarnings(\"unused\") long requested) {"), 0),
+                new Declared("spaces and a comment", List.of("    public long roundSize ( long /* bytes */ requested )   { // mine"), 0));
+
+        static final List<List<String>> OVERLOADS = List.of(
+                List.of(),
+                List.of("    public long roundSize(int requested) {", "        return roundSize((long) requested);", "    }"),
+                List.of("    public long roundSize(short s) {", "        return roundSize((long) s);", "    }"),
+                List.of("    public long roundSize(Long requested) {", "        return roundSize(requested.longValue());", "    }"),
+                List.of("    public long roundSize(long requested, boolean exact) {", "        return exact ? requested : roundSize(requested);", "    }"),
+                List.of("    public long roundSize(", "            long requested,", "            boolean exact) {",
+                        "        return exact ? requested : roundSize(requested);", "    }"),
+                List.of("    public long roundSize(long requested, long step) { return requested; }"));
+
+        static final List<List<String>> COMMENTS = List.of(
+                List.of(),
+                List.of("    // roundSize(long requested) rounds up: see the notes"),
+                List.of("    /*", "    public long roundSize(long requested) {", "        old version", "    */"),
+                List.of("    /**", "     roundSize(int requested) below calls", "     @param requested roundSize(long requested)", "     */"),
+                List.of("    private static final String HELP = \"\"\"", "        public long roundSize(long requested) {",
+                        "        \"\"\";"),
+                List.of("    String help() {", "        return \"roundSize(long requested) {\"", "                + \"\";", "    }"),
+                List.of("    void was() {", "        // throw new vramlab.lab.Todo(\"3.1\", \"x\", \"y\", \"f\");", "    }"),
+                List.of("    public long roundSize(byte b) {", "        // throw new vramlab.lab.Todo(\"3.1\", \"x\", \"y\", \"f\");",
+                        "        return roundSize((long) b);", "    }"));
+
+        static final String TODO = "        throw new vramlab.lab.Todo(\"3.1\", \"x\", \"y\", \"f\");";
+
+        @Test
+        @DisplayName("the step's own declaration, every way of writing it against every overload and comment (the kit's file as ToyPolicy is)")
+        void everyDeclarationOverloadAndComment() {
+            assertThat(cases(List.of(false), 0)).isEqualTo(DECLARATIONS.size() * 2 * (2 * OVERLOADS.size() - 1) * COMMENTS.size());
+        }
+
+        @Test
+        @Tag("grading-fixtures")
+        @DisplayName("... and with lines added above, in a kit file with an overload of its own: every combination")
+        void everyCombination() {
+            assertThat(cases(List.of(false, true), 1))
+                    .isEqualTo(DECLARATIONS.size() * 2 * (4 * OVERLOADS.size() - 4) * COMMENTS.size() * 2);
+        }
+
+        /**
+         * Checks every file made of the kit files named by {@code kitOverloads} (without, with an
+         * overload of its own), each declaration, the Todo kept or written, each overload before
+         * and after, each comment and 0 to {@code maxAdded} lines added above; returns how many.
+         */
+        static int cases(List<Boolean> kitOverloads, int maxAdded) {
+            int cases = 0;
+            for (boolean kitOverload : kitOverloads) {
+                List<String> reference = kitOverload ? REFERENCE : ALONE;
+                int stepLine = kitOverload ? 6 : 4;
+                for (Declared d : DECLARATIONS) {
+                    for (boolean written : new boolean[] {false, true}) {
+                        for (List<String> overload : OVERLOADS) {
+                            if (kitOverload && !overload.isEmpty() && overload.get(0).contains("(int requested)")) continue;
+                            for (boolean after : overload.isEmpty() ? new boolean[] {false} : new boolean[] {false, true}) {
+                                for (List<String> comment : COMMENTS) {
+                                    for (int added = 0; added <= maxAdded; added++) {
+                                        java.util.ArrayList<String> file = new java.util.ArrayList<>(List.of("class ToyPolicy {"));
+                                        for (int i = 0; i < added; i++) file.add("    private long helper" + i + "(long x) {  return x; }");
+                                        if (kitOverload) file.addAll(REFERENCE.subList(1, 4));    // as handed out
+                                        if (!after) file.addAll(overload);
+                                        file.addAll(comment);
+                                        int expected = file.size() + d.at() + 1;
+                                        file.addAll(d.lines());
+                                        file.add(written ? "        return requested + 1;" : TODO);
+                                        file.add("    }");
+                                        if (after) file.addAll(overload);
+                                        file.add("}");
+                                        java.util.OptionalInt got = StepPlaces.methodLine(file, "3.1", reference, stepLine);
+                                        if (got.isEmpty() || got.getAsInt() != expected) {     // described only when it fails
+                                            assertThat(got).as(d.how() + (written ? ", written" : ", Todo") + ", overload "
+                                                    + (overload.isEmpty() ? "none" : overload.get(0).strip() + (after ? " after" : " before"))
+                                                    + ", comment " + COMMENTS.indexOf(comment) + ", " + added
+                                                    + " added, kit overload " + kitOverload + "\n" + String.join("\n", file))
+                                                    .hasValue(expected);
+                                        }
+                                        cases++;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return cases;
+        }
+
+        @Test
+        @DisplayName("a parameter list is read across lines, its names, annotations, final and qualifiers left out")
+        void parameterTypes() {
+            List<String> file = List.of(
+                    "class C {",
+                    "    @Deprecated(since = \"2\") public <T> java.util.Map<String, List<T>> pick(",
+                    "            final java.util.Map<String, Long> byName, // a map",
+                    "            @SuppressWarnings(\"x\") int counts[],",
+                    "            String... more) {",
+                    "    }",
+                    "    C() {}",
+                    "    // pick(int a) {",
+                    "}");
+            assertThat(Declarations.of(file)).containsExactly(
+                    new Declarations.Declaration(1, "pick", List.of("Map<String,Long>", "int[]", "String...")),
+                    new Declarations.Declaration(6, "C", List.of()));
+        }
     }
 }
