@@ -40,7 +40,7 @@ final class CheckReport {
             sb.append(step.id()).append(' ').append(step.title()).append("  (").append(place.place())
               .append("; notes: ").append(step.notes()).append(")\n");
             if (mine.isEmpty()) sb.append("  (no graded tests)\n");
-            for (ScoreRow r : mine) item(sb, step, r, place);
+            for (ScoreRow r : mine) item(sb, r, place);
         }
         int earned = rows.stream().mapToInt(ScoreRow::earned).sum();
         int total = rows.stream().mapToInt(ScoreRow::points).sum();
@@ -48,8 +48,8 @@ final class CheckReport {
         return sb.toString();
     }
 
-    private static void item(StringBuilder sb, LabGenerator.Step step, ScoreRow r, StepLine place) {
-        Outcome o = Outcome.of(step.id(), r, place);
+    private static void item(StringBuilder sb, ScoreRow r, StepLine place) {
+        Outcome o = Outcome.of(r, place);
         // The whole name, always: a long one pushes its points to the right rather than losing its end.
         sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, r.name(), r.earned(), r.points()));
         for (String line : o.lines) sb.append("        ").append(line).append('\n');
@@ -57,14 +57,14 @@ final class CheckReport {
 
     /** One test's outcome: a tag and the lines to show under it. */
     record Outcome(String tag, List<String> lines) {
-        static Outcome of(String step, ScoreRow r, StepLine place) {
+        static Outcome of(ScoreRow r, StepLine place) {
             if (r.passed()) return new Outcome("pass", List.of());
             String why = r.why();
             if (why.startsWith("needs step ")) {
                 String needed = why.substring("needs step ".length()).split(" ", 2)[0];
                 return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
             }
-            if (why.contains("TODO step " + step + " (")) return new Outcome("TODO", List.of("not written yet"));
+            if (r.notWritten()) return new Outcome(ScoreRow.TODO, List.of(ScoreRow.NOT_WRITTEN_YET));
             if (why.startsWith("does not compile: ")) return new Outcome("ERROR", splitErrors(why));
             List<String> lines = new ArrayList<>(r.reason().lines().toList());
             if (lines.size() > MAX_LINES) {

@@ -91,4 +91,30 @@ class CheckLineTest {
         String found = new CheckReport(target, rows, Map.of("3.1", new StepLine(FILE, "ToyPolicy.roundSize", 41))).text();
         assertThat(found).contains("        ...\n        your method ToyPolicy.roundSize: " + FILE + ":41\n");
     }
+
+    @Test
+    @DisplayName("check's TODO and grade's are one rule: the same rows, and grade says check's words first")
+    void todoAsGradeSaysIt() {
+        CheckCommand.Target target = CheckCommand.Target.of("3.1", LabGenerator.steps(KitPaths.root().resolve("solutions")));
+        String own = "Todo: TODO step 3.1 (Round a request) is not written yet: read the notes, ch03 \"Rule 1: the rounding"
+                + " ladder\", then write it in " + FILE;
+        List<ScoreRow> rows = List.of(
+                ScoreRow.zero("3.1", "own Todo", 2, ScoreRow.FAILED, own),
+                ScoreRow.zero("3.1", "3.10's Todo", 2, ScoreRow.FAILED, own.replace("3.1 (", "3.10 (")),
+                ScoreRow.zero("3.1", "a wrong answer", 2, ScoreRow.FAILED, "roundSize(1 B): expected 512 B but was 1 B\n" + own),
+                ScoreRow.zero("3.1", "needs 3.0", 2, ScoreRow.FAILED, "needs step 3.0 first: x is not written yet"),
+                new ScoreRow("3.1", "passed", 2, 2, ScoreRow.PASSED, ""));
+        String check = new CheckReport(target, rows, Map.of("3.1", new StepLine(FILE, "ToyPolicy.roundSize", 36))).text();
+        for (ScoreRow r : rows) {
+            String checkTag = check.lines().filter(l -> l.contains(" " + r.name() + " ")).findFirst().orElseThrow().strip()
+                    .split(" ")[0];
+            assertThat(checkTag.equals("TODO")).as(r.name()).isEqualTo(vramlab.quiz.Reports.shownStatus(r).equals("TODO"));
+            if (checkTag.equals("TODO")) {
+                assertThat(check).contains("  TODO  " + r.name());
+                assertThat(vramlab.quiz.Reports.told(r)).startsWith("not written yet")
+                        .isEqualTo("not written yet: read the notes, ch03 \"Rule 1: the rounding ladder\", then write it in " + FILE);
+            }
+        }
+        assertThat(check.lines().filter(l -> l.startsWith("  TODO  "))).hasSize(1);
+    }
 }

@@ -38,11 +38,11 @@ public final class Reports {
     public static String table(List<ScoreRow> rows, List<String> flags) {
         StringBuilder sb = new StringBuilder("Graded steps and questions\n");
         for (ScoreRow r : rows) {
-            sb.append(String.format(Locale.ROOT, "  %-6s %-7s %2d/%-2d %s%n", r.step(), r.status(), r.earned(),
+            sb.append(String.format(Locale.ROOT, "  %-6s %-7s %2d/%-2d %s%n", r.step(), shownStatus(r), r.earned(),
                     r.points(), r.name()));
             if (!r.reason().isEmpty() && r.earned() < r.points()) {
-                String[] lines = r.reason().split("\n");
-                sb.append("           ").append(blockedBy(r)).append(lines[0]).append('\n');
+                String[] lines = told(r).split("\n");
+                sb.append("           ").append(lines[0]).append('\n');
                 for (int i = 1; i < lines.length; i++) sb.append("             ").append(lines[i]).append('\n');
             }
         }
@@ -62,6 +62,27 @@ public final class Reports {
     public static String explained(ScoreRow r) {
         if (r.reason().isEmpty()) return "";
         return blockedBy(r) + r.reason();
+    }
+
+    /**
+     * A row's status as a student reads it: {@code TODO} for an item whose own step is not written
+     * yet ({@link ScoreRow#notWritten}, the rule {@code check} shows its {@code TODO} by), else
+     * the row's own (the gradebook keeps the row's, and its points are the same 0).
+     */
+    public static String shownStatus(ScoreRow r) { return r.notWritten() ? ScoreRow.TODO : r.status(); }
+
+    /**
+     * Why a row lost points, as a student reads it in the table, {@code results.json} and the
+     * Classroom result: {@link #explained}, but for a step not written yet {@code check}'s words,
+     * "not written yet", followed by what the step's Todo says after them (the section of the
+     * notes to read and the file to write it in), in place of the Todo's whole message.
+     */
+    public static String told(ScoreRow r) {
+        if (!r.notWritten()) return explained(r);
+        String first = r.why();
+        int at = first.indexOf(ScoreRow.NOT_WRITTEN_YET);
+        String rest = r.reason().substring(first.length());
+        return ScoreRow.NOT_WRITTEN_YET + (at < 0 ? "" : first.substring(at + ScoreRow.NOT_WRITTEN_YET.length())) + rest;
     }
 
     private static final java.util.regex.Pattern TODO_STEP = java.util.regex.Pattern.compile("TODO step (\\d+\\.\\d+) ");
@@ -99,7 +120,7 @@ public final class Reports {
             t.put("score", r.earned());
             t.put("max_score", r.points());
             t.put("status", r.passed() ? "passed" : "failed");
-            t.put("output", r.passed() ? explained(r) : r.status() + ": " + explained(r));
+            t.put("output", r.passed() ? explained(r) : shownStatus(r) + ": " + told(r));
             t.put("visibility", visibility);
             tests.add(t);
         }
@@ -123,7 +144,7 @@ public final class Reports {
             t.put("name", item(r));
             t.put("status", r.passed() ? "pass" : "fail");
             t.put("score", r.earned());
-            t.put("message", explained(r));
+            t.put("message", told(r));
             t.put("test_code", "");
             t.put("filename", "");
             t.put("line_no", 0);

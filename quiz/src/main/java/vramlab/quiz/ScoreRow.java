@@ -87,6 +87,21 @@ public record ScoreRow(String step, String name, int points, int earned, String 
 
     public boolean passed() { return PASSED.equals(status); }
 
+    /** What {@code check} and {@code grade} show, in place of the status, for an item whose own step is not written yet. */
+    public static final String TODO = "TODO";
+    /** ... and the words they say for it. */
+    public static final String NOT_WRITTEN_YET = "not written yet";
+
+    /**
+     * True when this item lost its points because its own step is not written yet: the first line
+     * of its reason is that step's {@code Todo}, as the lab stub throws it ({@code TODO step 3.1
+     * (Round a request) is not written yet: ...}, {@code vramlab.lab.Todo} in {@code solutions/}).
+     * Another step's Todo is a wait for that step ("needs step N first"), not this. The one rule
+     * behind {@code check}'s {@code TODO} line and {@code grade}'s ({@link Reports#table},
+     * {@code results.json}).
+     */
+    public boolean notWritten() { return !passed() && why().contains("TODO step " + step + " ("); }
+
     /** The same row with {@code more} added below its reason (a note for the instructor). */
     public ScoreRow withNote(String more) {
         if (more == null || more.isBlank()) return this;

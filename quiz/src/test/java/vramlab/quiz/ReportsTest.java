@@ -97,7 +97,31 @@ class ReportsTest {
         String t = Reports.table(Reports.sorted(ROWS));
         assertThat(t).endsWith("Score: 3/9");
         assertThat(t.indexOf("3.1 ")).isLessThan(t.indexOf("3.10")).isLessThan(t.indexOf("q3.1"));
-        assertThat(t).contains("TODO step 3.10 (Merge) is not written yet").doesNotContain("needs step");
+        assertThat(t).contains("  3.10   TODO     0/3  merges\n           not written yet\n").doesNotContain("needs step")
+                .as("the Todo's own words are check's, not the exception's").doesNotContain("TODO step");
+    }
+
+    @Test
+    @DisplayName("a step not written yet reads as check says it, TODO and 'not written yet', with where to read and write; a wait stays a wait")
+    @SuppressWarnings("unchecked")
+    void notWrittenAsCheckSaysIt() {
+        String todo = "Todo: TODO step 3.1 (Round a request) is not written yet: read the notes, ch03 \"Rule 1\","
+                + " then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
+        ScoreRow own = new ScoreRow("3.1", "rounds", 2, 0, "FAILED", todo);
+        ScoreRow blocked = new ScoreRow("3.4", "merges", 3, 0, "FAILED", todo);
+        ScoreRow wrong = new ScoreRow("3.1", "rounds up", 2, 0, "FAILED", "roundSize(1 B): expected 512 B but was 1 B");
+        String told = "not written yet: read the notes, ch03 \"Rule 1\", then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
+        assertThat(Reports.table(List.of(own, blocked, wrong)))
+                .contains("  3.1    TODO     0/2  rounds\n           " + told + "\n")
+                .contains("  3.4    FAILED   0/3  merges\n           (needs step 3.1 first) " + todo + "\n")
+                .contains("  3.1    FAILED   0/2  rounds up\n           roundSize(1 B)");
+        List<Map<String, Object>> tests = (List<Map<String, Object>>) ((Map<String, Object>) MiniJson.parse(
+                Reports.gradescopeJson(List.of(own, blocked, wrong), "visible", ""))).get("tests");
+        assertThat(tests).extracting(t -> (String) t.get("output")).containsExactly("TODO: " + told,
+                "FAILED: (needs step 3.1 first) " + todo, "FAILED: roundSize(1 B): expected 512 B but was 1 B");
+        assertThat(tests).extracting(t -> t.get("status")).as("Gradescope's own status: passed or failed").containsOnly("failed");
+        assertThat(tests).extracting(t -> t.get("score")).containsOnly(0.0);
+        assertThat(Reports.explained(own)).as("the gradebook's reason keeps the Todo's words").isEqualTo(todo);
     }
 
     @Test

@@ -23,6 +23,22 @@ class ScoreRowTest {
     }
 
     @Test
+    @DisplayName("an item is not written when its own step's Todo is its first line: not another step's, not 3.10's for 3.1")
+    void notWritten() {
+        String own = "Todo: TODO step 3.1 (Round a request) is not written yet: read the notes, ch03 \"Rule 1\", then write it in F";
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", own).notWritten()).isTrue();
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", own + "\nmore").notWritten()).isTrue();
+        assertThat(new ScoreRow("3.4", "n", 2, 0, "FAILED", own).notWritten()).as("another step's Todo: a wait").isFalse();
+        assertThat(new ScoreRow("3.10", "n", 2, 0, "FAILED", own).notWritten()).isFalse();
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", own.replace("3.1 (", "3.10 (")).notWritten()).isFalse();
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", "expected 1\n" + own).notWritten())
+                .as("a Todo below a failure's first line is not why it failed").isFalse();
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", "needs step 3.1 first: Round a request is not written yet")
+                .notWritten()).isFalse();
+        assertThat(new ScoreRow("3.1", "n", 2, 2, "PASSED", own).notWritten()).isFalse();
+    }
+
+    @Test
     @DisplayName("tabs and backslashes in a reason round-trip too")
     void escapes() {
         ScoreRow r = new ScoreRow("q3.1", "n", 1, 0, "FAILED", "a\\nb\tc\\");
