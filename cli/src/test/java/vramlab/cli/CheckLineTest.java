@@ -93,6 +93,33 @@ class CheckLineTest {
     }
 
     @Test
+    @DisplayName("a declaration split across lines beside a new overload of the same name: the heading names the step's method, not the overload")
+    void splitDeclarationBesideAnOverload() throws IOException {
+        LabGenerator.Step step = LabGenerator.steps(KitPaths.root().resolve("solutions")).stream()
+                .filter(s -> s.id().equals("3.1")).findFirst().orElseThrow();
+        String overload = """
+                    /** An int request: roundSize(long) below does the work. */
+                    public long roundSize(int requested) {
+                        return roundSize((long) requested);
+                    }
+
+                """;
+        // The step's file alone, as the generator hands it out, edited as the student did (no build: StepLine reads the text).
+        String handedOut = LabGenerator.transform(Files.readString(KitPaths.root().resolve("solutions/src/main/java/vramlab/alloc/ToyPolicy.java")),
+                "labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+        assertThat(handedOut).contains("    // tag::round[]\n    @Override\n    public long roundSize(long requested) {\n");
+        Path mine = tmp.resolve("labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+        Files.createDirectories(mine.getParent());
+        Files.writeString(mine, handedOut.replace("    // tag::round[]\n", overload + "    // tag::round[]\n")
+                .replace("    public long roundSize(long requested) {\n", "    public long roundSize(\n            long requested) {\n"));
+        System.setProperty(StudentCores.LABS, tmp.resolve("labs").toString());
+        int line = Files.readAllLines(mine).indexOf("    public long roundSize(") + 1;
+        assertThat(Files.readAllLines(mine).get(line)).as("the step's declaration, split").contains("long requested) {");
+        assertThat(lineOf(mine, "public long roundSize(int requested)")).isLessThan(line);
+        assertThat(StepLine.of(KitPaths.root(), step).place()).isEqualTo(FILE + ":" + line);
+    }
+
+    @Test
     @DisplayName("check's TODO and grade's are one rule: the same rows, and grade says check's words first")
     void todoAsGradeSaysIt() {
         CheckCommand.Target target = CheckCommand.Target.of("3.1", LabGenerator.steps(KitPaths.root().resolve("solutions")));
