@@ -30,6 +30,14 @@ final class Declarations {
     /** The most lines one parameter list is read across. */
     static final int MAX_LINES = 40;
 
+    /**
+     * What is not code, from the leftmost start (Java's own lexical order, JLS 3.7, 3.10.4-3.10.6):
+     * a line comment, a block comment (to its end or the file's), a text block, a string or a
+     * character literal (to its closing quote or the line's end).
+     */
+    private static final Pattern NOT_CODE = Pattern.compile(
+            "//[^\n]*|/\\*.*?(?:\\*/|\\z)|\"\"\".*?(?:\"\"\"|\\z)"
+            + "|\"(?:\\\\.|[^\"\\\\\n])*\"?|'(?:\\\\.|[^'\\\\\n])*'?", Pattern.DOTALL);
     private static final Pattern LEADING_ANNOTATION = Pattern.compile("^@\\s*[\\w.$]+\\s*");
     private static final Pattern QUALIFIER = Pattern.compile("(?<![\\w$])(?:[a-z_][\\w$]*\\.)+(?=[A-Z_$])");
     private static final Pattern PARAMETER = Pattern.compile("^(.*?)\\s*([\\w$]+)\\s*((?:\\[\\s*\\])*)$");
@@ -52,50 +60,24 @@ final class Declarations {
     }
 
     /**
-     * {@code lines} as code: comments ({@code //}, {@code /* ... *}{@code /}, Javadoc) and the
-     * text inside string, text-block and character literals made spaces (the quotes stay), then
-     * the annotations a line starts with removed, its indentation kept. As many lines as given.
+     * {@code lines} as code: comments ({@code //}, {@code /* ... *}{@code /}, Javadoc) and string,
+     * text-block and character literals made spaces (line breaks kept, so the lines stay as many),
+     * then the annotations a line starts with removed, its indentation kept.
      */
     static List<String> code(List<String> lines) {
-        List<String> out = new ArrayList<>(lines.size());
-        boolean block = false, textBlock = false;
-        for (String line : lines) {
-            StringBuilder sb = new StringBuilder(line.length());
-            int i = 0;
-            while (i < line.length()) {
-                char c = line.charAt(i);
-                if (block) {
-                    if (line.startsWith("*/", i)) { block = false; sb.append("  "); i += 2; }
-                    else { sb.append(' '); i++; }
-                } else if (textBlock) {
-                    if (line.startsWith("\"\"\"", i)) { textBlock = false; sb.append("\"\"\""); i += 3; }
-                    else if (c == '\\' && i + 1 < line.length()) { sb.append("  "); i += 2; }
-                    else { sb.append(' '); i++; }
-                } else if (line.startsWith("//", i)) {
-                    sb.append(" ".repeat(line.length() - i));
-                    i = line.length();
-                } else if (line.startsWith("/*", i)) {
-                    block = true;
-                    sb.append("  ");
-                    i += 2;
-                } else if (line.startsWith("\"\"\"", i)) {
-                    textBlock = true;
-                    sb.append("\"\"\"");
-                    i += 3;
-                } else if (c == '"' || c == '\'') {
-                    int j = i + 1;                                  // the closing quote, or past the line's end
-                    while (j < line.length() && line.charAt(j) != c) j += line.charAt(j) == '\\' ? 2 : 1;
-                    sb.append(c).append(" ".repeat(Math.min(j, line.length()) - i - 1));
-                    if (j < line.length()) sb.append(c);
-                    i = j + 1;
-                } else {
-                    sb.append(c);
-                    i++;
-                }
-            }
-            out.add(withoutLeadingAnnotations(sb.toString()));
+        String text = String.join("\n", lines);
+        StringBuilder sb = new StringBuilder(text.length());
+        Matcher m = NOT_CODE.matcher(text);
+        int from = 0;
+        while (m.find()) {
+            sb.append(text, from, m.start());
+            for (int i = m.start(); i < m.end(); i++) sb.append(text.charAt(i) == '\n' ? '\n' : ' ');
+            from = m.end();
         }
-        return out;
+        sb.append(text, from, text.length());
+        List<String> out = new ArrayList<>(lines.size());
+        for (String line : sb.toString().split("\n", -1)) out.add(withoutLeadingAnnotations(line));
+        return lines.isEmpty() ? List.of() : out;
     }
 
     /** {@code    @Override @Deprecated(since = "2") public long f(} as {@code    public long f(}. */
