@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -269,14 +268,7 @@ final class QuizCommand implements Command {
      * practice key's, which name no section), so both copies say the same.
      */
     static Map<String, NotesSection> rereads(ChapterLab chapter) {
-        String id = String.format("ch%02d", chapter.number());
-        Path notes = KitPaths.root().resolve("chapters").resolve(chapter.id())
-                .resolve("src/docs/asciidoc").resolve(chapter.id() + ".adoc");
-        Map<String, NotesSection> out = new HashMap<>();
-        for (Question q : questions(id)) {
-            if (q.notesSection() != null) out.put(q.id(), NotesSection.of(id, chapter.id(), q.notesSection(), notes));
-        }
-        return out;
+        return NotesSection.ofQuestions(KitPaths.root(), questions(String.format("ch%02d", chapter.number())));
     }
 
     private static int key(String id, Variant v, Salt salt, List<Question> questions, Io io) {

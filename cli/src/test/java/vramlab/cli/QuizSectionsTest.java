@@ -68,6 +68,23 @@ class QuizSectionsTest {
     }
 
     @Test
+    @DisplayName("grade sends a student to the section quiz --check sends them to, under every question, from the same code")
+    void gradeRereadsAsQuizCheck() throws IOException {
+        java.util.Map<String, NotesSection> grade = vramlab.quiz.grade.Kit.locate(KitPaths.root()).rereads().get();
+        List<String> checked = new ArrayList<>();
+        for (ChapterLab c : Chapters.all()) {
+            QuizCommand.rereads(c).forEach((id, section) -> {
+                assertThat(grade.get(id)).as(id).isEqualTo(section);
+                assertThat(section.anchor()).as(id + ": its anchor, read from the notes").isNotNull();
+                checked.add(id);
+            });
+        }
+        assertThat(checked).hasSizeGreaterThan(40).containsExactlyInAnyOrderElementsOf(grade.keySet());
+        assertThat(grade.get("q3.4").reread())
+                .isEqualTo("reread ch03 \"Rule 2: pools never mix\" (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)");
+    }
+
+    @Test
     @DisplayName("no question's section heading names its right answer (a choice's constant, a size as the notes write it)")
     void noSectionGivesTheKeyAway() {
         List<String> leaks = new ArrayList<>();

@@ -51,20 +51,52 @@ public record NotesSection(String chapter, String page, String heading, String a
      * read or have no such heading.
      */
     public static NotesSection of(String chapter, String page, String heading, Path notes) {
-        String anchor = null;
+        return new NotesSection(chapter, page, heading, anchorIn(readable(notes), heading));
+    }
+
+    /** The headings of {@code notes}; none when they cannot be read (the heading alone still says where to look). */
+    private static List<Heading> readable(Path notes) {
         try {
-            if (Files.isRegularFile(notes)) {
-                for (Heading h : headings(notes)) {
-                    if (plain(h.title()).equals(plain(heading))) {
-                        anchor = h.anchor();
-                        break;
-                    }
-                }
-            }
+            return Files.isRegularFile(notes) ? headings(notes) : List.of();
         } catch (IOException | RuntimeException e) {
-            // unreadable notes: the heading alone still says where to look
+            return List.of();
         }
-        return new NotesSection(chapter, page, heading, anchor);
+    }
+
+    /** The anchor of the section titled {@code heading} among {@code headings}, or null. */
+    private static String anchorIn(List<Heading> headings, String heading) {
+        for (Heading h : headings) if (plain(h.title()).equals(plain(heading))) return h.anchor();
+        return null;
+    }
+
+    /**
+     * The section of the notes each of {@code questions} names ({@link Question#notesSection}), by
+     * question id, its anchor read from its chapter's notes in the kit at {@code root}
+     * ({@code chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc}):
+     * what {@code quiz --check} and {@code grade} both print, as {@link #reread}, under a question
+     * that lost points. A question that names no section has none here.
+     */
+    public static java.util.Map<String, NotesSection> ofQuestions(Path root, java.util.Collection<Question> questions) {
+        java.util.Map<String, NotesSection> out = new java.util.TreeMap<>();
+        java.util.Map<String, List<Heading>> read = new java.util.HashMap<>();      // each chapter's notes read once
+        for (Question q : questions) {
+            if (q.notesSection() == null) continue;
+            String page = page(root.resolve("chapters"), q.chapter());
+            List<Heading> headings = read.computeIfAbsent(page, p ->
+                    readable(root.resolve("chapters").resolve(p).resolve("src/docs/asciidoc").resolve(p + ".adoc")));
+            out.put(q.id(), new NotesSection(q.chapter(), page, q.notesSection(), anchorIn(headings, q.notesSection())));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    /** Chapter {@code ch03}'s folder under {@code chapters}, {@code ch03-caching-allocator}; the short name when there is none. */
+    private static String page(Path chapters, String chapter) {
+        try (var s = Files.list(chapters)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(chapter + "-")).sorted()
+                    .findFirst().orElse(chapter);
+        } catch (IOException | RuntimeException e) {
+            return chapter;                       // no chapters here: the heading alone, with no anchor
+        }
     }
 
     /**

@@ -131,7 +131,7 @@ public final class Grader {
         this.log = log;
         this.labItems = new LabItems(kit, options);
         this.inventory = new Inventory(kit, labItems, work);
-        this.quiz = new QuizMarking(salt);
+        this.quiz = new QuizMarking(salt, kit.rereads());
     }
 
     /** This grading run's id: it is on every report this grader writes. */

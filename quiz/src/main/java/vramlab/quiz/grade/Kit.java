@@ -9,10 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.NotesSection;
 import vramlab.quiz.Question;
 import vramlab.quiz.build.CoreBuild;
 
@@ -27,20 +29,25 @@ import vramlab.quiz.build.CoreBuild;
  * @param questions        every chapter's quiz questions
  * @param stepCores        each marked lab step's core ({@code 3.4 -> alloc}), from the step markers
  * @param referenceSources the reference's sources ({@code solutions/src/main/java}), or null
+ * @param rereads          the section of the notes to reread under each question that lost points,
+ *                         by question id, as {@code quiz --check} says it ({@link NotesSection#ofQuestions}):
+ *                         read on first use, since it reads every chapter's notes (about half a second)
+ *                         and {@code check}, which marks no quiz, never needs it
  */
 public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions,
-                  Map<String, String> stepCores, Path referenceSources) {
+                  Map<String, String> stepCores, Path referenceSources, Supplier<Map<String, NotesSection>> rereads) {
 
     public Kit {
         testRoots = List.copyOf(testRoots);
         runtime = List.copyOf(runtime);
         questions = List.copyOf(questions);
         stepCores = Map.copyOf(stepCores);
+        rereads = readOnce(rereads);
     }
 
     /** A kit without step markers: an item's step is then in no known core (see {@link #coreOfStep}). */
     public Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions) {
-        this(referenceCore, testRoots, runtime, questions, Map.of(), null);
+        this(referenceCore, testRoots, runtime, questions, Map.of(), null, Map::of);
     }
 
     /**
@@ -69,10 +76,44 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
         if (release) {
             Path cores = root.resolve("cores/src/main/java");
             // The practice numbers' keys, hashed (vramlab.quiz.PracticeKey): the release has no simulator to compute keys.
-            return new Kit(core, tests, runtime, vramlab.quiz.PracticeKey.inRelease(root), stepCoresFromTodos(cores), cores);
+            return new Kit(core, tests, runtime, vramlab.quiz.PracticeKey.inRelease(root), stepCoresFromTodos(cores), cores,
+                    () -> rereadsInRelease(root));
         }
-        return new Kit(core, tests, runtime, registeredQuestions(), stepCores(root.resolve("solutions")),
-                root.resolve("solutions/src/main/java"));
+        List<Question> registered = registeredQuestions();
+        return new Kit(core, tests, runtime, registered, stepCores(root.resolve("solutions")),
+                root.resolve("solutions/src/main/java"), () -> NotesSection.ofQuestions(root, registered));
+    }
+
+    /** {@code read}, run once, on the first {@code get} (its answer kept, unmodifiable); a supplier made so already is kept. */
+    private static Supplier<Map<String, NotesSection>> readOnce(Supplier<Map<String, NotesSection>> read) {
+        if (read instanceof ReadOnce) return read;
+        return new ReadOnce(read);
+    }
+
+    private static final class ReadOnce implements Supplier<Map<String, NotesSection>> {
+        private final Supplier<Map<String, NotesSection>> read;
+        private Map<String, NotesSection> value;
+
+        ReadOnce(Supplier<Map<String, NotesSection>> read) { this.read = read; }
+
+        @Override
+        public synchronized Map<String, NotesSection> get() {
+            if (value == null) value = Map.copyOf(read.get());
+            return value;
+        }
+    }
+
+    /**
+     * A release's sections to reread: from the question classes, which it holds too (the questions
+     * it marks, the practice key's, name none), as {@code quiz --check} reads them there; none
+     * when they cannot be loaded on this class path (the grade itself never rests on them).
+     */
+    private static Map<String, NotesSection> rereadsInRelease(Path root) {
+        try {
+            return NotesSection.ofQuestions(root, registeredQuestions());
+        } catch (java.util.ServiceConfigurationError | RuntimeException e) {
+            return Map.of();
+        }
     }
 
     /** Each step's core, from the Todo lines of the cores as generated ({@code throw new vramlab.lab.Todo("3.1", ...}). */
@@ -120,12 +161,12 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
 
     /** The same kit with exactly these graded test folders. */
     public Kit withTestRoots(List<Path> roots) {
-        return new Kit(referenceCore, roots, runtime, questions, stepCores, referenceSources);
+        return new Kit(referenceCore, roots, runtime, questions, stepCores, referenceSources, rereads);
     }
 
     /** The same kit with these questions (none: lab items only). */
     public Kit withQuestions(List<Question> qs) {
-        return new Kit(referenceCore, testRoots, runtime, qs, stepCores, referenceSources);
+        return new Kit(referenceCore, testRoots, runtime, qs, stepCores, referenceSources, rereads);
     }
 
     private static Path need(Path p) {

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import vramlab.quiz.AnswerSheet;
 import vramlab.quiz.Mark;
+import vramlab.quiz.NotesSection;
 import vramlab.quiz.Part;
 import vramlab.quiz.Question;
 import vramlab.quiz.Salt;
@@ -27,8 +28,15 @@ import vramlab.quiz.Variant;
  */
 final class QuizMarking {
     private final Salt salt;
+    private final java.util.function.Supplier<Map<String, NotesSection>> rereads;
 
-    QuizMarking(Salt salt) { this.salt = salt; }
+    QuizMarking(Salt salt) { this(salt, Map::of); }
+
+    /** {@code rereads}: the section to reread under each question that lost points ({@link Kit#rereads}). */
+    QuizMarking(Salt salt, java.util.function.Supplier<Map<String, NotesSection>> rereads) {
+        this.salt = salt;
+        this.rereads = rereads;
+    }
 
     /** The kit's questions, each computing its parts once per variant (see {@link Once}). */
     static List<Question> once(List<Question> questions) {
@@ -38,6 +46,7 @@ final class QuizMarking {
     /** The quiz rows: every registered question, marked on the student's own variant; flags go to {@code flags}. */
     List<ScoreRow> rows(List<Question> all, String student, Path answers, List<String> flags) {
         List<ScoreRow> out = new ArrayList<>();
+        Map<String, NotesSection> rereads = this.rereads.get();
         boolean[] answered = {false};
         Map<String, List<Question>> byChapter = new LinkedHashMap<>();
         for (Question q : all) byChapter.computeIfAbsent(q.chapter(), k -> new ArrayList<>()).add(q);
@@ -71,8 +80,11 @@ final class QuizMarking {
                 String name = q.id() + ": " + q.title();
                 try {
                     Mark m = Mark.of(q, v, sheet);
-                    List<String> mine = notes.stream().filter(n -> !n.contains("unknown key '") || n.contains("'" + q.id() + "."))
-                            .toList();
+                    List<String> mine = new ArrayList<>();
+                    // Under a question that lost points, the section to reread, as quiz --check says it.
+                    if (rereads.containsKey(q.id())) mine.add(rereads.get(q.id()).reread());
+                    notes.stream().filter(n -> !n.contains("unknown key '") || n.contains("'" + q.id() + "."))
+                            .forEach(mine::add);
                     out.add(ScoreRow.quiz(q.id(), name, m, m.full() ? "" : String.join("\n", mine)));
                 } catch (RuntimeException e) {
                     out.add(ScoreRow.zero(q.id(), name, q.points(v), ScoreRow.FAILED, "could not mark: " + e));
@@ -114,6 +126,7 @@ final class QuizMarking {
         @Override public String id() { return q.id(); }
         @Override public String title() { return q.title(); }
         @Override public String chapter() { return q.chapter(); }
+        @Override public String notesSection() { return q.notesSection(); }
         @Override public String prompt(Variant v) { return q.prompt(v); }
 
         @Override

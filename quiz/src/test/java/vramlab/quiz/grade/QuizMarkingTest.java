@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -13,9 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vramlab.quiz.AnswerSheet;
 import vramlab.quiz.Blanks;
+import vramlab.quiz.NotesSection;
 import vramlab.quiz.Part;
 import vramlab.quiz.Question;
+import vramlab.quiz.Reports;
 import vramlab.quiz.Salt;
+import vramlab.quiz.ScoreRow;
 import vramlab.quiz.Variant;
 
 class QuizMarkingTest {
@@ -66,6 +70,33 @@ class QuizMarkingTest {
         List<String> practice = new ArrayList<>();
         new QuizMarking(Salt.PRACTICE).rows(qs, Variant.SEED, answers, practice);
         assertThat(practice).as("the practice run itself is not flagged").noneMatch(f -> f.startsWith("student id"));
+    }
+
+    @Test
+    @DisplayName("under a question that lost points, the section to reread as quiz --check says it; none under a full mark")
+    void rereadUnderALostQuestion() throws Exception {
+        List<Question> qs = List.of(new Twice());
+        NotesSection section = new NotesSection("ch09", "ch09-twice", "Rule 1: double it", "_rule_1_double_it");
+        QuizMarking marking = new QuizMarking(Salt.PRACTICE, () -> Map.of("q9.1", section));
+        Path answers = Files.createDirectories(tmp.resolve("ana"));
+        Variant v = Variant.of("ch09", "ana", Salt.PRACTICE);
+        String right = AnswerSheet.key("ch09", v, qs);
+        for (String sheet : List.of(right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1 7"),        // wrong
+                right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1"))) {                         // not answered
+            Files.writeString(answers.resolve("ch09.txt"), sheet);
+            ScoreRow row = marking.rows(qs, "ana", answers, new ArrayList<>()).get(0);
+            assertThat(row.earned()).isZero();
+            assertThat(row.reason().lines().toList()).as(row.reason()).element(1)
+                    .isEqualTo("reread ch09 \"Rule 1: double it\" (ch09-twice/notes.html#_rule_1_double_it)")
+                    .isEqualTo(section.reread());
+            String output = Reports.gradescopeJson(List.of(row), "visible", "");
+            assertThat(output).as("results.json's output for the question").contains("\\nreread ch09 \\\"Rule 1: double it\\\"");
+            assertThat(Reports.table(List.of(row))).contains("\n             " + section.reread() + "\n");
+        }
+        Files.writeString(answers.resolve("ch09.txt"), right);
+        ScoreRow full = marking.rows(qs, "ana", answers, new ArrayList<>()).get(0);
+        assertThat(full.passed()).isTrue();
+        assertThat(full.reason()).isEmpty();
     }
 
     @Test
