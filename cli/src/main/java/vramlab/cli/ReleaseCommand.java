@@ -77,6 +77,11 @@ public final class ReleaseCommand implements Command {
         if (KitPaths.isRelease(root) || !Files.isDirectory(root.resolve("solutions/src/main/java"))) {
             throw new UsageException("release", "a release is made from the instructor's copy of the kit (with solutions/)");
         }
+        try {
+            ReleaseStamp.of(root);     // SOURCE_DATE_EPOCH checked before any work (a site render takes minutes): bad, exit 2
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("release", e.getMessage());
+        }
         if (gradescope != null) return gradescope(root, io);
         if (target == null) throw new UsageException("release", expected());
         Path dir = Path.of(target).toAbsolutePath().normalize();
