@@ -232,14 +232,15 @@ public final class ReleaseCommand implements Command {
     }
 
     /**
-     * The site build's marker ({@code SiteBuilder.MARKER} in the site module): its edition and the
-     * build's time, for the site's own tests. Nothing in a release reads it, and its time would make
-     * two releases of one commit differ, so it stays out of {@code docs/}.
+     * The site build's marker ({@code SiteBuilder.MARKER} in the site module, which the cli cannot
+     * see; the site's {@code SiteMarkerTest} holds the two equal): its edition and the build's time,
+     * for the site's own tests. Nothing in a release reads it, and its time would make two releases
+     * of one commit differ, so it stays out of {@code docs/}.
      */
-    static final String SITE_BUILD_MARKER = ".vramlab-site";
+    public static final String SITE_BUILD_MARKER = ".vramlab-site";
 
     /** The rendered student edition {@code site} into {@code docs}: every file but the build's marker. */
-    static void copySite(Path site, Path docs) throws IOException {
+    public static void copySite(Path site, Path docs) throws IOException {
         copyTree(site, docs);
         Files.deleteIfExists(docs.resolve(SITE_BUILD_MARKER));
     }
