@@ -19,7 +19,10 @@ final class SiteChecks {
 
     private SiteChecks() {}
 
-    /** After rendering: nothing remote, every image there, every chapter page with a figure. */
+    /**
+     * After rendering: nothing remote, every image there, every chapter page with a figure, every
+     * quiz question's reread anchor an id of its chapter's page ({@link QuizAnchors}).
+     */
     static void check(Path out, List<Course.ChapterDir> chapters, boolean notes) {
         List<Object> problems = new ArrayList<>(OfflineCheck.scanTree(out));
         try (Stream<Path> s = Files.walk(out)) {
@@ -28,6 +31,13 @@ final class SiteChecks {
             }
         } catch (IOException e) {
             throw new SiteException("cannot read the site", List.of(e));
+        }
+        if (notes) {
+            try {
+                problems.addAll(QuizAnchors.missing(out, chapters));
+            } catch (IOException e) {
+                throw new SiteException("cannot read the site", List.of(e));
+            }
         }
         for (Course.ChapterDir c : chapters) {
             if (!notes || c.notes().isEmpty()) continue;
