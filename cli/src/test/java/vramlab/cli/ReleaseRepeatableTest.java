@@ -119,7 +119,7 @@ class ReleaseRepeatableTest {
     @DisplayName("the stamp is the kit's commit and its date as git gives them; a copy outside git gets the same fixed one every time")
     void stamp() throws Exception {
         Path root = KitPaths.root();
-        ReleaseStamp s = ReleaseStamp.of(root);
+        ReleaseStamp s = ReleaseStamp.of(root, null);         // as git gives it, whatever SOURCE_DATE_EPOCH says here
         Assumptions.assumeTrue(s.commit() != null, "the kit is not a git checkout here");
         Process p = new ProcessBuilder("git", "-C", root.toString(), "log", "-1", "--format=%h %cs").start();
         String[] git = new String(p.getInputStream().readAllBytes()).trim().split(" ");
@@ -127,9 +127,9 @@ class ReleaseRepeatableTest {
         assertThat(s.commit()).isEqualTo(git[0]);
         assertThat(s.date()).isEqualTo(LocalDate.parse(git[1]));
         assertThat(s.phrase()).startsWith("commit " + git[0] + " of " + git[1]);
-        assertThat(ReleaseStamp.of(root)).isEqualTo(s);
+        assertThat(ReleaseStamp.of(root, null)).isEqualTo(s);
 
-        ReleaseStamp none = ReleaseStamp.of(Files.createDirectories(tmp.resolve("not-a-checkout")));
+        ReleaseStamp none = ReleaseStamp.of(Files.createDirectories(tmp.resolve("not-a-checkout")), null);
         assertThat(none).isEqualTo(ReleaseStamp.NONE);
         assertThat(none.phrase()).isEqualTo("a copy of the kit that is not a git checkout (no commit)");
         assertThat(none.zipTime()).isEqualTo(LocalDate.of(1980, 1, 1).atStartOfDay(ZoneId.systemDefault()).toInstant().toEpochMilli());
