@@ -27,7 +27,7 @@ final class EditionOption {
      * the network after the launcher had built offline.
      */
     List<String> maven(Map<String, String> env, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(SiteCommand.maven()));
+        List<String> cmd = new ArrayList<>(List.of(ReleaseCommand.mvn()));
         String v = env.getOrDefault("VRAMLAB_OFFLINE", "").toLowerCase(Locale.ROOT);
         if (offline || v.equals("1") || v.equals("true") || v.equals("yes")) cmd.add("-o");
         cmd.addAll(List.of(args));

@@ -406,7 +406,7 @@ public final class ReleaseCommand implements Command {
         return pb;
     }
 
-    /** {@code mvn} as this system names it. */
+    /** {@code mvn} as this system names it (site, slides and release run it). */
     public static String mvn() { return System.getProperty("os.name", "").startsWith("Windows") ? "mvn.cmd" : "mvn"; }
 
     /**

@@ -97,8 +97,4 @@ final class SiteCommand implements Command {
 
     /** Drops terminal escape codes from a line. */
     static String plain(String line) { return ANSI.matcher(line).replaceAll(""); }
-
-    static String maven() {
-        return System.getProperty("os.name", "").startsWith("Windows") ? "mvn.cmd" : "mvn";
-    }
 }

@@ -83,7 +83,7 @@ class SiteCommandTest {
     @DisplayName("VRAMLAB_OFFLINE (1, true, yes) runs site's and slides' Maven with -o, as --offline does")
     void offlineFromTheEnvironment() {
         EditionOption e = new EditionOption();
-        String mvn = SiteCommand.maven();
+        String mvn = ReleaseCommand.mvn();
         for (String on : java.util.List.of("1", "true", "YES")) {
             assertThat(e.maven(java.util.Map.of("VRAMLAB_OFFLINE", on), "package")).as(on).containsExactly(mvn, "-o", "package");
         }
