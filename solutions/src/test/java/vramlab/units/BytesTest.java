@@ -212,6 +212,40 @@ class BytesTest {
         }
     }
 
+    @Test
+    @DisplayName("toyMiB keeps the text it made: the same size twice gives the same string, not a new one")
+    void toyMiBKeepsItsText() {
+        for (long v : new long[] {0, 20 * MiB, 20 * MiB + 1, 1044 * MiB, -3 * MiB}) {
+            assertThat(Bytes.toyMiB(v)).as("%d", v).isSameAs(Bytes.toyMiB(v));
+        }
+    }
+
+    @ParameterizedTest(name = "''{0}'' -> {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1.5         | true
+            2.5B        | true
+            .5bytes     | true
+            ' 0.25 b '  | true
+            0.001       | true
+            5.          | false
+            2.0         | false
+            2.50B       | true
+            3.000bytes  | false
+            4096        | false
+            512B        | false
+            1.5GiB      | false
+            1.5KiB      | false
+            0.5k        | false
+            1..5        | false
+            .           | false
+            ''          | false
+            1.5XB       | false
+            """)
+    @DisplayName("a fraction of a byte: a fraction with no unit or in bytes; whole numbers, larger units and non-sizes are not")
+    void fractionOfAByte(String text, boolean fraction) {
+        assertThat(Bytes.isFractionOfAByte(text)).isEqualTo(fraction);
+    }
+
     @ParameterizedTest(name = "''{0}'' -> {1}")
     @CsvSource(delimiter = '|', textBlock = """
             80GiB       | 85899345920
