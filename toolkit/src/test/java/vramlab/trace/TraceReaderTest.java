@@ -243,6 +243,14 @@ class TraceReaderTest {
         }
     }
 
+    @ParameterizedTest(name = "''{0}'' goes by ''{1}''")
+    @CsvSource({"-, <stdin>", "run.trace, run.trace", "./-, ./-", "--, --", "' -', ' -'"})
+    @DisplayName("the FILE argument '-' (standard input) goes by <stdin>, as JShell, Python and gcc call it; any other name as given")
+    void nameOf(String file, String name) {
+        assertThat(TraceReader.nameOf(file)).isEqualTo(name);
+        assertThat(TraceReader.STANDARD_INPUT).isEqualTo("<stdin>");
+    }
+
     @ParameterizedTest(name = "''{0}'' is refused")
     @ValueSource(strings = {"1.5", "2.25B", "0.5", ".5", "3.5bytes", "1.50b"})
     @DisplayName("a fraction of a byte is refused, naming the line and the value (it rounded to a whole byte before)")
