@@ -243,6 +243,33 @@ class TraceReaderTest {
         }
     }
 
+    @Test
+    @DisplayName("sizes read fast (digits and an ASCII unit) say what Bytes.parse says: each unit in either case at the"
+            + " overflow edges and past 18 digits, and every spelling one character from a unit")
+    void unitsAsBytesParseReadsThem() throws IOException {
+        String[] units = {"", "b", "bytes", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib", "t", "tb", "tib"};
+        // Long.MAX_VALUE / scale for each unit, and one more: the last size that fits, the first that does not
+        String[] numbers = {"0", "1", "4", "007", "999999999999999999", "1000000000000000000", "9223372036854775807",
+            "9223372036854775808", "9007199254740991", "9007199254740992", "8796093022207", "8796093022208",
+            "8589934591", "8589934592", "8388607", "8388608"};
+        String near = "bkiytesxB@[`{";                    // letters of units, their neighbours in ASCII
+        List<String> sizes = new ArrayList<>();
+        for (String u : units) {
+            for (String n : numbers) sizes.add(n + u);
+            sizes.add("4" + u.toUpperCase(java.util.Locale.ROOT));
+            for (char c : near.toCharArray()) sizes.add("4" + u + c);                                  // one more
+            for (int at = 0; at < u.length(); at++) {
+                sizes.add("4" + u.substring(0, at) + u.substring(at + 1));                            // one left out
+                for (char c : near.toCharArray()) sizes.add("4" + u.substring(0, at) + c + u.substring(at + 1));   // one changed
+            }
+        }
+        for (String size : sizes) {
+            String text = "alloc a " + size + "\n";
+            assertThat(actual(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), true))
+                    .as("'%s'", size).isEqualTo(reference(text));
+        }
+    }
+
     @ParameterizedTest(name = "''{0}'' goes by ''{1}''")
     @CsvSource({"-, <stdin>", "run.trace, run.trace", "./-, ./-", "--, --", "' -', ' -'"})
     @DisplayName("the FILE argument '-' (standard input) goes by <stdin>, as JShell, Python and gcc call it; any other name as given")
