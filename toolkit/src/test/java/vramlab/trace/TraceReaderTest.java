@@ -263,6 +263,7 @@ class TraceReaderTest {
                 for (char c : near.toCharArray()) sizes.add("4" + u.substring(0, at) + c + u.substring(at + 1));   // one changed
             }
         }
+        sizes.addAll(List.of("x", "kib", "z9", "abc", "@", ":", "/4", "4/", "-1", "+4", "4-"));   // no digits first
         for (String size : sizes) {
             String text = "alloc a " + size + "\n";
             assertThat(actual(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), true))
