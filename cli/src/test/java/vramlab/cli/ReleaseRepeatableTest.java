@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +61,7 @@ class ReleaseRepeatableTest {
     }
 
     @Test
+    @Tag("grading-fixtures")  // two recordings of every reference on the public workloads: ~5 s, kept out of plain mvn test
     @DisplayName("the release's recorded reference runs written twice are the same bytes: no host time kept, '-' in the contest")
     void recordedRuns() throws Exception {
         ContestCommand.writeRelease(tmp.resolve("a"), "by this test");
