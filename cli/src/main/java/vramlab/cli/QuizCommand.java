@@ -234,6 +234,16 @@ final class QuizCommand implements Command {
                     + ", not " + id + ": check it with ./vramlab quiz " + chapterLine.strip() + " --check " + file);
         }
         String variantLine = sheet.get("variant");
+        Variant practice = Variant.of(id, null, salt);
+        if (!v.isSeed() && variantLine != null && variantLine.strip().equals(practice.fingerprint())) {
+            // The blank sheet as handed out (the notes' own numbers) with a name put in its student
+            // line: those numbers are still the practice ones, so say which line to undo.
+            throw new UsageException(file + ":" + sheet.lineOf(student != null ? "variant" : "student"),
+                    "written for variant " + variantLine.strip() + ", the practice numbers (no student), but "
+                    + (student != null ? "--student " + student : "its student line says " + whose)
+                    + " asks for variant " + v.fingerprint() + ": "
+                    + (student != null ? "leave --student out" : "leave the student line empty") + " to check it");
+        }
         if (variantLine != null && !variantLine.isBlank() && !variantLine.strip().equals(v.fingerprint())) {
             throw new UsageException(file + ":" + sheet.lineOf("variant"), "written for variant " + variantLine.strip()
                     + ", but these are the numbers of variant " + v.fingerprint() + " ("

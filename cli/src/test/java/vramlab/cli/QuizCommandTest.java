@@ -107,6 +107,29 @@ class QuizCommandTest {
     }
 
     @Test
+    @DisplayName("--check on the blank practice sheet with a name put in its student line says which line to undo")
+    void practiceSheetWithAStudentLine() throws Exception {
+        Variant seed = Variant.of("ch03", null, Salt.PRACTICE);
+        String blank = AnswerSheet.key("ch03", seed, QuizCommand.questions("ch03"));
+        assertThat(blank).contains("\nstudent = \n");
+        Path sheet = tmp.resolve("ch03.txt");
+        Files.writeString(sheet, blank.replace("\nstudent = \n", "\nstudent = ana\n"));
+        int line = 1 + (int) blank.substring(0, blank.indexOf("\nstudent = ")).chars().filter(c -> c == '\n').count() + 1;
+        Result r = run("quiz", "3", "--check", sheet.toString());
+        assertThat(r.status()).isEqualTo(2);
+        // It was: "written for variant <seed>, but these are the numbers of variant <ana's> (student ana,
+        // practice numbers): a sheet with the course's own numbers only your instructor can mark".
+        assertThat(r.err()).contains(sheet + ":" + line + ": written for variant " + seed.fingerprint()
+                + ", the practice numbers (no student), but its student line says ana")
+                .contains("leave the student line empty").doesNotContain("only your instructor").hasLineCount(1);
+        Files.writeString(sheet, blank);
+        Result asAna = run("quiz", "3", "--student", "ana", "--check", sheet.toString());
+        assertThat(asAna.err()).contains("--student ana asks for variant " + Variant.of("ch03", "ana", Salt.PRACTICE)
+                .fingerprint()).contains("leave --student out");
+        assertThat(run("quiz", "3", "--check", sheet.toString()).out()).contains("Score: ");
+    }
+
+    @Test
     @DisplayName("--check lists keys that no blank has, with the line and the key that was meant")
     void checkReportsMisspeltKeys() throws Exception {
         Variant v = Variant.of("ch03", "gail", Salt.PRACTICE);
