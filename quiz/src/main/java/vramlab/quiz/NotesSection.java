@@ -40,9 +40,15 @@ public record NotesSection(String chapter, String page, String heading, String a
     private static final Pattern EXPLICIT_ID = Pattern.compile("^\\[(?:\\[([\\w:.-]+)(?:,[^\\]]*)?\\]|#([\\w:-]+)[^\\]]*)\\]$");
     private static final Pattern LOCAL_INCLUDE = Pattern.compile("^include::([\\w.-]+\\.adoc)\\[\\]$");
 
-    /** {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known. */
+    /**
+     * {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known.
+     * A heading already in quotes (a misconception the notes quote, {@code === "Free neighbours merge"}) keeps its
+     * own quotes rather than gaining a second pair.
+     */
     public String reread() {
-        return "reread " + chapter + " \"" + heading + "\"" + (anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")");
+        boolean quoted = heading.length() > 1 && heading.startsWith("\"") && heading.endsWith("\"");
+        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"")
+                + (anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")");
     }
 
     /**

@@ -72,5 +72,9 @@ class NotesSectionTest {
                 .as("a release writes a code span `x` as `+x+`: the same section").isEqualTo("_rule_x");
         assertThat(NotesSection.of("ch09", "ch09-x", "Rule 1: one", tmp.resolve("missing.adoc")).reread())
                 .as("no notes to read the anchor from: the heading alone").isEqualTo("reread ch09 \"Rule 1: one\"");
+        Path quoted = Files.writeString(tmp.resolve("ch09-q.adoc"), "== \"Free neighbours merge\"\n");
+        assertThat(NotesSection.of("ch09", "ch09-q", "\"Free neighbours merge\"", quoted).reread())
+                .as("a heading in quotes keeps its own pair (it read \"\"Free neighbours merge\"\")")
+                .isEqualTo("reread ch09 \"Free neighbours merge\" (ch09-q/notes.html#_free_neighbours_merge)");
     }
 }
