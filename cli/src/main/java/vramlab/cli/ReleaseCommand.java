@@ -46,7 +46,10 @@ import vramlab.quiz.grade.GradescopeZip;
                 quiz key, and every file the notes name is in it: the command reads everything it wrote and
                 fails otherwise. In the release, mvn test and ./vramlab grade mark the student's labs/,
                 and ./vramlab check, lab and jshell run on them; the salted quiz keys and the batch grader
-                stay with this copy. Make it a GitHub Classroom template repository, or zip it.""")
+                stay with this copy. Make it a GitHub Classroom template repository, or zip it.
+                RELEASE.txt names the kit's commit and dates the release by it; SOURCE_DATE_EPOCH (whole
+                seconds since 1970 UTC, in decimal digits) dates the release and the autograder zip's
+                entries instead, and a value that is not such a number stops it before it writes (exit 2).""")
 public final class ReleaseCommand implements Command {
     /** What is copied from the kit, module by module: its pom and these folders. */
     static final Map<String, List<String>> MODULES = Map.of(
@@ -308,7 +311,10 @@ public final class ReleaseCommand implements Command {
         String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
                 + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";
-        return README.replace("{notes}", notes).replace("{docs}", docsRow);
+        String reread = site ? "the chapter's rendered page under `docs/`"
+                : "the chapter's rendered page, which this copy leaves out: find the heading in"
+                        + " `chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc`";
+        return README.replace("{notes}", notes).replace("{docs}", docsRow).replace("{reread}", reread);
     }
 
     private static final String README = """
@@ -336,11 +342,16 @@ public final class ReleaseCommand implements Command {
             . The quiz: `./vramlab quiz <chapter>` prints the questions with the practice numbers. Write
               your answers in `labs/answers/chNN.txt` and check them with
               `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
-              the right answer (this copy holds the practice answers as hashes only). A sheet your
-              instructor hands out with your own numbers is marked by your instructor alone.
+              the right answer (this copy holds the practice answers as hashes only), and under a question
+              that lost points the section to reread: `reread ch03 "Rule 2: pools never mix"
+              (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)`, the heading in the chapter's
+              notes and its anchor in {reread}. In the sheets of `labs/answers/` leave the `student` line
+              empty: the practice numbers are everyone's. A sheet your instructor hands out with your own numbers is marked
+              by your instructor alone.
             . Your points: `./vramlab grade` grades every lab step and every quiz sheet in
-              `labs/answers/` (on the practice numbers) and ends with `Score: X/Y`; GitHub Classroom
-              runs the same on every push.
+              `labs/answers/` (on the practice numbers) and ends with `Score: X/Y`: a step you have not
+              written is `TODO`, "not written yet", as `check` says it, and under a quiz question the
+              section to reread, as `quiz --check` says it. GitHub Classroom runs the same on every push.
             . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
               computed by the kit's reference when this copy was made).
 

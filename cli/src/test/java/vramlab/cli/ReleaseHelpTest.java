@@ -26,6 +26,29 @@ class ReleaseHelpTest {
     }
 
     @Test
+    @DisplayName("release --help names SOURCE_DATE_EPOCH, which dates the release, and that a bad one stops it")
+    void helpNamesSourceDateEpoch() {
+        String help = CliRun.of("release", "--help").out().replaceAll("\\s+", " ");
+        assertThat(help).contains("SOURCE_DATE_EPOCH (whole seconds since 1970 UTC, in decimal digits) dates the release")
+                .contains("stops it before it writes (exit 2)");
+    }
+
+    @Test
+    @DisplayName("the release's README says what check, grade and quiz --check print: TODO, the reread line and where its page is")
+    void releaseReadmeExplainsTheMessages() {
+        for (boolean site : new boolean[] {false, true}) {
+            String readme = ReleaseCommand.readme(site).replaceAll("\\s+", " ");
+            assertThat(readme).as("site " + site)
+                    .contains("a step you have not written is `TODO`, \"not written yet\", as `check` says it")
+                    .contains("`reread ch03 \"Rule 2: pools never mix\" (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)`")
+                    .contains("leave the `student` line empty").doesNotContain("{reread}");
+        }
+        assertThat(ReleaseCommand.readme(true).replaceAll("\\s+", " ")).contains("its anchor in the chapter's rendered page under `docs/`");
+        assertThat(ReleaseCommand.readme(false).replaceAll("\\s+", " ")).contains("which this copy leaves out: find the heading in"
+                + " `chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc`").doesNotContain("`docs/");
+    }
+
+    @Test
     @DisplayName("--help in a release: the loop without touching STUDENT_COPY (already there) or --reference (refused)")
     void rootHelpInARelease(@TempDir Path release) throws Exception {
         Files.createDirectories(release.resolve("labs"));
