@@ -30,6 +30,8 @@ import vramlab.quiz.Graded;
  */
 public final class StepOrder implements TestExecutionExceptionHandler {
     static final String TODO = "vramlab.lab.Todo";
+    /** How the reason of a test stopped at another step's Todo starts ({@link StepNeeded}): {@code needs step 3.2 first: ...}. */
+    public static final String NEEDS_STEP = "needs step ";
     private static final Pattern STEP = Pattern.compile("TODO step (\\d+\\.\\d+)");
 
     /** A graded test that stopped at an earlier (or another) step's Todo. */
@@ -38,7 +40,7 @@ public final class StepOrder implements TestExecutionExceptionHandler {
         private final String needed;
 
         StepNeeded(String needed, Throwable todo, Throwable thrown) {
-            super("needs step " + needed + " first: " + String.valueOf(todo.getMessage())
+            super(NEEDS_STEP + needed + " first: " + String.valueOf(todo.getMessage())
                     .replaceFirst("^TODO step \\S+ \\((.*?)\\) is ", "$1 is ").replace("TODO step", "step"), thrown);
             this.needed = needed;
         }

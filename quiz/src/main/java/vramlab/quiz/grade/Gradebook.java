@@ -19,6 +19,7 @@ import org.apache.commons.csv.CSVRecord;
 
 import vramlab.quiz.Reports;
 import vramlab.quiz.ScoreRow;
+import vramlab.quiz.feedback.StepOrder;
 
 /**
  * A class's grades in two CSV files under one folder, kept across runs:
@@ -190,6 +191,9 @@ public final class Gradebook {
             return Status.CRASHED;
         }
         if (why.startsWith("not graded:") || why.startsWith("no Java sources")) return Status.NOT_WRITTEN;
+        // A chapter's graded test (@ExtendWith(StepOrder.class)) says an earlier step's Todo as
+        // "needs step 3.2 first: Find a block is not written yet: ...", without "TODO step".
+        if (why.startsWith(StepOrder.NEEDS_STEP)) return Status.WAITING;
         Matcher m = TODO_STEP.matcher(why);
         if (m.find()) return m.group(1).equals(row.step()) ? Status.NOT_WRITTEN : Status.WAITING;
         if (row.step().startsWith("q") && (why.startsWith("not answered") || why.contains(", which is missing"))) {

@@ -75,6 +75,7 @@ class GradebookTest {
             3.1  | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | NOT_WRITTEN
             3.4  | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | WAITING
             3.10 | FAILED  | Todo: TODO step 3.1 (Round) is not written yet                           | WAITING
+            3.3  | FAILED  | needs step 3.2 first: Find a block is not written yet: read the notes    | WAITING
             q3.1 | FAILED  | not answered (no blank of q3.1 is filled in)                             | NOT_WRITTEN
             q4.1 | FAILED  | not answered (labs/answers/ch04.txt, which is missing)                   | NOT_WRITTEN
             3.1  | FAILED  | not graded: no labs/ found: looked for labs/src/main/java                | NOT_WRITTEN
