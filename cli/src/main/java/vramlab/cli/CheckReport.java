@@ -60,10 +60,8 @@ final class CheckReport {
         static Outcome of(ScoreRow r, StepLine place) {
             if (r.passed()) return new Outcome("pass", List.of());
             String why = r.why();
-            if (why.startsWith("needs step ")) {
-                String needed = why.substring("needs step ".length()).split(" ", 2)[0];
-                return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
-            }
+            String needed = r.waitingFor();    // one rule with grade's WAITING and the gradebook's
+            if (needed != null) return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
             if (r.notWritten()) return new Outcome(ScoreRow.TODO, List.of(ScoreRow.NOT_WRITTEN_YET));
             if (why.startsWith("does not compile: ")) return new Outcome("ERROR", splitErrors(why));
             List<String> lines = new ArrayList<>(r.reason().lines().toList());

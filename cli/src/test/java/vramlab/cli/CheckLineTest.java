@@ -136,6 +136,8 @@ class CheckLineTest {
             String checkTag = check.lines().filter(l -> l.contains(" " + r.name() + " ")).findFirst().orElseThrow().strip()
                     .split(" ")[0];
             assertThat(checkTag.equals("TODO")).as(r.name()).isEqualTo(vramlab.quiz.Reports.shownStatus(r).equals("TODO"));
+            assertThat(checkTag.equals("WAIT")).as(r.name() + ": check's WAIT is grade's WAITING")
+                    .isEqualTo(vramlab.quiz.Reports.shownStatus(r).equals("WAITING"));
             if (checkTag.equals("TODO")) {
                 assertThat(check).contains("  TODO  " + r.name());
                 assertThat(vramlab.quiz.Reports.told(r)).startsWith("not written yet")
@@ -143,5 +145,6 @@ class CheckLineTest {
             }
         }
         assertThat(check.lines().filter(l -> l.startsWith("  TODO  "))).hasSize(1);
+        assertThat(check.lines().filter(l -> l.startsWith("  WAIT  "))).as("needs 3.0, and 3.10's Todo").hasSize(2);
     }
 }

@@ -66,10 +66,14 @@ public final class Reports {
 
     /**
      * A row's status as a student reads it: {@code TODO} for an item whose own step is not written
-     * yet ({@link ScoreRow#notWritten}, the rule {@code check} shows its {@code TODO} by), else
+     * yet ({@link ScoreRow#notWritten}, the rule {@code check} shows its {@code TODO} by),
+     * {@code WAITING} for one stopped at another step's Todo ({@link ScoreRow#waiting}: check's
+     * {@code WAIT}, the gradebook's {@code WAITING}), else
      * the row's own (the gradebook keeps the row's, and its points are the same 0).
      */
-    public static String shownStatus(ScoreRow r) { return r.notWritten() ? ScoreRow.TODO : r.status(); }
+    public static String shownStatus(ScoreRow r) {
+        return r.notWritten() ? ScoreRow.TODO : r.waiting() ? ScoreRow.WAITING : r.status();
+    }
 
     /**
      * Why a row lost points, as a student reads it in the table, {@code results.json} and the

@@ -102,6 +102,26 @@ public record ScoreRow(String step, String name, int points, int earned, String 
      */
     public boolean notWritten() { return !passed() && why().contains("TODO step " + step + " ("); }
 
+    /** What {@code grade} shows, in place of the status, for an item stopped at another step's Todo ({@code check}: {@code WAIT}). */
+    public static final String WAITING = "WAITING";
+
+    /**
+     * True when this item lost its points at another step's {@code Todo}: a chapter's graded test
+     * says it {@code needs step 3.2 first: ...} ({@code StepOrder}), a test without that extension
+     * throws the other step's Todo itself. The gradebook's {@code WAITING}; {@code check}'s {@code WAIT}.
+     */
+    public boolean waiting() { return waitingFor() != null; }
+
+    /** The step this item waits for ({@link #waiting}), or null. */
+    public String waitingFor() {
+        if (passed() || notWritten()) return null;
+        java.util.regex.Matcher m = WAITS_FOR.matcher(why());
+        return m.find() ? m.group(1) : null;
+    }
+
+    private static final java.util.regex.Pattern WAITS_FOR =
+            java.util.regex.Pattern.compile("(?:^needs step |TODO step )(\\d+\\.\\d+)");
+
     /** The same row with {@code more} added below its reason (a note for the instructor). */
     public ScoreRow withNote(String more) {
         if (more == null || more.isBlank()) return this;

@@ -113,12 +113,15 @@ class ReportsTest {
         String told = "not written yet: read the notes, ch03 \"Rule 1\", then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
         assertThat(Reports.table(List.of(own, blocked, wrong)))
                 .contains("  3.1    TODO     0/2  rounds\n           " + told + "\n")
-                .contains("  3.4    FAILED   0/3  merges\n           (needs step 3.1 first) " + todo + "\n")
+                .contains("  3.4    WAITING  0/3  merges\n           (needs step 3.1 first) " + todo + "\n")
                 .contains("  3.1    FAILED   0/2  rounds up\n           roundSize(1 B)");
         List<Map<String, Object>> tests = (List<Map<String, Object>>) ((Map<String, Object>) MiniJson.parse(
                 Reports.gradescopeJson(List.of(own, blocked, wrong), "visible", ""))).get("tests");
         assertThat(tests).extracting(t -> (String) t.get("output")).containsExactly("TODO: " + told,
-                "FAILED: (needs step 3.1 first) " + todo, "FAILED: roundSize(1 B): expected 512 B but was 1 B");
+                "WAITING: (needs step 3.1 first) " + todo, "FAILED: roundSize(1 B): expected 512 B but was 1 B");
+        ScoreRow stepOrder = new ScoreRow("3.3", "splits", 2, 0, "FAILED", "needs step 3.2 first: Find a block is not written yet");
+        assertThat(Reports.table(List.of(stepOrder))).as("a chapter's test under StepOrder, as check's WAIT")
+                .contains("  3.3    WAITING  0/2  splits\n           needs step 3.2 first: Find a block is not written yet\n");
         assertThat(tests).extracting(t -> t.get("status")).as("Gradescope's own status: passed or failed").containsOnly("failed");
         assertThat(tests).extracting(t -> t.get("score")).containsOnly(0.0);
         assertThat(Reports.explained(own)).as("the gradebook's reason keeps the Todo's words").isEqualTo(todo);
@@ -150,7 +153,7 @@ class ReportsTest {
                 "Todo: TODO step 3.1 (Round) is not written yet\nexpected: 1\n but was: 2");
         Map<String, Object> gs = (Map<String, Object>) MiniJson.parse(Reports.gradescopeJson(List.of(blocked), "visible", ""));
         String out = (String) ((List<Map<String, Object>>) (List<?>) gs.get("tests")).get(0).get("output");
-        assertThat(out).startsWith("FAILED: (needs step 3.1 first) Todo: TODO step 3.1").contains("but was: 2");
+        assertThat(out).startsWith("WAITING: (needs step 3.1 first) Todo: TODO step 3.1").contains("but was: 2");
         Map<String, Object> cr = (Map<String, Object>) MiniJson.parse(Reports.classroomJson(List.of(blocked)));
         Map<String, Object> t = ((List<Map<String, Object>>) (List<?>) cr.get("tests")).get(0);
         assertThat(t.get("name")).as("the step is not repeated").isEqualTo("3.4 merges");
