@@ -241,7 +241,7 @@ final class QuizCommand implements Command {
             throw new UsageException(file + ":" + sheet.lineOf(student != null ? "variant" : "student"),
                     "written for variant " + variantLine.strip() + ", the practice numbers (no student), but "
                     + (student != null ? "--student " + student : "its student line says " + whose)
-                    + " asks for variant " + v.fingerprint() + ": "
+                    + ", whose numbers are variant " + v.fingerprint() + ": "
                     + (student != null ? "leave --student out" : "leave the student line empty") + " to check it");
         }
         if (variantLine != null && !variantLine.isBlank() && !variantLine.strip().equals(v.fingerprint())) {

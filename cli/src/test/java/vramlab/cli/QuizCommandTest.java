@@ -120,11 +120,12 @@ class QuizCommandTest {
         // It was: "written for variant <seed>, but these are the numbers of variant <ana's> (student ana,
         // practice numbers): a sheet with the course's own numbers only your instructor can mark".
         assertThat(r.err()).contains(sheet + ":" + line + ": written for variant " + seed.fingerprint()
-                + ", the practice numbers (no student), but its student line says ana")
+                + ", the practice numbers (no student), but its student line says ana, whose numbers are variant "
+                + Variant.of("ch03", "ana", Salt.PRACTICE).fingerprint() + ": leave the student line empty to check it")
                 .contains("leave the student line empty").doesNotContain("only your instructor").hasLineCount(1);
         Files.writeString(sheet, blank);
         Result asAna = run("quiz", "3", "--student", "ana", "--check", sheet.toString());
-        assertThat(asAna.err()).contains("--student ana asks for variant " + Variant.of("ch03", "ana", Salt.PRACTICE)
+        assertThat(asAna.err()).contains("--student ana, whose numbers are variant " + Variant.of("ch03", "ana", Salt.PRACTICE)
                 .fingerprint()).contains("leave --student out");
         assertThat(run("quiz", "3", "--check", sheet.toString()).out()).contains("Score: ");
     }
