@@ -196,11 +196,6 @@ final class QuizCommand implements Command {
     }
 
     /**
-     * Marks {@code file} for {@code student}, or, without one, for the student its header names;
-     * says when the header is for another student or variant, and lists keys no blank has. Under
-     * a question that lost points, the section of the notes that teaches it ({@link #rereads}).
-     */
-    /**
      * A fault of the sheet, {@code FILE:LINE: what} (or {@code FILE: what} for the file as a
      * whole), with the file as {@code <where>}, as every file a user hands the kit is reported
      * (README, "Reliability"); {@code quiz} only when the message does not start with the file.
@@ -212,6 +207,11 @@ final class QuizCommand implements Command {
                 : new UsageException(message.substring(0, sep), message.substring(sep + 2));
     }
 
+    /**
+     * Marks {@code file} for {@code student}, or, without one, for the student its header names;
+     * says when the header is for another student or variant, and lists keys no blank has. Under
+     * a question that lost points, the section of the notes that teaches it ({@link #rereads}).
+     */
     private static int check(Path file, ChapterLab chapter, String student, Salt salt, List<Question> questions, Io io)
             throws IOException {
         String id = String.format("ch%02d", chapter.number());
