@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import vramlab.quiz.build.ExpressionLeaks;
  * is written for the whole class (it takes most of its time), which also holds the quick half of
  * {@link ReleaseTest}'s body check: the sources a release copies show no graded step's body.
  */
+@Tag("grading-fixtures")  // writes a whole student release (~18 s on 2 cores): -Pgrading-fixtures, which .ci/run runs, not every mvn test
 class ReleaseSelfCheckTest {
     @TempDir static Path tmp;
     static Path root;
