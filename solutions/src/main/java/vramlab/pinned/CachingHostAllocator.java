@@ -24,8 +24,9 @@ import vramlab.driver.Stream;
  * aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab; its CUDA-graph rules are those of the
  * later CHA.h with private pools (see {@link #fateOf}).
  *
- * <p>Rules: round every request up to a power of two; reuse only a free block of exactly that
- * size, last freed first; never split; a freed block that a stream used waits until the event
+ * <p>Rules: round every request up to a power of two; reuse a free block of that size, last
+ * freed first (with {@code pinned_max_round_threshold_mb} set, the last freed block of the
+ * request's power-of-two bucket at least as large: {@link #takeFree}); never split; a freed block that a stream used waits until the event
  * recorded at free retires; events retire lazily, oldest first, at the next allocate or
  * empty_cache; a block allocated during a graph capture is kept for that graph; nothing goes
  * back to the OS except by {@link #emptyCache()}.
@@ -57,6 +58,7 @@ public final class CachingHostAllocator {
     private boolean eventsEnabled = true;
     private boolean capturing;
     private long owned, ownedPeak, active, activeRequests;
+    private long filings;                // blocks filed on a free list so far: HostBlock.filedAt
     private long numHostAlloc, numHostFree, hostAllocNanos, hostFreeNanos;
 
     public CachingHostAllocator(HostMemory host, PinnedConfig config) {
@@ -77,11 +79,15 @@ public final class CachingHostAllocator {
     public boolean eventsEnabled() { return eventsEnabled; }
 
     // tag::round[]
-    /** The block size for a request: the next power of two (CHA.h {@code PowerOf2Ceil}). */
+    /**
+     * The block size for a request: the next power of two (CHA.h {@code PowerOf2Ceil}), or the
+     * exact size above {@code pinned_max_round_threshold_mb} or {@code pinned_max_cached_size_mb}
+     * (options of pytorch/pytorch#171662, PyTorch 2.13; see {@link PinnedConfig}).
+     */
     public long roundSize(long size) {
         // lab:begin 7.1 "Round to a power of two" see ch07 "Rule 1: round up to a power of two"
         if (size > config.maxRoundThreshold() || size > config.maxCachedSize()) {
-            return size;                      // unverified options: exact size above the threshold
+            return size;                      // exact size above either threshold
         }
         long p = Long.highestOneBit(size);
         return p == size ? size : Math.multiplyExact(p, 2L);
@@ -176,6 +182,7 @@ public final class CachingHostAllocator {
             case CACHE -> {
                 active -= b.size();
                 activeRequests--;
+                b.filedAt = ++filings;
                 lists(b.pool).computeIfAbsent(b.size(), k -> new ArrayDeque<>()).addLast(b);
             }
         }
@@ -238,17 +245,36 @@ public final class CachingHostAllocator {
     }
 
     /**
-     * A free block of exactly {@code size}, last freed first, from the pool the current stream
-     * allocates from: the running capture's private pool, else the default one
-     * ({@code get_allocation_pool_for_current_stream}).
+     * A free block for a request of {@code size} bytes (already rounded), from the pool the
+     * current stream allocates from: the running capture's private pool, else the default one
+     * ({@code get_allocation_pool_for_current_stream}). PyTorch files free blocks in buckets by
+     * {@code Log2_64_Ceil(size)} (CHA.h {@code size_index}) and its {@code get_free_block} takes
+     * from the request's bucket. Since pytorch/pytorch#192722 (in PyTorch 2.14's release notes)
+     * it takes a block at least as large as the request; the PR says the rounded case keeps its
+     * old choice, the back (last freed) block, so the kit takes the bucket's last freed block
+     * that fits. When every request is rounded (the default) a bucket holds one size and this is
+     * an exact match; only {@code pinned_max_round_threshold_mb} below
+     * {@code pinned_max_cached_size_mb} caches unrounded blocks, and then a request may get a
+     * larger block of its bucket. (Before that PR, 2.13 took the back block even when it was
+     * smaller than the request: the heap overflow the PR fixed. The kit does not model it.)
      */
     private HostBlock takeFree(long size) {
         TreeMap<Long, Deque<HostBlock>> lists = lists(capture);
-        Deque<HostBlock> list = lists.get(size);
-        if (list == null || list.isEmpty()) return null;
-        HostBlock b = list.pollLast();
-        if (list.isEmpty()) lists.remove(size);
+        Deque<HostBlock> last = null;
+        for (Deque<HostBlock> list : lists.subMap(size, true, bucketTop(size), true).values()) {
+            if (!list.isEmpty() && (last == null || list.peekLast().filedAt > last.peekLast().filedAt)) last = list;
+        }
+        if (last == null) return null;
+        HostBlock b = last.pollLast();
+        if (last.isEmpty()) lists.remove(b.size());
         return b;
+    }
+
+    /** The largest size in {@code size}'s bucket: the power of two at or above it ({@code Log2_64_Ceil}). */
+    static long bucketTop(long size) {
+        long p = Long.highestOneBit(size);
+        if (p == size) return size;
+        return p > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * p;
     }
 
     private TreeMap<Long, Deque<HostBlock>> lists(int pool) {

@@ -16,12 +16,15 @@ import vramlab.units.Bytes;
  *   <li>{@code pinned_reserve_segment_size_mb}: CHA.cpp {@code get_reserve_segment} @03258ab;
  *       the slab is never freed ({@code free_block}); the value "has to be greater than 0"
  *       (CUDAAllocatorConfig.cpp {@code parsePinnedReserveSegmentSize}).
- *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: not checked
- *       against source. Proposed in pytorch/pytorch#171662 (2026-01-04); torch_npu reads them
- *       from {@code c10::CachingAllocator::AcceleratorAllocatorConfig}, and its tests describe
- *       them. The kit follows those descriptions. pytorch/pytorch#192722 (2026-08-10) says
- *       PyTorch buckets free blocks by {@code Log2_64_Ceil(size)} and reuses the first one at
- *       least as large; the kit reuses exact sizes only (see ch07 notes, "Options").
+ *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: added by
+ *       pytorch/pytorch#171662, listed in PyTorch 2.13.0's release notes
+ *       (meta-pytorch/torch-release-notes 2.13.0/final.md @18ed798). The kit did not read the
+ *       C++ that parses and applies them (no copy of CHA.h or c10/core/AllocatorConfig.cpp it
+ *       could read has them); it follows what the PRs and torch_npu's tests of the same
+ *       {@code AcceleratorAllocatorConfig} keys say: a request above either is pinned at its
+ *       exact size, a block above the cache limit is released once free. Reuse within a
+ *       power-of-two bucket is pytorch/pytorch#192722's, in 2.14.0's release notes
+ *       ({@link CachingHostAllocator}'s {@code takeFree}; ch07 notes, "Options").
  * </ul>
  *
  * @param maxCachedSize  blocks larger than this are released when their events retire,

@@ -101,5 +101,36 @@ class PinnedBoundariesTest {
             assertThat(sim.hostMemoryStats().allocatedBytes()).as("released at free").isEqualTo(32 * MiB);
             assertThat(sim.hostMemoryStats().numHostFree()).isEqualTo(1);
         }
+
+        /**
+         * With the round threshold below the cache limit, unrounded blocks are cached, and one
+         * bucket ({@code Log2_64_Ceil} of the size) holds several sizes. pytorch/pytorch#192722
+         * (PyTorch 2.14) makes {@code get_free_block} take a block of the bucket at least as
+         * large as the request, the back one first; never a smaller one, never another bucket's.
+         */
+        @Test
+        @DisplayName("pinned_max_round_threshold_mb: a request reuses the last freed block of its bucket that fits")
+        void unroundedBlocksShareABucket() {
+            sim = new PinnedSim("pinned_max_round_threshold_mb:1");
+            HostBlock three = pin(3 * MiB);
+            HostBlock threeAndAHalf = pin(3 * MiB + MiB / 2);
+            del(three);
+            del(threeAndAHalf);
+            assertThat(pin(5 * MiB / 2)).as("2.5 MiB: bucket (2, 4] MiB, last freed first").isSameAs(threeAndAHalf);
+            HostBlock bigger = pin(3 * MiB + MiB / 4);
+            assertThat(bigger).as("3.25 MiB: the 3 MiB block is too small").isNotSameAs(three);
+            assertThat(bigger.size()).isEqualTo(3 * MiB + MiB / 4);
+            assertThat(pin(3 * MiB / 2)).as("1.5 MiB: bucket (1, 2] MiB, not the 3 MiB block's").isNotSameAs(three);
+            assertThat(pin(3 * MiB)).isSameAs(three);
+            assertThat(sim.hostMemoryStats().numHostAlloc()).isEqualTo(4);
+        }
+
+        @ParameterizedTest(name = "{0} B -> {1} B")
+        @CsvSource({"1, 1", "3, 4", "4, 4", "3145728, 4194304", "4611686018427387904, 4611686018427387904",
+                "4611686018427387905, 9223372036854775807"})
+        @DisplayName("a bucket ends at the power of two at or above the size")
+        void bucketTop(long size, long top) {
+            assertThat(CachingHostAllocator.bucketTop(size)).isEqualTo(top);
+        }
     }
 }
