@@ -167,8 +167,9 @@ public final class BuddyLab {
                   block is only usable whole: half the pool free can still refuse a sequence;
                 - 'w/free' counts admissions that waited although enough bytes were free: paged
                   blocks have none by construction, the buddy and the caching allocator have many;
-                - the buddy's internal waste sits near the quarter the theory predicts; paged blocks
-                  waste only the unfilled tail of each sequence's last block;
+                - the buddy's internal waste sits between the quarter and the third the theory
+                  gives for uniform sizes; paged blocks waste only the unfilled tail of each
+                  sequence's last block;
                 - compaction buys back the buddy's external fragmentation by copying gigabytes.
                 """;
     }

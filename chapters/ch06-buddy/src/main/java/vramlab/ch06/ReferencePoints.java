@@ -15,8 +15,9 @@ import vramlab.units.Bytes;
  * (the expected values are typed from an exact enumeration, not from a run):
  * <ul>
  *   <li>a binary buddy wastes about a quarter of what it allocates when sizes are uniform on
- *       {@code 1..2^K} (overallocation 4/3, "Internal Fragmentation in a Class of Buddy
- *       Systems"; enumerating 1..1024 gives 0.24927);
+ *       {@code 1..2^K} (overallocation 4/3, the low end of the 4/3 to 3/2 band of Russell,
+ *       "Internal Fragmentation in a Class of Buddy Systems", SIAM J. Comput. 1977, for uniform
+ *       sizes; enumerating 1..1024 gives 0.24927);
  *   <li>16-token paged blocks waste under 4%, the figure of vLLM's launch blog post ("vLLM:
  *       Easy, Fast, and Cheap LLM Serving with PagedAttention", 2023-06-20; the SOSP paper
  *       says "near-zero"): enumerating lengths uniform on 1..512 gives 2.84%, on 1..2048

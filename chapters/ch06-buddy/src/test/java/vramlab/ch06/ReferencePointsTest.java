@@ -8,6 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import vramlab.buddy.BuddyAllocator;
+import vramlab.driver.Gpu;
+import vramlab.units.Bytes;
+
 /**
  * The measured reference points sit within their stated tolerance of the literature's values,
  * and those values are themselves checked by exact enumeration, independent of the simulators.
@@ -33,6 +37,30 @@ class ReferencePointsTest {
             alloc += block;
         }
         assertThat(1 - req / alloc).isCloseTo(0.24927, within(0.00001));
+    }
+
+    /**
+     * The notes' band for uniform sizes (Russell 1977: a binary buddy allocates 4/3 to 3/2 of
+     * what is asked): every size 1..n once through the kit's rounding, for each largest size n
+     * from 2^10 to 2^11. Allocated over requested is 4/3 at both powers of two and peaks near
+     * 3/2 at n = 4/3 * 2^10, a third of the allocation wasted.
+     */
+    @Test
+    @DisplayName("sizes uniform on 1..n allocate 4/3 to 3/2 of what they ask, 3/2 near n = 4/3 of a power of two")
+    void buddyBandForUniformSizes() {
+        BuddyAllocator b = BuddyAllocator.upfront(new Gpu(Bytes.gib(1)).openToyProcess(), 1L << 11, 0, 11);
+        double req = 0, alloc = 0, peak = 0;
+        long peakAt = 0;
+        for (long n = 1; n <= 2048; n++) {
+            req += n;
+            alloc += 1L << b.orderFor(n);
+            if (n < 1024) continue;
+            double ratio = alloc / req;
+            assertThat(ratio).as("n = %d", n).isBetween(4 / 3.0 - 0.002, 1.5);
+            if (ratio > peak) { peak = ratio; peakAt = n; }
+        }
+        assertThat(peak).isCloseTo(1.5, within(0.002));
+        assertThat(peakAt).isBetween(1364L, 1367L);
     }
 
     @Test
