@@ -72,7 +72,7 @@ class PinnedBoundariesTest {
     }
 
     @Nested
-    @DisplayName("the options exactly at their thresholds (the kit's descriptions of unverified options)")
+    @DisplayName("the options exactly at their thresholds (options whose C++ the kit has not read)")
     class Thresholds {
         @ParameterizedTest(name = "threshold 48 MiB, request 48 MiB {0} B -> {1} B")
         @CsvSource({"-1, 67108864", "0, 67108864", "1, 50331649"})
