@@ -119,6 +119,7 @@ final class ChildRun {
             boolean exited = p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
             if (poll()) lastEvent = System.nanoTime();
             if (exited) {
+                ChildWatch.endSession(p);      // what it left running (a double fork), before its files are read
                 poll();
                 if (!done) stopped = "the JVM exited with status " + p.exitValue()
                         + " during this test (System.exit, or a crash)";

@@ -16,8 +16,10 @@ import java.util.stream.Stream;
 /**
  * The grader's bounds on a child JVM, shared by {@link ChildRun} (graded tests) and any other
  * command that runs a student's code in a child (the class leaderboard): a child is killed, with
- * its descendants, when it runs past its time-out or prints past the output cap, and the reason
- * is said in the grader's words. "A grader never loses a score because one submission hangs or
+ * its descendants and whatever is left in its session ({@link ChildSession}: a process it started
+ * and left to run, a double fork), when it runs past its time-out or prints past the output cap,
+ * and the reason is said in the grader's words; what is left in its session after it exits of
+ * itself is killed too. "A grader never loses a score because one submission hangs or
  * crashes: it times out that item and goes on."
  */
 public final class ChildWatch {
@@ -27,8 +29,8 @@ public final class ChildWatch {
      * The children started and not yet exited. When the grader's JVM is stopped (SIGTERM:
      * {@code kill}, {@code timeout}, a CI job cancelled) its shutdown hook kills them: before,
      * a child stuck in a student's infinite loop outlived the grader, orphaned at 40% of a core
-     * until someone found it. (Ctrl-C in a terminal reaches the children too, being sent to the
-     * whole foreground process group; a SIGKILL of the grader runs no hook at all.)
+     * until someone found it. (Ctrl-C in a terminal runs the hook too; it no longer reaches a
+     * child in a session of its own directly. A SIGKILL of the grader runs no hook at all.)
      */
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -52,9 +54,19 @@ public final class ChildWatch {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildWatch::killAll, "vramlab-kill-children"));
     }
 
-    /** Starts {@code pb}'s child, to be killed with the grader's JVM if it is still running then. */
+    /**
+     * Starts {@code pb}'s child, in a session of its own where it can be ({@link ChildSession}:
+     * the same process, pid, streams and exit status), to be killed with the grader's JVM if it
+     * is still running then. {@code pb} is left as it was given.
+     */
     static Process start(ProcessBuilder pb) throws IOException {
-        Process p = pb.start();
+        List<String> command = pb.command();
+        Process p;
+        try {
+            p = pb.command(ChildSession.wrap(command, pb.environment(), pb.directory())).start();
+        } finally {
+            pb.command(command);
+        }
         LIVE.add(p);
         p.onExit().thenRun(() -> LIVE.remove(p));
         return p;
@@ -67,7 +79,14 @@ public final class ChildWatch {
      */
     static void killAll() {
         long freezeBy = System.nanoTime() + HOOK_FREEZE.toNanos();
-        for (Process p : List.copyOf(LIVE)) killChildFirst(p, freezeBy).forEach(ProcessHandle::destroyForcibly);
+        for (Process p : List.copyOf(LIVE)) {
+            killChildFirst(p, freezeBy).forEach(ProcessHandle::destroyForcibly);
+            try {
+                ChildSession.end(p.pid(), freezeBy, false);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -112,11 +131,10 @@ public final class ChildWatch {
      * ({@link #awaitStopped}): so that child is in the next listing. Returns none where nothing
      * can be stopped (Windows), and those stopped so far where the stopping cannot be run.
      *
-     * <p>Not process groups or sessions: Java cannot start a child in a new one (it would take a
-     * {@code setsid} command, which macOS lacks), and a process leaves its group with one call
-     * (any shell with job control on, Python's {@code start_new_session}), while it cannot leave
-     * its parent. Neither holds a process whose parent exits on purpose (a daemon's double
-     * fork): that would take a cgroup.
+     * <p>Descendants, not the process group: a process leaves its group with one call (any shell
+     * with job control on), while it cannot leave its parent. A process whose parent exits on
+     * purpose (a daemon's double fork) is no descendant any more; {@link ChildSession} finds it
+     * by its session, where there is {@code setsid} and {@code /proc}.
      */
     static List<ProcessHandle> freeze(Process p, long freezeBy) {
         if (WINDOWS) return List.of();                         // no SIGSTOP: the order kept before
@@ -142,7 +160,7 @@ public final class ChildWatch {
      * own, so it needs no procps: a slim Debian image has none). False when it could not be run.
      * Its status is not read: it is 1 when one of them exited meanwhile, the others signalled.
      */
-    private static boolean signal(String signal, List<ProcessHandle> to) throws InterruptedException {
+    static boolean signal(String signal, List<ProcessHandle> to) throws InterruptedException {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "kill -s " + signal + " \"$@\"", "sh"));
         to.forEach(h -> command.add(Long.toString(h.pid())));
         try {
@@ -161,7 +179,7 @@ public final class ChildWatch {
      * listing and the signal: the stop was meant for the one listed, not for a stranger (a
      * process of the tree that took it is listed, and stopped, in the next round).
      */
-    private static void resumeReused(List<ProcessHandle> stopped) throws InterruptedException {
+    static void resumeReused(List<ProcessHandle> stopped) throws InterruptedException {
         List<ProcessHandle> strangers = stopped.stream().filter(h -> !h.isAlive())
                 .flatMap(h -> ProcessHandle.of(h.pid()).stream()).toList();
         if (!strangers.isEmpty()) signal("CONT", strangers);
@@ -174,7 +192,7 @@ public final class ChildWatch {
      * once: there the next listing comes a whole exec of {@code kill} later, long after a fork
      * under way has ended. One stuck in the kernel (D) is waited for no longer than the bound.
      */
-    private static void awaitStopped(List<ProcessHandle> stopped, long freezeBy) throws InterruptedException {
+    static void awaitStopped(List<ProcessHandle> stopped, long freezeBy) throws InterruptedException {
         if (!PROC) return;
         long until = Math.min(System.nanoTime() + 100_000_000L, freezeBy);
         List<ProcessHandle> going = new ArrayList<>(stopped);
@@ -221,13 +239,31 @@ public final class ChildWatch {
         return "wrote more than " + killAt(outputCap) / 1024 + " KiB of output around the " + outputCap / 1024 + " KiB cap";
     }
 
-    /** Kills a child and everything it started, and waits for it. */
+    /**
+     * Kills a child and everything it started (its descendants, then what is left in its
+     * session), and waits for it.
+     */
     static void kill(Process p) throws InterruptedException {
         // Each waited for, so none is still writing into the folder when the caller reads or deletes it.
-        List<ProcessHandle> below = killChildFirst(p, System.nanoTime() + KILL_FREEZE.toNanos());
+        long freezeBy = System.nanoTime() + KILL_FREEZE.toNanos();
+        List<ProcessHandle> below = killChildFirst(p, freezeBy);
         p.waitFor();
         for (ProcessHandle h : below) h.destroyForcibly();
-        for (ProcessHandle h : below) {
+        awaitGone(below);
+        ChildSession.end(p.pid(), freezeBy, true);
+    }
+
+    /**
+     * Kills what a child that exited of itself left running in its session (a double fork), and
+     * waits for it; one reading of {@code /proc} where nothing is left.
+     */
+    static void endSession(Process p) throws InterruptedException {
+        ChildSession.end(p.pid(), System.nanoTime() + KILL_FREEZE.toNanos(), true);
+    }
+
+    /** Waits for each of {@code killed} to go: as {@link #kill} waits for a child's descendants. */
+    static void awaitGone(java.util.Collection<ProcessHandle> killed) throws InterruptedException {
+        for (ProcessHandle h : killed) {
             // one that will not die in 10 s (stuck in the kernel) is left to the system. Polled, not
             // h.onExit(): for a process not the JVM's own child, that looks first after 300 ms, then
             // 330 ms later, and so on (ProcessHandleImpl.completion, JDK 17), one handle at a time.
@@ -259,6 +295,7 @@ public final class ChildWatch {
                 return new Ending(-1, stopped);
             }
         }
+        endSession(p);
         return new Ending(p.exitValue(), null);
     }
 }

@@ -1,0 +1,225 @@
+package vramlab.quiz.grade;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A child started in a session of its own, so that what it leaves behind can be found and killed.
+ * {@link ChildWatch} kills a child with its descendants, but a process whose parent exits (a
+ * daemon's double fork: {@code (sleep 300 &)} in a shell, or a Java main that starts a process
+ * that starts another and returns) is reparented to init and is nobody's descendant any more: it
+ * went on running, writing files or holding a core, after the grader had moved on. It stays in
+ * its session, though: a process leaves a session only by starting one of its own.
+ *
+ * <p>On Linux a child is started as {@code setsid -w COMMAND} (util-linux; busybox's {@code
+ * setsid}, which has no {@code -w}, without it): a child of the JVM is never a process group
+ * leader, so {@code setsid} starts the session and execs the command in the same process, which
+ * keeps its pid (the session's id from then on), its exit status and its standard streams. When
+ * the child is stopped, and after it exits of itself, every process still in that session
+ * ({@code /proc/<pid>/stat}'s sixth field, proc(5)) is frozen and killed. The kernel keeps a
+ * session's id from being given to a new process while any process is in it, so the id cannot
+ * name a stranger's session while something of the child's is left.
+ *
+ * <p>Limits: a process that starts a session of its own ({@code setsid()}, Python's {@code
+ * start_new_session}, the {@code setsid} command) escapes this too; only a cgroup would hold
+ * it, and making one takes privileges the grader does not ask for. Where there is no {@code /proc}
+ * or no {@code setsid} (macOS, Windows, an image without util-linux or busybox) the child is
+ * started as before, only its descendants are killed, and the grader says so once on its
+ * standard error. A child in a session of its own no longer gets the terminal's Ctrl-C itself:
+ * the grader's shutdown hook (SIGINT, SIGTERM, SIGHUP) kills it; a SIGKILL of the grader's
+ * process group no longer reaches it.
+ */
+final class ChildSession {
+    private ChildSession() {}
+
+    private static final Path PROC = Path.of("/proc");
+    /** The {@code setsid} command and its options, or null where children run in the grader's session. */
+    private static final List<String> SETSID;
+    /** Why children run in the grader's session, or null where they have their own. */
+    private static final String MISSING;
+    private static final AtomicBoolean SAID = new AtomicBoolean();
+    /** After freezing, at most this many rounds of listing the session and killing what is in it. */
+    private static final int KILL_ROUNDS = 5;
+
+    static {
+        List<String> setsid = null;
+        String missing;
+        if (System.getProperty("os.name", "").startsWith("Windows")) {
+            missing = "Windows has no sessions";
+        } else if (!Files.isDirectory(PROC.resolve("self"))) {
+            missing = "no /proc to find a session's processes in";
+        } else {
+            String found = onPath("setsid", System.getenv("PATH"), Path.of(""));
+            missing = found == null ? "no setsid command (util-linux) on the PATH" : "setsid does not start a session keeping the pid and exit status";
+            for (List<String> options : List.of(List.of("-w"), List.<String>of())) {
+                if (found == null) break;
+                List<String> candidate = new ArrayList<>(List.of(found));
+                candidate.addAll(options);
+                if (keepsPidAndStatus(candidate)) {
+                    setsid = List.copyOf(candidate);
+                    missing = null;
+                    break;
+                }
+            }
+        }
+        SETSID = setsid;
+        MISSING = missing;
+    }
+
+    /** True where children start in sessions of their own and what they leave is killed. */
+    static boolean available() { return SETSID != null; }
+
+    /** Why children do not start in sessions of their own here, or null where they do. */
+    static String missing() { return MISSING; }
+
+    /**
+     * {@code command} to be run in a session of its own, or {@code command} itself where that
+     * cannot be (saying so once), or where its program cannot be found as {@code setsid} would
+     * look for it: then {@link ProcessBuilder#start} fails for it as before, rather than {@code
+     * setsid} exiting with a status of its own.
+     */
+    static List<String> wrap(List<String> command, Map<String, String> environment, File directory) {
+        if (SETSID == null) {
+            if (!SAID.getAndSet(true)) {
+                System.err.println("note: " + MISSING + ": a process a submission's tests start and leave running"
+                        + " (a double fork) is not stopped with its test JVM (quiz/README.adoc, Limits)");
+            }
+            return command;
+        }
+        Path dir = directory == null ? Path.of("") : directory.toPath();
+        if (command.isEmpty() || onPath(command.get(0), environment.get("PATH"), dir) == null) return command;
+        List<String> wrapped = new ArrayList<>(SETSID);
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /**
+     * Freezes and kills every process in the session {@code sid} (the pid of a child started by
+     * {@link #wrap}), as {@link ChildWatch#freeze} does for a child's descendants: rounds of
+     * listing and stopping until no new one shows or it is {@code freezeBy}, then SIGKILL, then
+     * listing again for any that was not frozen and forked before it died (at most {@link
+     * #KILL_ROUNDS} rounds). With {@code wait}, waits for each to go (as {@link ChildWatch#kill}),
+     * so none is still writing into the child's folder. Where nothing is left, one reading of
+     * {@code /proc}; nothing at all where {@link #available} is false.
+     */
+    static void end(long sid, long freezeBy, boolean wait) throws InterruptedException {
+        if (SETSID == null) return;
+        List<ProcessHandle> fresh = members(sid);
+        if (fresh.isEmpty()) return;
+        Set<ProcessHandle> stopped = new LinkedHashSet<>();
+        for (int round = 0; !fresh.isEmpty() && round < ChildWatch.FREEZE_ROUNDS && System.nanoTime() - freezeBy < 0; round++) {
+            if (!ChildWatch.signal("STOP", fresh)) break;
+            stopped.addAll(fresh);
+            ChildWatch.resumeReused(fresh);
+            ChildWatch.awaitStopped(fresh, freezeBy);
+            fresh = members(sid).stream().filter(h -> !stopped.contains(h)).toList();
+        }
+        Set<ProcessHandle> left = new LinkedHashSet<>(stopped);
+        left.addAll(fresh);
+        for (int round = 0; !left.isEmpty() && round < KILL_ROUNDS; round++) {
+            left.forEach(ProcessHandle::destroyForcibly);   // SIGKILL ends a stopped process too
+            if (!wait) return;
+            ChildWatch.awaitGone(left);
+            left = new LinkedHashSet<>(members(sid));
+        }
+    }
+
+    /**
+     * The live processes (not zombies) in session {@code sid}, other than this JVM; none for this
+     * JVM's own session, whatever asks. Each handle is taken before its {@code stat} is read and
+     * kept only if it is still alive after: the same process throughout (a handle is a pid and a
+     * start time), not one that took the pid of one that had just exited.
+     */
+    static List<ProcessHandle> members(long sid) {
+        List<ProcessHandle> found = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        if (sid <= 1 || sid == sessionOf(self)) return found;
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC, p -> p.getFileName().toString().matches("\\d+"))) {
+            for (Path dir : procs) {
+                long pid = Long.parseLong(dir.getFileName().toString());
+                if (pid == self) continue;
+                ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+                if (h == null) continue;
+                String[] f = statFields(pid);
+                if (f == null || "ZXx".indexOf(f[0].charAt(0)) >= 0 || Long.parseLong(f[3]) != sid) continue;
+                if (h.isAlive()) found.add(h);
+            }
+        } catch (IOException | DirectoryIteratorException | NumberFormatException e) {
+            // what was listed so far
+        }
+        return found;
+    }
+
+    /** The session id of {@code pid}, or -1 when it cannot be read. */
+    static long sessionOf(long pid) {
+        String[] f = statFields(pid);
+        return f == null ? -1 : Long.parseLong(f[3]);
+    }
+
+    /**
+     * The fields of {@code /proc/<pid>/stat} after the command name (which may hold spaces and
+     * parentheses, so it ends at the last {@code )}): state, ppid, process group, session, ...;
+     * null when the process has gone.
+     */
+    private static String[] statFields(long pid) {
+        try {
+            String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.US_ASCII);
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return f.length > 3 ? f : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Where {@code program} is found as {@code execvp} finds it: as given when it has a slash
+     * (relative to {@code dir}, the child's folder), else in the folders of {@code path}; null
+     * when it is not there or not executable.
+     */
+    static String onPath(String program, String path, Path dir) {
+        if (program.contains("/")) return Files.isExecutable(dir.resolve(program)) ? program : null;
+        if (path == null) return null;
+        for (String folder : path.split(File.pathSeparator)) {
+            Path candidate = Path.of(folder.isEmpty() ? "." : folder).resolve(program);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) return candidate.toAbsolutePath().toString();
+        }
+        return null;
+    }
+
+    /**
+     * Whether {@code setsid} (with its options) runs a command in the same process, in a session
+     * of its own, and passes its exit status on: a shell that prints its pid and its session's
+     * and exits with 7. One such run per grader, at its first child.
+     */
+    private static boolean keepsPidAndStatus(List<String> setsid) {
+        List<String> probe = new ArrayList<>(setsid);
+        probe.addAll(List.of("/bin/sh", "-c", "read -r pid name state ppid group session rest < /proc/$$/stat; echo $$ $session; exit 7"));
+        try {
+            Process p = new ProcessBuilder(probe).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+            return p.exitValue() == 7 && out.equals(p.pid() + " " + p.pid());
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
