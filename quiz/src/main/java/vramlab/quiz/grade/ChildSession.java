@@ -23,14 +23,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * went on running, writing files or holding a core, after the grader had moved on. It stays in
  * its session, though: a process leaves a session only by starting one of its own.
  *
- * <p>On Linux a child is started as {@code setsid -w COMMAND} (util-linux; busybox's {@code
- * setsid}, which has no {@code -w}, without it): a child of the JVM is never a process group
- * leader, so {@code setsid} starts the session and execs the command in the same process, which
- * keeps its pid (the session's id from then on), its exit status and its standard streams. When
+ * <p>On Linux a child is started as {@code setsid -w COMMAND} (util-linux; one with no {@code
+ * -w}, as busybox's or an old util-linux's, without it): a child of the JVM is never a
+ * process group leader, and util-linux's {@code setsid} forks only for one ({@code getpgrp() ==
+ * getpid()}, sys-utils/setsid.c, util-linux 2.38.1), so it starts the session and execs the
+ * command in the same process, which keeps its pid (the session's id from then on), its exit
+ * status and its standard streams. That is checked once, by a probe, before the first child: a
+ * {@code setsid} that forks anyway (toybox's calls {@code setpgid(0, 0)} first) is not used. When
  * the child is stopped, and after it exits of itself, every process still in that session
- * ({@code /proc/<pid>/stat}'s sixth field, proc(5)) is frozen and killed. The kernel keeps a
- * session's id from being given to a new process while any process is in it, so the id cannot
- * name a stranger's session while something of the child's is left.
+ * ({@code /proc/<pid>/stat}'s sixth field, proc(5)) is frozen and killed. The kernel frees a
+ * pid only when no process uses it as its pid, thread group, process group or session ({@code
+ * __change_pid}, kernel/pid.c: the same loop in Linux 2.6.32 and 6.x), so the id cannot name a
+ * stranger's session while something of the child's is left in it.
  *
  * <p>Limits: a process that starts a session of its own ({@code setsid()}, Python's {@code
  * start_new_session}, the {@code setsid} command) escapes this too; only a cgroup would hold
