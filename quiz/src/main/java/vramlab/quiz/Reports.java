@@ -65,21 +65,22 @@ public final class Reports {
     }
 
     /**
-     * A row's status as a student reads it: {@code TODO} for an item whose own step is not written
-     * yet ({@link ScoreRow#notWritten}, the rule {@code check} shows its {@code TODO} by),
-     * {@code WAITING} for one stopped at another step's Todo ({@link ScoreRow#waiting}: check's
-     * {@code WAIT}, the gradebook's {@code WAITING}), else
-     * the row's own (the gradebook keeps the row's, and its points are the same 0).
+     * A row's status as a student reads it: {@code TODO} for an item whose own work is not there
+     * yet ({@link ScoreRow#todo}: its step not written, the rule {@code check} shows its {@code
+     * TODO} by, or its question not answered), {@code WAITING} for one stopped at another step's
+     * Todo ({@link ScoreRow#waiting}: check's {@code WAIT}), else the row's own. The gradebook's
+     * status asks the row the same ({@code NOT_WRITTEN}, {@code WAITING}); the points are the same 0.
      */
     public static String shownStatus(ScoreRow r) {
-        return r.notWritten() ? ScoreRow.TODO : r.waiting() ? ScoreRow.WAITING : r.status();
+        return r.todo() ? ScoreRow.TODO : r.waiting() ? ScoreRow.WAITING : r.status();
     }
 
     /**
      * Why a row lost points, as a student reads it in the table, {@code results.json} and the
      * Classroom result: {@link #explained}, but for a step not written yet {@code check}'s words,
      * "not written yet", followed by what the step's Todo says after them (the section of the
-     * notes to read and the file to write it in), in place of the Todo's whole message.
+     * notes to read and the file to write it in), in place of the Todo's whole message. A question
+     * not answered keeps its mark's words, as {@code quiz --check} prints them.
      */
     public static String told(ScoreRow r) {
         if (!r.notWritten()) return explained(r);
@@ -89,17 +90,16 @@ public final class Reports {
         return ScoreRow.NOT_WRITTEN_YET + (at < 0 ? "" : first.substring(at + ScoreRow.NOT_WRITTEN_YET.length())) + rest;
     }
 
-    private static final java.util.regex.Pattern TODO_STEP = java.util.regex.Pattern.compile("TODO step (\\d+\\.\\d+) ");
-
     /**
      * Steps build on each other: a test of step 3.4 runs the allocator through steps 3.1-3.3
      * first, so on an untouched copy it stops at the first unwritten one. Say so, so the table
-     * reads as the order to work in.
+     * reads as the order to work in: "(needs step N first)" before the reason of a row that waits
+     * ({@link ScoreRow#waitingFor}), unless the reason already starts so ({@code StepOrder}'s).
      */
     static String blockedBy(ScoreRow r) {
-        java.util.regex.Matcher m = TODO_STEP.matcher(r.reason());
-        if (!m.find() || m.group(1).equals(r.step())) return "";
-        return "(needs step " + m.group(1) + " first) ";
+        String needed = r.waitingFor();
+        if (needed == null || r.reason().startsWith(ScoreRow.NEEDS_STEP)) return "";
+        return "(needs step " + needed + " first) ";
     }
 
     /**

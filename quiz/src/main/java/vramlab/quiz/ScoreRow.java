@@ -94,33 +94,70 @@ public record ScoreRow(String step, String name, int points, int earned, String 
 
     /**
      * True when this item lost its points because its own step is not written yet: the first line
-     * of its reason is that step's {@code Todo}, as the lab stub throws it ({@code TODO step 3.1
-     * (Round a request) is not written yet: ...}, {@code vramlab.lab.Todo} in {@code solutions/}).
-     * Another step's Todo is a wait for that step ("needs step N first"), not this. The one rule
-     * behind {@code check}'s {@code TODO} line and {@code grade}'s ({@link Reports#table},
-     * {@code results.json}).
+     * of its reason names that step's {@code Todo}, as the lab stub throws it ({@code TODO step 3.1
+     * (Round a request) is not written yet: ...}, {@code vramlab.lab.Todo} in {@code solutions/};
+     * {@code TODO step 3.1 is not written yet} too). Another step's Todo is a wait for that step
+     * ("needs step N first", {@link #waitingFor}), not this; a Todo below the first line is not
+     * why the item failed. With {@link #notAnswered}, the one rule behind {@code check}'s
+     * {@code TODO} line, {@code grade}'s ({@link Reports#table}, {@code results.json}) and the
+     * gradebook's {@code NOT_WRITTEN} ({@link #todo}).
      */
-    public boolean notWritten() { return !passed() && why().contains("TODO step " + step + " ("); }
+    public boolean notWritten() { return !NEEDS.matcher(why()).lookingAt() && step.equals(todoStep()); }
+
+    /**
+     * True when this quiz question earned nothing because none of its blanks is filled in (its
+     * mark says {@code q3.1: 0/4: not answered (no blank of q3.1 is filled in labs/answers/ch03.txt)},
+     * as {@code quiz --check} prints it, and a missing sheet's mark ends in "which is missing").
+     * A question answered in part, some blanks empty, is answered: a wrong answer.
+     */
+    public boolean notAnswered() {
+        return !passed() && earned == 0 && step.startsWith("q") && NOT_ANSWERED.matcher(why()).lookingAt();
+    }
+
+    /**
+     * True when this item's own work is not there yet: its step is not written ({@link
+     * #notWritten}) or its question not answered ({@link #notAnswered}). {@code check}, {@code
+     * quiz --check}, grade's table and {@code results.json} show it as {@value #TODO}; the
+     * gradebook's status is {@code NOT_WRITTEN}.
+     */
+    public boolean todo() { return notWritten() || notAnswered(); }
 
     /** What {@code grade} shows, in place of the status, for an item stopped at another step's Todo ({@code check}: {@code WAIT}). */
     public static final String WAITING = "WAITING";
 
+    /** How the reason of a test stopped at another step's Todo starts, under {@code StepOrder}: {@code needs step 3.2 first: ...}. */
+    public static final String NEEDS_STEP = "needs step ";
+
     /**
      * True when this item lost its points at another step's {@code Todo}: a chapter's graded test
      * says it {@code needs step 3.2 first: ...} ({@code StepOrder}), a test without that extension
-     * throws the other step's Todo itself. The gradebook's {@code WAITING}; {@code check}'s {@code WAIT}.
+     * throws the other step's Todo itself, on its reason's first line. The gradebook's and grade's
+     * {@code WAITING}; {@code check}'s {@code WAIT}.
      */
     public boolean waiting() { return waitingFor() != null; }
 
     /** The step this item waits for ({@link #waiting}), or null. */
     public String waitingFor() {
-        if (passed() || notWritten()) return null;
-        java.util.regex.Matcher m = WAITS_FOR.matcher(why());
+        if (passed()) return null;
+        java.util.regex.Matcher m = NEEDS.matcher(why());
+        if (m.lookingAt()) return m.group(1);
+        String todo = todoStep();
+        return todo == null || todo.equals(step) ? null : todo;
+    }
+
+    /** The step whose Todo the first line of the reason names ({@code TODO step 3.1 ...}), or null. */
+    private String todoStep() {
+        if (passed()) return null;
+        java.util.regex.Matcher m = TODO_STEP.matcher(why());
         return m.find() ? m.group(1) : null;
     }
 
-    private static final java.util.regex.Pattern WAITS_FOR =
-            java.util.regex.Pattern.compile("(?:^needs step |TODO step )(\\d+\\.\\d+)");
+    private static final java.util.regex.Pattern TODO_STEP = java.util.regex.Pattern.compile("TODO step (\\d+\\.\\d+)\\b");
+    private static final java.util.regex.Pattern NEEDS =
+            java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(NEEDS_STEP) + "(\\d+\\.\\d+)\\b");
+    /** A question's mark with no blank filled in; {@code not answered (...)} alone as the gradebook's older rows say it. */
+    private static final java.util.regex.Pattern NOT_ANSWERED =
+            java.util.regex.Pattern.compile("(?:\\S+: 0/\\d+: )?not answered\\b");
 
     /** The same row with {@code more} added below its reason (a note for the instructor). */
     public ScoreRow withNote(String more) {

@@ -161,6 +161,26 @@ class ReportsTest {
     }
 
     @Test
+    @DisplayName("a question not answered is TODO in the table and results.json (the gradebook's NOT_WRITTEN), in quiz --check's words")
+    @SuppressWarnings("unchecked")
+    void notAnsweredAsQuizCheckSaysIt() {
+        String mark = "q3.1: 0/4: not answered (no blank of q3.1 is filled in labs/answers/ch03.txt)";
+        String reread = "reread ch03 \"Rule 1: the rounding ladder\" (ch03-caching-allocator/notes.html#_rule_1)";
+        ScoreRow blank = new ScoreRow("q3.1", "q3.1: Predict, the block", 4, 0, "FAILED", mark + "\n" + reread);
+        ScoreRow wrong = new ScoreRow("q3.2", "q3.2: Which pool", 2, 0, "FAILED", "q3.2: 0/2: (a) q3.2.a.pool: not the right choice");
+        assertThat(Reports.table(List.of(blank, wrong)))
+                .contains("  q3.1   TODO     0/4  q3.1: Predict, the block\n           " + mark + "\n             " + reread + "\n")
+                .contains("  q3.2   FAILED   0/2  q3.2: Which pool\n");
+        List<Map<String, Object>> tests = (List<Map<String, Object>>) ((Map<String, Object>) MiniJson.parse(
+                Reports.gradescopeJson(List.of(blank, wrong), "visible", ""))).get("tests");
+        assertThat(tests).extracting(t -> (String) t.get("output"))
+                .containsExactly("TODO: " + mark + "\n" + reread, "FAILED: q3.2: 0/2: (a) q3.2.a.pool: not the right choice");
+        assertThat(tests).extracting(t -> t.get("status")).as("Gradescope's own status").containsOnly("failed");
+        Map<String, Object> cr = (Map<String, Object>) MiniJson.parse(Reports.classroomJson(List.of(blank)));
+        assertThat(((List<Map<String, Object>>) (List<?>) cr.get("tests")).get(0).get("message")).isEqualTo(mark + "\n" + reread);
+    }
+
+    @Test
     @DisplayName("score rows survive the TSV round trip and refuse impossible points")
     void tsv() {
         for (ScoreRow r : ROWS) {

@@ -3,6 +3,8 @@ package vramlab.quiz;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,36 @@ class ScoreRowTest {
         assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", "needs step 3.1 first: Round a request is not written yet")
                 .notWritten()).isFalse();
         assertThat(new ScoreRow("3.1", "n", 2, 2, "PASSED", own).notWritten()).isFalse();
+    }
+
+    @Test
+    @DisplayName("a Todo without its title in brackets is still the step's own, not a wait for itself")
+    void todoWithoutTitle() {
+        ScoreRow own = new ScoreRow("3.1", "n", 2, 0, "FAILED", "TODO step 3.1 is not written yet");
+        assertThat(own.notWritten()).isTrue();
+        assertThat(own.waitingFor()).as("no item waits for its own step").isNull();
+        ScoreRow other = new ScoreRow("3.4", "n", 2, 0, "FAILED", "TODO step 3.1 is not written yet");
+        assertThat(other.notWritten()).isFalse();
+        assertThat(other.waitingFor()).isEqualTo("3.1");
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", "TODO step 3.1.").notWritten()).isTrue();
+    }
+
+    @Test
+    @DisplayName("a question none of whose blanks is filled in is not answered (TODO); one answered in part is wrong")
+    void notAnswered() {
+        ScoreRow blank = new ScoreRow("q3.1", "q", 4, 0, "FAILED",
+                "q3.1: 0/4: not answered (no blank of q3.1 is filled in labs/answers/ch03.txt)\nreread ch03 \"Rule 1\"");
+        ScoreRow missing = new ScoreRow("q4.1", "q", 5, 0, "FAILED",
+                "q4.1: 0/5: not answered (no blank of q4.1 is filled in labs/answers/ch04.txt, which is missing)");
+        ScoreRow inPart = new ScoreRow("q3.1", "q", 4, 0, "FAILED",
+                "q3.1: 0/4: (a) q3.1.a.size: not answered; (b) q3.1.b.layer: not the right choice");
+        ScoreRow partial = new ScoreRow("q3.1", "q", 4, 2, "PARTIAL", "q3.1: 2/4: (b) q3.1.b.layer: not answered");
+        assertThat(List.of(blank, missing, inPart, partial)).extracting(ScoreRow::notAnswered)
+                .containsExactly(true, true, false, false);
+        assertThat(List.of(blank, missing, inPart, partial)).extracting(ScoreRow::todo)
+                .containsExactly(true, true, false, false);
+        assertThat(blank.notWritten()).as("a question has no Todo").isFalse();
+        assertThat(new ScoreRow("3.1", "n", 2, 0, "FAILED", "not answered").notAnswered()).as("a lab step is not answered").isFalse();
     }
 
     @Test

@@ -11,15 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 import vramlab.quiz.Reports;
 import vramlab.quiz.ScoreRow;
-import vramlab.quiz.feedback.StepOrder;
 
 /**
  * A class's grades in two CSV files under one folder, kept across runs:
@@ -47,8 +44,6 @@ public final class Gradebook {
     public enum Status {
         PASSED, PARTIAL, FAILED, TIMEOUT, COMPILE_ERROR, NOT_WRITTEN, WAITING, CRASHED
     }
-
-    private static final Pattern TODO_STEP = Pattern.compile("TODO step (\\d+\\.\\d+)\\b");
 
     private final Path dir;
     private String header;
@@ -173,9 +168,10 @@ public final class Gradebook {
     /**
      * What happened to an item, from its row: full or some points (PASSED, PARTIAL); its core did
      * not compile (COMPILE_ERROR); it ran past its bound or the submission's (TIMEOUT); the test
-     * JVM exited, crashed or was stopped for what it wrote (CRASHED); its own step, or the quiz
-     * sheet, is not written (NOT_WRITTEN); it stopped at an earlier step's Todo (WAITING); any
-     * other lost points (FAILED: a wrong answer).
+     * JVM exited, crashed or was stopped for what it wrote (CRASHED); nothing was handed in, its
+     * own step is not written or its question not answered (NOT_WRITTEN: for the last two the
+     * row's {@link ScoreRow#todo}, grade's {@code TODO}); it stopped at an earlier step's Todo
+     * (WAITING: {@link ScoreRow#waiting}, grade's too); any other lost points (FAILED: a wrong answer).
      */
     public static Status status(ScoreRow row) {
         if (row.passed()) return Status.PASSED;
@@ -191,14 +187,9 @@ public final class Gradebook {
             return Status.CRASHED;
         }
         if (why.startsWith("not graded:") || why.startsWith("no Java sources")) return Status.NOT_WRITTEN;
-        // A chapter's graded test (@ExtendWith(StepOrder.class)) says an earlier step's Todo as
-        // "needs step 3.2 first: Find a block is not written yet: ...", without "TODO step".
-        if (why.startsWith(StepOrder.NEEDS_STEP)) return Status.WAITING;
-        Matcher m = TODO_STEP.matcher(why);
-        if (m.find()) return m.group(1).equals(row.step()) ? Status.NOT_WRITTEN : Status.WAITING;
-        if (row.step().startsWith("q") && (why.startsWith("not answered") || why.contains(", which is missing"))) {
-            return Status.NOT_WRITTEN;
-        }
+        // The row's own rule, the one grade's table and results.json show TODO and WAITING by.
+        if (row.todo()) return Status.NOT_WRITTEN;
+        if (row.waiting()) return Status.WAITING;
         return Status.FAILED;
     }
 
