@@ -115,12 +115,26 @@ public record ScoreRow(String step, String name, int points, int earned, String 
     }
 
     /**
-     * True when this item's own work is not there yet: its step is not written ({@link
-     * #notWritten}) or its question not answered ({@link #notAnswered}). {@code check}, {@code
-     * quiz --check}, grade's table and {@code results.json} show it as {@value #TODO}; the
-     * gradebook's status is {@code NOT_WRITTEN}.
+     * True when the grader found no work to grade for this item: no {@code labs/} in the
+     * submission ({@code not graded: no labs/ found: ...}) or no Java source in it ({@code no Java
+     * sources in labs/src/main/java (...)}), the grader's words for an empty hand-in.
      */
-    public boolean todo() { return notWritten() || notAnswered(); }
+    public boolean notHandedIn() {
+        return !passed() && (reason.startsWith(NOT_GRADED) || reason.startsWith(NO_SOURCES));
+    }
+
+    /** How the grader says a submission had no {@code labs/}: {@code not graded: no labs/ found: ...}. */
+    public static final String NOT_GRADED = "not graded: ";
+    /** How the grader says a submission's {@code labs/src/main/java} held no Java source. */
+    public static final String NO_SOURCES = "no Java sources in labs/src/main/java";
+
+    /**
+     * True when this item's own work is not there yet: its step is not written ({@link
+     * #notWritten}), its question not answered ({@link #notAnswered}), or nothing was handed in
+     * ({@link #notHandedIn}). Grade's table and {@code results.json} show it as {@value #TODO}, as
+     * {@code check} and {@code quiz --check} do; the gradebook's status is {@code NOT_WRITTEN}.
+     */
+    public boolean todo() { return notWritten() || notAnswered() || notHandedIn(); }
 
     /** What {@code grade} shows, in place of the status, for an item stopped at another step's Todo ({@code check}: {@code WAIT}). */
     public static final String WAITING = "WAITING";

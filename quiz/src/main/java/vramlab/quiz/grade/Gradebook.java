@@ -169,8 +169,8 @@ public final class Gradebook {
      * What happened to an item, from its row: full or some points (PASSED, PARTIAL); its core did
      * not compile (COMPILE_ERROR); it ran past its bound or the submission's (TIMEOUT); the test
      * JVM exited, crashed or was stopped for what it wrote (CRASHED); nothing was handed in, its
-     * own step is not written or its question not answered (NOT_WRITTEN: for the last two the
-     * row's {@link ScoreRow#todo}, grade's {@code TODO}); it stopped at an earlier step's Todo
+     * own step is not written or its question not answered (NOT_WRITTEN: the row's {@link
+     * ScoreRow#todo}, grade's {@code TODO}); it stopped at an earlier step's Todo
      * (WAITING: {@link ScoreRow#waiting}, grade's too); any other lost points (FAILED: a wrong answer).
      */
     public static Status status(ScoreRow row) {
@@ -186,7 +186,6 @@ public final class Gradebook {
                 || why.startsWith("not run: the test JVM stopped") || why.startsWith("the test class could not run")) {
             return Status.CRASHED;
         }
-        if (why.startsWith("not graded:") || why.startsWith("no Java sources")) return Status.NOT_WRITTEN;
         // The row's own rule, the one grade's table and results.json show TODO and WAITING by.
         if (row.todo()) return Status.NOT_WRITTEN;
         if (row.waiting()) return Status.WAITING;

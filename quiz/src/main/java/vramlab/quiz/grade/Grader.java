@@ -181,8 +181,8 @@ public final class Grader {
         String problem = null;
         try {
             if (s.copy() == 0) {
-                problem = found.root() == null ? "not graded: " + found.flags().get(0)
-                        : "no Java sources in labs/src/main/java (" + found.where() + ")";
+                problem = found.root() == null ? ScoreRow.NOT_GRADED + found.flags().get(0)
+                        : ScoreRow.NO_SOURCES + " (" + found.where() + ")";
                 if (found.root() != null) flags.add("no Java sources in labs/src/main/java: lab steps not graded");
             } else {
                 build = new CoreBuild(s.sources, kit.referenceCore(), area.resolve("build")).build();

@@ -22,7 +22,9 @@ import vramlab.quiz.ScoreRow;
  * gradebook's {@code NOT_WRITTEN}; a Todo on an assertion's fourth line was the gradebook's
  * {@code WAITING} and the table's {@code FAILED} with "(needs step 3.1 first)" under it; a
  * question left blank in an answered sheet was {@code FAILED} everywhere, and in a missing sheet
- * the gradebook's {@code NOT_WRITTEN} but the table's {@code FAILED}.
+ * the gradebook's {@code NOT_WRITTEN} but the table's {@code FAILED}, as was a submission with
+ * nothing in it. (The gradebook's TIMEOUT, COMPILE_ERROR and CRASHED stay its own: the table
+ * shows those rows' FAILED, and their reasons say which.)
  */
 class OneStatusTest {
     /** AssertJ's message when a step's test expected an exception and got a step's Todo: the Todo on the fourth line. */
@@ -45,6 +47,8 @@ class OneStatusTest {
             q4.1 | q4.1: 0/5: not answered (no blank of q4.1 is filled in labs/answers/ch04.txt, which is missing) | NOT_WRITTEN
             q3.1 | q3.1: 0/4: (a) q3.1.a.size: not answered; (b) q3.1.b.layer: not the right choice  | FAILED
             q3.1 | q3.1: 0/4: (a) q3.1.a.size: 7 B is not the size the simulator computes            | FAILED
+            3.1  | not graded: no labs/ found: looked for labs/src/main/java or labs/answers/             | NOT_WRITTEN
+            3.4  | no Java sources in labs/src/main/java (labs/ at the top)                             | NOT_WRITTEN
             """)
     void gradebookTableAndResultsJsonAgree(String step, String reason, Gradebook.Status expected) throws Exception {
         String why = (reason.equals("ASSERTJ") ? ASSERTJ : reason).replace("\\n", "\n");
