@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 
@@ -19,6 +20,7 @@ import vramlab.quiz.Mark;
 import vramlab.quiz.NotesSection;
 import vramlab.quiz.Question;
 import vramlab.quiz.Salt;
+import vramlab.quiz.ScoreRow;
 import vramlab.quiz.Variant;
 
 /**
@@ -209,8 +211,10 @@ final class QuizCommand implements Command {
 
     /**
      * Marks {@code file} for {@code student}, or, without one, for the student its header names;
-     * says when the header is for another student or variant, and lists keys no blank has. Under
-     * a question that lost points, the section of the notes that teaches it ({@link #rereads}).
+     * says when the header is for another student or variant, and lists keys no blank has. Each
+     * question is {@code right}, {@code wrong}, or {@code TODO} when none of its blanks is filled
+     * in ({@link ScoreRow#notAnswered}: grade's {@code TODO}, the gradebook's {@code NOT_WRITTEN}).
+     * Under a question that lost points, the section of the notes that teaches it ({@link #rereads}).
      */
     private static int check(Path file, ChapterLab chapter, String student, Salt salt, List<Question> questions, Io io)
             throws IOException {
@@ -264,7 +268,9 @@ final class QuizCommand implements Command {
             Mark m = Mark.of(q, v, sheet);
             earned += m.earned();
             total += m.points();
-            io.out().println((m.full() ? "  right  " : "  wrong  ") + m.summary());
+            // A question none of whose blanks is filled in is TODO, as grade's table says it (the gradebook's NOT_WRITTEN).
+            String tag = m.full() ? "right" : ScoreRow.quiz(q.id(), q.id(), m, "").notAnswered() ? ScoreRow.TODO : "wrong";
+            io.out().println(String.format(Locale.ROOT, "  %-5s  ", tag) + m.summary());
             if (!m.full() && reread.containsKey(q.id())) io.out().println("         " + reread.get(q.id()).reread());
         }
         io.out().println("Score: " + earned + "/" + total);

@@ -53,6 +53,9 @@ class QuizCommandTest {
         assertThat(check.out()).contains("Score: 0/" + chapterPoints("ch03", "carol"))
                 .contains("q3.5.a.layer: not the right choice")
                 .doesNotContain("CACHING_ALLOCATOR");
+        // Answered in part is wrong; no blank filled in is TODO, as grade's table and results.json say it.
+        assertThat(check.out().lines()).anySatisfy(l -> assertThat(l).startsWith("  wrong  q3.1: 0/"))
+                .anySatisfy(l -> assertThat(l).matches("  TODO   q3\\.2: 0/\\d+: not answered \\(no blank of q3\\.2 is filled in .*ch03\\.txt\\)"));
         Result again = run("quiz", "3", "--student", "carol", "--sheet", sheet.toString());
         assertThat(again.status()).isEqualTo(2);
         assertThat(again.out()).as("the refusal comes before the quiz, which is not printed").isEmpty();
