@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
+import vramlab.quiz.NotesSection;
 import vramlab.quiz.ReleaseStamp;
 import vramlab.quiz.build.ExpressionLeaks;
 import vramlab.quiz.build.PlaygroundBundles;
@@ -60,7 +61,8 @@ public final class ReleaseCommand implements Command {
             "cli", List.of("src/main"));
 
     @Option(names = "--no-site",
-            description = "leave the rendered notes out (students then read the notes' AsciiDoc in chapters/)")
+            description = "leave the rendered notes out (students then read the notes' AsciiDoc in chapters/,"
+                    + " and quiz --check names the heading's line there)")
     boolean noSite;
 
     @Option(names = "--gradescope", paramLabel = "<file.zip>", description = """
@@ -229,7 +231,8 @@ public final class ReleaseCommand implements Command {
                 + " copy of the kit. The practice numbers' answers are kept as keyed hashes (quiz --check marks a\n"
                 + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");
-        Files.writeString(dir.resolve("README.adoc"), readme(site != null));
+        // The README's example of quiz --check's reread line, as this copy prints it (docs/'s page, or the AsciiDoc's line).
+        Files.writeString(dir.resolve("README.adoc"), readme(site != null, NotesSection.inCopy(dir, "ch03", README_SECTION).reread()));
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
     }
@@ -301,8 +304,15 @@ public final class ReleaseCommand implements Command {
             </project>
             """;
 
-    /** The release's README: where to read the notes ({@code docs/} when {@code site}, else the AsciiDoc), and how to check and grade. */
-    static String readme(boolean site) {
+    /** The section of chapter 3 whose reread line the release's README shows. */
+    static final String README_SECTION = "Rule 2: pools never mix";
+
+    /**
+     * The release's README: where to read the notes ({@code docs/} when {@code site}, else the
+     * AsciiDoc), and how to check and grade; {@code reread} is {@code quiz --check}'s line for
+     * {@link #README_SECTION} as the release prints it ({@code NotesSection.inCopy}).
+     */
+    static String readme(boolean site, String reread) {
         String notes = site
                 ? "`docs/index.html` (rendered, with each chapter's slides and playground), or their AsciiDoc in"
                         + " `chapters/chNN-slug/src/docs/asciidoc/`"
@@ -311,10 +321,11 @@ public final class ReleaseCommand implements Command {
         String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
                 + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";
-        String reread = site ? "the chapter's rendered page under `docs/`"
-                : "the chapter's rendered page, which this copy leaves out: find the heading in"
-                        + " `chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc`";
-        return README.replace("{notes}", notes).replace("{docs}", docsRow).replace("{reread}", reread);
+        String where = site ? "its anchor in the chapter's rendered page under `docs/`"
+                : "the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages), which an"
+                        + " editor opens at that line";
+        return README.replace("{notes}", notes).replace("{docs}", docsRow).replace("{reread}", reread)
+                .replace("{reread-where}", where);
     }
 
     private static final String README = """
@@ -343,9 +354,8 @@ public final class ReleaseCommand implements Command {
               your answers in `labs/answers/chNN.txt` and check them with
               `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
               the right answer (this copy holds the practice answers as hashes only), and under a question
-              that lost points the section to reread: `reread ch03 "Rule 2: pools never mix"
-              (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)`, the heading in the chapter's
-              notes and its anchor in {reread}. In the sheets of `labs/answers/` leave the `student` line
+              that lost points the section to reread: `{reread}`, the heading in the chapter's notes and
+              {reread-where}. In the sheets of `labs/answers/` leave the `student` line
               empty: the practice numbers are everyone's. A sheet your instructor hands out with your own numbers is marked
               by your instructor alone.
             . Your points: `./vramlab grade` grades every lab step and every quiz sheet in

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.NotesSection;
 
 /** {@code release --help} prints its description as it is written: no line of it is broken in two. */
 class ReleaseHelpTest {
@@ -33,19 +35,34 @@ class ReleaseHelpTest {
                 .contains("stops it before it writes (exit 2)");
     }
 
+    /**
+     * The README shows quiz --check's reread line as the release prints it: the rendered page's
+     * anchor where the release has docs/, else (release --no-site) the chapter's AsciiDoc and the
+     * heading's line, since a --no-site copy has no notes.html to open.
+     */
     @Test
     @DisplayName("the release's README says what check, grade and quiz --check print: TODO, the reread line and where its page is")
-    void releaseReadmeExplainsTheMessages() {
-        for (boolean site : new boolean[] {false, true}) {
-            String readme = ReleaseCommand.readme(site).replaceAll("\\s+", " ");
-            assertThat(readme).as("site " + site)
+    void releaseReadmeExplainsTheMessages(@TempDir Path copy) throws Exception {
+        String site = "reread ch03 \"Rule 2: pools never mix\" (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)";
+        assertThat(NotesSection.inCopy(KitPaths.root(), "ch03", ReleaseCommand.README_SECTION).reread())
+                .as("the kit's line, as a release with docs/ prints it").isEqualTo(site);
+        String notes = "chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc";
+        Files.createDirectories(copy.resolve(notes).getParent());
+        Files.copy(KitPaths.root().resolve(notes), copy.resolve(notes));
+        Files.writeString(copy.resolve(KitPaths.RELEASE_MARKER), "a release\n");
+        String noSite = NotesSection.inCopy(copy, "ch03", ReleaseCommand.README_SECTION).reread();
+        assertThat(noSite).as("a release without docs/").matches("reread ch03 \"Rule 2: pools never mix\" \\(\\Q" + notes + "\\E:\\d+\\)");
+        for (boolean withSite : new boolean[] {false, true}) {
+            String readme = ReleaseCommand.readme(withSite, withSite ? site : noSite).replaceAll("\\s+", " ");
+            assertThat(readme).as("site " + withSite)
                     .contains("a step you have not written is `TODO`, \"not written yet\", as `check` says it")
-                    .contains("`reread ch03 \"Rule 2: pools never mix\" (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)`")
-                    .contains("leave the `student` line empty").doesNotContain("{reread}");
+                    .contains("`" + (withSite ? site : noSite) + "`")
+                    .contains("leave the `student` line empty").doesNotContain("{reread");
         }
-        assertThat(ReleaseCommand.readme(true).replaceAll("\\s+", " ")).contains("its anchor in the chapter's rendered page under `docs/`");
-        assertThat(ReleaseCommand.readme(false).replaceAll("\\s+", " ")).contains("which this copy leaves out: find the heading in"
-                + " `chapters/chNN-slug/src/docs/asciidoc/chNN-slug.adoc`").doesNotContain("`docs/");
+        assertThat(ReleaseCommand.readme(true, site).replaceAll("\\s+", " ")).contains("its anchor in the chapter's rendered page under `docs/`");
+        assertThat(ReleaseCommand.readme(false, noSite).replaceAll("\\s+", " "))
+                .contains("the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages)")
+                .doesNotContain("`docs/").doesNotContain("notes.html");
     }
 
     @Test

@@ -27,14 +27,33 @@ import java.util.regex.Pattern;
  * {@code _3}. (Checked against Asciidoctor's own ids for every heading of the eight chapters once;
  * the test that checks each question's heading exists also checks it is its page's only one.)
  *
+ * <p>A student release written with {@code release --no-site} has no rendered page to send the
+ * student to: there the line names the chapter's AsciiDoc notes in the release and the heading's
+ * line in them, {@code reread ch03 "Rule 2: pools never mix"
+ * (chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc:118)}, a
+ * {@code path:line} that editors and terminals open at the heading ({@link #ofQuestions} tells
+ * the two releases apart by the page they carry, {@code docs/chNN-slug/notes.html}).
+ *
  * @param chapter the chapter's short name, {@code ch03}
  * @param page    the chapter's folder and page name, {@code ch03-caching-allocator}
  * @param heading the section's heading, word for word
  * @param anchor  its id in the rendered notes; null when the notes were not found to read it from
+ * @param source  null where the line names the rendered page; else the notes' AsciiDoc file, from
+ *                the copy's root with {@code /} between names, which the line names instead
+ * @param line    the heading's line in {@code source} (from 1); 0 when not known
  */
-public record NotesSection(String chapter, String page, String heading, String anchor) {
-    /** One heading of a chapter's notes: its text, its level (2 for {@code ==}), its anchor. */
-    public record Heading(String title, int level, String anchor) {}
+public record NotesSection(String chapter, String page, String heading, String anchor, String source, int line) {
+    /**
+     * One heading of a chapter's notes: its text, its level (2 for {@code ==}), its anchor, and
+     * its line in the notes file read (from 1; a heading of an included file has the line of
+     * the {@code include::} that brings it in).
+     */
+    public record Heading(String title, int level, String anchor, int line) {}
+
+    /** The section as the rendered notes show it: the line names {@code page/notes.html#anchor}. */
+    public NotesSection(String chapter, String page, String heading, String anchor) {
+        this(chapter, page, heading, anchor, null, 0);
+    }
 
     private static final Pattern HEADING = Pattern.compile("^(={2,6}) (\\S.*?)\\s*$");
     private static final Pattern EXPLICIT_ID = Pattern.compile("^\\[(?:\\[([\\w:.-]+)(?:,[^\\]]*)?\\]|#([\\w:-]+)[^\\]]*)\\]$");
@@ -42,13 +61,15 @@ public record NotesSection(String chapter, String page, String heading, String a
 
     /**
      * {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known.
-     * A heading already in quotes (a misconception the notes quote, {@code === "Free neighbours merge"}) keeps its
-     * own quotes rather than gaining a second pair.
+     * Where the copy has no rendered notes ({@link #source}), {@code reread ch03 "heading" (chapters/.../ch03-....adoc:118)},
+     * without {@code :118} when the heading's line is not known. A heading already in quotes (a misconception the notes
+     * quote, {@code === "Free neighbours merge"}) keeps its own quotes rather than gaining a second pair.
      */
     public String reread() {
         boolean quoted = heading.length() > 1 && heading.startsWith("\"") && heading.endsWith("\"");
-        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"")
-                + (anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")");
+        String where = source != null ? " (" + source + (line > 0 ? ":" + line : "") + ")"
+                : anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")";
+        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"") + where;
     }
 
     /**
@@ -71,7 +92,13 @@ public record NotesSection(String chapter, String page, String heading, String a
 
     /** The anchor of the section titled {@code heading} among {@code headings}, or null. */
     private static String anchorIn(List<Heading> headings, String heading) {
-        for (Heading h : headings) if (plain(h.title()).equals(plain(heading))) return h.anchor();
+        Heading h = find(headings, heading);
+        return h == null ? null : h.anchor();
+    }
+
+    /** The heading titled {@code heading} among {@code headings}, or null. */
+    private static Heading find(List<Heading> headings, String heading) {
+        for (Heading h : headings) if (plain(h.title()).equals(plain(heading))) return h;
         return null;
     }
 
@@ -86,13 +113,31 @@ public record NotesSection(String chapter, String page, String heading, String a
         java.util.Map<String, NotesSection> out = new java.util.TreeMap<>();
         java.util.Map<String, List<Heading>> read = new java.util.HashMap<>();      // each chapter's notes read once
         for (Question q : questions) {
-            if (q.notesSection() == null) continue;
-            String page = page(root.resolve("chapters"), q.chapter());
-            List<Heading> headings = read.computeIfAbsent(page, p ->
-                    readable(root.resolve("chapters").resolve(p).resolve("src/docs/asciidoc").resolve(p + ".adoc")));
-            out.put(q.id(), new NotesSection(q.chapter(), page, q.notesSection(), anchorIn(headings, q.notesSection())));
+            if (q.notesSection() != null) out.put(q.id(), inCopy(root, q.chapter(), q.notesSection(), read));
         }
         return java.util.Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * The section {@code heading} of chapter {@code chapter} ({@code ch03}) as the copy of the kit
+     * at {@code root} can show it: its anchor in the rendered page, or, in a student release that
+     * does not carry the chapter's page ({@code docs/ch03-caching-allocator/notes.html}: written
+     * with {@code release --no-site}), its line in the chapter's AsciiDoc notes, which it does.
+     */
+    public static NotesSection inCopy(Path root, String chapter, String heading) {
+        return inCopy(root, chapter, heading, new java.util.HashMap<>());
+    }
+
+    /** {@link #inCopy}, each chapter's notes read once into {@code read}. */
+    private static NotesSection inCopy(Path root, String chapter, String heading, java.util.Map<String, List<Heading>> read) {
+        String page = page(root.resolve("chapters"), chapter);
+        String source = "chapters/" + page + "/src/docs/asciidoc/" + page + ".adoc";
+        Path notes = root.resolve(source);
+        Heading h = find(read.computeIfAbsent(page, p -> readable(notes)), heading);
+        String anchor = h == null ? null : h.anchor();
+        boolean rendered = !KitPaths.isRelease(root) || Files.isRegularFile(root.resolve("docs").resolve(page).resolve("notes.html"));
+        if (rendered || !Files.isRegularFile(notes)) return new NotesSection(chapter, page, heading, anchor);
+        return new NotesSection(chapter, page, heading, anchor, source, h == null ? 0 : h.line());
     }
 
     /** Chapter {@code ch03}'s folder under {@code chapters}, {@code ch03-caching-allocator}; the short name when there is none. */
@@ -112,15 +157,20 @@ public record NotesSection(String chapter, String page, String heading, String a
      */
     public static List<Heading> headings(Path notes) throws IOException {
         List<Heading> out = new ArrayList<>();
-        read(notes, new java.util.HashSet<>(), out);
+        read(notes, new java.util.HashSet<>(), out, 0);
         return out;
     }
 
-    /** {@link #headings}: {@code used}, the page's anchors so far, makes a repeated heading's {@code _2}. */
-    private static void read(Path notes, java.util.Set<String> used, List<Heading> out) throws IOException {
+    /**
+     * {@link #headings}: {@code used}, the page's anchors so far, makes a repeated heading's {@code _2};
+     * {@code at}, when not 0, is the line of the {@code include::} in the top file, every heading's line here.
+     */
+    private static void read(Path notes, java.util.Set<String> used, List<Heading> out, int at) throws IOException {
         String explicit = null;
         String block = null;                          // the delimiter of the listing or comment we are in
+        int number = 0;
         for (String line : Files.readAllLines(notes, StandardCharsets.UTF_8)) {
+            number++;
             String s = line.strip();
             if (block != null) {
                 if (s.equals(block)) block = null;
@@ -133,7 +183,7 @@ public record NotesSection(String chapter, String page, String heading, String a
             }
             Matcher inc = LOCAL_INCLUDE.matcher(s);
             if (inc.matches() && Files.isRegularFile(notes.resolveSibling(inc.group(1)))) {
-                read(notes.resolveSibling(inc.group(1)), used, out);
+                read(notes.resolveSibling(inc.group(1)), used, out, at != 0 ? at : number);
                 explicit = null;
                 continue;
             }
@@ -144,7 +194,9 @@ public record NotesSection(String chapter, String page, String heading, String a
             }
             if (s.startsWith("[") && s.endsWith("]")) continue;     // another block attribute line ([appendix]): the id above still holds
             Matcher h = HEADING.matcher(line);
-            if (h.matches()) out.add(new Heading(h.group(2), h.group(1).length(), unique(explicit, h.group(2), used)));
+            if (h.matches()) {
+                out.add(new Heading(h.group(2), h.group(1).length(), unique(explicit, h.group(2), used), at != 0 ? at : number));
+            }
             explicit = null;
         }
     }

@@ -60,11 +60,11 @@ class NotesSectionTest {
                 === Rule 2: two's
                 """);
         assertThat(NotesSection.headings(notes)).containsExactly(
-                new NotesSection.Heading("Run it", 2, "_run_it"),
-                new NotesSection.Heading("Rule 1: one", 3, "rule-one"),
-                new NotesSection.Heading("The part", 2, "part"),
-                new NotesSection.Heading("Run it", 3, "_run_it_2"),
-                new NotesSection.Heading("Rule 2: two's", 3, "_rule_2_twos"));
+                new NotesSection.Heading("Run it", 2, "_run_it", 4),
+                new NotesSection.Heading("Rule 1: one", 3, "rule-one", 7),
+                new NotesSection.Heading("The part", 2, "part", 13),           // an included file's: the include's line
+                new NotesSection.Heading("Run it", 3, "_run_it_2", 13),
+                new NotesSection.Heading("Rule 2: two's", 3, "_rule_2_twos", 15));
         assertThat(NotesSection.of("ch09", "ch09-x", "Rule 1: one", notes).reread())
                 .isEqualTo("reread ch09 \"Rule 1: one\" (ch09-x/notes.html#rule-one)");
         Path release = Files.writeString(tmp.resolve("ch09-r.adoc"), "== Rule `+x()+`\n");
@@ -76,5 +76,39 @@ class NotesSectionTest {
         assertThat(NotesSection.of("ch09", "ch09-q", "\"Free neighbours merge\"", quoted).reread())
                 .as("a heading in quotes keeps its own pair (it read \"\"Free neighbours merge\"\")")
                 .isEqualTo("reread ch09 \"Free neighbours merge\" (ch09-q/notes.html#_free_neighbours_merge)");
+    }
+
+    /**
+     * A release written with {@code release --no-site} has no {@code docs/}: the line named
+     * {@code ch09-x/notes.html#...}, a page that copy does not have. There it names the chapter's
+     * AsciiDoc notes, which it has, and the heading's line; the kit and a release with its
+     * rendered pages keep the page and anchor.
+     */
+    @Test
+    @DisplayName("reread names the rendered page where the copy has it, else the chapter's AsciiDoc and the heading's line")
+    void bothEditions() throws IOException {
+        Question q = new Question() {
+            @Override public String id() { return "q9.1"; }
+            @Override public String title() { return "One"; }
+            @Override public String prompt(Variant v) { return "One?"; }
+            @Override public java.util.List<Part> parts(Variant v) { return java.util.List.of(); }
+            @Override public String notesSection() { return "Rule 1: one"; }
+        };
+        Path copy = tmp.resolve("copy");
+        Path notes = Files.createDirectories(copy.resolve("chapters/ch09-x/src/docs/asciidoc")).resolve("ch09-x.adoc");
+        Files.writeString(notes, "= Chapter nine\n\n== Run it\n\n=== Rule 1: one\n");
+        Files.createDirectories(copy.resolve("labs"));
+        String site = "reread ch09 \"Rule 1: one\" (ch09-x/notes.html#_rule_1_one)";
+        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("the kit").isEqualTo(site);
+
+        Files.writeString(copy.resolve(KitPaths.RELEASE_MARKER), "a release\n");
+        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("a release without docs/")
+                .isEqualTo("reread ch09 \"Rule 1: one\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5)");
+        assertThat(NotesSection.inCopy(copy, "ch09", "Rule 9: none").reread()).as("a heading the notes lack: the file alone")
+                .isEqualTo("reread ch09 \"Rule 9: none\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc)");
+
+        Files.writeString(Files.createDirectories(copy.resolve("docs/ch09-x")).resolve("notes.html"), "<html></html>");
+        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("a release with docs/")
+                .isEqualTo(site);
     }
 }
