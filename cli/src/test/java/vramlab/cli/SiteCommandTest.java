@@ -93,5 +93,9 @@ class SiteCommandTest {
         assertThat(e.maven(java.util.Map.of(), "package")).containsExactly(mvn, "package");
         e.offline = true;
         assertThat(e.maven(java.util.Map.of(), "package")).containsExactly(mvn, "-o", "package");
+        // The one reading on the Java side, which the site's PlaygroundBundleRepeatableTest uses too.
+        assertThat(EditionOption.offline(java.util.Map.of("VRAMLAB_OFFLINE", "True"))).isTrue();
+        assertThat(EditionOption.offline(java.util.Map.of("VRAMLAB_OFFLINE", "on"))).as("the scripts refuse 'on'").isFalse();
+        assertThat(EditionOption.offline(java.util.Map.of())).isFalse();
     }
 }

@@ -6,22 +6,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vramlab.cli.EditionOption;
 import vramlab.cli.ReleaseCommand;
 
 /**
- * Two builds of the playground bundles, as {@code ./vramlab release} runs Maven for its site
- * ({@link ReleaseCommand#maven}: TeaVM in a JVM whose identity hash codes do not vary), are the same
- * bytes, so two releases of one commit with the site are too. Without it TeaVM 0.16.0 emitted the
+ * Two builds of the playground bundles, as {@code ./vramlab release} and {@code ./vramlab site} run
+ * Maven for the site ({@link ReleaseCommand#maven}: TeaVM in a JVM whose identity hash codes do not
+ * vary), are the same bytes, so two releases of one commit with the site are too. Without it TeaVM 0.16.0 emitted the
  * student bundle's classes and initialisers in another order from one build to the next. Two TeaVM
  * builds of both bundles take minutes: grading-fixtures. {@code VRAMLAB_OFFLINE=1} builds offline,
- * as the launcher does.
+ * as the launcher does ({@link EditionOption#offline}).
  */
 @Tag("grading-fixtures")
 class PlaygroundBundleRepeatableTest {
@@ -29,13 +29,11 @@ class PlaygroundBundleRepeatableTest {
             "playground/student/target/web/vramlab-playground.js");
 
     @Test
-    @DisplayName("two builds of the playground bundles (instructor and student), as the release runs Maven, are the same bytes")
+    @DisplayName("two builds of the playground bundles (instructor and student), as release and site run Maven, are the same bytes")
     void twoBuildsSameBytes(@TempDir Path tmp) throws Exception {
         Path root = Repo.root();
         List<String> cmd = new ArrayList<>(List.of(ReleaseCommand.mvn(), "-q", "-B"));
-        if (List.of("1", "true", "yes").contains(String.valueOf(System.getenv("VRAMLAB_OFFLINE")).toLowerCase(Locale.ROOT))) {
-            cmd.add("-o");
-        }
+        if (EditionOption.offline(System.getenv())) cmd.add("-o");
         cmd.addAll(List.of("-Psite", "-DskipTests", "-pl", "playground/student", "-am", "process-classes"));
         for (int build = 1; build <= 2; build++) {
             Path log = tmp.resolve("mvn-" + build + ".log");
