@@ -403,8 +403,9 @@ public final class ReleaseCommand implements Command {
     }
 
     /**
-     * The JVM options the site's Maven runs with, so that TeaVM compiles the same playground bundle
-     * every time. TeaVM 0.16.0's dependency analysis keeps the nodes that share a type set in a
+     * The JVM options the site's Maven runs with ({@code release}'s render and {@code ./vramlab site},
+     * both through {@link #maven}), so that TeaVM compiles the same playground bundle every time.
+     * TeaVM 0.16.0's dependency analysis keeps the nodes that share a type set in a
      * {@code HashSet<DependencyNode>} ({@code org.teavm.dependency.TypeSet.addDomain}; DependencyNode
      * has no {@code hashCode}, so the set iterates by identity hash codes, which differ from one JVM
      * to the next) and walks them in that order ({@code TypeSet.getTransitions}); the order in which
@@ -432,14 +433,22 @@ public final class ReleaseCommand implements Command {
     public static String mvn() { return System.getProperty("os.name", "").startsWith("Windows") ? "mvn.cmd" : "mvn"; }
 
     /**
+     * The student edition's site build as release runs it: {@code ./vramlab site}'s own
+     * ({@link SiteCommand#build}), so offline ({@code -o}) under {@code VRAMLAB_OFFLINE} in
+     * {@code env} as site and slides are, in the JVM {@link #maven} gives.
+     */
+    static ProcessBuilder siteRender(Path root, Map<String, String> env) {
+        return SiteCommand.build(root, new EditionOption(), env);
+    }
+
+    /**
      * Renders the student edition of the site ({@code -Psite}, {@code vramlab.site.edition=student})
      * and returns its folder, or null when the render failed (its messages are on the console).
      */
     private static Path renderStudentSite(Path root, Io io) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(mvn(),
-                "-q", "-B", "-Psite", "-DskipTests", "-Dvramlab.site.edition=student", "-pl", "site", "-am", "package"));
-        io.err().println("vramlab: rendering the student edition of the notes (" + String.join(" ", cmd) + ")...");
-        Process p = maven(root, cmd).inheritIO().start();
+        ProcessBuilder render = siteRender(root, System.getenv());
+        io.err().println("vramlab: rendering the student edition of the notes (" + String.join(" ", render.command()) + ")...");
+        Process p = render.inheritIO().start();
         Path index = root.resolve("site/target/site/index.html");
         if (p.waitFor() != 0 || !Files.isRegularFile(index)) {
             io.err().println("error: release: the site did not render; its messages are above (--no-site leaves it out)");

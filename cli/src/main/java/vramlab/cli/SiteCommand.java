@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import picocli.CommandLine;
@@ -31,9 +32,9 @@ import picocli.CommandLine.Parameters;
                 Without --instructor, the student edition, site/target/site/: a graded step shows its
                 contract and worked example, never its body; --instructor writes
                 site/target/site-instructor/ (both folders can exist side by side).""",
-        footer = """
-
-                It runs: mvn -q -B -Psite -DskipTests -Dvramlab.site.edition=student -pl site -am package""")
+        footer = "%nIt runs: mvn -q -B -Psite -DskipTests -Dvramlab.site.edition=student -pl site -am package%n"
+                + "with " + ReleaseCommand.DETERMINISTIC_JVM + " added to MAVEN_OPTS, as release runs it: two builds"
+                + " give the same playground bundles.")
 final class SiteCommand implements Command {
     /** Terminal colour and cursor codes, which Maven prints even in batch mode. */
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;?]*[A-Za-z]");
@@ -47,9 +48,7 @@ final class SiteCommand implements Command {
     public int run(Io io) throws Exception {
         if (!rest.isEmpty()) throw new UsageException("site", "takes no arguments, got " + rest);
         Path root = root("site");
-        List<String> cmd = edition.maven(System.getenv(), "-q", "-B", "-Psite", "-DskipTests",
-                "-Dvramlab.site.edition=" + edition.edition(), "-pl", "site", "-am", "package");
-        int status = maven(root, cmd, io.err());
+        int status = run(build(root, edition, System.getenv()), io.err());
         Path index = root.resolve(edition.instructor ? "site/target/site-instructor" : "site/target/site")
                 .resolve("index.html");
         if (status != 0 || !Files.isRegularFile(index)) {
@@ -77,14 +76,32 @@ final class SiteCommand implements Command {
     }
 
     /**
-     * Runs Maven in {@code root}, its output (stdout and stderr) copied to {@code err} so that
-     * the command's own stdout holds only the paths it prints; terminal escape codes are
-     * dropped unless a person is watching a terminal.
+     * The site's Maven build of {@code edition} in the kit at {@code root}, as {@code site} and
+     * {@code release} run it: {@code -o} under {@code --offline} or {@code VRAMLAB_OFFLINE} in
+     * {@code env} ({@link EditionOption#maven}), and the JVM given
+     * {@link ReleaseCommand#DETERMINISTIC_JVM} ({@link ReleaseCommand#maven}), so that TeaVM
+     * compiles the same playground bundles every time (before, only release's render had it, and
+     * two {@code ./vramlab site} builds of one commit could differ).
      */
+    static ProcessBuilder build(Path root, EditionOption edition, Map<String, String> env) {
+        return ReleaseCommand.maven(root, edition.maven(env, "-q", "-B", "-Psite", "-DskipTests",
+                "-Dvramlab.site.edition=" + edition.edition(), "-pl", "site", "-am", "package"));
+    }
+
+    /** Runs Maven's {@code cmd} in {@code root} as {@link #run} does (the decks' build: no TeaVM in it). */
     static int maven(Path root, List<String> cmd, PrintStream err) throws Exception {
+        return run(new ProcessBuilder(cmd).directory(root.toFile()), err);
+    }
+
+    /**
+     * Runs {@code maven}, its output (stdout and stderr) copied to {@code err} so that the
+     * command's own stdout holds only the paths it prints; terminal escape codes are dropped
+     * unless a person is watching a terminal.
+     */
+    static int run(ProcessBuilder maven, PrintStream err) throws Exception {
         boolean terminal = System.console() != null;
-        err.println("vramlab: " + String.join(" ", cmd));
-        Process p = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true).start();
+        err.println("vramlab: " + String.join(" ", maven.command()));
+        Process p = maven.redirectErrorStream(true).start();
         p.getOutputStream().close();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {

@@ -98,4 +98,39 @@ class SiteCommandTest {
         assertThat(EditionOption.offline(java.util.Map.of("VRAMLAB_OFFLINE", "on"))).as("the scripts refuse 'on'").isFalse();
         assertThat(EditionOption.offline(java.util.Map.of())).isFalse();
     }
+
+    /**
+     * Only release's render ran the site's Maven with HotSpot's -XX:hashCode=2, which makes TeaVM's
+     * playground bundles the same bytes from one build to the next: two ./vramlab site builds of
+     * one commit could differ. site now builds as release does, from the one place
+     * (ReleaseCommand.maven), and release's render is site's build (so offline under VRAMLAB_OFFLINE).
+     */
+    @Test
+    @DisplayName("site runs the site's Maven as release does: -XX:hashCode=2 in MAVEN_OPTS; release's render is site's build")
+    void repeatableBundles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path root) {
+        String mvn = ReleaseCommand.mvn();
+        java.util.List<String> build = java.util.List.of("-q", "-B", "-Psite", "-DskipTests", "-Dvramlab.site.edition=student",
+                "-pl", "site", "-am", "package");
+        ProcessBuilder site = SiteCommand.build(root, new EditionOption(), java.util.Map.of());
+        assertThat(site.command()).containsExactlyElementsOf(java.util.stream.Stream.concat(java.util.stream.Stream.of(mvn),
+                build.stream()).toList());
+        assertThat(site.environment().get("MAVEN_OPTS")).as("site's Maven").endsWith(ReleaseCommand.DETERMINISTIC_JVM);
+        assertThat(site.directory()).isEqualTo(root.toFile());
+        EditionOption instructor = new EditionOption();
+        instructor.instructor = true;
+        assertThat(SiteCommand.build(root, instructor, java.util.Map.of()).command()).contains("-Dvramlab.site.edition=instructor");
+
+        ProcessBuilder release = ReleaseCommand.siteRender(root, java.util.Map.of("VRAMLAB_OFFLINE", "yes"));
+        assertThat(release.command()).containsExactlyElementsOf(java.util.stream.Stream.concat(java.util.stream.Stream.of(mvn, "-o"),
+                build.stream()).toList());
+        assertThat(release.environment().get("MAVEN_OPTS")).as("release's render").endsWith(ReleaseCommand.DETERMINISTIC_JVM);
+    }
+
+    @Test
+    @DisplayName("site --help says it runs Maven with -XX:hashCode=2, as release does")
+    void helpNamesTheJvmOption() {
+        assertThat(Main.run(new String[] {"site", "--help"}, io)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " "))
+                .contains("with " + ReleaseCommand.DETERMINISTIC_JVM + " added to MAVEN_OPTS, as release runs it");
+    }
 }
