@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * <p>A student release written with {@code release --no-site} has no rendered page to send the
  * student to: there the line names the chapter's AsciiDoc notes in the release and the heading's
  * line in them, {@code reread ch03 "Rule 2: pools never mix"
- * (chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc:118)}, a
+ * (chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc:162)}, a
  * {@code path:line} that editors and terminals open at the heading ({@link #ofQuestions} tells
  * the two releases apart by the page they carry, {@code docs/chNN-slug/notes.html}).
  *
@@ -61,8 +61,8 @@ public record NotesSection(String chapter, String page, String heading, String a
 
     /**
      * {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known.
-     * Where the copy has no rendered notes ({@link #source}), {@code reread ch03 "heading" (chapters/.../ch03-....adoc:118)},
-     * without {@code :118} when the heading's line is not known. A heading already in quotes (a misconception the notes
+     * Where the copy has no rendered notes ({@link #source}), {@code reread ch03 "heading" (chapters/.../ch03-....adoc:162)},
+     * without {@code :162} when the heading's line is not known. A heading already in quotes (a misconception the notes
      * quote, {@code === "Free neighbours merge"}) keeps its own quotes rather than gaining a second pair.
      */
     public String reread() {
