@@ -360,7 +360,8 @@ public final class ReleaseCommand implements Command {
               by your instructor alone.
             . Your points: `./vramlab grade` grades every lab step and every quiz sheet in
               `labs/answers/` (on the practice numbers) and ends with `Score: X/Y`: a step you have not
-              written is `TODO`, "not written yet", as `check` says it (a test that waits for an earlier step
+              written is `TODO`, "not written yet", as `check` says it, and so is a quiz question none of
+              whose blanks you filled in, as `quiz --check` says it (a test that waits for an earlier step
               is `WAITING`, `check`'s `WAIT`), and under a quiz question the
               section to reread, as `quiz --check` says it. GitHub Classroom runs the same on every push.
             . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
