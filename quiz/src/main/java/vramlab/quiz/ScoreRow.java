@@ -140,7 +140,7 @@ public record ScoreRow(String step, String name, int points, int earned, String 
     public static final String WAITING = "WAITING";
 
     /** How the reason of a test stopped at another step's Todo starts, under {@code StepOrder}: {@code needs step 3.2 first: ...}. */
-    public static final String NEEDS_STEP = "needs step ";
+    public static final String NEEDS_STEP = vramlab.quiz.feedback.StepOrder.NEEDS_STEP;
 
     /**
      * True when this item lost its points at another step's {@code Todo}: a chapter's graded test
