@@ -272,9 +272,8 @@ public final class CachingHostAllocator {
 
     /** The largest size in {@code size}'s bucket: the power of two at or above it ({@code Log2_64_Ceil}). */
     static long bucketTop(long size) {
-        long p = Long.highestOneBit(size);
-        if (p == size) return size;
-        return p > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * p;
+        int log2Ceil = 64 - Long.numberOfLeadingZeros(size - 1);   // llvm::Log2_64_Ceil, as size_index takes it
+        return log2Ceil >= 63 ? Long.MAX_VALUE : 1L << log2Ceil;
     }
 
     private TreeMap<Long, Deque<HostBlock>> lists(int pool) {
