@@ -145,15 +145,15 @@ class EmptyCacheTest {
         void sameAsTheWalk(String conf, long seed) {
             Twins t = new Twins(conf);
             Random r = new Random(seed);
-            int maxFree = 0;
+            int maxFree = 0;   // free blocks when empty_cache was called: above FULL_WALK_MAX, the shortcut runs
             for (int step = 0; step < 20_000; step++) {
                 int op = r.nextInt(100);
                 if (op < 2) {
+                    maxFree = Math.max(maxFree, t.fast.freeBlocks(PoolKind.SMALL).size() + t.fast.freeBlocks(PoolKind.LARGE).size());
                     assertThat(t.fast.emptyCache()).as("bytes released at step %d", step).isEqualTo(t.walk.emptyCache());
                 } else {
                     t.allocOrFree(r, op < 54);
                 }
-                maxFree = Math.max(maxFree, t.fast.freeBlocks(PoolKind.SMALL).size() + t.fast.freeBlocks(PoolKind.LARGE).size());
                 if (step % 1000 == 0) t.fast.checkInvariants();
             }
             assertThat(maxFree).as("the shortcut was taken").isGreaterThan(WholeSegmentRelease.FULL_WALK_MAX);
