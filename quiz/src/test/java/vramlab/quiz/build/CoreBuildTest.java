@@ -10,6 +10,7 @@ import java.util.Map;
 
 import javax.tools.ToolProvider;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -22,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * tell whose class ran.
  */
 class CoreBuildTest {
+    /** The reference, compiled once for the class: CoreBuild only reads it (copyReference, referenceStamp). */
+    @TempDir static Path shared;
+    static Path reference;
     @TempDir Path tmp;
     Path labs;
-    Path reference;
     Path work;
 
     static final Map<String, String> GOOD = Map.of(
@@ -38,13 +41,10 @@ class CoreBuildTest {
             "vramlab/pinned/Pinned.java", "package vramlab.pinned; public final class Pinned { }",
             "vramlab/contest/Entry.java", "package vramlab.contest; public final class Entry { }");
 
-    @BeforeEach
-    void setUp() throws IOException {
-        labs = tmp.resolve("labs/src/main/java");
-        reference = tmp.resolve("reference");
-        work = tmp.resolve("work");
-        write(labs, GOOD);
-        Path refSrc = tmp.resolve("refsrc");
+    @BeforeAll
+    static void compileTheReference() throws IOException {
+        reference = shared.resolve("reference");
+        Path refSrc = shared.resolve("refsrc");
         write(refSrc, GOOD);
         Files.writeString(refSrc.resolve("vramlab/alloc/Sim.java"),
                 "package vramlab.alloc; public final class Sim { public static String who() { return \"reference\"; } }");
@@ -54,6 +54,13 @@ class CoreBuildTest {
             s.filter(p -> p.toString().endsWith(".java")).forEach(p -> args.add(p.toString()));
         }
         assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new))).isZero();
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        labs = tmp.resolve("labs/src/main/java");
+        work = tmp.resolve("work");
+        write(labs, GOOD);
     }
 
     CoreBuild.Result build() { return new CoreBuild(labs, reference, work).build(); }
