@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -48,7 +49,8 @@ class TraceReaderReadsTest {
     @Test
     @DisplayName("characters up to the space at a line's end are trimmed, a control character among them too")
     void trimmedAtTheEnd() throws IOException {
-        for (String line : new String[] {"free a \u0001 ", "free a \u0000", "free a \u0001", "free a\t\u0002\f"}) {
+        for (String line : new String[] {"free a \u0001 ", "free a \u0000", "free a \u0001", "free a\t\u0002\f",
+                "free a \u0001#\u00e9t\u00e9"}) {                                  // a comment of letters not ASCII
             asReference(line + "\nempty_cache\n");                            // a word follows the line's end
             assertThat(TraceReaderTest.actual(new StringReader(line + "\nempty_cache\n"), true))
                     .as("'%s'", line).containsExactly("1 free a 0", "2 empty_cache  0");
@@ -103,6 +105,19 @@ class TraceReaderReadsTest {
         }
         assertThat(TraceReaderTest.actual(new StringReader("alloc se 4bytes\nalloc q 4BYTES\n"), true))
                 .containsExactly("1 alloc se 4", "2 alloc q 4");
+    }
+
+    @Test
+    @DisplayName("a last line without its newline reads its own bytes only, not what the buffer held past them before")
+    void lastLineReadsItsOwnBytes() {
+        // the first read fills the 64 KiB buffer; the second puts the last line at its front, where the
+        // bytes just past it are still the first line's "tes"
+        String first = "#0123456789tes" + "x".repeat(65_536 - 15) + "\n";
+        String last = "alloc a 4by";                                         // "4by" then "tes" where it ended
+        InputStream in = new SequenceInputStream(new ByteArrayInputStream(first.getBytes(StandardCharsets.US_ASCII)),
+                new ByteArrayInputStream(last.getBytes(StandardCharsets.US_ASCII)));
+        assertThat(TraceReaderTest.actual(in, true)).containsExactly(
+                "error f:2: bad size '4by': expected bytes or a number with a unit (512B, 4KiB, 3MiB, 1.5GiB)");
     }
 
     private static final String TRACE;
