@@ -22,7 +22,9 @@ import java.util.concurrent.BlockingQueue;
  *
  * <p>The reading thread is a daemon and ends at the trace's end or its first error;
  * {@link #close()} stops it early (a replay that failed). Memory stays bounded: at most
- * {@link #BATCHES} batches of {@link #BATCH} events are read ahead.
+ * {@link #BATCHES} batches of {@link #BATCH} events wait in the queue, and one more is being
+ * filled while the queue is full (so {@code BATCHES + 1} are read ahead of a replay that has not
+ * asked yet, and {@code BATCHES + 1} batches are ever made, each reused).
  */
 public final class ReadAhead implements TraceCursor, AutoCloseable {
     static final int BATCH = 4096;
