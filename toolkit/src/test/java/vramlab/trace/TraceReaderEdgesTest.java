@@ -20,13 +20,6 @@ import org.junit.jupiter.api.Test;
 @DisplayName("the trace reader at its edges")
 class TraceReaderEdgesTest {
 
-    /** Bytes and characters both say what the reference says. */
-    private static void asReference(String text) throws IOException {
-        List<String> expected = TraceReaderTest.reference(text);
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        assertThat(TraceReaderTest.actual(new ByteArrayInputStream(utf8), true)).as("bytes").isEqualTo(expected);
-        assertThat(TraceReaderTest.actual(new StringReader(text), false)).as("chars").isEqualTo(expected);
-    }
 
     @Test
     @DisplayName("a control character that is not \\s: trimmed at the line's ends, a word's part inside, \\s still splits")
@@ -34,15 +27,15 @@ class TraceReaderEdgesTest {
         for (String line : new String[] {"alloc\ta\u0001 4", "alloc a\u0001\t4", "free\u000b\u0001b", "free\fb\u0001",
                 "\u0000free a b", " free a\u0001 b", "free a\u0001 b ", "\u0001 free  a \u0002", "free \u0001b \t",
                 "alloc\u000b\u0002\f9"}) {
-            asReference("alloc x 1\n" + line + "\n");
+            TraceReaderTest.asReference("alloc x 1\n" + line + "\n");
         }
     }
 
     @Test
     @DisplayName("a line whose words end before a refill: its error quotes the line as written")
     void wordsBeforeARefill() throws IOException {
-        asReference("alloc x 1\n".repeat(10) + "free a b" + " ".repeat(70_000) + "\n");
-        asReference("alloc x 1\n".repeat(10) + "alloc a" + " ".repeat(70_000) + "# c\n");
+        TraceReaderTest.asReference("alloc x 1\n".repeat(10) + "free a b" + " ".repeat(70_000) + "\n");
+        TraceReaderTest.asReference("alloc x 1\n".repeat(10) + "alloc a" + " ".repeat(70_000) + "# c\n");
     }
 
     @Test

@@ -27,13 +27,6 @@ import org.junit.jupiter.api.Test;
 @DisplayName("the trace reader across its reads")
 class TraceReaderReadsTest {
 
-    /** Bytes and characters both say what the regular-expression reader says. */
-    private static void asReference(String text) throws IOException {
-        List<String> expected = TraceReaderTest.reference(text);
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        assertThat(TraceReaderTest.actual(new ByteArrayInputStream(utf8), true)).as("bytes").isEqualTo(expected);
-        assertThat(TraceReaderTest.actual(new StringReader(text), false)).as("chars").isEqualTo(expected);
-    }
 
     @Test
     @DisplayName("a line whose words end in one read and whose comment comes in the next: its error quotes the words alone")
@@ -41,7 +34,7 @@ class TraceReaderReadsTest {
         // the first read is 64 KiB: the line starts 46 bytes before its end, its comment 60 bytes after
         String before = "#" + "x".repeat(65_488) + "\n";                       // 65,490 bytes
         String text = before + "free a b" + " ".repeat(98) + "# the rest\nempty_cache\n";
-        asReference(text);
+        TraceReaderTest.asReference(text);
         assertThat(TraceReaderTest.actual(new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII)), true))
                 .containsExactly("error f:2: 'free a b': expected free <handle>");
     }
@@ -51,7 +44,7 @@ class TraceReaderReadsTest {
     void trimmedAtTheEnd() throws IOException {
         for (String line : new String[] {"free a \u0001 ", "free a \u0000", "free a \u0001", "free a\t\u0002\f",
                 "free a \u0001#\u00e9t\u00e9"}) {                                  // a comment of letters not ASCII
-            asReference(line + "\nempty_cache\n");                            // a word follows the line's end
+            TraceReaderTest.asReference(line + "\nempty_cache\n");                            // a word follows the line's end
             assertThat(TraceReaderTest.actual(new StringReader(line + "\nempty_cache\n"), true))
                     .as("'%s'", line).containsExactly("1 free a 0", "2 empty_cache  0");
         }
@@ -61,7 +54,7 @@ class TraceReaderReadsTest {
     @DisplayName("a first line that is only a comment holding a control character reads as no event")
     void controlInAFirstComment() throws IOException {
         for (String text : new String[] {"#\u0001\nalloc a 1\n", "# \u0002 x\r\nalloc a 1", "#\u0000"}) {
-            asReference(text);
+            TraceReaderTest.asReference(text);
         }
         assertThat(TraceReaderTest.actual(new ByteArrayInputStream("#\u0001\nalloc a 1\n".getBytes(StandardCharsets.US_ASCII)),
                 true)).containsExactly("2 alloc a 1");

@@ -98,6 +98,14 @@ class TraceReaderTest {
     }
 
     /** What the new reader says, through its iterator or its cursor. */
+    /** Bytes and characters both read {@code text} as the regular-expression reader ({@link #reference}) does. */
+    static void asReference(String text) throws IOException {
+        List<String> expected = reference(text);
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        assertThat(actual(new ByteArrayInputStream(utf8), true)).as("bytes").isEqualTo(expected);
+        assertThat(actual(new StringReader(text), false)).as("chars").isEqualTo(expected);
+    }
+
     static List<String> actual(Reader text, boolean cursor) { return actual(new TraceReader(text, "f"), cursor); }
 
     /** The same, reading the text's UTF-8 bytes. */
