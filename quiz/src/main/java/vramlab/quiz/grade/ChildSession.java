@@ -123,15 +123,9 @@ final class ChildSession {
         List<ProcessHandle> fresh = members(sid);
         if (fresh.isEmpty()) return;
         Set<ProcessHandle> stopped = new LinkedHashSet<>();
-        for (int round = 0; !fresh.isEmpty() && round < ChildWatch.FREEZE_ROUNDS && System.nanoTime() - freezeBy < 0; round++) {
-            if (!ChildWatch.signal("STOP", fresh)) break;
-            stopped.addAll(fresh);
-            ChildWatch.resumeReused(fresh);
-            ChildWatch.awaitStopped(fresh, freezeBy);
-            fresh = members(sid).stream().filter(h -> !stopped.contains(h)).toList();
-        }
+        ChildWatch.freezeRounds(fresh, () -> members(sid).stream(), freezeBy, stopped);
         Set<ProcessHandle> left = new LinkedHashSet<>(stopped);
-        left.addAll(fresh);
+        left.addAll(members(sid));                          // any the rounds listed but did not stop
         for (int round = 0; !left.isEmpty() && round < KILL_ROUNDS; round++) {
             left.forEach(ProcessHandle::destroyForcibly);   // SIGKILL ends a stopped process too
             if (!wait) return;

@@ -139,16 +139,9 @@ public final class ChildWatch {
     static List<ProcessHandle> freeze(Process p, long freezeBy) {
         if (WINDOWS) return List.of();                         // no SIGSTOP: the order kept before
         Set<ProcessHandle> stopped = new LinkedHashSet<>();    // a handle is its pid and start time
-        // p alone first, before the listing: it starts no more while its tree is listed
-        List<ProcessHandle> fresh = Stream.of(p.toHandle()).filter(ProcessHandle::isAlive).toList();
         try {
-            for (int round = 0; !fresh.isEmpty() && round < FREEZE_ROUNDS && System.nanoTime() - freezeBy < 0; round++) {
-                if (!signal("STOP", fresh)) break;
-                stopped.addAll(fresh);
-                resumeReused(fresh);
-                awaitStopped(fresh, freezeBy);
-                fresh = p.descendants().filter(h -> !stopped.contains(h) && h.isAlive()).toList();
-            }
+            // p alone first, before the listing: it starts no more while its tree is listed
+            freezeRounds(Stream.of(p.toHandle()).filter(ProcessHandle::isAlive).toList(), p::descendants, freezeBy, stopped);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();                // what is stopped is killed all the same
         }
@@ -156,11 +149,29 @@ public final class ChildWatch {
     }
 
     /**
+     * The freezing rounds, for a child's descendants ({@link #freeze}) and for its session
+     * ({@link ChildSession#end}): stops {@code fresh}, then each live process {@code listing}
+     * shows that is not stopped yet, until a listing shows none, after {@link #FREEZE_ROUNDS}
+     * rounds, or at {@code freezeBy}. Adds each process it stops to {@code stopped}, which the
+     * caller keeps, so an interrupted wait leaves it with what was stopped so far.
+     */
+    static void freezeRounds(List<ProcessHandle> fresh, java.util.function.Supplier<Stream<ProcessHandle>> listing,
+            long freezeBy, Set<ProcessHandle> stopped) throws InterruptedException {
+        for (int round = 0; !fresh.isEmpty() && round < FREEZE_ROUNDS && System.nanoTime() - freezeBy < 0; round++) {
+            if (!signal("STOP", fresh)) break;
+            stopped.addAll(fresh);
+            resumeReused(fresh);
+            awaitStopped(fresh, freezeBy);
+            fresh = listing.get().filter(h -> !stopped.contains(h) && h.isAlive()).toList();
+        }
+    }
+
+    /**
      * Sends {@code signal} to the processes {@code to} with the shell's {@code kill} (the shell's
      * own, so it needs no procps: a slim Debian image has none). False when it could not be run.
      * Its status is not read: it is 1 when one of them exited meanwhile, the others signalled.
      */
-    static boolean signal(String signal, List<ProcessHandle> to) throws InterruptedException {
+    private static boolean signal(String signal, List<ProcessHandle> to) throws InterruptedException {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "kill -s " + signal + " \"$@\"", "sh"));
         to.forEach(h -> command.add(Long.toString(h.pid())));
         try {
@@ -179,7 +190,7 @@ public final class ChildWatch {
      * listing and the signal: the stop was meant for the one listed, not for a stranger (a
      * process of the tree that took it is listed, and stopped, in the next round).
      */
-    static void resumeReused(List<ProcessHandle> stopped) throws InterruptedException {
+    private static void resumeReused(List<ProcessHandle> stopped) throws InterruptedException {
         List<ProcessHandle> strangers = stopped.stream().filter(h -> !h.isAlive())
                 .flatMap(h -> ProcessHandle.of(h.pid()).stream()).toList();
         if (!strangers.isEmpty()) signal("CONT", strangers);
@@ -192,7 +203,7 @@ public final class ChildWatch {
      * once: there the next listing comes a whole exec of {@code kill} later, long after a fork
      * under way has ended. One stuck in the kernel (D) is waited for no longer than the bound.
      */
-    static void awaitStopped(List<ProcessHandle> stopped, long freezeBy) throws InterruptedException {
+    private static void awaitStopped(List<ProcessHandle> stopped, long freezeBy) throws InterruptedException {
         if (!PROC) return;
         long until = Math.min(System.nanoTime() + 100_000_000L, freezeBy);
         List<ProcessHandle> going = new ArrayList<>(stopped);
