@@ -447,9 +447,10 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
     /**
      * Characters back to UTF-8 bytes as they are read, as {@code String.getBytes(UTF_8)} writes
      * them (a lone surrogate becomes {@code ?}); written out rather than through a
-     * {@code CharsetEncoder} so the playground's TeaVM build carries it too.
+     * {@code CharsetEncoder} so the playground's TeaVM build carries it too. It never closes
+     * the {@code Reader}: closing is left to whoever opened it, as for the byte constructor.
      */
-    private static final class Utf8Encoding extends InputStream {
+    static final class Utf8Encoding extends InputStream {
         private final Reader in;
         private final char[] chars = new char[1 << 13];
         private final byte[] bytes = new byte[3 * chars.length + 4];
@@ -528,8 +529,5 @@ public final class TraceReader implements Iterator<TraceEvent>, TraceCursor {
             }
             return o;
         }
-
-        @Override
-        public void close() throws IOException { in.close(); }
     }
 }

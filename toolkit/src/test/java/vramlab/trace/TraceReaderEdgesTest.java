@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The tokenizer's edges that the regular-expression reader ({@link TraceReaderTest#reference})
  * and the class comment define, where PIT found no test: a control character beside \s,
  * a line that crosses a refill, a trace longer than the longest line, the 1 MiB cap, the
- * encoding of a decoded text at UTF-8's boundaries, and how an error quotes its text.
+ * encoding of a decoded text at UTF-8's boundaries (through the stream's both reads), and how an error quotes its text.
  */
 @DisplayName("the trace reader at its edges")
 class TraceReaderEdgesTest {
@@ -69,6 +69,23 @@ class TraceReaderEdgesTest {
         for (String h : handles.split(" ")) text.append("alloc ").append(h).append(" 4\nfree ").append(h).append('\n');
         asBytes(text.toString());
         asBytes("#" + "\u20ac".repeat(9000) + "\nalloc a 4\n");                  // a whole read of 3-byte characters
+    }
+
+    @Test
+    @DisplayName("the encoding stream read a byte at a time gives String.getBytes(UTF_8)'s bytes, then -1; it leaves the Reader open")
+    void encodingByteAtATime() throws IOException {
+        String text = "a\u007f\u0080\u07ff\u0800\uffff\ud800\udc00\udbff\udfff\ud800x\udc00" + "\u20ac".repeat(3000) + "\ud800";
+        boolean[] closed = {false};
+        StringReader source = new StringReader(text) {
+            @Override public void close() { closed[0] = true; }
+        };
+        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        try (TraceReader.Utf8Encoding in = new TraceReader.Utf8Encoding(source)) {
+            for (int b; (b = in.read()) != -1; ) read.write(b);
+            assertThat(in.read()).isEqualTo(-1);
+        }
+        assertThat(read.toByteArray()).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
+        assertThat(closed[0]).as("closing the trace's stream is its opener's").isFalse();
     }
 
     private static void asBytes(String text) {
