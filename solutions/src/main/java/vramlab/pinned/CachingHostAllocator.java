@@ -24,16 +24,17 @@ import vramlab.driver.Stream;
  * aten/src/ATen/cuda/CachingHostAllocator.cpp @03258ab; its CUDA-graph rules are those of the
  * later CHA.h with private pools (see {@link #fateOf}).
  *
- * <p>Rules: round every request up to a power of two; reuse a free block of that size, last
- * freed first (with {@code pinned_max_round_threshold_mb} set, the last freed block of the
- * request's power-of-two bucket at least as large: {@link #takeFree}); never split; a freed block that a stream used waits until the event
+ * <p>Rules: round every request up to a power of two; keep free blocks in one list per
+ * power-of-two bucket ({@link FreeLists}) and reuse the block nearest the back of the request's
+ * bucket that is at least as large, which is the last freed block of that size while every
+ * request is rounded ({@link #takeFree}); never split; a freed block that a stream used waits until the event
  * recorded at free retires; events retire lazily, oldest first, at the next allocate or
  * empty_cache; a block allocated during a graph capture is kept for that graph; nothing goes
  * back to the OS except by {@link #emptyCache()}.
  *
  * <p>Invariants ({@link #checkInvariants()}): each owned block is in exactly one state
  * (checked out, waiting, free list, parked); free-list blocks have no pending events and are
- * filed under their size, in the default pool unless a capture allocated them, then in that
+ * filed in their size's bucket, in the default pool unless a capture allocated them, then in that
  * capture's pool; {@code owned} is the sum of the owned blocks and {@code active} the sum of
  * those not on a free list; {@code numHostAlloc - numHostFree} is the number of blocks.
  */
@@ -46,10 +47,10 @@ public final class CachingHostAllocator {
     private final HostMemory host;
     private final PinnedConfig config;
     private final Set<HostBlock> blocks = new LinkedHashSet<>();
-    /** Free lists by block size; each list is LIFO (push and pop at the back). */
-    private final TreeMap<Long, Deque<HostBlock>> freeLists = new TreeMap<>();
+    /** The default pool's free lists: one per power-of-two bucket (CHA.h {@code free_list_}). */
+    private final FreeLists freeLists = new FreeLists();
     /** The private pools of graph captures: capture id -> its free lists (CHA.h graph_pools_). */
-    private final Map<Integer, TreeMap<Long, Deque<HostBlock>>> graphPools = new TreeMap<>();
+    private final Map<Integer, FreeLists> graphPools = new TreeMap<>();
     private int capture;                 // the current capture's pool id; 0 outside a capture
     /** Newest event at the front, oldest at the back (CHA.h push_front / pop back). */
     private final Deque<PendingEvent> events = new ArrayDeque<>();
@@ -58,7 +59,6 @@ public final class CachingHostAllocator {
     private boolean eventsEnabled = true;
     private boolean capturing;
     private long owned, ownedPeak, active, activeRequests;
-    private long filings;                // blocks filed on a free list so far: HostBlock.filedAt
     private long numHostAlloc, numHostFree, hostAllocNanos, hostFreeNanos;
 
     public CachingHostAllocator(HostMemory host, PinnedConfig config) {
@@ -81,8 +81,9 @@ public final class CachingHostAllocator {
     // tag::round[]
     /**
      * The block size for a request: the next power of two (CHA.h {@code PowerOf2Ceil}), or the
-     * exact size above {@code pinned_max_round_threshold_mb} or {@code pinned_max_cached_size_mb}
-     * (options of pytorch/pytorch#171662, PyTorch 2.13; see {@link PinnedConfig}).
+     * exact size when the request is above {@code pinned_max_round_threshold_mb} or
+     * {@code pinned_max_cached_size_mb} (options of pytorch/pytorch#171662, PyTorch 2.13; see
+     * {@link PinnedConfig}).
      */
     public long roundSize(long size) {
         // lab:begin 7.1 "Round to a power of two" see ch07 "Rule 1: round up to a power of two"
@@ -182,8 +183,7 @@ public final class CachingHostAllocator {
             case CACHE -> {
                 active -= b.size();
                 activeRequests--;
-                b.filedAt = ++filings;
-                lists(b.pool).computeIfAbsent(b.size(), k -> new ArrayDeque<>()).addLast(b);
+                lists(b.pool).add(b);
             }
         }
     }
@@ -223,10 +223,7 @@ public final class CachingHostAllocator {
         // lab:begin 7.4 "empty_host_cache" see ch07 "Giving it back: empty_host_cache"
         if (!events.isEmpty()) processEvents();
         long freed = 0;
-        for (Deque<HostBlock> list : freeLists.values()) {
-            for (HostBlock b : list) { freed += b.size(); release(b); }
-        }
-        freeLists.clear();
+        for (HostBlock b : freeLists.drain()) { freed += b.size(); release(b); }   // bucket by bucket
         return freed;
         // lab:end
     }
@@ -247,37 +244,21 @@ public final class CachingHostAllocator {
     /**
      * A free block for a request of {@code size} bytes (already rounded), from the pool the
      * current stream allocates from: the running capture's private pool, else the default one
-     * ({@code get_allocation_pool_for_current_stream}). PyTorch files free blocks in buckets by
-     * {@code Log2_64_Ceil(size)} (CHA.h {@code size_index}) and its {@code get_free_block} takes
-     * from the request's bucket. Since pytorch/pytorch#192722 (in PyTorch 2.14's release notes)
-     * it takes a block at least as large as the request; the PR says the rounded case keeps its
-     * old choice, the back (last freed) block, so the kit takes the bucket's last freed block
-     * that fits. When every request is rounded (the default) a bucket holds one size and this is
-     * an exact match; only {@code pinned_max_round_threshold_mb} below
-     * {@code pinned_max_cached_size_mb} caches unrounded blocks, and then a request may get a
-     * larger block of its bucket. (Before that PR, 2.13 took the back block even when it was
-     * smaller than the request: the heap overflow the PR fixed. The kit does not model it.)
+     * ({@code get_allocation_pool_for_current_stream}). {@link FreeLists#take} is CHA.h's
+     * {@code get_free_block}: in the request's bucket, the block nearest the back that is at
+     * least as large. When every request is rounded (the default) a bucket holds one size and
+     * this is the last freed block of the request's size; only {@code pinned_max_round_threshold_mb}
+     * below {@code pinned_max_cached_size_mb} caches unrounded blocks, and then a request may get
+     * a larger block of its bucket (pytorch/pytorch#192722, PyTorch 2.14. Before it, 2.13 took
+     * the back block even when it was smaller than the request: the heap overflow that PR
+     * fixed. The kit does not model it.)
      */
     private HostBlock takeFree(long size) {
-        TreeMap<Long, Deque<HostBlock>> lists = lists(capture);
-        Deque<HostBlock> last = null;
-        for (Deque<HostBlock> list : lists.subMap(size, true, bucketTop(size), true).values()) {
-            if (!list.isEmpty() && (last == null || list.peekLast().filedAt > last.peekLast().filedAt)) last = list;
-        }
-        if (last == null) return null;
-        HostBlock b = last.pollLast();
-        if (last.isEmpty()) lists.remove(b.size());
-        return b;
+        return lists(capture).take(size);
     }
 
-    /** The largest size in {@code size}'s bucket: the power of two at or above it ({@code Log2_64_Ceil}). */
-    static long bucketTop(long size) {
-        int log2Ceil = 64 - Long.numberOfLeadingZeros(size - 1);   // llvm::Log2_64_Ceil, as size_index takes it
-        return log2Ceil >= 63 ? Long.MAX_VALUE : 1L << log2Ceil;
-    }
-
-    private TreeMap<Long, Deque<HostBlock>> lists(int pool) {
-        return pool == 0 ? freeLists : graphPools.computeIfAbsent(pool, k -> new TreeMap<>());
+    private FreeLists lists(int pool) {
+        return pool == 0 ? freeLists : graphPools.computeIfAbsent(pool, k -> new FreeLists());
     }
 
     private HostBlock newBlock(long size) {
@@ -310,7 +291,7 @@ public final class CachingHostAllocator {
     public void beginCapture() {
         capturing = true;
         capture = graphPools.size() + 1;
-        graphPools.put(capture, new TreeMap<>());
+        graphPools.put(capture, new FreeLists());
     }
 
     public void endCapture() {
@@ -327,14 +308,24 @@ public final class CachingHostAllocator {
 
     /** Every owned block, in creation order. */
     public Collection<HostBlock> blocks() { return Collections.unmodifiableSet(blocks); }
-    /** Blocks on the default pool's free lists, by size, each list oldest first. */
+    /**
+     * Blocks on the default pool's free lists, grouped by size, each group oldest first: a view
+     * for reading sizes; the allocator keeps them by bucket ({@link #freeBuckets(int)}).
+     */
     public Map<Long, List<HostBlock>> freeLists() { return freeLists(0); }
 
-    /** The free lists of a pool: 0 the default one, else the capture that made it. */
+    /** {@link #freeLists()} for a pool: 0 the default one, else the capture that made it. */
     public Map<Long, List<HostBlock>> freeLists(int pool) {
-        Map<Long, List<HostBlock>> m = new TreeMap<>();
-        if (pool == 0 || graphPools.containsKey(pool)) lists(pool).forEach((k, v) -> m.put(k, List.copyOf(v)));
-        return m;
+        return pool == 0 || graphPools.containsKey(pool) ? lists(pool).bySize() : Map.of();
+    }
+
+    /**
+     * A pool's free lists as the allocator keeps them: the non-empty buckets by
+     * {@code size_index} (bucket {@code i} holds sizes in {@code (2^(i-1), 2^i]}), each list
+     * front (oldest) to back (the next to be reused).
+     */
+    public Map<Integer, List<HostBlock>> freeBuckets(int pool) {
+        return pool == 0 || graphPools.containsKey(pool) ? lists(pool).byBucket() : Map.of();
     }
     public int pendingEvents() { return events.size(); }
     public List<HostBlock> parked() { return Collections.unmodifiableList(parked); }
@@ -360,12 +351,12 @@ public final class CachingHostAllocator {
         Map<HostBlock, Integer> seen = new IdentityHashMap<>();
         long sumOwned = 0, sumActive = 0, checkedOut = 0;
         for (HostBlock b : blocks) sumOwned += b.size();
-        Map<Integer, TreeMap<Long, Deque<HostBlock>>> pools = new TreeMap<>(graphPools);
+        Map<Integer, FreeLists> pools = new TreeMap<>(graphPools);
         pools.put(0, freeLists);
-        for (Map.Entry<Integer, TreeMap<Long, Deque<HostBlock>>> pool : pools.entrySet()) {
-            for (Map.Entry<Long, Deque<HostBlock>> e : pool.getValue().entrySet()) {
+        for (Map.Entry<Integer, FreeLists> pool : pools.entrySet()) {
+            for (Map.Entry<Integer, List<HostBlock>> e : pool.getValue().byBucket().entrySet()) {
                 for (HostBlock b : e.getValue()) {
-                    check(b.size() == e.getKey(), b + " filed under size " + e.getKey());
+                    check(FreeLists.sizeIndex(b.size()) == e.getKey(), b + " filed in bucket " + e.getKey());
                     check(!b.allocated && b.eventCount == 0, b + " on a free list");
                     check(b.pool == pool.getKey(), b + " on the free lists of pool " + pool.getKey());
                     check(blocks.contains(b), b + " on a free list but not owned");

@@ -31,8 +31,6 @@ public final class HostBlock implements Buffer {
     int pool;
     /** A stream used it between its allocation and its last free. */
     boolean used;
-    /** When it was last filed on a free list (a counter, not a time): the later, the nearer the back. */
-    long filedAt;
     private long contents;
 
     HostBlock(long address, long size, HostBuffer buffer) {

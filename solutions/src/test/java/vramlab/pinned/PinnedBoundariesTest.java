@@ -103,6 +103,26 @@ class PinnedBoundariesTest {
         }
 
         /**
+         * get_free_block after pytorch/pytorch#192722 ({@code for (auto it = list.rbegin(); ...)
+         * if (block->size_ >= size)}): the scan starts at the back and passes over a block too
+         * small for the request, down to one that fits.
+         */
+        @Test
+        @DisplayName("pinned_max_round_threshold_mb: the scan from the back passes over a block too small")
+        void scanPassesOverASmallBlock() {
+            sim = new PinnedSim("pinned_max_round_threshold_mb:1");
+            HostBlock threeAndAHalf = pin(3 * MiB + MiB / 2);
+            HostBlock three = pin(3 * MiB);
+            del(threeAndAHalf);
+            del(three);
+            assertThat(sim.allocator().freeBuckets(0)).as("bucket 22, (2, 4] MiB, oldest first")
+                    .containsOnlyKeys(22).containsEntry(22, java.util.List.of(threeAndAHalf, three));
+            assertThat(pin(3 * MiB + MiB / 4)).as("3.25 MiB: the back block (3 MiB) is too small").isSameAs(threeAndAHalf);
+            assertThat(pin(5 * MiB / 2)).as("2.5 MiB: the back block fits").isSameAs(three);
+            assertThat(sim.hostMemoryStats().numHostAlloc()).isEqualTo(2);
+        }
+
+        /**
          * With the round threshold below the cache limit, unrounded blocks are cached, and one
          * bucket ({@code Log2_64_Ceil} of the size) holds several sizes. pytorch/pytorch#192722
          * (PyTorch 2.14) makes {@code get_free_block} take a block of the bucket at least as
@@ -125,12 +145,17 @@ class PinnedBoundariesTest {
             assertThat(sim.hostMemoryStats().numHostAlloc()).isEqualTo(4);
         }
 
-        @ParameterizedTest(name = "{0} B -> {1} B")
-        @CsvSource({"1, 1", "3, 4", "4, 4", "3145728, 4194304", "4611686018427387904, 4611686018427387904",
-                "4611686018427387905, 9223372036854775807"})
-        @DisplayName("a bucket ends at the power of two at or above the size")
-        void bucketTop(long size, long top) {
-            assertThat(CachingHostAllocator.bucketTop(size)).isEqualTo(top);
+        /**
+         * CHA.h {@code size_index} is {@code Log2_64_Ceil(size)} (@0445633), {@code
+         * std::bit_width(size - 1)} in the header after pytorch/pytorch#192722: bucket i holds
+         * (2^(i-1), 2^i], and the largest {@code long} falls in bucket 63 of the 64.
+         */
+        @ParameterizedTest(name = "{0} B -> bucket {1}")
+        @CsvSource({"1, 0", "2, 1", "3, 2", "4, 2", "5, 3", "3145728, 22", "4194304, 22", "4194305, 23",
+                "4611686018427387904, 62", "4611686018427387905, 63", "9223372036854775807, 63"})
+        @DisplayName("a block's bucket is the base-2 logarithm of its size, rounded up")
+        void sizeIndex(long size, int index) {
+            assertThat(FreeLists.sizeIndex(size)).isEqualTo(index);
         }
     }
 }
