@@ -18,13 +18,16 @@ import vramlab.units.Bytes;
  *       (CUDAAllocatorConfig.cpp {@code parsePinnedReserveSegmentSize}).
  *   <li>{@code pinned_max_cached_size_mb}, {@code pinned_max_round_threshold_mb}: added by
  *       pytorch/pytorch#171662, listed in PyTorch 2.13.0's release notes
- *       (meta-pytorch/torch-release-notes 2.13.0/final.md @18ed798). The kit did not read the
- *       C++ that parses and applies them (no copy of CHA.h or c10/core/AllocatorConfig.cpp it
- *       could read has them); it follows what the PRs and torch_npu's tests of the same
- *       {@code AcceleratorAllocatorConfig} keys say: a request above either is pinned at its
- *       exact size, a block above the cache limit is released once free. Reuse within a
- *       power-of-two bucket is pytorch/pytorch#192722's, in 2.14.0's release notes
- *       ({@link CachingHostAllocator}'s {@code takeFree}; ch07 notes, "Options").
+ *       (meta-pytorch/torch-release-notes 2.13.0/final.md @18ed798). Read in CHA.h as a fork
+ *       carries main after it (Continuous-Integrator/pytorch@2533df0): {@code allocate} rounds
+ *       only a request within both limits ({@code size <= pinned_max_round_threshold() &&
+ *       size <= pinned_max_cached_size()}, {@link CachingHostAllocator#roundSize}), and
+ *       {@code maybe_cache_block} releases a block, the rounded size, above the cache limit
+ *       ({@code block->size_ > pinned_max_cached_size()}, {@link CachingHostAllocator#fateOf}).
+ *       The parser ({@code c10/core/AllocatorConfig.cpp}) the kit did not read; it takes MiB
+ *       as the PRs and torch_npu's tests of the same {@code AcceleratorAllocatorConfig} keys
+ *       say. Reuse within a power-of-two bucket is pytorch/pytorch#192722's, in 2.14.0's
+ *       release notes ({@link FreeLists}; ch07 notes, "Options").
  * </ul>
  *
  * @param maxCachedSize  blocks larger than this are released when their events retire,

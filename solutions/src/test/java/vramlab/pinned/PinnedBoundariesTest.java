@@ -72,7 +72,7 @@ class PinnedBoundariesTest {
     }
 
     @Nested
-    @DisplayName("the options exactly at their thresholds (options whose C++ the kit has not read)")
+    @DisplayName("the options exactly at their thresholds")
     class Thresholds {
         @ParameterizedTest(name = "threshold 48 MiB, request 48 MiB {0} B -> {1} B")
         @CsvSource({"-1, 67108864", "0, 67108864", "1, 50331649"})
@@ -99,6 +99,26 @@ class PinnedBoundariesTest {
             assertThat(sim.hostMemoryStats().allocatedBytes()).as("cached").isEqualTo(32 * MiB);
             del(pin(32 * MiB + 1));
             assertThat(sim.hostMemoryStats().allocatedBytes()).as("released at free").isEqualTo(32 * MiB);
+            assertThat(sim.hostMemoryStats().numHostFree()).isEqualTo(1);
+        }
+
+        /**
+         * allocate rounds when the REQUEST is at or below both limits ({@code size <=
+         * pinned_max_round_threshold() && size <= pinned_max_cached_size()}), and
+         * {@code maybe_cache_block} releases when the BLOCK is above the cache limit
+         * ({@code block->size_ > pinned_max_cached_size()}): CHA.h after pytorch/pytorch#171662,
+         * as Continuous-Integrator/pytorch@2533df0 carries it. A request under a limit that is not
+         * a power of two can so round to a block above it, which is released at free.
+         */
+        @Test
+        @DisplayName("pinned_max_cached_size_mb compares the rounded block: a 40 MiB request under a 48 MiB limit"
+                + " gets 64 MiB, released at free")
+        void cachedSizeComparesTheBlock() {
+            sim = new PinnedSim("pinned_max_cached_size_mb:48");
+            HostBlock b = pin(40 * MiB);
+            assertThat(b.size()).as("40 MiB <= 48 MiB: rounded").isEqualTo(64 * MiB);
+            del(b);
+            assertThat(sim.hostMemoryStats().allocatedBytes()).as("64 MiB > 48 MiB: released").isZero();
             assertThat(sim.hostMemoryStats().numHostFree()).isEqualTo(1);
         }
 
