@@ -47,7 +47,8 @@ public enum PyTorchRelease {
      * AcceleratorAllocatorConfig in CUDAAllocatorConfig", October 2025) with its roundup fix (PR
      * #165304 "Fix AllocatorConfig parse roundup division bug", merged 2025-10-19):
      * {@link Rules#ACCELERATOR_CONFIG_0AC7166}, the rules c10/test/core/AllocatorConfig_test.cpp
-     * @13e144e expects. The OOM message says {@code PYTORCH_ALLOC_CONF} (PR #172327, January
+     * @13e144e expects. The release rests on the merge dates: 2.10.0's release notes
+     * (meta-pytorch/torch-release-notes 2.10.0/final.md, as stored) list neither PR. The OOM message says {@code PYTORCH_ALLOC_CONF} (PR #172327, January
      * 2026, describes the message on main and proposes to go back to
      * {@code PYTORCH_CUDA_ALLOC_CONF}; releases after 2.10 are not modelled). A fraction of 1.0
      * is no limit: {@code setMemoryFraction} keeps {@code allowed_memory_maximum} empty unless
