@@ -22,9 +22,9 @@ import java.util.List;
 public enum Finding {
     MEMORY_FRACTION("this process's memory fraction is spent, not the card: PyTorch may reserve "
             + "only what torch.cuda.set_per_process_memory_fraction allows",
-            "Print torch.cuda.memory_reserved() and the fraction's cap (the message's 'allowed' figure)"
-                    + " next to torch.cuda.mem_get_info(), then rerun once with the fraction raised"
-                    + " (or its call removed): if the OOM goes away, the cap was the cause.",
+            Fix.plain("Print torch.cuda.memory_reserved() and the fraction's cap (the message's 'allowed'"
+                    + " figure) next to torch.cuda.mem_get_info(), then rerun once with the fraction"
+                    + " raised (or its call removed): if the OOM goes away, the cap was the cause."),
             List.of(Fix.plain(
             "Raise the fraction or remove its call: torch.cuda.set_per_process_memory_fraction(f, "
                     + "device) caps what PyTorch may reserve at f times the card's total, and the "
@@ -38,32 +38,34 @@ public enum Finding {
                     + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True).", Fix.Sets.EXPANDABLE_SEGMENTS))),
     ROOM_ON_CARD("the card had more free than asked and the allocation still failed: a limit of "
             + "this process's own, or free memory it could not use",
-            "Print torch.cuda.mem_get_info() and torch.cuda.memory_reserved() just before the "
+            new Fix("Print torch.cuda.mem_get_info() and torch.cuda.memory_reserved() just before the "
                     + "failing step, and search the code for set_per_process_memory_fraction: a "
                     + "fraction explains the failure whether or not the message printed it.",
-            Fix.plain(List.of(
+                    Fix.Sets.MEMORY_FRACTION),
+            List.of(new Fix(
             "Look for a memory fraction: torch.cuda.set_per_process_memory_fraction in your code, its "
                     + "launcher or a library. The messages before 2.1 print 'X allowed' when one is "
                     + "set; some 2.x releases leave it out. Raise it or remove the call.",
+                    Fix.Sets.MEMORY_FRACTION), Fix.plain(
             "On Windows (WDDM) the free figure is the operating system's, which may not be what "
                     + "this process can allocate: rerun on Linux or in WSL2 to compare, or leave "
-                    + "headroom below the free figure.",
+                    + "headroom below the free figure."), Fix.plain(
             "The free figure is read after the failure and after PyTorch released its cache: "
                     + "another process may have let go of memory in between. nvidia-smi during "
-                    + "the run shows who holds what.",
+                    + "the run shows who holds what."), Fix.plain(
             "If none of these applies, budget as for a full card: lower the batch size, "
                     + "checkpoint activations, train in bf16/fp16."))),
     FREE_BARELY_COVERS("the request needs about all the free memory, and the device could not "
             + "serve it from what was free: the request, not the cache, fills the card",
-            "torch.cuda.max_memory_allocated() after one step at two batch sizes, and the shape of "
-                    + "the tensor that asked: a request that size needs a card with room to spare.",
+            Fix.plain("torch.cuda.max_memory_allocated() after one step at two batch sizes, and the "
+                    + "shape of the tensor that asked: a request that size needs a card with room to spare."),
             null);
 
     private final String title;
-    private final String check;
+    private final Fix check;
     private final List<Fix> fixes;
 
-    Finding(String title, String check, List<Fix> fixes) {
+    Finding(String title, Fix check, List<Fix> fixes) {
         this.title = title;
         this.check = check;
         this.fixes = fixes;
@@ -76,10 +78,10 @@ public enum Finding {
     public String title() { return title; }
 
     /** The command or experiment that confirms this finding. */
-    public String check() { return check; }
+    public String check() { return check.text(); }
 
-    /** {@link #check()} as an entry: no finding's check changes an allocator setting. */
-    public Fix checkEntry() { return Fix.plain(check); }
+    /** {@link #check()} with what it touches (ROOM_ON_CARD's looks for a memory fraction). */
+    public Fix checkEntry() { return check; }
 
     /** The fix ladder, cheapest first; the cause's own where this finding has none of its own. */
     public List<String> fixes() { return Fix.texts(fixEntries()); }

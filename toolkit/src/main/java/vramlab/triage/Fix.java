@@ -22,7 +22,13 @@ public record Fix(String text, Sets sets) {
         /** Another option of {@code PYTORCH_CUDA_ALLOC_CONF=...}, the variable named. */
         ALLOC_CONF,
         /** {@code max_split_size_mb}, named as an option without the variable (fragmentation's rung). */
-        MAX_SPLIT_SIZE_MB
+        MAX_SPLIT_SIZE_MB,
+        /**
+         * {@code torch.cuda.set_per_process_memory_fraction}, the cap on what the allocator may
+         * reserve: an entry that looks for one or changes it ({@link Release} drops it where the
+         * message's release has none).
+         */
+        MEMORY_FRACTION
     }
 
     /** An entry that changes no allocator setting. */

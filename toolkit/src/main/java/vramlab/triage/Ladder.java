@@ -74,7 +74,7 @@ public final class Ladder {
         Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
         String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
         return new Diagnosis(c, r, l.evidence, ranked, runnerUp,
-                Rocm.text(r, tellApart(c, l.finding, runnerUp)),
+                Rocm.text(r, tellApart(r, c, l.finding, runnerUp)),
                 l.shortfall, assumption, l.a.selfSeenAs, l.finding);
     }
 
@@ -524,12 +524,12 @@ public final class Ladder {
         return out;
     }
 
-    /** The check that confirms the cause, or tells it from the runner-up, with the setting it changes. */
-    private static Fix tellApart(Cause c, Finding finding, Cause runnerUp) {
+    /** The check that confirms the cause, or tells it from the runner-up, as the message's release can run it. */
+    private static Fix tellApart(Reading r, Cause c, Finding finding, Cause runnerUp) {
         if (c == Cause.NOT_PYTORCH_OOM) return Fix.plain("");
-        Fix own = finding != null ? finding.checkEntry() : c.checkEntry();
+        Fix own = Release.fix(r, finding != null ? finding.checkEntry() : c.checkEntry());
         if (runnerUp == null) return own.after("To confirm it: ");
-        Fix check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? runnerUp.checkEntry() : own;
+        Fix check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? Release.fix(r, runnerUp.checkEntry()) : own;
         return check.after("To tell " + (finding != null ? finding.name() : c.name()) + " from "
                 + runnerUp.name() + ": ");
     }

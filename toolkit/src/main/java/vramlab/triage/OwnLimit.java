@@ -38,6 +38,12 @@ record OwnLimit(boolean fractionSpent, String why) {
                     + "this process may use (Windows WDDM), or memory was freed between the failure "
                     + "and the message");
         }
+        if (Release.beforeMemoryFraction(r)) {
+            return new OwnLimit(false, "the message shows no memory fraction, and its release had none to set "
+                    + "(this wording is PyTorch 0.4 to 1.3's; set_per_process_memory_fraction came in 1.8): "
+                    + "the free figure is not what this process may use (Windows WDDM), or memory was "
+                    + "freed between the failure and the message");
+        }
         return new OwnLimit(false, "the message shows no memory fraction, and this format prints one when it is "
                 + "set: the free figure is not what this process may use (Windows WDDM), or "
                 + "memory was freed between the failure and the message");

@@ -79,7 +79,7 @@ final class Rocm {
             case EXPANDABLE_SEGMENTS -> f.text() + " " + VARIABLE + " " + EXPANDABLE;
             case ALLOC_CONF -> f.text() + " " + VARIABLE;
             case MAX_SPLIT_SIZE_MB -> f.text() + " " + SPLIT;
-            case NOTHING -> f.text();
+            case NOTHING, MEMORY_FRACTION -> f.text();
         };
     }
 }

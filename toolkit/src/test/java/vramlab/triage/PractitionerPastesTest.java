@@ -1,0 +1,99 @@
+package vramlab.triage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real messages, pasted as users pasted them in public threads (each with its address), whose
+ * first answer was wrong or misleading to a practitioner acting on it: a cause the text itself
+ * rules out, or a fix the release that printed the message does not have. The report's wording
+ * is held only where the wrong advice was.
+ */
+class PractitionerPastesTest {
+    /** https://github.com/pytorch/pytorch/issues/16417 (its title): the 0.4-to-1.3 wording. */
+    private static final String PYTORCH_16417 = "RuntimeError: CUDA out of memory. Tried to allocate "
+            + "12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB already allocated; 9.28 GiB free; "
+            + "4.68 MiB cached)\n";
+
+    /** https://github.com/pytorch/pytorch/issues/16417 (WangFengtu1996's comment, 2024): 2.x wording. */
+    private static final String PYTORCH_16417_2X = "torch.cuda.OutOfMemoryError: CUDA out of memory. "
+            + "Tried to allocate 22.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 11.06 MiB is "
+            + "free. Including non-PyTorch memory, this process has 23.60 GiB memory in use. Of the "
+            + "allocated memory 22.90 GiB is allocated by PyTorch, and 194.87 MiB is reserved by PyTorch "
+            + "but unallocated. If reserved but unallocated memory is large try setting "
+            + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See "
+            + "documentation for Memory Management  "
+            + "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
+
+    /** https://github.com/RistoranteRist/FastFlow/issues/4: the 1.4-to-2.0 wording, with its hint. */
+    private static final String FASTFLOW_4 = "When I run it, it raises  RuntimeError: CUDA out of memory. "
+            + "Tried to allocate 74.00 MiB (GPU 0; 11.91 GiB total capacity; 10.79 GiB already allocated; "
+            + "12.94 MiB free; 11.21 GiB reserved in total by PyTorch) If reserved memory is >> allocated "
+            + "memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory "
+            + "Management and PYTORCH_CUDA_ALLOC_CONF\n";
+
+    /**
+     * https://github.com/lkwq007/stablediffusion-infinity/issues/138: quoted, and cut in the last
+     * word ("PYTORCH_CUDA_ALLOC_CON"), as pasted.
+     */
+    private static final String SD_INFINITY_138 = "\"CUDA out of memory. Tried to allocate 1.79 GiB (GPU 0; "
+            + "12.00 GiB total capacity; 8.93 GiB already allocated; 0 bytes free; 11.21 GiB reserved in "
+            + "total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
+            + "to avoid fragmentation. See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CON\"\n";
+
+    @Test
+    @DisplayName("a 0.4-to-1.3 message with room on the card: no memory fraction to look for, since"
+            + " set_per_process_memory_fraction came in 1.8")
+    void noFractionBefore18() {
+        Diagnosis d = Triage.of(PYTORCH_16417);
+        assertThat(d.reading().family()).isEqualTo(Family.CACHED);
+        assertThat(d.finding()).isEqualTo(Finding.ROOM_ON_CARD);
+        assertThat(d.fixes()).as(d.text()).noneMatch(f -> f.contains("set_per_process_memory_fraction"))
+                .hasSize(Finding.ROOM_ON_CARD.fixes().size() - 1);
+        assertThat(d.tellApart()).as(d.text()).startsWith("To confirm it: ")
+                .doesNotContain("search the code for set_per_process_memory_fraction")
+                .doesNotContain("mem_get_info").contains("memory_cached()");
+        assertThat(String.join("\n", d.evidence())).doesNotContain("this format prints one when it is set")
+                .contains("came in 1.8");
+    }
+
+    @Test
+    @DisplayName("a 2.x message with room on the card keeps the fraction's fix and check")
+    void fractionAfter18() {
+        Diagnosis d = Triage.of(
+                "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+                        + "total capacty of 4.00 GiB of which 2.80 GiB is free. Of the allocated memory 0 bytes "
+                        + "is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.");
+        assertThat(d.finding()).isEqualTo(Finding.ROOM_ON_CARD);
+        assertThat(d.fixes()).isEqualTo(Finding.ROOM_ON_CARD.fixes());
+        assertThat(d.tellApart()).isEqualTo("To confirm it: " + Finding.ROOM_ON_CARD.check());
+    }
+
+    @Test
+    @DisplayName("a message older than 2.1: the expandable-segments rung and check say they need 2.1"
+            + " (2.0 refuses the key), and how 2.0 records a snapshot")
+    void expandableSegmentsNeed21() {
+        for (String paste : new String[] {FASTFLOW_4, SD_INFINITY_138}) {
+            Diagnosis d = Triage.of(paste);
+            assertThat(d.reading().family()).isEqualTo(Family.RESERVED_IN_TOTAL);
+            assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FRAGMENTATION);
+            assertThat(d.fixes()).filteredOn(f -> f.contains("expandable_segments:True")).singleElement()
+                    .asString().contains(Release.BEFORE_EXPANDABLE).doesNotContain("_snapshot()");
+            assertThat(d.tellApart()).as(d.text()).contains("expandable_segments:True")
+                    .contains(Release.BEFORE_EXPANDABLE).contains(Release.BEFORE_DUMP_SNAPSHOT);
+        }
+    }
+
+    @Test
+    @DisplayName("a 2.x message keeps the expandable-segments check as it is")
+    void expandableSegmentsFrom21() {
+        Diagnosis d = Triage.of(PYTORCH_16417_2X);
+        assertThat(d.reading().family()).isEqualTo(Family.SENTENCE);
+        assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(d.runnerUp()).isEqualTo(Cause.FRAGMENTATION);
+        assertThat(d.tellApart()).isEqualTo("To tell FULL_OR_DRIVER_RESERVE from FRAGMENTATION: "
+                + Cause.FRAGMENTATION.check());
+    }
+}
