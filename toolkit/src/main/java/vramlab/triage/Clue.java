@@ -9,9 +9,18 @@ import java.util.regex.Pattern;
  * CUDA graph was being captured); the others are hints the ladder weighs after the figures.
  */
 public enum Clue {
+    /**
+     * vLLM names a worker process by its parallel ranks, and only when the run is parallel:
+     * "Worker" plus _DP, _PP, _PCP, _TP, _DCP for each group larger than one and _EP when
+     * experts are parallel (vllm/v1/executor/multiproc_executor.py,
+     * WorkerProc.setup_proc_title_and_log_prefix), so "(Worker_DP6_EP6 pid=3853)" is rank 6 of
+     * a distributed run; v0 ran its tensor-parallel workers as "VllmWorkerProcess"
+     * (vllm/executor/multiproc_worker_utils.py, ProcessWorkerWrapper).
+     */
     DISTRIBUTED("a distributed run (NCCL, torch.distributed, ranks)",
             "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
-                    + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel", null),
+                    + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel"
+                    + "|\\bworker(?:_(?:dp|pp|pcp|tp|dcp|ep)\\d+)+\\b|vllmworkerprocess", null),
     CUDNN("a convolution through cuDNN",
             "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose", null),
     CUDA_GRAPHS("CUDA graphs (capture, replay, reduce-overhead)",

@@ -89,7 +89,8 @@ public final class MessageParser {
         Set<Clue> clues = EnumSet.noneOf(Clue.class);
         for (Paste.Source s : sources) {
             for (Clue c : Clue.values()) if (c.foundIn(s.text())) clues.add(c);
-            if (s.name().startsWith("rank")) clues.add(Clue.DISTRIBUTED);
+            // torchrun's [rank3]:, or a worker named by its parallel ranks (vLLM's Worker_TP1)
+            if (s.name().startsWith("rank") || Clue.DISTRIBUTED.foundIn(s.name())) clues.add(Clue.DISTRIBUTED);
         }
         return clues;
     }

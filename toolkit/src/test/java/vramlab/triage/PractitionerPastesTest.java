@@ -43,6 +43,19 @@ class PractitionerPastesTest {
             + "total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb "
             + "to avoid fragmentation. See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CON\"\n";
 
+    /**
+     * https://github.com/vllm-project/perf-eval/pull/6 (NickLucche's comment, 2026-05-19): a vLLM
+     * worker of a data- and expert-parallel run, its log prefix kept.
+     */
+    private static final String PERF_EVAL_6 = "[vllm] (Worker_DP6_EP6 pid=3853) ERROR 05-18 14:27:49 "
+            + "[multiproc_executor.py:962] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+            + "1.75 GiB. GPU 6 has a total capacity of 139.80 GiB of which 1003.31 MiB is free. Process "
+            + "2479093 has 138.80 GiB memory in use. Of the allocated memory 136.24 GiB is allocated by "
+            + "PyTorch, and 556.66 MiB is reserved by PyTorch but unallocated. If reserved but unallocated "
+            + "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+            + "fragmentation.  See documentation for Memory Management  (https://docs.pytorch.org/docs/"
+            + "stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)\n";
+
     @Test
     @DisplayName("a 0.4-to-1.3 message with room on the card: no memory fraction to look for, since"
             + " set_per_process_memory_fraction came in 1.8")
@@ -95,5 +108,22 @@ class PractitionerPastesTest {
         assertThat(d.runnerUp()).isEqualTo(Cause.FRAGMENTATION);
         assertThat(d.tellApart()).isEqualTo("To tell FULL_OR_DRIVER_RESERVE from FRAGMENTATION: "
                 + Cause.FRAGMENTATION.check());
+    }
+
+    @Test
+    @DisplayName("a vLLM worker named by its parallel ranks (Worker_DP6_EP6) is a distributed run:"
+            + " 2 GiB outside PyTorch there is NCCL's, not an unknown library's")
+    void vllmParallelWorkerIsDistributed() {
+        Diagnosis d = Triage.of(PERF_EVAL_6);
+        assertThat(d.reading().has(Clue.DISTRIBUTED)).isTrue();
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.NCCL_BUFFERS);
+        assertThat(String.join("\n", d.evidence())).doesNotContain("shows no distributed run");
+        // the same line as the worker prints it, its prefix first: the name is the source
+        Diagnosis tp = Triage.of(PERF_EVAL_6.replace("[vllm] (Worker_DP6_EP6 pid=3853)", "(Worker_TP1 pid=77)"));
+        assertThat(tp.reading().source()).isEqualTo("Worker_TP1 pid 77");
+        assertThat(tp.cause()).isEqualTo(Cause.NCCL_BUFFERS);
+        // a lone worker ("Worker", no ranks) is not
+        assertThat(Triage.of(PERF_EVAL_6.replace("[vllm] (Worker_DP6_EP6 pid=3853)", "(Worker pid=77)")).cause())
+                .isEqualTo(Cause.OUTSIDE_ALLOCATOR);
     }
 }
