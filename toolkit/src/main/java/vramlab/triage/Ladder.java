@@ -296,8 +296,9 @@ public final class Ladder {
         boolean fits = beyond + counted >= Math.max(0, a.requested);
         String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context, the "
                 + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
-                + (large ? ", so about " + formatSize(beyond) + " belongs to someone else. This "
-                        + "format lists no processes; nvidia-smi shows who." : ": nothing points "
+                + (large ? ", so at least " + formatSize(gap - ceiling) + " belongs to someone else (about "
+                        + formatSize(beyond) + " beside a typical context of " + formatSize(ContextReserve.typical(a.capacity))
+                        + "). This format lists no processes; nvidia-smi shows who." : ": nothing points "
                         + "at another holder.");
         Cause who = r.has(Clue.DISTRIBUTED) ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
         if (who == Cause.NCCL_BUFFERS && large) {

@@ -126,4 +126,23 @@ class PractitionerPastesTest {
         assertThat(Triage.of(PERF_EVAL_6.replace("[vllm] (Worker_DP6_EP6 pid=3853)", "(Worker pid=77)")).cause())
                 .isEqualTo(Cause.OUTSIDE_ALLOCATOR);
     }
+
+    /** https://github.com/yyliu01/RPL/issues/14: a 5.70 GiB card, 1.80 GiB neither free nor PyTorch's. */
+    private static final String RPL_14 = "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB (GPU 0; "
+            + "5.70 GiB total capacity; 2.97 GiB already allocated; 340.50 MiB free; 3.57 GiB reserved in total "
+            + "by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid "
+            + "fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n";
+
+    @Test
+    @DisplayName("memory beyond the context's ceiling: what is certainly another's is what lies past the"
+            + " ceiling, not past a typical context (which the sentence named 'about' after 'up to')")
+    void othersPastTheCeiling() {
+        Diagnosis d = Triage.of(RPL_14);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.OTHER_PROCESSES);
+        assertThat(d.runnerUp()).isEqualTo(Cause.FRAGMENTATION);
+        assertThat(d.evidence()).anySatisfy(e -> assertThat(e).startsWith("2. Other processes: 1.80 GiB of the card"
+                + " is neither free nor PyTorch's; a context, the libraries and a desktop take up to 1.73 GiB on"
+                + " this card, so at least 71.15 MiB belongs to someone else (about 1.24 GiB beside a typical"
+                + " context of 570.37 MiB)."));
+    }
 }
