@@ -37,6 +37,14 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     /** ... or within this many bytes of it (kit's rule). */
     static final long SAME_PEAK_BYTES = 64L << 20;
 
+    /**
+     * After the newer name of a line that sets expandable segments: on 2.9.1 CUDA ignores it
+     * there, silently (pytorch/pytorch#183387, closed; karpathy/autoresearch#588 measured it
+     * enabled again in 2.11.0), while PYTORCH_CUDA_ALLOC_CONF works in every release.
+     */
+    static final String NEWER_NAME_CAVEAT = ", but 2.9.1 silently ignores expandable_segments set there on"
+            + " CUDA, pytorch/pytorch#183387, fine by 2.11: the line above works in every release";
+
     public Advice {
         outcomes = List.copyOf(outcomes);
         if (outcomes.isEmpty()) throw new IllegalArgumentException("Advice: no outcomes");
@@ -236,8 +244,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             if (!cardKnown) sb.append(" (the card is unknown: whether either fits is not said)");
         }
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
-          .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=")
-          .append(b.setting().conf()).append(")\n");
+          .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=").append(b.setting().conf())
+          .append(b.setting().conf().contains("expandable_segments") ? NEWER_NAME_CAVEAT : "").append(")\n");
         String extra = b.setting().extra();
         if (!extra.isEmpty()) sb.append("  (").append(extra).append(")\n");
         return sb.toString();

@@ -53,7 +53,9 @@ public final class FixLadder {
                             + "reaches them; padding costs nothing at run time."),
             new Rung("expandable_segments:True", "first when shapes are steady but grow, or cannot be padded",
                     "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; "
-                            + "newer releases also read PYTORCH_ALLOC_CONF): segments grow page by "
+                            + "keep this name, which every release reads: 2.9.1 ignores the setting "
+                            + "under the newer PYTORCH_ALLOC_CONF on CUDA, pytorch/pytorch#183387, "
+                            + "fine by 2.11): segments grow page by "
                             + "page, and at empty_cache() or the OOM retry PyTorch unmaps every page "
                             + "that lies wholly inside a free block and maps it again where a request "
                             + "needs it.",

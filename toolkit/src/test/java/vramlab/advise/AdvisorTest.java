@@ -81,6 +81,10 @@ class AdvisorTest {
             assertThat(a.text()).contains("replays the whole workload without an OOM (the defaults: 1 OOM)")
                     .contains("  PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n")
                     .contains("PYTORCH_ALLOC_CONF=expandable_segments:True");
+            // the newer name alone would not work on 2.9.1 (pytorch/pytorch#183387): the line says so
+            assertThat(a.text()).contains("(newer releases also read it as PYTORCH_ALLOC_CONF=expandable_segments:True,"
+                    + " but 2.9.1 silently ignores expandable_segments set there on CUDA, pytorch/pytorch#183387,"
+                    + " fine by 2.11: the line above works in every release)");
         }
 
         @Test

@@ -145,4 +145,24 @@ class PractitionerPastesTest {
                 + " this card, so at least 71.15 MiB belongs to someone else (about 1.24 GiB beside a typical"
                 + " context of 570.37 MiB)."));
     }
+
+    /** https://github.com/Tianhao-Qi/Mask2DiT/issues/4: a 2.x message, 40.69 GiB of holes. */
+    private static final String MASK2DIT_4 = "CUDA out of memory. Tried to allocate 35.60 GiB. GPU 0 has a total "
+            + "capacity of 79.33 GiB of which 26.16 GiB is free. Process 76883 has 53.16 GiB memory in use. Of the "
+            + "allocated memory 11.97 GiB is allocated by PyTorch, and 40.69 GiB is reserved by PyTorch but "
+            + "unallocated. If reserved but unallocated memory is large try setting "
+            + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for "
+            + "Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
+
+    @Test
+    @DisplayName("the expandable-segments rung keeps PYTORCH_CUDA_ALLOC_CONF: 2.9.1 ignores the setting under"
+            + " the newer PYTORCH_ALLOC_CONF (pytorch/pytorch#183387), which the rung offered as equal")
+    void olderNameForExpandableSegments() {
+        Diagnosis d = Triage.of(MASK2DIT_4);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FRAGMENTATION);
+        assertThat(d.fixes()).filteredOn(f -> f.contains("expandable_segments:True")).singleElement().asString()
+                .contains("keep this name, which every release reads: 2.9.1 ignores the setting under the newer"
+                        + " PYTORCH_ALLOC_CONF on CUDA, pytorch/pytorch#183387")
+                .doesNotContain("also read PYTORCH_ALLOC_CONF");
+    }
 }
