@@ -38,8 +38,8 @@ import vramlab.triage.Triage;
                 The cause is one of FRAGMENTATION, OTHER_PROCESSES, NCCL_BUFFERS, OUTSIDE_ALLOCATOR,
                 CUDA_GRAPH_POOLS, CUDNN_WORKSPACE, FULL_OR_DRIVER_RESERVE (the ladder's order; under
                 it, a finding: MEMORY_FRACTION, ROOM_ON_CARD or FREE_BARELY_COVERS, when the card
-                was not short), CANNOT_TELL for a text with no figure and no words naming a
-                subsystem (then: what to collect next), or
+                was not short), CANNOT_TELL for a text with no figure to weigh (none, or the
+                request alone) and no words naming a subsystem (then: what to collect next), or
                 NOT_PYTORCH_OOM for a message from TensorFlow, JAX, OpenACC, Lua Torch7, MPS, the
                 CPU allocator or cuBLAS, or a raw HIP error. PyTorch on ROCm ("HIP out of memory")
                 is the same allocator and is read like CUDA; its fixes say which variable a ROCm

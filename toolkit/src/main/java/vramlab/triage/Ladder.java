@@ -399,20 +399,21 @@ public final class Ladder {
         return nearFull ? "the free memory counted as none" : formatSize(counted) + " free";
     }
 
-    /** Neither the request, nor what was free, nor what PyTorch held: nothing to weigh. */
+    /** Nothing to weigh a request against: not what was free, nor what PyTorch held, nor the card. */
     private boolean noFigures() {
-        return a.requested < 0 && a.free < 0 && a.reserved < 0 && a.allocated < 0 && a.capacity <= 0;
+        return a.free < 0 && a.reserved < 0 && a.allocated < 0 && a.capacity <= 0;
     }
 
     /**
-     * A message with no figure and no words naming a subsystem: a full card is the likeliest
-     * story but nothing in the text shows it, so the answer is what to collect next.
+     * A message with no figure to weigh (none, or the request alone) and no words naming a
+     * subsystem: a full card is likeliest, but nothing shows it, so: what to collect next.
      */
     private Cause cannotTell() {
         picked = new Candidate(Cause.CANNOT_TELL, -1, 0, false, false, "no figure to weigh");
         candidates.add(picked);
-        return say(Cause.CANNOT_TELL, "No figure in this text (no request, free, reserved or allocated"
-                + " bytes) and no words naming NCCL, a graph capture or cuDNN: a full card is the"
+        return say(Cause.CANNOT_TELL, (a.requested < 0 ? "No figure in this text (no request, free, reserved or"
+                : "Only the request (" + formatSize(a.requested) + ") in this text, nothing to weigh it against (no free,"
+                + " capacity,") + " reserved or allocated bytes) and no words naming NCCL, a graph capture or cuDNN: a full card is the"
                 + " common story, but nothing here shows it. Collect the figures next (see below).");
     }
 

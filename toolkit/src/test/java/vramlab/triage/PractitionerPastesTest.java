@@ -165,4 +165,25 @@ class PractitionerPastesTest {
                         + " PYTORCH_ALLOC_CONF on CUDA, pytorch/pytorch#183387")
                 .doesNotContain("also read PYTORCH_ALLOC_CONF");
     }
+
+    /**
+     * https://github.com/ray-project/ray/issues/47509: Ray's log table, the message cut after the
+     * request ("Tried to allocate 3.39 GiB. GPU").
+     */
+    private static final String RAY_47509 = """
+            2024-09-04, 11:21:35.374 | worker | RuntimeError: The following operation failed in the TorchScript interpreter.
+            -- | -- | --
+            U | 2024-09-04, 11:21:35.374 | worker | Traceback of TorchScript (most recent call last):
+            U | 2024-09-04, 11:21:35.374 | worker | RuntimeError: CUDA out of memory. Tried to allocate 3.39 GiB. GPU
+            """;
+
+    @Test
+    @DisplayName("the request alone, nothing to weigh it against: CANNOT_TELL, not 'the card is full'")
+    void requestAloneCannotTell() {
+        Diagnosis d = Triage.of(RAY_47509);
+        assertThat(d.reading().get(Figure.REQUESTED)).isEqualTo(3639984783L);
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.CANNOT_TELL);
+        assertThat(d.evidence()).anySatisfy(e -> assertThat(e).startsWith("Only the request (3.39 GiB) in this text,"
+                + " nothing to weigh it against"));
+    }
 }
