@@ -4,6 +4,8 @@ import static vramlab.units.Bytes.formatSize;
 
 import java.util.List;
 
+import vramlab.replay.WhatIf;
+
 /**
  * The table {@code vramlab advise} prints: each setting's peak reserved, the holes at that
  * peak, its OOMs and the first event that would fail, then the setting to use and the exact
@@ -106,6 +108,26 @@ public record Advice(String source, long card, String cardFrom, String recorded,
                 first.cardKnown(), peak, rules);
     }
 
+    /**
+     * A snapshot whose history starts mid-run: its rebuilt start ({@code StartState}) is put back
+     * as recorded under every row (SnapshotReplay.restore: cudaMalloc segments stay cudaMalloc
+     * segments under expandable_segments:True, a split block stays split under
+     * max_split_size_mb), so the rows compare only what the history did. The kit simplifies
+     * there, and a practitioner acting on a row must know it; null for a complete history.
+     */
+    String midRunStart() {
+        WhatIf w = outcomes.get(0).whatIf();
+        if (w == null) return null;
+        for (String note : w.main().start()) {
+            if (note.startsWith("the history is incomplete")) {
+                return note + ". Every row keeps that rebuilt state as it was recorded (the kit's"
+                        + " simplification: a run started under another setting would have laid it out its"
+                        + " own way), so the rows compare only what the history did";
+            }
+        }
+        return null;
+    }
+
     /** The OOMs a row counts: none when the card is unknown (the replay's card is an assumption). */
     private long ooms(Outcome o) { return cardKnown ? o.ooms() : 0; }
 
@@ -151,6 +173,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append(recorded.isEmpty() ? "(unset)" : recorded).append('\n');
         }
         if (!rules.isEmpty()) sb.append("rules: ").append(rules).append('\n');
+        String start = midRunStart();
+        if (start != null) sb.append("start: ").append(start).append('\n');
         if (holders != null) {
             sb.append(holders.text(SITES_SHOWN, false));
         }

@@ -64,6 +64,24 @@ class WorkloadTest {
     }
 
     @Test
+    @DisplayName("a history that starts mid-run: advise says every row keeps the rebuilt start as recorded"
+            + " (a simplification a practitioner acting on a row must know), and a complete one says nothing")
+    void midRunStartSaid() throws Exception {
+        // a 20 MiB segment the history found already there (4 MiB of it allocated), on a 64 MiB card
+        Map<String, Object> s = new Snapshots().segment(100, 20, false, new long[] {100, 4, 1},
+                new long[] {104, 16, 0}).entry("alloc", 104, 2).entry("free_completed", 104, 2).build();
+        Advice a = Advice.of(Workload.read(new Pickler().dumps(s), "start.pickle", 64L << 20), "f",
+                Setting.standard().subList(0, 2), null);
+        assertThat(a.text()).contains("\nstart: the history is incomplete: it starts after memory was already in use")
+                .contains("Every row keeps that rebuilt state as it was recorded (the kit's simplification: a run"
+                        + " started under another setting would have laid it out its own way)");
+        Map<String, Object> whole = new Snapshots().segment(100, 20, false, new long[] {100, 20, 0})
+                .entry("segment_alloc", 100, 20).entry("alloc", 100, 2).entry("free_completed", 100, 2).build();
+        assertThat(Advice.of(Workload.read(new Pickler().dumps(whole), "whole.pickle", 64L << 20), "f",
+                Setting.standard().subList(0, 2), null).text()).doesNotContain("\nstart: ");
+    }
+
+    @Test
     @DisplayName("a bare list of segments (torch.cuda.memory_snapshot()) has nothing to replay and says what it holds")
     void bareList() throws Exception {
         Map<String, Object> s = new Snapshots().segment(100, 20, false, new long[] {100, 4, 1},
@@ -108,6 +126,10 @@ class WorkloadTest {
             assertThat(o.fragmentationAtPeak()).isBetween(0L, o.peakReserved());
         }
         assertThat(a.text()).contains("Recommendation: ");
+        // a history that starts mid-run says that every row keeps its rebuilt start as recorded
+        boolean midRun = a.outcomes().get(0).whatIf().main().start().stream()
+                .anyMatch(n -> n.startsWith("the history is incomplete"));
+        assertThat(a.text().contains("\nstart: the history is incomplete")).as(f.toString()).isEqualTo(midRun);
     }
 
     private static byte[] gzip(byte[] b) throws Exception {
