@@ -17,17 +17,21 @@ import vramlab.units.Bytes;
  * differently (c10/core/AllocatorConfig.cpp, from the 2025 refactor on) the message or the
  * method says so, and {@link #parse(String, Rules)} reads a string by those rules instead.
  *
- * <p>Keys with an effect here: {@code expandable_segments}, {@code max_split_size_mb},
- * {@code max_non_split_rounding_mb}, {@code roundup_power2_divisions},
- * {@code garbage_collection_threshold} and {@code per_process_memory_fraction} (PR #161035,
- * 2025: the config key for what {@code torch.cuda.set_per_process_memory_fraction} sets).
- * Accepted and checked but without effect on the device allocator: {@code backend:native},
- * {@code release_lock_on_cudamalloc}, {@code graph_capture_record_stream_reuse} (graph capture
- * is not simulated here) and the {@code pinned_*} keys, which are chapter 7's host allocator's
- * ({@code vramlab.pinned.PinnedConfig} reads them from the same string). Refused:
- * {@code expandable_segments_page_size} (no PyTorch parser has it) and
- * {@code large_segment_size_mb} (a key newer than 2.10, pytorch/pytorch#172056, that changes the
- * large pool's 20 MiB segments, which the kit does not simulate).
+ * <p>Which keys a release accepts, and the words it refuses others with, is
+ * {@link AllocConfKeys}'s: 2.9's parser has fourteen, 2.10's adds
+ * {@code per_process_memory_fraction} (PR #161035: the config key for what
+ * {@code torch.cuda.set_per_process_memory_fraction} sets). Keys with an effect here:
+ * {@code expandable_segments}, {@code max_split_size_mb}, {@code max_non_split_rounding_mb},
+ * {@code roundup_power2_divisions}, {@code garbage_collection_threshold} and, from 2.10,
+ * {@code per_process_memory_fraction}. Accepted and checked but without effect on the device
+ * allocator: {@code backend:native}, {@code release_lock_on_cudamalloc} (and its
+ * {@code release_lock_on_hipmalloc} spelling), {@code graph_capture_record_stream_reuse} (graph
+ * capture is not simulated here) and the {@code pinned_*} keys, which are chapter 7's host
+ * allocator's ({@code vramlab.pinned.PinnedConfig} reads them from the same string, and 2.13's
+ * {@code pinned_max_cached_size_mb} and {@code pinned_max_round_threshold_mb} beside them, which
+ * no modelled release accepts). Refused by both releases: {@code expandable_segments_page_size}
+ * (no PyTorch parser has it) and {@code large_segment_size_mb} (a key newer than 2.10,
+ * pytorch/pytorch#172056, that changes the large pool's 20 MiB segments).
  *
  * @param roundupPower2Divisions 16 entries, one per power-of-two interval from 1 MiB up
  */
@@ -114,6 +118,9 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
             this.twentyAccepted = twentyAccepted;
             this.fillAfterLast = fillAfterLast;
         }
+
+        /** The keys this parser accepts ({@link AllocConfKeys}). */
+        public java.util.Set<String> keys() { return AllocConfKeys.of(this); }
     }
 
     /**
@@ -126,7 +133,17 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
 
     /** Parses {@code text} by {@code rules} where PyTorch's parsers differ ({@link Rules}). */
     public static AllocConf parse(String text, Rules rules) {
-        Parser p = new Parser(lex(text), rules);
+        return parse(text, rules, java.util.Set.of());
+    }
+
+    /**
+     * The same, also accepting {@code laterKeys}, keys of a release newer than those the kit
+     * models, each a non-negative integer: chapter 7's host allocator
+     * ({@code vramlab.pinned.PinnedConfig}) reads 2.13's two pinned limits beside the keys of the
+     * newest modelled release.
+     */
+    public static AllocConf parse(String text, Rules rules, java.util.Set<String> laterKeys) {
+        Parser p = new Parser(lex(text), rules, laterKeys);
         return p.parse();
     }
 
@@ -150,6 +167,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
     private static final class Parser {
         private final List<String> t;
         private final Rules rules;
+        private final java.util.Set<String> laterKeys;
         private int i;
         private boolean expandable;
         private long maxSplit = Long.MAX_VALUE;
@@ -158,14 +176,16 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         private double gc;
         private double fraction = -1;
 
-        Parser(List<String> tokens, Rules rules) {
+        Parser(List<String> tokens, Rules rules, java.util.Set<String> laterKeys) {
             this.t = tokens;
             this.rules = rules;
+            this.laterKeys = laterKeys;
         }
 
         AllocConf parse() {
             while (i < t.size()) {
                 String key = t.get(i++);
+                if (!laterKeys.contains(key)) AllocConfKeys.check(key, rules);
                 expect(":", key);
                 switch (key) {
                     case "expandable_segments" -> expandable = bool(key);
@@ -175,20 +195,15 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                     case "garbage_collection_threshold" -> gc = fraction(key, false);
                     case "per_process_memory_fraction" -> fraction = fraction(key, true);
                     case "backend" -> backend(key);
-                    case "release_lock_on_cudamalloc", "pinned_use_cuda_host_register",
-                         "pinned_use_background_threads", "graph_capture_record_stream_reuse" -> bool(key);
+                    case "release_lock_on_cudamalloc", "release_lock_on_hipmalloc", "pinned_use_cuda_host_register",
+                         "pinned_use_hip_host_register", "pinned_use_background_threads",
+                         "graph_capture_record_stream_reuse" -> bool(key);
                     case "pinned_num_register_threads" -> registerThreads(key);
                     case "pinned_reserve_segment_size_mb" -> positive(key);
-                    case "pinned_max_cached_size_mb", "pinned_max_round_threshold_mb" -> integer(key, value(key));
-                    case "large_segment_size_mb" -> throw new IllegalArgumentException("option '" + key
-                            + "' is newer PyTorch's (c10/core/AllocatorConfig.cpp, pytorch/pytorch#172056 of"
-                            + " January 2026, after the 2.10 branch): it changes the large pool's 20 MiB segments"
-                            + " (kLargeBuffer), which PyTorch 2.10 and earlier keep, as the kit's allocator does");
-                    default -> throw new IllegalArgumentException("unknown option '" + key
-                            + "' in the allocator config (keys: expandable_segments, max_split_size_mb, "
-                            + "max_non_split_rounding_mb, roundup_power2_divisions, "
-                            + "garbage_collection_threshold, per_process_memory_fraction, backend, "
-                            + "release_lock_on_cudamalloc, graph_capture_record_stream_reuse, pinned_*)");
+                    default -> {
+                        if (!laterKeys.contains(key)) throw new IllegalStateException(key + " is in " + rules + "'s keys but not read");
+                        integer(key, value(key));
+                    }
                 }
                 if (i < t.size()) expect(",", key);
             }
@@ -362,7 +377,10 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         return sb.append(']').toString();
     }
 
-    /** The options as a config string that {@link #parse} reads back to an equal value. */
+    /**
+     * The options as a config string that {@link #parse} reads back to an equal value; a memory
+     * fraction prints as 2.10's {@code per_process_memory_fraction}, which only 2.10's rules read.
+     */
     @Override
     public String toString() {
         return "expandable_segments:" + (expandableSegments ? "True" : "False")

@@ -25,6 +25,11 @@ import vramlab.alloc.AllocConf.Rules;
  *   <tr><td>the OOM message's hint</td>
  *       <td>{@code PYTORCH_CUDA_ALLOC_CONF}</td><td>{@code PYTORCH_ALLOC_CONF}</td></tr>
  *   <tr><td>a memory fraction of 1.0</td><td>a limit of the whole card</td><td>no limit</td></tr>
+ *   <tr><td>the keys the parser accepts ({@link AllocConfKeys})</td>
+ *       <td>fourteen; no {@code per_process_memory_fraction}</td><td>2.9's and
+ *       {@code per_process_memory_fraction}</td></tr>
+ *   <tr><td>an unknown key</td><td>{@code Unrecognized CachingAllocator option: KEY}</td>
+ *       <td>{@code Unrecognized key 'KEY' in CUDA allocator config.}</td></tr>
  * </table>
  */
 public enum PyTorchRelease {
@@ -37,9 +42,10 @@ public enum PyTorchRelease {
      * CUDACachingAllocator.cpp @001074d ({@code setMemoryFraction} sets a limit for any
      * fraction, 1.0 included): PR #161035, which keeps no limit at 1.0, was still under review
      * on 2025-09-09, the eve of the 2.9 branch cut, and no source the kit could read shows it
-     * in 2.9. Known gap: the kit's 2.9 parser still accepts that PR's
-     * {@code per_process_memory_fraction} key (the parser read was main's, @b944315), which 2.9
-     * most likely refuses.
+     * in 2.9. Its parser has no {@code per_process_memory_fraction} key either (the copy of
+     * CUDAAllocatorConfig.cpp that 2.9 shipped, read for {@link AllocConfKeys}, compares fourteen
+     * keys and refuses any other), so in 2.9 a fraction is set from code
+     * ({@code torch.cuda.set_per_process_memory_fraction}).
      */
     V2_9("2.9", Rules.CUDA_ALLOCATOR_CONFIG, "PYTORCH_CUDA_ALLOC_CONF", false),
     /**
@@ -47,8 +53,10 @@ public enum PyTorchRelease {
      * AcceleratorAllocatorConfig in CUDAAllocatorConfig", October 2025) with its roundup fix (PR
      * #165304 "Fix AllocatorConfig parse roundup division bug", merged 2025-10-19):
      * {@link Rules#ACCELERATOR_CONFIG_0AC7166}, the rules c10/test/core/AllocatorConfig_test.cpp
-     * @13e144e expects. The release rests on the merge dates: 2.10.0's release notes
-     * (meta-pytorch/torch-release-notes 2.10.0/final.md, as stored) list neither PR. The OOM message says {@code PYTORCH_ALLOC_CONF} (PR #172327, January
+     * @13e144e expects, and the keys of CUDAAllocatorConfig.cpp @b944315 ({@link AllocConfKeys}),
+     * {@code per_process_memory_fraction} among them. The release rests on the merge dates: 2.10.0's
+     * release notes (meta-pytorch/torch-release-notes 2.10.0/final.md, as stored) list neither PR.
+     * The OOM message says {@code PYTORCH_ALLOC_CONF} (PR #172327, January
      * 2026, describes the message on main and proposes to go back to
      * {@code PYTORCH_CUDA_ALLOC_CONF}; releases after 2.10 are not modelled). A fraction of 1.0
      * is no limit: {@code setMemoryFraction} keeps {@code allowed_memory_maximum} empty unless

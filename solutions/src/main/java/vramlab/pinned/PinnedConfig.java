@@ -1,8 +1,10 @@
 package vramlab.pinned;
 
 import java.util.Map;
+import java.util.Set;
 
 import vramlab.alloc.AllocConf;
+import vramlab.alloc.PyTorchRelease;
 import vramlab.units.Bytes;
 
 /**
@@ -41,6 +43,16 @@ public record PinnedConfig(long maxCachedSize, long maxRoundThreshold, long rese
                            boolean useBackgroundThreads) {
     public static final PinnedConfig DEFAULT = new PinnedConfig(Long.MAX_VALUE, Long.MAX_VALUE, 0, false);
 
+    /**
+     * Whose parser checks the other keys: the newest release the kit's device allocator models.
+     * The chapter follows PyTorch 2.13 and later, whose parsers the kit has not read; 2.10's keys
+     * are all there still (the CUDA notes of later releases list them).
+     */
+    public static final PyTorchRelease DEVICE_KEYS = PyTorchRelease.V2_10;
+
+    /** The keys of 2.13 (pytorch/pytorch#171662) that no release the device parser models has. */
+    public static final Set<String> LATER_KEYS = Set.of("pinned_max_cached_size_mb", "pinned_max_round_threshold_mb");
+
     public PinnedConfig {
         if (maxCachedSize < 0 || maxRoundThreshold < 0 || reserveSegmentSize < 0) {
             throw new IllegalArgumentException("PinnedConfig: sizes must not be negative");
@@ -50,13 +62,14 @@ public record PinnedConfig(long maxCachedSize, long maxRoundThreshold, long rese
     /**
      * Reads the pinned keys of an allocator-config string, for example
      * {@code "expandable_segments:True,pinned_max_cached_size_mb:512"}. Every key is checked as
-     * the device allocator's parser checks it ({@link AllocConf#parse}): an unknown key or a bad
-     * value is an error that names it; the device keys are then left to that allocator.
+     * the device allocator's parser checks it ({@link AllocConf#parse}), by {@link #DEVICE_KEYS}'
+     * rules, and {@link #LATER_KEYS} beside them: an unknown key or a bad value is an error that
+     * names it; the device keys are then left to that allocator.
      */
     public static PinnedConfig parse(String conf) {
         if (conf == null || conf.isBlank()) return DEFAULT;
         try {
-            AllocConf.parse(conf);
+            AllocConf.parse(conf, DEVICE_KEYS.rules(), LATER_KEYS);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("PYTORCH_ALLOC_CONF '" + conf + "': " + e.getMessage(), e);
         }

@@ -41,8 +41,9 @@ class AllocConfEdgesTest {
                 """)
         @DisplayName("prints as a string that parses back to the same options, at the values' edges")
         void roundTrip(String text) {
-            AllocConf c = AllocConf.parse(text);
-            assertThat(AllocConf.parse(c.toString())).as(c.toString()).isEqualTo(c);
+            AllocConf.Rules rules = PyTorchRelease.V2_10.rules();     // the one with per_process_memory_fraction
+            AllocConf c = AllocConf.parse(text, rules);
+            assertThat(AllocConf.parse(c.toString(), rules)).as(c.toString()).isEqualTo(c);
             assertThat(c).isNotEqualTo(AllocConf.defaults());
         }
     }
@@ -62,7 +63,7 @@ class AllocConfEdgesTest {
                     "max_split_size_mb:64,roundup_power2_divisions:4,max_non_split_rounding_mb:30",
                     "max_split_size_mb:64,roundup_power2_divisions:4,garbage_collection_threshold:0.5",
                     "max_split_size_mb:64,roundup_power2_divisions:4,per_process_memory_fraction:0.5"}) {
-                assertThat(AllocConf.parse(other)).as(other).isNotEqualTo(a);
+                assertThat(AllocConf.parse(other, PyTorchRelease.V2_10.rules())).as(other).isNotEqualTo(a);
             }
             assertThat(a).isNotEqualTo("max_split_size_mb:64,roundup_power2_divisions:4");
             assertThat(AllocConf.parse("max_split_size_mb:65").hashCode())

@@ -27,7 +27,7 @@ class AllocConfTest {
     void allKeys() {
         AllocConf c = AllocConf.parse("expandable_segments:True, max_split_size_mb:128,"
                 + "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6,"
-                + "per_process_memory_fraction:0.8,max_non_split_rounding_mb:64");
+                + "max_non_split_rounding_mb:64");
         assertThat(c.expandableSegments()).isTrue();
         assertThat(c.maxSplitSize()).isEqualTo(mib(128));
         assertThat(c.maxNonSplitRounding()).isEqualTo(mib(64));
@@ -36,18 +36,22 @@ class AllocConfTest {
                 .isEqualTo(2);
         assertThat(c.divisionsFor(mib(200))).isEqualTo(2);
         assertThat(c.garbageCollectionThreshold()).isEqualTo(0.6);
-        assertThat(c.memoryFraction()).isEqualTo(0.8);
+        assertThat(c.memoryFraction()).as("2.9 has no key for it").isEqualTo(-1);
+        assertThat(AllocConf.parse("per_process_memory_fraction:0.8", PyTorchRelease.V2_10.rules()).memoryFraction())
+                .as("2.10's key").isEqualTo(0.8);
     }
 
     @Test
     @DisplayName("prints as a config string that parses back to the same options")
     void roundTrip() {
         for (String text : new String[] {"", "expandable_segments:True,max_split_size_mb:128",
-            "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6",
-            "per_process_memory_fraction:0.25,max_non_split_rounding_mb:40"}) {
+            "roundup_power2_divisions:[64:8,>:2],garbage_collection_threshold:0.6"}) {
             AllocConf c = AllocConf.parse(text);
             assertThat(AllocConf.parse(c.toString())).as(c.toString()).isEqualTo(c);
         }
+        AllocConf.Rules newest = PyTorchRelease.V2_10.rules();      // the fraction prints as 2.10's key
+        AllocConf f = AllocConf.parse("per_process_memory_fraction:0.25,max_non_split_rounding_mb:40", newest);
+        assertThat(AllocConf.parse(f.toString(), newest)).as(f.toString()).isEqualTo(f);
     }
 
     @Test
@@ -56,7 +60,7 @@ class AllocConfTest {
         AllocConf c = AllocConf.parse("backend:native,release_lock_on_cudamalloc:True,"
                 + "pinned_use_cuda_host_register:False,pinned_num_register_threads:8,"
                 + "pinned_use_background_threads:True,pinned_reserve_segment_size_mb:64,"
-                + "graph_capture_record_stream_reuse:True,pinned_max_cached_size_mb:512");
+                + "graph_capture_record_stream_reuse:True");
         assertThat(c).isEqualTo(AllocConf.defaults());
     }
 
@@ -116,12 +120,12 @@ class AllocConfTest {
 
     @ParameterizedTest(name = "{0} -> error naming {1}")
     @CsvSource(delimiter = '|', textBlock = """
-            expandable_segment:True               | unknown option 'expandable_segment'
-            expandable_segments_page_size:4       | unknown option 'expandable_segments_page_size'
+            expandable_segment:True               | Unrecognized CachingAllocator option: expandable_segment (PyTorch 2.9's
+            expandable_segments_page_size:4       | Unrecognized CachingAllocator option: expandable_segments_page_size (
             expandable_segments:true              | bad value 'true' for expandable_segments
             expandable_segments:1                 | bad value '1' for expandable_segments
             max_split_size_mb:20                  | bad value '20' for max_split_size_mb: expected a number of MB > 20 ("too small, must be > 20" in PyTorch up to 2.9
-            large_segment_size_mb:12              | which PyTorch 2.10 and earlier keep
+            large_segment_size_mb:12              | which 2.10 and earlier keep
             pinned_reserve_segment_size_mb:0      | bad value '0' for pinned_reserve_segment_size_mb
             graph_capture_record_stream_reuse:yes | bad value 'yes' for graph_capture_record_stream_reuse
             max_split_size_mb:big                 | bad value 'big' for max_split_size_mb
@@ -131,7 +135,7 @@ class AllocConfTest {
             roundup_power2_divisions:3            | bad value '3' for roundup_power2_divisions
             roundup_power2_divisions:[3:4]        | bad value '3' for roundup_power2_divisions
             roundup_power2_divisions:[64:6]       | bad value '6' for roundup_power2_divisions
-            per_process_memory_fraction:1.5       | bad value '1.5' for per_process_memory_fraction
+            per_process_memory_fraction:0.5       | Unrecognized CachingAllocator option: per_process_memory_fraction (
             backend:cudaMallocAsync               | bad value 'cudaMallocAsync' for backend
             pinned_num_register_threads:256       | bad value '256' for pinned_num_register_threads
             max_split_size_mb                     | expected ':' after 'max_split_size_mb'

@@ -28,7 +28,7 @@ import vramlab.gmmu.PageSize;
 @DisplayName("PyTorch's allocator, the remaining edges")
 class AllocEdgesTest {
     static CachingAllocator allocator(long device, String conf) {
-        CachingAllocator a = new CachingAllocator(new Gpu(device).openToyProcess(), new PyTorchPolicy(conf));
+        CachingAllocator a = new CachingAllocator(new Gpu(device).openToyProcess(), CodeFraction.policy(conf));
         a.trace().record(true, Long.MAX_VALUE);
         return a;
     }
@@ -76,7 +76,7 @@ class AllocEdgesTest {
                 """)
         @DisplayName("the fraction takes [0, 1] with both ends; the threshold is strictly inside")
         void fractions(String text, double value) {
-            AllocConf c = AllocConf.parse(text);
+            AllocConf c = AllocConf.parse(text, PyTorchRelease.V2_10.rules());      // 2.10's key
             assertThat(text.startsWith("per") ? c.memoryFraction() : c.garbageCollectionThreshold()).isEqualTo(value);
         }
 

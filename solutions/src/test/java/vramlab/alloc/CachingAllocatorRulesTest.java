@@ -29,7 +29,7 @@ import vramlab.driver.GpuProcess;
 @DisplayName("The caching allocator's rules at their edges")
 class CachingAllocatorRulesTest {
     static CachingAllocator allocator(long capacity, String conf) {
-        return new CachingAllocator(new Gpu(capacity).openToyProcess(), new PyTorchPolicy(conf));
+        return new CachingAllocator(new Gpu(capacity).openToyProcess(), CodeFraction.policy(conf));
     }
 
     @Nested

@@ -26,7 +26,7 @@ import vramlab.driver.Gpu;
 @DisplayName("memory fraction and garbage collection")
 class GarbageCollectionTest {
     static CachingAllocator allocator(long device, String conf) {
-        CachingAllocator a = new CachingAllocator(new Gpu(device).openToyProcess(), new PyTorchPolicy(conf));
+        CachingAllocator a = new CachingAllocator(new Gpu(device).openToyProcess(), CodeFraction.policy(conf));
         a.trace().record(true, Long.MAX_VALUE);
         return a;
     }

@@ -20,7 +20,7 @@ import vramlab.driver.GpuProcess;
 class PyTorchAllocatorTest {
 
     static CachingAllocator allocator(long device, String conf) {
-        return new CachingAllocator(new Gpu(device).openToyProcess(), new PyTorchPolicy(conf));
+        return new CachingAllocator(new Gpu(device).openToyProcess(), CodeFraction.policy(conf));
     }
 
     static List<Action> actions(CachingAllocator a) {

@@ -25,6 +25,15 @@ class PyTorchReleaseTest {
         return new CachingAllocator(new Gpu(card).openToyProcess(), PyTorchPolicy.of(conf, r));
     }
 
+    /**
+     * A string with {@code per_process_memory_fraction} under {@code r}'s rules: 2.10 reads the
+     * key; 2.9 has none (AllocConfKeysTest), so there the fraction stands for
+     * {@code torch.cuda.set_per_process_memory_fraction} called from code ({@link CodeFraction}).
+     */
+    static CachingAllocator withFraction(String conf, PyTorchRelease r, long card) {
+        return new CachingAllocator(new Gpu(card).openToyProcess(), CodeFraction.policy(conf, r));
+    }
+
     @Test
     @DisplayName("the kit models 2.9 (the default) and 2.10, by the parser each ships")
     void releases() {
@@ -82,7 +91,7 @@ class PyTorchReleaseTest {
     @DisplayName("a fraction of 1.0: a whole-card limit under 2.9, no limit under 2.10; below 1.0 a limit under both")
     void wholeCard(PyTorchRelease r) {
         long card = GiB;
-        CachingAllocator byConf = allocator("per_process_memory_fraction:1.0", r, card);
+        CachingAllocator byConf = withFraction("per_process_memory_fraction:1.0", r, card);
         CachingAllocator byCall = allocator("", r, card);
         byCall.setMemoryFraction(1.0);
         long expected = r.wholeCardIsNoLimit() ? -1 : card;
@@ -91,7 +100,7 @@ class PyTorchReleaseTest {
         assertThat(byConf.memoryFraction()).as("get_per_process_memory_fraction reads 1.0 either way").isEqualTo(1.0);
         assertThatThrownBy(() -> byConf.alloc(2 * card)).isInstanceOf(CudaOutOfMemoryError.class)
                 .satisfies(e -> assertThat(e.getMessage().contains(" allowed; ")).isEqualTo(!r.wholeCardIsNoLimit()));
-        CachingAllocator half = allocator("per_process_memory_fraction:0.5", r, card);
+        CachingAllocator half = withFraction("per_process_memory_fraction:0.5", r, card);
         assertThat(half.allowedMemory()).isEqualTo(card / 2);
     }
 
@@ -103,7 +112,7 @@ class PyTorchReleaseTest {
     @EnumSource(PyTorchRelease.class)
     @DisplayName("garbage_collection_threshold with a fraction of 1.0 collects under 2.9 only")
     void collectionNeedsALimit(PyTorchRelease r) {
-        CachingAllocator a = allocator("garbage_collection_threshold:0.5,per_process_memory_fraction:1.0", r, mib(128));
+        CachingAllocator a = withFraction("garbage_collection_threshold:0.5,per_process_memory_fraction:1.0", r, mib(128));
         Block x = a.alloc(mib(40));
         a.alloc(mib(30));
         a.free(x);                                     // 40 MiB cached; reserved 70 MiB > 0.5 * 128

@@ -46,7 +46,7 @@ class RandomTracesTest {
     void invariants(String conf, long seed) {
         Gpu gpu = new Gpu(mib(256));
         GpuProcess p = gpu.openToyProcess();
-        Policy policy = conf.equals("toy") ? new ToyPolicy() : new PyTorchPolicy(conf);
+        Policy policy = conf.equals("toy") ? new ToyPolicy() : CodeFraction.policy(conf);
         CachingAllocator a = new CachingAllocator(p, policy);
         a.trace().record(true, 500);
         Random r = new Random(seed);

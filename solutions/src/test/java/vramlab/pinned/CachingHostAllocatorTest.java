@@ -387,7 +387,8 @@ class CachingHostAllocatorTest {
                     + "roundup_power2_divisions:[64:8,>:2],pinned_use_background_threads:True";
             assertThat(PinnedConfig.parse(conf)).isEqualTo(
                     new PinnedConfig(512 * MiB, Long.MAX_VALUE, 0, true));
-            assertThat(vramlab.alloc.AllocConf.parse(conf).expandableSegments()).isTrue();
+            assertThat(vramlab.alloc.AllocConf.parse(conf, PinnedConfig.DEVICE_KEYS.rules(), PinnedConfig.LATER_KEYS)
+                    .expandableSegments()).isTrue();
         }
 
         @ParameterizedTest(name = "{0}")
@@ -397,7 +398,7 @@ class CachingHostAllocatorTest {
             pinned_use_background_threads:true | expected True or False (case-sensitive)
             pinned_reserve_segment_size_mb:0  | greater than 0
             max_split_size_mb:10              | bad value '10' for max_split_size_mb
-            pinned_max_cached:5               | unknown option 'pinned_max_cached'
+            pinned_max_cached:5               | Unrecognized key 'pinned_max_cached' in CUDA allocator config.
             pinned_max_cached_size_mb         | expected ':' after 'pinned_max_cached_size_mb'
             """)
         @DisplayName("bad options are refused with the key, the value and what was expected")
