@@ -21,8 +21,9 @@ import vramlab.snapshot.SnapshotInput;
         header = "replay a snapshot or trace under each allocator setting",
         description = """
                 Replays the workload under the defaults, expandable_segments:True, max_split_size_mb 128,
-                256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 (under
-                per_process_memory_fraction:0.99: the collection runs only under a limit), through
+                256 and 512, roundup_power2_divisions:4 and, under 2.10, garbage_collection_threshold:0.8
+                (with per_process_memory_fraction:0.99: the collection runs only under a limit, which
+                2.9's parser has no key for), through
                 PyTorch's caching-allocator policy as the kit simulates it. A snapshot's first row is
                 its run as recorded (its peak is the snapshot's own); every other row is what
                 vramlab replay --alloc-conf ROW --device CARD prints, with its verdict and margin.
@@ -87,7 +88,8 @@ final class AdviseCommand implements Command {
         }
         if (html != null) HtmlPage.checkWritable("advise", html);
         List<Timeline> timelines = html == null ? null : new ArrayList<>();
-        Advice advice = Advice.of(w, name, Setting.standard(), io.err()::println, timelines, release);
+        Advice advice = Advice.of(w, name, Setting.standard(rowsFor(w, release)), io.err()::println, timelines,
+                release);
         io.out().print(advice.text());
         io.out().flush();
         if (html != null) {
@@ -101,6 +103,12 @@ final class AdviseCommand implements Command {
             io.err().println("advise: wrote " + html);
         }
         return 0;
+    }
+
+    /** The release whose parser the rows must satisfy: as the replays choose it (Advice.of). */
+    static vramlab.alloc.PyTorchRelease rowsFor(Workload w, vramlab.alloc.PyTorchRelease given) {
+        if (w.snapshot() == null) return given == null ? vramlab.alloc.PyTorchRelease.DEFAULT : given;
+        return vramlab.replay.SnapshotRelease.of(w.snapshot(), given).release();
     }
 
     private static byte[] read(String file, Io io, long limit) {

@@ -97,6 +97,37 @@ class PyTorchVersionTest {
     }
 
     @Test
+    @DisplayName("per_process_memory_fraction: refused by 2.9's parser in its own words (exit 2, one line), read by 2.10's")
+    void fractionKeyByRelease() {
+        String trace = "alloc a 1048576\n";
+        CliRun old = CliRun.withInput(trace, "replay", "--policy", "pytorch", "--alloc-conf",
+                "per_process_memory_fraction:0.5", "-");
+        assertThat(old.status()).isEqualTo(2);
+        assertThat(old.err().lines()).singleElement().asString()
+                .startsWith("error: replay: --alloc-conf 'per_process_memory_fraction:0.5': Unrecognized"
+                        + " CachingAllocator option: per_process_memory_fraction (PyTorch 2.9's")
+                .contains("expected one of: max_split_size_mb,").contains("--pytorch-version 2.10");
+        CliRun newer = CliRun.withInput(trace, "replay", "--policy", "pytorch", "--alloc-conf",
+                "per_process_memory_fraction:0.5", "--pytorch-version", "2.10", "-");
+        assertThat(newer.status()).as(newer.err()).isZero();
+        CliRun unknown = CliRun.withInput(trace, "replay", "--policy", "pytorch", "--alloc-conf",
+                "large_segment_size_mb:12", "--pytorch-version", "2.10", "-");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("Unrecognized key 'large_segment_size_mb' in CUDA allocator config.");
+    }
+
+    @Test
+    @DisplayName("advise suggests the fraction key only under a release whose parser has it")
+    void adviseRowsByRelease() throws Exception {
+        CliRun older = CliRun.of("advise", snapshot(false).toString());
+        assertThat(older.status()).as(older.err()).isZero();
+        assertThat(older.out()).contains("PyTorch 2.9's rules").doesNotContain("per_process_memory_fraction");
+        CliRun newer = CliRun.of("advise", snapshot(true).toString());
+        assertThat(newer.status()).as(newer.err()).isZero();
+        assertThat(newer.out()).contains("PyTorch 2.10's rules").contains("per_process_memory_fraction:0.99");
+    }
+
+    @Test
     @DisplayName("a snapshot implies its release: user_metadata on its entries means 2.10, replay and advise say so alike")
     void impliedBySnapshot() throws Exception {
         String newer = "PyTorch 2.10's rules (implied: its trace entries carry user_metadata";

@@ -55,7 +55,7 @@ class ReplayPytorchTest {
         Run r = run("", "replay", "--policy", "pytorch", "--alloc-conf", "expandable_segment:True", "-");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err().lines()).singleElement().asString()
-                .startsWith("error: replay: --alloc-conf 'expandable_segment:True': unknown option 'expandable_segment'");
+                .startsWith("error: replay: --alloc-conf 'expandable_segment:True': Unrecognized CachingAllocator option: expandable_segment (");
         Run v = run("", "replay", "--policy", "pytorch", "--alloc-conf", "max_split_size_mb:10", "-");
         assertThat(v.err()).contains("bad value '10' for max_split_size_mb");
     }

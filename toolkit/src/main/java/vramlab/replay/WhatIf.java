@@ -41,7 +41,8 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
      * What PyTorch may reserve: the card, or less under a memory fraction. PyTorch refuses a
      * segment that would take reserved past {@code allowed_memory_maximum = fraction *
      * device_total} (c10/cuda/CUDACachingAllocator.cpp, setMemoryFraction and alloc_block), so
-     * a run under {@code per_process_memory_fraction:0.99} has 1% less room than the card.
+     * a run under {@code per_process_memory_fraction:0.99} (2.10's key; 2.9 sets the same limit only
+     * from code) has 1% less room than the card.
      */
     static long room(SnapshotReplay.Report r) {
         long allowed = r.allocator().allowedMemory();

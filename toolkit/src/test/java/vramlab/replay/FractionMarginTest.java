@@ -31,7 +31,8 @@ class FractionMarginTest {
     }
 
     static WhatIf on(Snapshot s, String conf, long card) {
-        return WhatIf.run(s, s.device(0), new SnapshotReplay.Options(new PyTorchPolicy(conf), card),
+        return WhatIf.run(s, s.device(0), new SnapshotReplay.Options(          // 2.10: the release with the key
+                        vramlab.alloc.PyTorchPolicy.of(conf, vramlab.alloc.PyTorchRelease.V2_10), card),
                 (step, e, r, b, al) -> { }, false);
     }
 

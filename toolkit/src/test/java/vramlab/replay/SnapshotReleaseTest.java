@@ -38,6 +38,9 @@ class SnapshotReleaseTest {
         Snapshot.Settings twenty = new Snapshot.Settings("max_split_size_mb:20",
                 AllocConf.parse("max_split_size_mb:20", PyTorchRelease.V2_10.rules()));
         assertThat(SnapshotRelease.implied(snapshot(twenty, Set.of("action"))).why()).contains("only by 2.10's rules");
+        Snapshot.Settings fraction = new Snapshot.Settings("per_process_memory_fraction:0.5",    // a key 2.9 lacks
+                AllocConf.parse("per_process_memory_fraction:0.5", PyTorchRelease.V2_10.rules()));
+        assertThat(SnapshotRelease.implied(snapshot(fraction, Set.of("action"))).release()).isEqualTo(PyTorchRelease.V2_10);
         assertThat(SnapshotRelease.implied(snapshot(unset, Set.of("action", "time_us"))).release())
                 .isEqualTo(PyTorchRelease.V2_9);
         assertThat(SnapshotRelease.implied(snapshot(null, Set.of("action"))).why())

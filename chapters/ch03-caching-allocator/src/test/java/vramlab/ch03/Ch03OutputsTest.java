@@ -61,7 +61,7 @@ class Ch03OutputsTest {
     }
 
     @Test
-    @DisplayName("the rules by release: 21 and 20 MB, 8 and 4 divisions, the hint's two names, a limit and none")
+    @DisplayName("the rules by release: 21 and 20 MB, 8 and 4 divisions, the hint's two names, a limit and none, the fraction key refused and accepted")
     void rulesByRelease() {
         String[] rows = Ch03Outputs.outputRulesByRelease().split("\n");
         assertThat(rows[0]).contains("2.9").contains("2.10");
@@ -70,5 +70,6 @@ class Ch03OutputsTest {
         assertThat(rows[3]).containsSubsequence("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF");
         assertThat(rows[4].strip()).contains("(the card)").endsWith("none");
         assertThat(rows[5]).containsSubsequence("the old 40 MiB block", "nothing");
+        assertThat(rows[6]).containsSubsequence("refused (unknown key)", "accepted");
     }
 }
