@@ -18,9 +18,9 @@ import vramlab.units.Bytes;
  * method says so, and {@link #parse(String, Rules)} reads a string by those rules instead.
  *
  * <p>Which keys a release accepts, and the words it refuses others with, is
- * {@link AllocConfKeys}'s: 2.9's parser has fourteen, 2.10's adds
- * {@code per_process_memory_fraction} (PR #161035: the config key for what
- * {@code torch.cuda.set_per_process_memory_fraction} sets). Keys with an effect here:
+ * {@link AllocConfKeys}'s: 2.9's parser has thirteen, 2.10's adds
+ * {@code pinned_reserve_segment_size_mb} (PR #164501) and {@code per_process_memory_fraction}
+ * (PR #161035: the config key for what {@code torch.cuda.set_per_process_memory_fraction} sets). Keys with an effect here:
  * {@code expandable_segments}, {@code max_split_size_mb}, {@code max_non_split_rounding_mb},
  * {@code roundup_power2_divisions}, {@code garbage_collection_threshold} and, from 2.10,
  * {@code per_process_memory_fraction}. Accepted and checked but without effect on the device

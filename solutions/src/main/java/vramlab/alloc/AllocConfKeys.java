@@ -16,13 +16,15 @@ import vramlab.alloc.AllocConf.Rules;
  * August 2025 back-out of the AcceleratorAllocatorConfig refactor (pytorch/pytorch#161002,
  * #161628) until PR #165135 re-landed it on 2025-10-10, which spans the 2.9 branch cut
  * (2025-09-09, #162493) and 2.9.0 (tag commit 0fabc3ba4482). The copy read is a stored version
- * of that file whose commit the index did not name (no copy at 0fabc3ba4482 was stored); its
- * {@code parseArgs} compares exactly the fourteen keys of {@link #V2_9} and ends with
- * {@code TORCH_CHECK(false, "Unrecognized CachingAllocator option: ", config_item_view)}. It has
- * no {@code per_process_memory_fraction}; PyTorch 2.9's CUDA notes (pytorch/docs
- * 2.9/notes/cuda.html @0232c0d) do not list it either, while 2.10's do.
+ * of that file from early October 2025, whose commit the index did not name (no copy at
+ * 0fabc3ba4482 was stored); its {@code parseArgs} compares fourteen keys and ends with
+ * {@code TORCH_CHECK(false, "Unrecognized CachingAllocator option: ", config_item_view)}. One of
+ * the fourteen, {@code pinned_reserve_segment_size_mb}, came after the branch cut
+ * (pytorch/pytorch#163780, opened 2025-09-24, landed as #164501, opened 2025-10-02), so 2.9 has
+ * the other thirteen, {@link #V2_9}. It has no {@code per_process_memory_fraction}. PyTorch 2.9's
+ * CUDA notes (pytorch/docs 2.9/notes/cuda.html @0232c0d) list neither key; 2.10's list both.
  *
- * <p><b>PyTorch 2.10</b> ({@link Rules#ACCELERATOR_CONFIG_0AC7166}): the same string goes first
+ * <p><b>PyTorch 2.10</b> ({@link Rules#ACCELERATOR_CONFIG_0AC7166}): the string goes first
  * to {@code AcceleratorAllocatorConfig::parseArgs} (c10/core/AllocatorConfig.cpp @0ac716637f32),
  * which reads its six keys and skips any other ({@code tokenizer.skipKey}), then to CUDA's hook,
  * {@code CUDAAllocatorConfig::parseArgs} (c10/cuda/CUDAAllocatorConfig.cpp @b944315b93d3), which
@@ -45,11 +47,11 @@ public final class AllocConfKeys {
             "roundup_power2_divisions", "backend", "expandable_segments",
             "release_lock_on_hipmalloc", "release_lock_on_cudamalloc",
             "pinned_use_hip_host_register", "pinned_use_cuda_host_register",
-            "pinned_num_register_threads", "pinned_reserve_segment_size_mb",
-            "pinned_use_background_threads", "graph_capture_record_stream_reuse")));
+            "pinned_num_register_threads", "pinned_use_background_threads",
+            "graph_capture_record_stream_reuse")));
 
-    /** PyTorch 2.10's keys: 2.9's and {@code per_process_memory_fraction}. */
-    public static final Set<String> V2_10 = with(V2_9, "per_process_memory_fraction");
+    /** PyTorch 2.10's keys: 2.9's, {@code pinned_reserve_segment_size_mb} and {@code per_process_memory_fraction}. */
+    public static final Set<String> V2_10 = with(V2_9, "pinned_reserve_segment_size_mb", "per_process_memory_fraction");
 
     /** The keys {@code rules}' parser accepts. */
     public static Set<String> of(Rules rules) {
@@ -81,6 +83,8 @@ public final class AllocConfKeys {
             case "per_process_memory_fraction" -> rules == Rules.CUDA_ALLOCATOR_CONFIG
                     ? ". 2.10 added this key (pytorch/pytorch#161035): --pytorch-version 2.10; in 2.9 the limit"
                             + " is set from code, torch.cuda.set_per_process_memory_fraction" : "";
+            case "pinned_reserve_segment_size_mb" -> rules == Rules.CUDA_ALLOCATOR_CONFIG
+                    ? ". 2.10 added this key (pytorch/pytorch#164501, October 2025): --pytorch-version 2.10" : "";
             case "large_segment_size_mb" -> ". The key is newer than 2.10 (pytorch/pytorch#172056, January 2026):"
                     + " it changes the large pool's 20 MiB segments (kLargeBuffer), which 2.10 and earlier"
                     + " keep, as the kit's allocator does";
@@ -91,9 +95,9 @@ public final class AllocConfKeys {
         };
     }
 
-    private static Set<String> with(Set<String> base, String key) {
+    private static Set<String> with(Set<String> base, String... keys) {
         List<String> all = new ArrayList<>(base);
-        all.add(key);
+        all.addAll(List.of(keys));
         return Collections.unmodifiableSet(new LinkedHashSet<>(all));
     }
 }

@@ -26,8 +26,8 @@ import vramlab.alloc.AllocConf.Rules;
  *       <td>{@code PYTORCH_CUDA_ALLOC_CONF}</td><td>{@code PYTORCH_ALLOC_CONF}</td></tr>
  *   <tr><td>a memory fraction of 1.0</td><td>a limit of the whole card</td><td>no limit</td></tr>
  *   <tr><td>the keys the parser accepts ({@link AllocConfKeys})</td>
- *       <td>fourteen; no {@code per_process_memory_fraction}</td><td>2.9's and
- *       {@code per_process_memory_fraction}</td></tr>
+ *       <td>thirteen; no {@code pinned_reserve_segment_size_mb},
+ *       {@code per_process_memory_fraction}</td><td>2.9's and those two</td></tr>
  *   <tr><td>an unknown key</td><td>{@code Unrecognized CachingAllocator option: KEY}</td>
  *       <td>{@code Unrecognized key 'KEY' in CUDA allocator config.}</td></tr>
  * </table>
@@ -43,8 +43,9 @@ public enum PyTorchRelease {
      * fraction, 1.0 included): PR #161035, which keeps no limit at 1.0, was still under review
      * on 2025-09-09, the eve of the 2.9 branch cut, and no source the kit could read shows it
      * in 2.9. Its parser has no {@code per_process_memory_fraction} key either (the copy of
-     * CUDAAllocatorConfig.cpp that 2.9 shipped, read for {@link AllocConfKeys}, compares fourteen
-     * keys and refuses any other), so in 2.9 a fraction is set from code
+     * CUDAAllocatorConfig.cpp of 2.9's parser, read for {@link AllocConfKeys}, compares 2.9's
+     * thirteen keys and {@code pinned_reserve_segment_size_mb}, which came after the branch cut,
+     * and refuses any other), so in 2.9 a fraction is set from code
      * ({@code torch.cuda.set_per_process_memory_fraction}).
      */
     V2_9("2.9", Rules.CUDA_ALLOCATOR_CONFIG, "PYTORCH_CUDA_ALLOC_CONF", false),

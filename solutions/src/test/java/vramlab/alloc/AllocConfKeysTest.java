@@ -17,9 +17,8 @@ class AllocConfKeysTest {
     static final String KEYS_2_9 = "max_split_size_mb, max_non_split_rounding_mb, garbage_collection_threshold,"
             + " roundup_power2_divisions, backend, expandable_segments, release_lock_on_hipmalloc,"
             + " release_lock_on_cudamalloc, pinned_use_hip_host_register, pinned_use_cuda_host_register,"
-            + " pinned_num_register_threads, pinned_reserve_segment_size_mb, pinned_use_background_threads,"
-            + " graph_capture_record_stream_reuse";
-    static final String KEYS_2_10 = KEYS_2_9 + ", per_process_memory_fraction";
+            + " pinned_num_register_threads, pinned_use_background_threads, graph_capture_record_stream_reuse";
+    static final String KEYS_2_10 = KEYS_2_9 + ", pinned_reserve_segment_size_mb, per_process_memory_fraction";
 
     @ParameterizedTest(name = "{0}: {1}")
     @DisplayName("every key a release's parser reads is accepted by the kit's parser for that release")
@@ -35,7 +34,6 @@ class AllocConfKeysTest {
             2.9  | pinned_use_hip_host_register:True
             2.9  | pinned_use_cuda_host_register:True
             2.9  | pinned_num_register_threads:8
-            2.9  | pinned_reserve_segment_size_mb:64
             2.9  | pinned_use_background_threads:True
             2.9  | graph_capture_record_stream_reuse:True
             2.10 | max_split_size_mb:64
@@ -64,6 +62,7 @@ class AllocConfKeysTest {
     @DisplayName("any other key is refused in the release's own words, then the keys it expected and where the key comes from")
     @CsvSource(delimiter = '|', textBlock = """
             2.9  | per_process_memory_fraction:0.5   | . 2.10 added this key (pytorch/pytorch#161035): --pytorch-version 2.10; in 2.9 the limit is set from code, torch.cuda.set_per_process_memory_fraction
+            2.9  | pinned_reserve_segment_size_mb:64 | . 2.10 added this key (pytorch/pytorch#164501, October 2025): --pytorch-version 2.10
             2.9  | large_segment_size_mb:12          | . The key is newer than 2.10 (pytorch/pytorch#172056, January 2026): it changes the large pool's 20 MiB segments (kLargeBuffer), which 2.10 and earlier keep, as the kit's allocator does
             2.10 | large_segment_size_mb:12          | . The key is newer than 2.10 (pytorch/pytorch#172056, January 2026): it changes the large pool's 20 MiB segments (kLargeBuffer), which 2.10 and earlier keep, as the kit's allocator does
             2.9  | pinned_max_cached_size_mb:512     | . The key is newer than 2.10 (pytorch/pytorch#171662, first in 2.13); chapter 7's host allocator reads it (vramlab.pinned.PinnedConfig)

@@ -59,7 +59,7 @@ class AllocConfTest {
     void acceptedKeys() {
         AllocConf c = AllocConf.parse("backend:native,release_lock_on_cudamalloc:True,"
                 + "pinned_use_cuda_host_register:False,pinned_num_register_threads:8,"
-                + "pinned_use_background_threads:True,pinned_reserve_segment_size_mb:64,"
+                + "pinned_use_background_threads:True,"
                 + "graph_capture_record_stream_reuse:True");
         assertThat(c).isEqualTo(AllocConf.defaults());
     }
@@ -126,7 +126,7 @@ class AllocConfTest {
             expandable_segments:1                 | bad value '1' for expandable_segments
             max_split_size_mb:20                  | bad value '20' for max_split_size_mb: expected a number of MB > 20 ("too small, must be > 20" in PyTorch up to 2.9
             large_segment_size_mb:12              | which 2.10 and earlier keep
-            pinned_reserve_segment_size_mb:0      | bad value '0' for pinned_reserve_segment_size_mb
+            pinned_reserve_segment_size_mb:64     | Unrecognized CachingAllocator option: pinned_reserve_segment_size_mb (
             graph_capture_record_stream_reuse:yes | bad value 'yes' for graph_capture_record_stream_reuse
             max_split_size_mb:big                 | bad value 'big' for max_split_size_mb
             max_split_size_mb:-5                  | bad value '-5' for max_split_size_mb
