@@ -34,7 +34,10 @@ import vramlab.alloc.AllocConf.Rules;
  * "' in CUDA allocator config.")}. No stored copy is at the v2.10.0 tag; PyTorch 2.10's CUDA
  * notes (pytorch/docs 2.10/notes/cuda.html @5708cf4) list the same keys, and none of the ones
  * newer main added ({@code large_segment_size_mb}, pytorch/pytorch#172056; the pinned limits of
- * #171662, first in 2.13). {@link Rules#ACCELERATOR_CONFIG_065861F}, main between two October
+ * #171662, first in 2.13). A later stored copy of CUDA's parser also has
+ * {@code throw_on_cudamalloc_oom} (pytorch/pytorch#177356, March 2026, after 2.10) and
+ * {@code pinned_free_catch_all}, whose date the kit did not establish: it refuses both under
+ * 2.10, as 2.10's notes (which do not list them) suggest. {@link Rules#ACCELERATOR_CONFIG_065861F}, main between two October
  * 2025 pull requests, is given 2.10's keys and words; when {@code per_process_memory_fraction}
  * reached main relative to it is not established.
  */
