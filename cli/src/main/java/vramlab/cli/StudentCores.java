@@ -232,15 +232,35 @@ final class StudentCores {
     static List<String> childCommand(Path root, List<Path> cores, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String opt : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (opt.startsWith("-D" + CHILD + "=") || opt.startsWith("-Dvramlab.home=") || opt.startsWith("-agentlib")
-                    || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
-            cmd.add(opt);
-        }
+        cmd.addAll(childOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         cmd.addAll(List.of("-D" + CHILD + "=mine", "-Dvramlab.home=" + root, "-cp", classpath(cores),
                 Main.class.getName()));
         cmd.addAll(args);
         return cmd;
+    }
+
+    /**
+     * The child's JVM options: this JVM's own (the launcher's, VRAMLAB_JAVA_OPTS), less the ones
+     * that name this JVM's role or attach a debugger or agent; then, for each the parent did not
+     * choose, the launcher's flags for a short command ({@code vramlab}'s FAST: the JIT's first
+     * tier alone, the serial collector). Run from {@code ./vramlab} the parent already has them;
+     * run any other way (an IDE, {@code java -cp}, the launcher's tests) the child got the JVM's
+     * defaults, C2 and G1: a JShell session on the student's cores then cost ~4.3 s of CPU
+     * instead of ~2.7 s (two runs each, a loaded 2-core machine).
+     */
+    static List<String> childOptions(List<String> parent) {
+        List<String> out = new ArrayList<>();
+        for (String opt : parent) {
+            if (opt.startsWith("-D" + CHILD + "=") || opt.startsWith("-Dvramlab.home=") || opt.startsWith("-agentlib")
+                    || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
+            out.add(opt);
+        }
+        if (parent.stream().noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel=") || o.equals("-XX:-TieredCompilation")
+                || o.equals("-Xint"))) {
+            out.add("-XX:TieredStopAtLevel=1");
+        }
+        if (parent.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w+GC"))) out.add("-XX:+UseSerialGC");
+        return out;
     }
 
     private static File devNull() {
