@@ -41,7 +41,9 @@ import javax.tools.ToolProvider;
  * ever mixed into it, so deleting a file makes its core fail to compile rather than bringing the
  * reference's body back. Each core's output is cached under
  * {@code work/<core>/} with a fingerprint of its sources and of the cores it was compiled against;
- * an unchanged core is not compiled again.
+ * an unchanged core is not compiled again. The batch grader also hands every build one
+ * {@link CoreCache}, so a core another submission already compiled from the same sources is
+ * copied, not compiled.
  *
  * <p>Used by the launcher ({@code check}, {@code lab --mine}, {@code jshell --mine}) and by the
  * batch grader, so both treat a broken file the same way.
@@ -77,7 +79,8 @@ public final class CoreBuild {
      * @param classes  the folder holding its classes (the student's, or the reference's copy)
      * @param student  true when these are the student's own classes
      * @param errors   why the student's sources did not compile (empty when they did)
-     * @param reused   true when the cached output was still good and nothing was compiled
+     * @param reused   true when nothing was compiled: the output in {@code work} was still good, or a
+     *                 {@link CoreCache} held this very build
      */
     public record Outcome(Core core, Path classes, boolean student, List<CompileError> errors, boolean reused) {
         /** One line for a report: {@code alloc: did not compile (CachingAllocator.java:12: ...)}. */
@@ -122,6 +125,7 @@ public final class CoreBuild {
     private final Path sources;
     private final Path reference;
     private final Path work;
+    private final CoreCache cache;
 
     /**
      * @param sources   the student's {@code labs/src/main/java} (package folders below it)
@@ -129,9 +133,19 @@ public final class CoreBuild {
      * @param work      a folder this build owns: one subfolder per core
      */
     public CoreBuild(Path sources, Path reference, Path work) {
+        this(sources, reference, work, null);
+    }
+
+    /**
+     * As {@link #CoreBuild(Path, Path, Path)}, and a core that is not in {@code work} but in
+     * {@code cache} (the same fingerprint, compiled in this JVM for another submission) is copied
+     * from there instead of compiled; a core compiled here is added to it.
+     */
+    public CoreBuild(Path sources, Path reference, Path work, CoreCache cache) {
         this.sources = sources;
         this.reference = reference;
         this.work = work;
+        this.cache = cache;
     }
 
     /** Builds every core, reusing what is unchanged. */
@@ -184,6 +198,14 @@ public final class CoreBuild {
                 }
             }
             deleteTree(dir);
+            CoreCache.Entry hit = cache == null ? null : cache.get(fingerprint);
+            if (hit != null) {
+                boolean student = hit.stamp().get(1).equals("student");
+                CoreCache.copy(hit, student ? studentOut : referenceOut);
+                Files.write(stamp, hit.stamp(), StandardCharsets.UTF_8);
+                List<CompileError> errors = hit.stamp().stream().skip(2).map(CoreBuild::parseError).toList();
+                return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
+            }
             Files.createDirectories(studentOut);
             List<CompileError> errors = files.isEmpty()
                     ? List.of(new CompileError(core.packages().get(0).replace('.', '/'), 0,
@@ -197,6 +219,7 @@ public final class CoreBuild {
             List<String> lines = new ArrayList<>(List.of(fingerprint, student ? "student" : "reference"));
             errors.forEach(e -> lines.add(e.file() + "\t" + e.line() + "\t" + e.message()));
             Files.write(stamp, lines, StandardCharsets.UTF_8);
+            if (cache != null) cache.put(fingerprint, lines, student ? studentOut : referenceOut);
             return new Outcome(core, student ? studentOut : referenceOut, student, errors, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -27,6 +27,7 @@ import vramlab.quiz.Salt;
 import vramlab.quiz.ScoreRow;
 import vramlab.quiz.Variant;
 import vramlab.quiz.build.CoreBuild;
+import vramlab.quiz.build.CoreCache;
 
 /**
  * Grading one submission: what a grade is made of and how the parts meet. Nothing in a
@@ -185,7 +186,7 @@ public final class Grader {
                         : ScoreRow.NO_SOURCES + " (" + found.where() + ")";
                 if (found.root() != null) flags.add("no Java sources in labs/src/main/java: lab steps not graded");
             } else {
-                build = new CoreBuild(s.sources, kit.referenceCore(), area.resolve("build")).build();
+                build = new CoreBuild(s.sources, kit.referenceCore(), area.resolve("build"), CoreCache.SHARED).build();
             }
             if (found.root() != null) flags.addAll(GradedTests.changed(kit, found.root()));
         } catch (IOException | RuntimeException e) {

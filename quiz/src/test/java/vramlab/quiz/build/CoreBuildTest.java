@@ -185,6 +185,71 @@ class CoreBuildTest {
         assertThat(CoreBuild.coreOfFile("vramlab/other/X.java").name()).isEqualTo("base");
     }
 
+    /** The batch grader's cache: another submission's build of the same sources is copied, never a stale one. */
+    @Nested
+    @DisplayName("a cache shared by the builds of a class")
+    class SharedCache {
+        final CoreCache cache = new CoreCache(1L << 20);
+
+        /** A second student's copy of the tiny world, with {@code edits} applied, built with the cache. */
+        CoreBuild.Result other(String name, Map<String, String> edits, String... cores) throws IOException {
+            Path src = tmp.resolve(name + "/labs/src/main/java");
+            write(src, GOOD);
+            write(src, edits);
+            CoreBuild b = new CoreBuild(src, reference, tmp.resolve(name + "/work"), cache);
+            return cores.length == 0 ? b.build() : b.build(List.of(cores));
+        }
+
+        @Test
+        @DisplayName("the same sources in another submission compile nothing, byte for byte; a changed source is"
+                + " compiled, and every core built on it, the cores below it still copied")
+        void sameSourcesCopiedChangedCompiled() throws IOException {
+            CoreBuild.Result first = new CoreBuild(labs, reference, work, cache).build(List.of("pinned"));
+            assertThat(first.outcomes()).noneMatch(CoreBuild.Outcome::reused);
+            CoreBuild.Result same = other("bob", Map.of(), "pinned");
+            assertThat(same.outcomes()).hasSize(5).allMatch(CoreBuild.Outcome::reused).allMatch(CoreBuild.Outcome::student);
+            assertThat(same.of("alloc").classes()).startsWith(tmp.resolve("bob/work"));
+            assertThat(Files.readAllBytes(same.of("alloc").classes().resolve("vramlab/alloc/Sim.class")))
+                    .isEqualTo(Files.readAllBytes(first.of("alloc").classes().resolve("vramlab/alloc/Sim.class")));
+
+            CoreBuild.Result changed = other("carol", Map.of("vramlab/alloc/Sim.java",
+                    "package vramlab.alloc; public final class Sim { public static String who() { return \"carol's\"; } }"),
+                    "pinned");
+            for (String core : List.of("base", "gmmu", "driver")) {
+                assertThat(changed.of(core).reused()).as(core).isTrue();
+            }
+            for (String core : List.of("alloc", "pinned")) {
+                assertThat(changed.of(core).reused()).as(core).isFalse();
+            }
+            assertThat(new String(Files.readAllBytes(changed.of("alloc").classes().resolve("vramlab/alloc/Sim.class")),
+                    java.nio.charset.StandardCharsets.ISO_8859_1)).contains("carol's");
+        }
+
+        @Test
+        @DisplayName("a core that did not compile comes back with its errors and the reference's classes")
+        void brokenCoreRemembered() throws IOException {
+            Map<String, String> broken = Map.of("vramlab/gmmu/Page.java", "package vramlab.gmmu; class Page {");
+            CoreBuild.Outcome first = other("dan", broken, "gmmu").of("gmmu");
+            CoreBuild.Outcome second = other("erin", broken, "gmmu").of("gmmu");
+            assertThat(second.reused()).isTrue();
+            assertThat(second.student()).isFalse();
+            assertThat(second.errors()).isEqualTo(first.errors()).isNotEmpty();
+            assertThat(second.classes().resolve("vramlab/gmmu/Page.class")).exists();
+        }
+
+        @Test
+        @DisplayName("a full cache keeps nothing more: the next build compiles")
+        void capHolds() throws IOException {
+            CoreCache none = new CoreCache(0);
+            new CoreBuild(labs, reference, work, none).build(List.of("base"));
+            assertThat(none.bytesHeld()).isZero();
+            Path src = tmp.resolve("fay/labs/src/main/java");
+            write(src, GOOD);
+            assertThat(new CoreBuild(src, reference, tmp.resolve("fay/work"), none).build(List.of("base")).outcomes())
+                    .noneMatch(CoreBuild.Outcome::reused);
+        }
+    }
+
     private static void write(Path root, Map<String, String> files) throws IOException {
         for (var e : files.entrySet()) {
             Path p = root.resolve(e.getKey());
