@@ -88,7 +88,7 @@ final class AdviseCommand implements Command {
         }
         if (html != null) HtmlPage.checkWritable("advise", html);
         List<Timeline> timelines = html == null ? null : new ArrayList<>();
-        Advice advice = Advice.of(w, name, Setting.standard(rowsFor(w, release)), io.err()::println, timelines,
+        Advice advice = Advice.of(w, name, Setting.standard(Advice.releaseFor(w, release)), io.err()::println, timelines,
                 release);
         io.out().print(advice.text());
         io.out().flush();
@@ -103,12 +103,6 @@ final class AdviseCommand implements Command {
             io.err().println("advise: wrote " + html);
         }
         return 0;
-    }
-
-    /** The release whose parser the rows must satisfy: as the replays choose it (Advice.of). */
-    static vramlab.alloc.PyTorchRelease rowsFor(Workload w, vramlab.alloc.PyTorchRelease given) {
-        if (w.snapshot() == null) return given == null ? vramlab.alloc.PyTorchRelease.DEFAULT : given;
-        return vramlab.replay.SnapshotRelease.of(w.snapshot(), given).release();
     }
 
     private static byte[] read(String file, Io io, long limit) {

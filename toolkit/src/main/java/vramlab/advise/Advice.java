@@ -81,6 +81,17 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     }
 
     /**
+     * The release whose rules {@code w}'s replays follow, and so whose parser every row must
+     * satisfy ({@link Setting#standard(vramlab.alloc.PyTorchRelease)}): {@code given}
+     * ({@code --pytorch-version}) or, when null, the default for a text trace and the one a
+     * snapshot's fields imply ({@link vramlab.replay.SnapshotRelease}), as {@code replay} chooses.
+     */
+    public static vramlab.alloc.PyTorchRelease releaseFor(Workload w, vramlab.alloc.PyTorchRelease given) {
+        if (w.snapshot() == null) return given == null ? vramlab.alloc.PyTorchRelease.DEFAULT : given;
+        return vramlab.replay.SnapshotRelease.of(w.snapshot(), given).release();
+    }
+
+    /**
      * The same under {@code release}'s rules ({@code --pytorch-version}); null: a text trace
      * follows the default release, a snapshot the one its fields imply
      * ({@link vramlab.replay.SnapshotRelease}), as {@code replay} does.
@@ -89,7 +100,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
                             java.util.function.Consumer<String> progress,
                             List<vramlab.replay.Timeline> timelines, vramlab.alloc.PyTorchRelease release) {
         if (w.snapshot() == null) {
-            vramlab.alloc.PyTorchRelease r = release == null ? vramlab.alloc.PyTorchRelease.DEFAULT : release;
+            vramlab.alloc.PyTorchRelease r = releaseFor(w, release);
             return new Advice(w.source(), w.card(), w.cardFrom(), null, w.where(),
                     Advisor.compare(w.events(), w.card(), settings, file, progress, r),
                     !w.cardFrom().startsWith("assumed"), null,
