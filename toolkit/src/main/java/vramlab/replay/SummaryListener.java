@@ -377,12 +377,21 @@ public final class SummaryListener implements Replayer.Listener, AutoCloseable {
         out.println("events: " + events + ", OOMs: " + ooms + ", skipped frees: " + skipped
                 + " (policy " + a.policy().name() + ")");
         out.println(left("", 10) + " " + right("requested", 14) + " " + right("allocated", 14) + " " + right("reserved", 14));
-        out.println(left("peak", 10) + " " + right(peakRequested, 14) + " " + right(peakAllocated, 14) + " "
-                + right(peakReserved, 14));
-        out.println(left("final", 10) + " " + right(a.requested(), 14) + " " + right(a.allocated(), 14) + " "
-                + right(a.reserved(), 14));
+        counters(out, "peak", peakRequested, peakAllocated, peakReserved);
+        counters(out, "final", a.requested(), a.allocated(), a.reserved());
         out.print(MemorySummary.format(a.memoryStats(), a.process().gpu().id()));
         MapSummary.print(a, fullMap, out);
+    }
+
+    /**
+     * One row of the counters in bytes, exact (what a script reads: the row starts with its
+     * name), and under it the same three as PyTorch's OOM message writes a size
+     * ({@link Bytes#formatSize}), for a reader.
+     */
+    private static void counters(PrintStream out, String name, long requested, long allocated, long reserved) {
+        out.println(left(name, 10) + " " + right(requested, 14) + " " + right(allocated, 14) + " " + right(reserved, 14));
+        out.println(left("", 10) + " " + right(Bytes.formatSize(requested), 14) + " "
+                + right(Bytes.formatSize(allocated), 14) + " " + right(Bytes.formatSize(reserved), 14));
     }
 
     /** Waits until every OOM line is printed (a no-op unless they are written behind); a replay that fails calls this too. */

@@ -107,6 +107,25 @@ class SummaryListenerTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    @DisplayName("prints the peak and final counters in exact bytes, each row's sizes under it as PyTorch writes a size")
+    void countersInBytesAndSizes() {
+        CachingAllocator a = new CachingAllocator(new Gpu(mib(64)).openToyProcess(), Policies.create("toy", ""));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SummaryListener summary = new SummaryListener(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        new Replayer(a, summary, "t", false).replay(new TraceReader(new java.io.ByteArrayInputStream(
+                "alloc a 3MiB\nalloc b 512\nfree a\nalloc c 30MiB\n".getBytes(StandardCharsets.UTF_8)), "t"));
+        summary.finish(a);
+        java.util.List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        int peak = lines.indexOf("peak             31457792       31457792       54525952");
+        assertThat(peak).as("the peak row, exact bytes: %s", lines).isPositive();
+        assertThat(lines.get(peak - 1).trim()).isEqualTo("requested      allocated       reserved");
+        assertThat(lines.get(peak + 1)).isEqualTo("                30.00 MiB      30.00 MiB      52.00 MiB");
+        // final: a (3 MiB) freed; b (512 B) and c (30 MiB) live, 30 MiB + 512 B
+        assertThat(lines.get(peak + 2)).isEqualTo("final            31457792       31457792       54525952");
+        assertThat(lines.get(peak + 3)).isEqualTo("                30.00 MiB      30.00 MiB      52.00 MiB");
+    }
+
     /** A trace that OOMs on every other line after the first: {@code n} OOMs in all. */
     private static byte[] oomingTrace(int n) {
         StringBuilder t = new StringBuilder("alloc big 40MiB\n");
