@@ -8,10 +8,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -37,11 +35,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * stranger's session while something of the child's is left in it.
  *
  * <p>Limits: a process that starts a session of its own ({@code setsid()}, Python's {@code
- * start_new_session}, the {@code setsid} command) escapes this too; only a cgroup would hold
- * it, and making one takes privileges the grader does not ask for. Where there is no {@code /proc}
- * or no {@code setsid} (macOS, Windows, an image without util-linux or busybox) the child is
- * started as before, only its descendants are killed, and the grader says so once on its
- * standard error. A child in a session of its own no longer gets the terminal's Ctrl-C itself:
+ * start_new_session}, the {@code setsid} command) escapes this; {@link ChildMark} finds it by
+ * the mark in its environment, unless it was started without one. Where there is no {@code
+ * setsid} (an image without util-linux or busybox) the child is started as before, and what it
+ * leaves is found by its descendants and that mark alone; where there is no {@code /proc} either
+ * (macOS, Windows) only its descendants are killed, and the grader says so once on its standard
+ * error. A child in a session of its own no longer gets the terminal's Ctrl-C itself:
  * the grader's shutdown hook (SIGINT, SIGTERM, SIGHUP) kills it; a SIGKILL of the grader's
  * process group no longer reaches it.
  */
@@ -54,8 +53,6 @@ final class ChildSession {
     /** Why children run in the grader's session, or null where they have their own. */
     private static final String MISSING;
     private static final AtomicBoolean SAID = new AtomicBoolean();
-    /** After freezing, at most this many rounds of listing the session and killing what is in it. */
-    private static final int KILL_ROUNDS = 5;
 
     static {
         List<String> setsid = null;
@@ -90,13 +87,13 @@ final class ChildSession {
 
     /**
      * {@code command} to be run in a session of its own, or {@code command} itself where that
-     * cannot be (saying so once), or where its program cannot be found as {@code setsid} would
-     * look for it: then {@link ProcessBuilder#start} fails for it as before, rather than {@code
-     * setsid} exiting with a status of its own.
+     * cannot be (saying so once where {@link ChildMark} cannot sweep either), or where its program
+     * cannot be found as {@code setsid} would look for it: then {@link ProcessBuilder#start} fails
+     * for it as before, rather than {@code setsid} exiting with a status of its own.
      */
     static List<String> wrap(List<String> command, Map<String, String> environment, File directory) {
         if (SETSID == null) {
-            if (!SAID.getAndSet(true)) {
+            if (!ChildMark.available() && !SAID.getAndSet(true)) {
                 System.err.println("note: " + MISSING + ": a process a submission's tests start and leave running"
                         + " (a double fork) is not stopped with its test JVM (quiz/README.adoc, Limits)");
             }
@@ -111,27 +108,13 @@ final class ChildSession {
 
     /**
      * Freezes and kills every process in the session {@code sid} (the pid of a child started by
-     * {@link #wrap}), as {@link ChildWatch#freeze} does for a child's descendants: rounds of
-     * listing and stopping until no new one shows or it is {@code freezeBy}, then SIGKILL, then
-     * listing again for any that was not frozen and forked before it died (at most {@link
-     * #KILL_ROUNDS} rounds). With {@code wait}, waits for each to go (as {@link ChildWatch#kill}),
+     * {@link #wrap}), as {@link ChildWatch#sweep} does: with {@code wait}, waits for each to go,
      * so none is still writing into the child's folder. Where nothing is left, one reading of
      * {@code /proc}; nothing at all where {@link #available} is false.
      */
     static void end(long sid, long freezeBy, boolean wait) throws InterruptedException {
         if (SETSID == null) return;
-        List<ProcessHandle> fresh = members(sid);
-        if (fresh.isEmpty()) return;
-        Set<ProcessHandle> stopped = new LinkedHashSet<>();
-        ChildWatch.freezeRounds(fresh, () -> members(sid).stream(), freezeBy, stopped);
-        Set<ProcessHandle> left = new LinkedHashSet<>(stopped);
-        left.addAll(members(sid));                          // any the rounds listed but did not stop
-        for (int round = 0; !left.isEmpty() && round < KILL_ROUNDS; round++) {
-            left.forEach(ProcessHandle::destroyForcibly);   // SIGKILL ends a stopped process too
-            if (!wait) return;
-            ChildWatch.awaitGone(left);
-            left = new LinkedHashSet<>(members(sid));
-        }
+        ChildWatch.sweep(() -> members(sid), freezeBy, wait);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +17,11 @@ import java.util.stream.Stream;
 /**
  * The grader's bounds on a child JVM, shared by {@link ChildRun} (graded tests) and any other
  * command that runs a student's code in a child (the class leaderboard): a child is killed, with
- * its descendants and whatever is left in its session ({@link ChildSession}: a process it started
- * and left to run, a double fork), when it runs past its time-out or prints past the output cap,
- * and the reason is said in the grader's words; what is left in its session after it exits of
- * itself is killed too. "A grader never loses a score because one submission hangs or
+ * its descendants, whatever is left in its session ({@link ChildSession}: a process it started
+ * and left to run, a double fork) and whatever carries its mark ({@link ChildMark}: one that also
+ * started a session of its own), when it runs past its time-out or prints past the output cap,
+ * and the reason is said in the grader's words; what is left in its session or carries its mark
+ * after it exits of itself is killed too. "A grader never loses a score because one submission hangs or
  * crashes: it times out that item and goes on."
  */
 public final class ChildWatch {
@@ -33,6 +35,16 @@ public final class ChildWatch {
      * child in a session of its own directly. A SIGKILL of the grader runs no hook at all.)
      */
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Each child's {@link ChildMark} token, from its start until what carries it was swept
+     * ({@link #kill}, {@link #endSession}): the shutdown hook sweeps those still here, those of
+     * children that already exited included.
+     */
+    private static final Map<Process, String> MARKS = new ConcurrentHashMap<>();
+
+    /** After freezing, at most this many rounds of listing what is left and killing it ({@link #sweep}). */
+    static final int KILL_ROUNDS = 5;
 
     /**
      * How long the shutdown hook may spend freezing children, all of them together (and one
@@ -56,26 +68,34 @@ public final class ChildWatch {
 
     /**
      * Starts {@code pb}'s child, in a session of its own where it can be ({@link ChildSession}:
-     * the same process, pid, streams and exit status), to be killed with the grader's JVM if it
-     * is still running then. {@code pb} is left as it was given.
+     * the same process, pid, streams and exit status) and with a mark of its own in its
+     * environment ({@link ChildMark}), to be killed with the grader's JVM if it is still running
+     * then. {@code pb} is left as it was given.
      */
     static Process start(ProcessBuilder pb) throws IOException {
         List<String> command = pb.command();
+        Map<String, String> environment = pb.environment();
+        String before = environment.get(ChildMark.VARIABLE);
+        String token = ChildMark.mark(environment);
         Process p;
         try {
-            p = pb.command(ChildSession.wrap(command, pb.environment(), pb.directory())).start();
+            p = pb.command(ChildSession.wrap(command, environment, pb.directory())).start();
         } finally {
             pb.command(command);
+            if (before == null) environment.remove(ChildMark.VARIABLE);
+            else environment.put(ChildMark.VARIABLE, before);
         }
+        if (token != null) MARKS.put(p, token);
         LIVE.add(p);
         p.onExit().thenRun(() -> LIVE.remove(p));
         return p;
     }
 
     /**
-     * Kills every child still running, and what each started (the shutdown hook): as {@link #kill}
-     * does, without its waits, since the JVM is on its way out, and with the freezing of all of
-     * them bounded to {@link #HOOK_FREEZE}, so that the hook never holds up the exit.
+     * Kills every child still running, what each started, and what carries the mark of any child
+     * whose leftovers were not swept yet (the shutdown hook): as {@link #kill} does, without its
+     * waits, since the JVM is on its way out, and with the freezing of all of them bounded to
+     * {@link #HOOK_FREEZE}, so that the hook never holds up the exit.
      */
     static void killAll() {
         long freezeBy = System.nanoTime() + HOOK_FREEZE.toNanos();
@@ -86,6 +106,11 @@ public final class ChildWatch {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        try {
+            ChildMark.end(Set.copyOf(MARKS.values()), freezeBy, false);   // of exited children too
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -134,7 +159,8 @@ public final class ChildWatch {
      * <p>Descendants, not the process group: a process leaves its group with one call (any shell
      * with job control on), while it cannot leave its parent. A process whose parent exits on
      * purpose (a daemon's double fork) is no descendant any more; {@link ChildSession} finds it
-     * by its session, where there is {@code setsid} and {@code /proc}.
+     * by its session, where there is {@code setsid} and {@code /proc}, and {@link ChildMark} by
+     * the mark in its environment, where there is {@code /proc}, one that left the session too.
      */
     static List<ProcessHandle> freeze(Process p, long freezeBy) {
         if (WINDOWS) return List.of();                         // no SIGSTOP: the order kept before
@@ -149,8 +175,8 @@ public final class ChildWatch {
     }
 
     /**
-     * The freezing rounds, for a child's descendants ({@link #freeze}) and for its session
-     * ({@link ChildSession#end}): stops {@code fresh}, then each live process {@code listing}
+     * The freezing rounds, for a child's descendants ({@link #freeze}) and for what {@link
+     * #sweep} finds (its session, its mark): stops {@code fresh}, then each live process {@code listing}
      * shows that is not stopped yet, until a listing shows none, after {@link #FREEZE_ROUNDS}
      * rounds, or at {@code freezeBy}. Adds each process it stops to {@code stopped}, which the
      * caller keeps, so an interrupted wait leaves it with what was stopped so far.
@@ -163,6 +189,30 @@ public final class ChildWatch {
             resumeReused(fresh);
             awaitStopped(fresh, freezeBy);
             fresh = listing.get().filter(h -> !stopped.contains(h) && h.isAlive()).toList();
+        }
+    }
+
+    /**
+     * Freezes and kills every process {@code listing} shows, for what a child left in its session
+     * ({@link ChildSession#end}) and what carries its mark ({@link ChildMark#end}), as {@link
+     * #freeze} does for a child's descendants: rounds of listing and stopping until no new one
+     * shows or it is {@code freezeBy} ({@link #freezeRounds}), then SIGKILL, then listing again for
+     * any that was not frozen and forked before it died (at most {@link #KILL_ROUNDS} rounds). With
+     * {@code wait}, waits for each to go (as {@link #kill}). One listing where it shows none.
+     */
+    static void sweep(java.util.function.Supplier<List<ProcessHandle>> listing, long freezeBy, boolean wait)
+            throws InterruptedException {
+        List<ProcessHandle> fresh = listing.get();
+        if (fresh.isEmpty()) return;
+        Set<ProcessHandle> stopped = new LinkedHashSet<>();
+        freezeRounds(fresh, () -> listing.get().stream(), freezeBy, stopped);
+        Set<ProcessHandle> left = new LinkedHashSet<>(stopped);
+        left.addAll(listing.get());                         // any the rounds listed but did not stop
+        for (int round = 0; !left.isEmpty() && round < KILL_ROUNDS; round++) {
+            left.forEach(ProcessHandle::destroyForcibly);   // SIGKILL ends a stopped process too
+            if (!wait) return;
+            awaitGone(left);
+            left = new LinkedHashSet<>(listing.get());
         }
     }
 
@@ -252,7 +302,7 @@ public final class ChildWatch {
 
     /**
      * Kills a child and everything it started (its descendants, then what is left in its
-     * session), and waits for it.
+     * session, then what carries its mark), and waits for it.
      */
     static void kill(Process p) throws InterruptedException {
         // Each waited for, so none is still writing into the folder when the caller reads or deletes it.
@@ -262,14 +312,26 @@ public final class ChildWatch {
         for (ProcessHandle h : below) h.destroyForcibly();
         awaitGone(below);
         ChildSession.end(p.pid(), freezeBy, true);
+        endMark(p, freezeBy);
     }
 
     /**
-     * Kills what a child that exited of itself left running in its session (a double fork), and
-     * waits for it; one reading of {@code /proc} where nothing is left.
+     * Kills what a child that exited of itself left running in its session (a double fork) or
+     * anywhere with its mark (a process that started a session of its own), and waits for it;
+     * two readings of {@code /proc} where nothing is left.
      */
     static void endSession(Process p) throws InterruptedException {
-        ChildSession.end(p.pid(), System.nanoTime() + KILL_FREEZE.toNanos(), true);
+        long freezeBy = System.nanoTime() + KILL_FREEZE.toNanos();
+        ChildSession.end(p.pid(), freezeBy, true);
+        endMark(p, freezeBy);
+    }
+
+    /** Sweeps what carries {@code p}'s mark ({@link ChildMark}), then forgets the mark. */
+    private static void endMark(Process p, long freezeBy) throws InterruptedException {
+        String token = MARKS.get(p);
+        if (token == null) return;
+        ChildMark.end(Set.of(token), freezeBy, true);
+        MARKS.remove(p);
     }
 
     /** Waits for each of {@code killed} to go: as {@link #kill} waits for a child's descendants. */

@@ -139,7 +139,7 @@ class ChildSessionTest {
     }
 
     /** Gone: no such process, or one that has exited and is not yet reaped (a zombie writes nothing). */
-    private static void assertGone(long pid) throws Exception {
+    static void assertGone(long pid) throws Exception {
         ProcessHandle h = ProcessHandle.of(pid).orElse(null);
         if (h == null || !h.isAlive()) return;
         String stat;
@@ -149,7 +149,7 @@ class ChildSessionTest {
             return;                                                        // reaped meanwhile
         }
         char state = stat.charAt(stat.lastIndexOf(')') + 2);
-        assertThat(state).as("the grandchild %d (%s) is still running after the grader was done with its child",
+        assertThat(state).as("the process %d (%s) the child left is still running after the grader was done with the child",
                 pid, h.info().commandLine().orElse("?")).isIn('Z', 'X', 'x');
     }
 }
