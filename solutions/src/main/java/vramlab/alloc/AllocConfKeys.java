@@ -56,6 +56,14 @@ public final class AllocConfKeys {
     /** PyTorch 2.10's keys: 2.9's, {@code pinned_reserve_segment_size_mb} and {@code per_process_memory_fraction}. */
     public static final Set<String> V2_10 = with(V2_9, "pinned_reserve_segment_size_mb", "per_process_memory_fraction");
 
+    /**
+     * The host allocator's two limits that 2.13 added (pytorch/pytorch#171662), which no modelled
+     * release's parser has: refused here with a hint, read by chapter 7's
+     * {@code vramlab.pinned.PinnedConfig} ({@code LATER_KEYS}) beside the newest release's keys.
+     */
+    public static final Set<String> PINNED_2_13 = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(
+            "pinned_max_cached_size_mb", "pinned_max_round_threshold_mb")));
+
     /** The keys {@code rules}' parser accepts. */
     public static Set<String> of(Rules rules) {
         return rules == Rules.CUDA_ALLOCATOR_CONFIG ? V2_9 : V2_10;
@@ -82,6 +90,10 @@ public final class AllocConfKeys {
     }
 
     private static String hint(String key, Rules rules) {
+        if (PINNED_2_13.contains(key)) {
+            return ". The key is newer than 2.10 (pytorch/pytorch#171662, first in 2.13); chapter 7's host"
+                    + " allocator reads it (vramlab.pinned.PinnedConfig)";
+        }
         return switch (key) {
             case "per_process_memory_fraction" -> rules == Rules.CUDA_ALLOCATOR_CONFIG
                     ? ". 2.10 added this key (pytorch/pytorch#161035): --pytorch-version 2.10; in 2.9 the limit"
@@ -91,9 +103,6 @@ public final class AllocConfKeys {
             case "large_segment_size_mb" -> ". The key is newer than 2.10 (pytorch/pytorch#172056, January 2026):"
                     + " it changes the large pool's 20 MiB segments (kLargeBuffer), which 2.10 and earlier"
                     + " keep, as the kit's allocator does";
-            case "pinned_max_cached_size_mb", "pinned_max_round_threshold_mb" -> ". The key is newer than 2.10"
-                    + " (pytorch/pytorch#171662, first in 2.13); chapter 7's host allocator reads it"
-                    + " (vramlab.pinned.PinnedConfig)";
             default -> "";
         };
     }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 import vramlab.alloc.AllocConf;
+import vramlab.alloc.AllocConfKeys;
 import vramlab.alloc.PyTorchRelease;
 import vramlab.units.Bytes;
 
@@ -50,8 +51,12 @@ public record PinnedConfig(long maxCachedSize, long maxRoundThreshold, long rese
      */
     public static final PyTorchRelease DEVICE_KEYS = PyTorchRelease.V2_10;
 
-    /** The keys of 2.13 (pytorch/pytorch#171662) that no release the device parser models has. */
-    public static final Set<String> LATER_KEYS = Set.of("pinned_max_cached_size_mb", "pinned_max_round_threshold_mb");
+    /**
+     * The keys of 2.13 (pytorch/pytorch#171662) that no release the device parser models has: the
+     * device parser's own list of them ({@link AllocConfKeys#PINNED_2_13}), which refuses them
+     * with a hint that names this class.
+     */
+    public static final Set<String> LATER_KEYS = AllocConfKeys.PINNED_2_13;
 
     public PinnedConfig {
         if (maxCachedSize < 0 || maxRoundThreshold < 0 || reserveSegmentSize < 0) {
