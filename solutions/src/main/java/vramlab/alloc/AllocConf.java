@@ -4,7 +4,10 @@ import static vramlab.units.Bytes.MiB;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import vramlab.units.Bytes;
 
@@ -58,8 +61,8 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
      * ({@code [64:8,>:2]}), for readers of other keys (the pinned allocator's). No checks: call
      * {@link #parse} for those.
      */
-    public static java.util.Map<String, String> entries(String text) {
-        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    public static Map<String, String> entries(String text) {
+        Map<String, String> out = new LinkedHashMap<>();
         List<String> t = lex(text);
         for (int i = 0; i < t.size(); ) {
             String key = t.get(i++);
@@ -120,7 +123,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         }
 
         /** The keys this parser accepts ({@link AllocConfKeys}). */
-        public java.util.Set<String> keys() { return AllocConfKeys.of(this); }
+        public Set<String> keys() { return AllocConfKeys.of(this); }
     }
 
     /**
@@ -133,7 +136,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
 
     /** Parses {@code text} by {@code rules} where PyTorch's parsers differ ({@link Rules}). */
     public static AllocConf parse(String text, Rules rules) {
-        return parse(text, rules, java.util.Set.of());
+        return parse(text, rules, Set.of());
     }
 
     /**
@@ -142,7 +145,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
      * ({@code vramlab.pinned.PinnedConfig}) reads 2.13's two pinned limits beside the keys of the
      * newest modelled release.
      */
-    public static AllocConf parse(String text, Rules rules, java.util.Set<String> laterKeys) {
+    public static AllocConf parse(String text, Rules rules, Set<String> laterKeys) {
         Parser p = new Parser(lex(text), rules, laterKeys);
         return p.parse();
     }
@@ -167,7 +170,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
     private static final class Parser {
         private final List<String> t;
         private final Rules rules;
-        private final java.util.Set<String> laterKeys;
+        private final Set<String> laterKeys;
         private int i;
         private boolean expandable;
         private long maxSplit = Long.MAX_VALUE;
@@ -176,7 +179,7 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
         private double gc;
         private double fraction = -1;
 
-        Parser(List<String> tokens, Rules rules, java.util.Set<String> laterKeys) {
+        Parser(List<String> tokens, Rules rules, Set<String> laterKeys) {
             this.t = tokens;
             this.rules = rules;
             this.laterKeys = laterKeys;
