@@ -21,14 +21,16 @@ import vramlab.snapshot.SnapshotInput;
         header = "replay a snapshot or trace under each allocator setting",
         description = """
                 Replays the workload under the defaults, expandable_segments:True, max_split_size_mb 128,
-                256 and 512, roundup_power2_divisions:4 and, under 2.10, garbage_collection_threshold:0.8
-                (with per_process_memory_fraction:0.99: the collection runs only under a limit, which
-                2.9's parser has no key for), through
+                256 and 512, roundup_power2_divisions:4 and garbage_collection_threshold:0.8 under a
+                memory fraction of 0.99 (the collection runs only under a limit): under 2.10 with
+                per_process_memory_fraction:0.99, under 2.9, whose parser has no such key, with
+                torch.cuda.set_per_process_memory_fraction(0.99) in the code, through
                 PyTorch's caching-allocator policy as the kit simulates it. A snapshot's first row is
                 its run as recorded (its peak is the snapshot's own); every other row is what
                 vramlab replay --alloc-conf ROW --device CARD prints, with its verdict and margin.
                 Prints one table (peak reserved, holes at the peak, OOMs, the first event that would
-                fail) and the PYTORCH_CUDA_ALLOC_CONF line to set. Long inputs print progress on
+                fail) and the PYTORCH_CUDA_ALLOC_CONF line to set, with the line of code the setting
+                takes, if any. Long inputs print progress on
                 standard error.""")
 final class AdviseCommand implements Command {
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """

@@ -117,11 +117,13 @@ class PyTorchVersionTest {
     }
 
     @Test
-    @DisplayName("advise suggests the fraction key only under a release whose parser has it")
+    @DisplayName("advise suggests the fraction key only under a release whose parser has it; under 2.9 the line of code")
     void adviseRowsByRelease() throws Exception {
         CliRun older = CliRun.of("advise", snapshot(false).toString());
         assertThat(older.status()).as(older.err()).isZero();
-        assertThat(older.out()).contains("PyTorch 2.9's rules").doesNotContain("per_process_memory_fraction");
+        assertThat(older.out()).contains("PyTorch 2.9's rules")
+                .contains("garbage_collection_threshold:0.8 + set_per_process_memory_fraction(0.99)")
+                .doesNotContain("per_process_memory_fraction:");
         CliRun newer = CliRun.of("advise", snapshot(true).toString());
         assertThat(newer.status()).as(newer.err()).isZero();
         assertThat(newer.out()).contains("PyTorch 2.10's rules").contains("per_process_memory_fraction:0.99");

@@ -57,6 +57,20 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
     }
 
     /**
+     * The same options under a memory fraction: what {@code torch.cuda.set_per_process_memory_fraction}
+     * sets when the code calls it before its first allocation, and what 2.10's
+     * {@code per_process_memory_fraction} key sets (PR #161035, its config key for that call), for a
+     * release whose parser has no such key.
+     */
+    public AllocConf withMemoryFraction(double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("invalid fraction:" + fraction + ". Please set within [0, 1].");
+        }
+        return new AllocConf(expandableSegments, maxSplitSize, maxNonSplitRounding, roundupPower2Divisions.clone(),
+                garbageCollectionThreshold, fraction);
+    }
+
+    /**
      * The string's {@code key -> value} pairs as the lexer cuts them, a list value as written
      * ({@code [64:8,>:2]}), for readers of other keys (the pinned allocator's). No checks: call
      * {@link #parse} for those.

@@ -162,7 +162,11 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         return defaultsAsGood ? d : best;
     }
 
-    /** The line to put in the environment, or empty when the baseline is best or nothing fits. */
+    /**
+     * The line to put in the environment, or empty when the baseline is best or nothing fits. A
+     * setting with a line of code ({@link Setting#code()}) also needs that line, which
+     * {@link #text()} prints after this one.
+     */
     public String line() {
         Outcome b = best();
         if (b.setting().conf().isEmpty() || b.setting().asRecorded() || (cardKnown && !fits(b))) return "";
@@ -281,6 +285,9 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
           .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=").append(b.setting().conf())
           .append(b.setting().conf().contains("expandable_segments") ? NEWER_NAME_CAVEAT : "").append(")\n");
+        if (!b.setting().code().isEmpty()) {
+            sb.append("and in the code, before its first CUDA allocation:\n  ").append(b.setting().code()).append('\n');
+        }
         String extra = b.setting().extra();
         if (!extra.isEmpty()) sb.append("  (").append(extra).append(")\n");
         return sb.toString();

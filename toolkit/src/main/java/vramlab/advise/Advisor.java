@@ -10,7 +10,6 @@ import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.PyTorchRelease;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
-import vramlab.replay.Policies;
 import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotRelease;
 import vramlab.replay.SnapshotReplay;
@@ -24,7 +23,10 @@ import vramlab.trace.TraceEvent;
  * as the kit simulates it ({@link PyTorchPolicy}), and records peak reserved, the holes at that
  * peak, and the first allocation that would not fit. A snapshot goes through the one model of
  * the recorded run, {@link SnapshotReplay} by way of {@link WhatIf}: its first row is the run as
- * recorded, every other row exactly what {@code vramlab replay --alloc-conf ROW} prints.
+ * recorded, every other row exactly what {@code vramlab replay --alloc-conf ROW} prints (a row
+ * with a line of code, 2.9's garbage-collection row, is what {@code replay --pytorch-version 2.10}
+ * prints with 2.10's key for that line, {@code per_process_memory_fraction}: the two releases'
+ * rules differ on nothing that row sets).
  */
 public final class Advisor {
     /** Inputs longer than this get a progress line per setting on standard error. */
@@ -106,7 +108,7 @@ public final class Advisor {
     private static Outcome replay(Snapshot s, Snapshot.Device d, long card, Setting row, Timeline timeline,
                                   PyTorchRelease release) {
         PyTorchRelease rules = SnapshotRelease.of(s, release).release();
-        Policy policy = row.asRecorded() ? null : Policies.create("pytorch", row.conf(), rules);
+        Policy policy = row.asRecorded() ? null : row.policy(rules);
         Watcher w = new Watcher();
         WhatIf what = WhatIf.run(s, d, new SnapshotReplay.Options(policy, card, null, release),
                 timeline == null ? w : Timeline.both(w, timeline), false);
@@ -121,7 +123,7 @@ public final class Advisor {
 
     static Outcome replay(List<TraceEvent> events, long card, Setting s, String file, PyTorchRelease release) {
         CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
-                PyTorchPolicy.of(s.conf(), release));
+                s.policy(release));
         a.expectOoms(true);            // OOMs are counted, never thrown on: no stack traces
         Watcher w = new Watcher();
         new Replayer(a, w, file, false).replay(events.iterator());

@@ -1,20 +1,34 @@
 package vramlab.advise;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import vramlab.alloc.AllocConf;
+import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.PyTorchRelease;
 
 /**
  * One allocator setting a practitioner can change without touching the model: a
  * {@code PYTORCH_CUDA_ALLOC_CONF} string ({@link AllocConf} parses it as
- * c10/cuda/CUDAAllocatorConfig.cpp does) and what the user must do besides setting it.
+ * c10/cuda/CUDAAllocatorConfig.cpp does), at most one line of code besides it (a memory fraction
+ * set by {@code torch.cuda.set_per_process_memory_fraction}, where the release's parser has no
+ * key for one), and what the user must know besides.
  *
- * @param conf       the string, empty for the defaults
- * @param extra      what else it takes, or empty
- * @param asRecorded the row of a snapshot's own run: its recorded settings and addresses
+ * @param conf         the string, empty for the defaults
+ * @param extra        what else it takes, or empty
+ * @param asRecorded   the row of a snapshot's own run: its recorded settings and addresses
+ * @param codeFraction the memory fraction the code sets before its first CUDA allocation, or
+ *                     -1 for none
  */
-public record Setting(String conf, String extra, boolean asRecorded) {
+public record Setting(String conf, String extra, boolean asRecorded, double codeFraction) {
+    public Setting {
+        if (codeFraction != -1 && !(codeFraction >= 0 && codeFraction <= 1)) {
+            throw new IllegalArgumentException("Setting: a memory fraction in [0, 1], or -1 for none: " + codeFraction);
+        }
+    }
+
+    public Setting(String conf, String extra, boolean asRecorded) { this(conf, extra, asRecorded, -1); }
+
     public Setting(String conf, String extra) { this(conf, extra, false); }
 
     /** A snapshot's own run, recorded with {@code conf} (null when the file does not say). */
@@ -25,22 +39,26 @@ public record Setting(String conf, String extra, boolean asRecorded) {
 
     /**
      * The settings {@code advise} compares under {@code release}: the defaults, expandable
-     * segments, three values of max_split_size_mb, four power-of-two divisions, and, where the
-     * release's parser has a key for the limit it needs, the garbage-collection threshold. Every
-     * row is a string {@code release}'s parser accepts ({@link AllocConf#parse(String,
-     * AllocConf.Rules)}). The collection runs only under a memory limit:
-     * CUDACachingAllocator.cpp's malloc calls {@code garbage_collect_cached_blocks} only when
-     * {@code allowed_memory_maximum} has a value and the threshold is above 0, and from 2.10
-     * {@code setMemoryFraction} leaves it empty for a fraction of 1.0. So the row sets a fraction
-     * below 1: 0.99 of the card, which costs 1% of it, by the key
+     * segments, three values of max_split_size_mb, four power-of-two divisions, and the
+     * garbage-collection threshold. Every string is one {@code release}'s parser accepts
+     * ({@link AllocConf#parse(String, AllocConf.Rules)}). The collection runs only under a
+     * memory limit: in c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch@001074d, the allocator
+     * the kit's 2.9 follows) {@code DeviceCachingAllocator::malloc} calls
+     * {@code garbage_collect_cached_blocks} only {@code if (set_fraction &&
+     * CUDAAllocatorConfig::garbage_collection_threshold() > 0.0)}, and {@code set_fraction} is
+     * set by {@code setMemoryFraction} alone, what {@code torch.cuda.set_per_process_memory_fraction}
+     * calls; from 2.10 the test is {@code allowed_memory_maximum.has_value()}, which
+     * {@code setMemoryFraction} leaves empty for a fraction of 1.0 (PR #161035). So the row sets
+     * a fraction below 1: 0.99 of the card, which costs 1% of it. 2.10's parser has a key for it,
      * {@code per_process_memory_fraction} (c10/cuda/CUDAAllocatorConfig.cpp @b944315,
-     * parsePerProcessMemoryFraction). 2.9's parser has no such key
-     * ({@code vramlab.alloc.AllocConfKeys}): there the limit is set only from code, which is not
-     * a setting, so under 2.9 the row is left out.
+     * parsePerProcessMemoryFraction); 2.9's refuses that key ({@code vramlab.alloc.AllocConfKeys}),
+     * so under 2.9 the string holds the threshold alone and the fraction is the line of code
+     * ({@link #code()}). Both rows are replayed alike: threshold 0.8, limit 0.99 of the card
+     * from the first allocation on ({@link #policy(PyTorchRelease)}).
      */
     // tag::settings[]
     public static List<Setting> standard(PyTorchRelease release) {
-        List<Setting> rows = new java.util.ArrayList<>(List.of(new Setting("", ""),
+        List<Setting> rows = new ArrayList<>(List.of(new Setting("", ""),
                 new Setting("expandable_segments:True", ""),
                 new Setting("max_split_size_mb:128", ""),
                 new Setting("max_split_size_mb:256", ""),
@@ -50,20 +68,41 @@ public record Setting(String conf, String extra, boolean asRecorded) {
             rows.add(new Setting("garbage_collection_threshold:0.8,per_process_memory_fraction:0.99",
                     "the collection runs only under a memory limit, so this caps PyTorch at 99% of"
                             + " the card (1.0 is no limit, and no collection)"));
+        } else {                                     // 2.9: no key for the limit, so a line of code
+            rows.add(new Setting("garbage_collection_threshold:0.8",
+                    "the collection runs only under a memory limit, which " + release + "'s parser has no key"
+                            + " for: the call sets it, capping PyTorch at 99% of the device (once per device"
+                            + " used; 0.99, as from 2.10 1.0 is no limit)",
+                    false, 0.99));
         }
         return List.copyOf(rows);
     }
     // end::settings[]
 
+    /** The line of code the setting takes besides the string, or empty. */
+    public String code() {
+        return codeFraction < 0 ? "" : "torch.cuda.set_per_process_memory_fraction(" + codeFraction + ")";
+    }
+
     /** How the table names it. */
     public String name() {
         if (asRecorded) return "as recorded" + (conf.isEmpty() ? "" : " (" + conf + ")");
-        return conf.isEmpty() ? "default" : conf;
+        String base = conf.isEmpty() ? "default" : conf;
+        return codeFraction < 0 ? base : base + " + set_per_process_memory_fraction(" + codeFraction + ")";
     }
 
-    /** The string as {@code release}'s parser reads it. */
+    /** The string as {@code release}'s parser reads it (without the line of code). */
     public AllocConf parsed(PyTorchRelease release) { return AllocConf.parse(conf, release.rules()); }
 
     /** The string as the default release's parser reads it. */
     public AllocConf parsed() { return parsed(PyTorchRelease.DEFAULT); }
+
+    /**
+     * What the replay runs: the string read by {@code release}'s parser, under {@code release}'s
+     * rules, with the memory fraction the code sets, if any, from the first allocation on.
+     */
+    public PyTorchPolicy policy(PyTorchRelease release) {
+        AllocConf c = parsed(release);
+        return new PyTorchPolicy(codeFraction < 0 ? c : c.withMemoryFraction(codeFraction), conf, release);
+    }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import vramlab.alloc.CachingAllocator;
 import vramlab.alloc.MemoryStats;
-import vramlab.alloc.PyTorchPolicy;
+import vramlab.alloc.PyTorchRelease;
 import vramlab.driver.Gpu;
 import vramlab.replay.Replayer;
 import vramlab.trace.TraceEvent;
@@ -41,8 +41,8 @@ class AdvisorTest {
             assertThat(a.outcomes()).hasSize(Setting.standard().size());
             assertThat(a.outcomes().get(0).setting().name()).isEqualTo("default");
             assertThat(a.text()).contains("expandable_segments:True", "max_split_size_mb:128",
-                    "roundup_power2_divisions:4").as("2.9, the default, has no key for the collection's limit")
-                    .doesNotContain("per_process_memory_fraction");
+                    "roundup_power2_divisions:4", "garbage_collection_threshold:0.8 + set_per_process_memory_fraction(0.99)")
+                    .as("2.9, the default, has no key for the collection's limit").doesNotContain("per_process_memory_fraction:");
         }
 
         @Test
@@ -55,7 +55,7 @@ class AdvisorTest {
                 for (Setting s : Setting.standard()) {
                     Outcome o = Advisor.replay(events, card, s, "t");
                     CachingAllocator a = new CachingAllocator(new Gpu(card).openToyProcess(),
-                            new PyTorchPolicy(s.parsed()));
+                            s.policy(PyTorchRelease.DEFAULT));
                     new Replayer(a, (step, e, r, bytes, al) -> { }, "t", false).replay(events.iterator());
                     MemoryStats.Stat reserved = a.memoryStats().stat("reserved_bytes", "all");
                     assertThat(o.peakReserved()).as("trace %d, %s", t, s.name()).isEqualTo(reserved.peak());
@@ -86,6 +86,26 @@ class AdvisorTest {
             assertThat(a.text()).contains("(newer releases also read it as PYTORCH_ALLOC_CONF=expandable_segments:True,"
                     + " but 2.9.1 silently ignores expandable_segments set there on CUDA, pytorch/pytorch#183387,"
                     + " fine by 2.11: the line above works in every release)");
+        }
+
+        @Test
+        @DisplayName("under 2.9, the collection: the string to set and the line of code for its limit, never"
+                + " 2.10's key for it")
+        void collectionUnder29() {
+            Setting gc = SettingReleaseTest.collection(PyTorchRelease.V2_9);
+            long card = 1024 * MiB;
+            Advice a = new Advice("t", card, "--device", null, "line", Advisor.compare(SettingReleaseTest.growing(),
+                    card, List.of(new Setting("", ""), gc), "t", null, PyTorchRelease.V2_9));
+            assertThat(a.best().setting()).isEqualTo(gc);
+            assertThat(a.line()).isEqualTo("PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8");
+            assertThat(a.text()).contains("Recommendation: garbage_collection_threshold:0.8 +"
+                            + " set_per_process_memory_fraction(0.99) peaks at 850.00 MiB reserved")
+                    .contains("  PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8\n"
+                            + "  (newer releases also read it as PYTORCH_ALLOC_CONF=garbage_collection_threshold:0.8)\n"
+                            + "and in the code, before its first CUDA allocation:\n"
+                            + "  torch.cuda.set_per_process_memory_fraction(0.99)\n"
+                            + "  (the collection runs only under a memory limit, which PyTorch 2.9's parser has no key for")
+                    .doesNotContain("per_process_memory_fraction:");
         }
 
         @Test
