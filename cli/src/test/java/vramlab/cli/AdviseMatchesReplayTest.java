@@ -112,6 +112,9 @@ class AdviseMatchesReplayTest {
                         .isCloseTo(recordedPeak, within(recordedPeak));
         }
         for (Setting row : Setting.standard(SnapshotRelease.implied(s).release())) {
+            // a row with a line of code replays as 2.10's row (SettingReleaseTest, on a trace); its
+            // replay under 2.10 runs under -Preal-snapshots only, to keep plain mvn test's time
+            if (row.codeFraction() >= 0 && !all()) continue;
             String replay = run(with(card, replayArgs(row, d, f)));
             long replayed = replayedPeak(replay);
             assertThat(peakOf(table, row.name())).as(f + ": advise's " + row.name() + " row against replay")
