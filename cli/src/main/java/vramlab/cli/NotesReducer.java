@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.TaggedRegions;
+
 /**
  * A release's notes with their includes expanded, as Asciidoctor's reducer
  * ({@code asciidoctor-reducer}) writes a document: each {@code include::} line is replaced by the
@@ -29,14 +31,15 @@ import java.util.regex.Pattern;
  * <p>Asciidoctor's rules, as in {@code lib/asciidoctor/reader.rb} ({@code
  * preprocess_include_directive}, Asciidoctor 2.0): a target's attribute references are replaced
  * with the attributes defined above it; a target is resolved from the folder of the file that
- * includes it; {@code tag=x} or {@code tags=x;y} takes the lines between {@code tag::x[]} and
- * {@code end::x[]} and drops every line that holds a tag directive of any name; an included
- * AsciiDoc file ({@code .adoc}, {@code .asciidoc}, {@code .asc}, {@code .ad}, {@code .txt}) has
- * its own directives processed, with the attributes of the file that includes it. An include
- * this does not expand is left as it is, for {@link ReleaseNotes#unresolved} to name: a target
- * outside {@code root} or not there, an undefined attribute, a tag the file lacks or leaves
- * open, or an attribute other than {@code tag} and {@code tags} ({@code lines}, {@code indent},
- * {@code leveloffset}, a wildcard or a negated tag), which the kit's notes do not use.
+ * includes it; {@code tag=x} or {@code tags=x;y} takes the lines of those tags' regions by the
+ * rule the site's listings follow too ({@link TaggedRegions}); an included AsciiDoc file
+ * ({@code .adoc}, {@code .asciidoc}, {@code .asc}, {@code .ad}, {@code .txt}) has its own
+ * directives processed, with the attributes of the file that includes it. An include this does
+ * not expand is left as it is, for {@link ReleaseNotes#unresolved} to name: a target outside
+ * {@code root} or not there, an undefined attribute, a tag {@link TaggedRegions} refuses (one the
+ * file lacks, leaves open or ends out of order, where Asciidoctor warns), or an attribute other
+ * than {@code tag} and {@code tags} ({@code lines}, {@code indent}, {@code leveloffset}, a
+ * wildcard or a negated tag), which the kit's notes do not use.
  */
 final class NotesReducer {
     private NotesReducer() {}
@@ -48,8 +51,6 @@ final class NotesReducer {
     private static final Pattern ENTRY = Pattern.compile("^:([\\w-]+)(!?):(?:\\s+(.*))?$");
     private static final Pattern COMMENT_BLOCK = Pattern.compile("/{4,}");
     private static final Pattern REFERENCE = Pattern.compile("\\{([\\w-]+)}");
-    /** Asciidoctor's {@code TagDirectiveRx}. */
-    private static final Pattern TAG_DIRECTIVE = Pattern.compile("\\b(?:tag|(e)nd)::(\\S+?)\\[\\](?=$|[ \\r])");
     private static final Set<String> ASCIIDOC = Set.of(".adoc", ".asciidoc", ".asc", ".ad", ".txt");
     /** Asciidoctor's default {@code max-include-depth}. */
     private static final int MAX_DEPTH = 64;
@@ -124,7 +125,12 @@ final class NotesReducer {
         List<String> tags = tags(attrlist);
         if (tags == null) return null;
         List<String> all = lines(Files.readString(target, StandardCharsets.UTF_8));
-        return tags.isEmpty() ? all : tagged(all, tags);
+        if (tags.isEmpty()) return all;
+        try {
+            return TaggedRegions.take(all, tags, target.toString());
+        } catch (TaggedRegions.TagException e) {
+            return null;                    // ReleaseNotes.unresolved names it, with the file's line
+        }
     }
 
     /** The tags an attribute list asks for: none for the whole file, null for what this does not expand. */
@@ -144,34 +150,6 @@ final class NotesReducer {
             }
         }
         return tags;
-    }
-
-    /**
-     * The lines of the regions tagged {@code tags}, as Asciidoctor takes them: a region runs from
-     * {@code tag::x[]} to its {@code end::x[]}, regions inside it come along, and no line holding a
-     * tag directive is kept. Null when a tag is missing, ended where another is open, or left open.
-     */
-    static List<String> tagged(List<String> lines, List<String> tags) {
-        List<String> out = new ArrayList<>();
-        Set<String> wanted = Set.copyOf(tags);
-        Set<String> found = new LinkedHashSet<>();
-        Deque<String> open = new ArrayDeque<>();
-        for (String line : lines) {
-            Matcher m = line.contains("::") && line.contains("[]") ? TAG_DIRECTIVE.matcher(line) : null;
-            if (m != null && m.find()) {
-                String tag = m.group(2);
-                if (m.group(1) != null) {
-                    if (tag.equals(open.peek())) open.pop();
-                    else if (wanted.contains(tag)) return null;          // an end of a wanted tag that is not the open one
-                } else if (wanted.contains(tag)) {
-                    found.add(tag);
-                    open.push(tag);
-                }
-            } else if (!open.isEmpty()) {
-                out.add(line);
-            }
-        }
-        return open.isEmpty() && found.containsAll(wanted) ? out : null;
     }
 
     /** A file's lines as Asciidoctor reads them: a leading byte-order mark dropped, no line for the last newline. */

@@ -17,6 +17,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.kit.Citations;
 import vramlab.kit.NotesSource;
 import vramlab.kit.Chapters;
+import vramlab.kit.TaggedRegions;
 
 /**
  * A release's notes, readable on their own: on GitHub (how a Classroom repository shows them),
@@ -190,7 +191,6 @@ final class ReleaseNotes {
     private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
     private static final Pattern REFERENCE_ATTR = Pattern.compile("\\{([a-z][a-z0-9-]*)}");
     private static final Pattern IMAGE = Pattern.compile("^image::([^\\[]+)\\[.*$");
-    private static final Pattern TAG = Pattern.compile("\\btags?=([^,\\]]+)");
 
     /**
      * What in the notes under {@code dir} a reader without the site cannot see, one line each
@@ -246,23 +246,28 @@ final class ReleaseNotes {
             } else if (!Files.isRegularFile(target)) {
                 out.add(at + "include::" + dir.relativize(target).toString().replace('\\', '/') + " is not in the release");
             } else {
-                int before = out.size();
-                Matcher tags = TAG.matcher(inc.group(2));
-                if (tags.find()) {
-                    String body = Files.readString(target, StandardCharsets.UTF_8);
-                    for (String tag : tags.group(1).split(";")) {
-                        if (!body.contains("tag::" + tag.strip() + "[]")) {
-                            out.add(at + "include::" + dir.relativize(target).toString().replace('\\', '/')
-                                    + ": no tag '" + tag.strip() + "' in it");
-                        }
-                    }
-                }
-                if (out.size() == before) {
-                    out.add(at + "include::" + dir.relativize(target).toString().replace('\\', '/') + " is not expanded into"
-                            + " the notes (GitHub shows no include, and the student's copy of the file may change)");
-                }
+                String rel = dir.relativize(target).toString().replace('\\', '/');
+                String refused = refusedTag(target, rel, inc.group(2));
+                out.add(at + "include::" + (refused != null ? refused : rel + " is not expanded into the notes (GitHub"
+                        + " shows no include, and the student's copy of the file may change)"));
                 if (target.toString().endsWith(".adoc")) read(dir, target, attributes, out);
             }
+        }
+    }
+
+    /**
+     * Why the tags an include's attribute list asks of {@code target} ({@code rel} in the release)
+     * cannot be taken, as {@link TaggedRegions} says it (the file, the tag and its line); null
+     * when they can, or when it asks for none or for what {@link NotesReducer} does not expand.
+     */
+    private static String refusedTag(Path target, String rel, String attrlist) throws IOException {
+        List<String> tags = NotesReducer.tags(attrlist);
+        if (tags == null || tags.isEmpty()) return null;
+        try {
+            TaggedRegions.select(NotesReducer.lines(Files.readString(target, StandardCharsets.UTF_8)), tags, rel);
+            return null;
+        } catch (TaggedRegions.TagException e) {
+            return e.getMessage();
         }
     }
 

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link NotesReducer} takes what Asciidoctor's include directive takes (Asciidoctor 2.0,
  * {@code reader.rb}, {@code preprocess_include_directive}; the user manual's "Include Content by
- * Tagged Regions"), and leaves alone what it cannot say. {@code ReleaseNotesRenderTest} (site,
+ * Tagged Regions"), and leaves alone what it cannot say. Which lines a tag takes is
+ * {@code vramlab.kit.TaggedRegions}'s rule, the site's too (its own tests, in the toolkit). {@code ReleaseNotesRenderTest} (site,
  * {@code -Psite}) renders a whole release's notes both ways with Asciidoctor and compares them.
  */
 class ReleaseNotesReducerTest {
@@ -32,26 +33,6 @@ class ReleaseNotesReducerTest {
             "    int again;",
             "    // end::a[]",
             "}");
-
-    @Test
-    @DisplayName("a tag: every region of it, regions inside come along, no line with a tag directive of any name")
-    void tagged() {
-        assertThat(NotesReducer.tagged(JAVA, List.of("a"))).containsExactly("    int x;", "    int y;", "    int z;", "    int again;");
-        assertThat(NotesReducer.tagged(JAVA, List.of("inner"))).containsExactly("    int y;");
-        assertThat(NotesReducer.tagged(JAVA, List.of("inner", "b"))).containsExactly("    int y;", "    int z;");
-    }
-
-    @Test
-    @DisplayName("a missing tag, an end that closes another, or a region left open: not expanded (Asciidoctor warns)")
-    void taggedCannotSay() {
-        assertThat(NotesReducer.tagged(JAVA, List.of("none"))).isNull();
-        assertThat(NotesReducer.tagged(List.of("// tag::a[]", "x", "// tag::b[]", "// end::a[]", "// end::b[]"), List.of("a", "b")))
-                .isNull();
-        assertThat(NotesReducer.tagged(List.of("// tag::a[]", "x"), List.of("a"))).isNull();
-        assertThat(NotesReducer.tagged(List.of("x // tag::a[] y", "z", "// end::a[]"), List.of("a"))).containsExactly("z");
-        assertThat(NotesReducer.tagged(List.of("x // tag::a[]y", "// end::a[]"), List.of("a")))
-                .as("a directive is one only before a space or the line's end").isNull();
-    }
 
     @Test
     @DisplayName("the attribute list: tag, tags with ; (quoted or not); anything else is left to Asciidoctor")
@@ -125,5 +106,27 @@ class ReleaseNotesReducerTest {
                 ""));
         assertThat(r.inlined()).containsExactlyInAnyOrder(src.resolve("A.java"), docs.resolve("out.txt"),
                 docs.resolve("parts/part.adoc"));
+    }
+
+    @Test
+    @DisplayName("a tag the shared rule refuses (left open, ends out of order) is left as an include, and the release's"
+            + " check names the file, the tag and its line")
+    void refusedTagNamed(@TempDir Path dir) throws Exception {
+        Path docs = Files.createDirectories(dir.resolve("chapters/ch09-x/src/docs/asciidoc"));
+        Path src = Files.createDirectories(dir.resolve("labs/src"));
+        Files.write(src.resolve("A.java"), List.of("class A {", "    // tag::open[]", "    int x;", "}"));
+        Files.write(src.resolve("B.java"), List.of("// tag::a[]", "x", "// tag::b[]", "// end::a[]", "// end::b[]"));
+        Path notes = docs.resolve("ch09-x.adoc");
+        List<String> doc = List.of("= Chapter 9", ":core: ../../../../../labs/src",
+                "include::{core}/A.java[tag=open]", "include::{core}/B.java[tags=a;b]", "include::{core}/B.java[tag=a]");
+        Files.write(notes, doc);
+        NotesReducer.Reduced r = NotesReducer.reduce(dir, notes, Files.readString(notes));
+        assertThat(r.text().lines()).containsExactly(doc.get(0), doc.get(1), doc.get(2), doc.get(3), "x");
+        Files.writeString(notes, r.text());
+        String at = "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:";
+        assertThat(ReleaseNotes.unresolved(dir)).containsExactly(
+                at + "3: include::labs/src/A.java:2: tag::open[] is never closed (no end::open[] after it)",
+                at + "4: include::labs/src/B.java:4: end::a[] inside the region of tag::b[] (line 3), which it does not"
+                        + " close: regions must nest");
     }
 }

@@ -244,7 +244,7 @@ class ReleaseSelfCheckTest {
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:8: include::../../../../../../outside.txt is outside the release",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:9: {link-ch03} is not defined",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:10: include::chapters/ch09-x/src/docs/asciidoc/part.adoc" + left,
-                "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag 'b' in it",
+                "chapters/ch09-x/src/docs/asciidoc/part.adoc:1: include::labs/src/main/java/vramlab/alloc/A.java: no tag::b[] in the file",
                 "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:11: image::figures/none.svg is not in the release");
     }
 

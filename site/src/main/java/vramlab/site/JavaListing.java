@@ -1,18 +1,19 @@
 package vramlab.site;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.TaggedRegions;
+
 /**
  * What a tagged region of a Java file looks like in a listing of the notes or a deck:
  * <ol>
- *   <li>only the lines inside the requested tags, without any {@code // tag::x[]} or
- *       {@code // end::x[]} line (of any tag);</li>
+ *   <li>only the lines of the requested tags' regions, as Asciidoctor and a release's notes take
+ *       them ({@link TaggedRegions}), without any line holding a {@code tag::x[]} or
+ *       {@code end::x[]} directive (of any tag, also when the whole file is shown);</li>
  *   <li>no {@code // lab:begin} or {@code // lab:end} marker; in the student edition a graded
  *       step's body is replaced by one line at its indentation,
  *       {@code // step 3.1 "Round a request": you write this (graded by ...)}, and in the
@@ -29,7 +30,6 @@ import java.util.regex.Pattern;
  * </ol>
  */
 public final class JavaListing {
-    private static final Pattern TAG = Pattern.compile("^\\s*//\\s*(tag|end)::([\\w.-]+)\\[\\]\\s*$");
     private static final Pattern INLINE_TAG = Pattern.compile("\\{@(code|literal|link|linkplain|value)\\s*");
     private static final Pattern HTML_TAG = Pattern.compile("</?(p|em|i|b|strong|ul|ol|li|pre|code|tt|br|blockquote)\\b[^>]*>");
 
@@ -58,7 +58,7 @@ public final class JavaListing {
                 continue;
             }
             if (inShortcut) {
-                if (!selected[i] || TAG.matcher(line).matches()) continue;
+                if (!selected[i] || TaggedRegions.isDirective(line)) continue;
                 Matcher labs = GradedSteps.LABS_LINE.matcher(line);
                 if (edition == Edition.STUDENT && labs.matches()) out.add(labs.group(1) + labs.group(2));
                 if (edition == Edition.INSTRUCTOR && !labs.matches()) out.add(line);
@@ -78,7 +78,7 @@ public final class JavaListing {
                 inStep = null;
                 continue;
             }
-            if (!selected[i] || TAG.matcher(line).matches()) continue;
+            if (!selected[i] || TaggedRegions.isDirective(line)) continue;
             if (inStep != null && edition == Edition.STUDENT) {
                 // A tag that opens inside a step's body still shows only the step's line.
                 if (!placed) out.add(indentOf(line) + placeholder.apply(inStep));
@@ -90,34 +90,16 @@ public final class JavaListing {
         return String.join("\n", dedent(renderJavadoc(out), indent));
     }
 
-    /** Which lines lie inside at least one requested tag; every requested tag must open and close. */
+    /**
+     * Which lines the listing shows: those of the requested tags' regions, taken as a release's
+     * notes take them ({@link TaggedRegions}: an unknown tag, a region left open or ended out of
+     * order is an error naming the file, the tag and the line); every line when none is requested.
+     */
     static boolean[] select(List<String> lines, String where, List<String> tags) {
-        boolean[] sel = new boolean[lines.size()];
-        if (tags.isEmpty()) {
-            java.util.Arrays.fill(sel, true);
-            return sel;
-        }
-        Set<String> open = new HashSet<>();
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < lines.size(); i++) {
-            Matcher m = TAG.matcher(lines.get(i));
-            if (m.matches() && tags.contains(m.group(2))) {
-                if (m.group(1).equals("tag")) {
-                    open.add(m.group(2));
-                    seen.add(m.group(2));
-                } else if (!open.remove(m.group(2))) {
-                    throw new IllegalArgumentException(where + ":" + (i + 1) + ": end::" + m.group(2)
-                            + "[] without tag::" + m.group(2) + "[]");
-                }
-                continue;
-            }
-            sel[i] = !open.isEmpty();
-        }
-        for (String t : tags) {
-            if (!seen.contains(t)) throw new IllegalArgumentException(where + ": no tag::" + t + "[] in the file");
-        }
-        if (!open.isEmpty()) throw new IllegalArgumentException(where + ": tag " + open + " is never closed");
-        return sel;
+        if (!tags.isEmpty()) return TaggedRegions.select(lines, tags, where);
+        boolean[] all = new boolean[lines.size()];
+        java.util.Arrays.fill(all, true);
+        return all;
     }
 
     /** Javadoc comments as plain text: inline tags unwrapped, HTML dropped, entities decoded. */

@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.TaggedRegions;
+
 /**
  * The rules a chapter's notes obey before they are rendered, checked without Asciidoctor so
  * plain {@code mvn test} runs them in a blink:
@@ -20,8 +22,9 @@ import java.util.regex.Pattern;
  *       (literal) paragraph, holds only {@code include::} lines. Only shell commands may be typed,
  *       in a block marked {@code [source,shell]} (or {@code console}, {@code bash}, {@code sh}),
  *       so they are highlighted as shell: a command is not code under test.</li>
- *   <li>Every include names a file that exists inside the repository; every tag it asks for has
- *       both {@code tag::name[]} and {@code end::name[]} in that file; a Java include always
+ *   <li>Every include names a file that exists inside the repository; the tags it asks for are
+ *       in that file, each region closed and nested as {@link TaggedRegions} (the site's and a
+ *       release's rule) wants them; a Java include always
  *       asks for a tag and comes from {@code src/main/java} or {@code src/test/java}.</li>
  *   <li>Nothing in the notes asks for the network: no remote image, stylesheet or reveal.js,
  *       no font icons, web fonts or math (they load from a CDN).</li>
@@ -239,13 +242,10 @@ public final class NotesLint {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        for (String tag : tags) {
-            if (!text.contains("tag::" + tag + "[]")) {
-                out.add(new Problem(adoc, n, "tag '" + tag + "' is not in " + rel + " (expected // tag::" + tag + "[])"));
-            } else if (!text.contains("end::" + tag + "[]")) {
-                out.add(new Problem(adoc, n, "tag '" + tag + "' is never closed in " + rel + " (expected // end::"
-                        + tag + "[])"));
-            }
+        try {
+            TaggedRegions.select(text.lines().toList(), tags, rel);
+        } catch (TaggedRegions.TagException e) {
+            out.add(new Problem(adoc, n, e.getMessage()));
         }
     }
 

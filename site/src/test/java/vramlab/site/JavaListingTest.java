@@ -135,6 +135,20 @@ class JavaListingTest {
                 id -> "")).hasMessageContaining("Q.java").hasMessageContaining("never closed");
     }
 
+    @Test
+    @DisplayName("takes a tag's regions as Asciidoctor and a release's notes do: a region nested in its own tag, a"
+            + " directive after code; regions that overlap without nesting are an error naming file, tag and line")
+    void regionsAsTheReleaseTakesThem() {
+        String nested = "// tag::a[]\nint x;\n// tag::a[]\nint y;\n// end::a[]\nint z;\n// end::a[]\nint w;\n";
+        assertThat(JavaListing.render(nested, "N.java", List.of("a"), -1, Edition.STUDENT, id -> ""))
+                .isEqualTo("int x;\nint y;\nint z;");
+        assertThat(JavaListing.render("int v; // tag::a[] v\nint x;\n/* end::a[] */\nint y;\n", "C.java", List.of("a"), -1,
+                Edition.STUDENT, id -> "")).isEqualTo("int x;");
+        assertThatThrownBy(() -> JavaListing.render("// tag::a[]\nx\n// tag::b[]\n// end::a[]\ny\n// end::b[]\n", "O.java",
+                List.of("a", "b"), -1, Edition.STUDENT, id -> "")).hasMessageStartingWith("O.java:4: end::a[] inside the"
+                        + " region of tag::b[] (line 3)");
+    }
+
     @Nested
     @DisplayName("with a reference-only shortcut region (// lab:shortcut, the lab generator's marker)")
     class Shortcut {

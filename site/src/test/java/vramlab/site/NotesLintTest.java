@@ -48,7 +48,7 @@ class NotesLintTest {
     @ParameterizedTest(name = "{0}: {2}")
     @CsvSource(delimiter = '|', textBlock = """
             pasted-listing.adoc | 5 | a listing is pasted in (block opened on line 4)
-            missing-tag.adoc    | 5 | tag 'no-such-tag' is not in chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java
+            missing-tag.adoc    | 5 | chapters/ch04-real-oom/src/main/java/vramlab/ch04/RealOomLab.java: no tag::no-such-tag[] in the file
             missing-file.adoc   | 5 | include target does not exist: ../../main/java/vramlab/ch04/NoSuchLab.java
             untagged-java.adoc  | 5 | a Java include must name a tag
             literal-paragraph.adoc | 5 | an indented (literal) paragraph is pasted in
@@ -109,7 +109,9 @@ class NotesLintTest {
         Files.writeString(java, "class Half {\n    // tag::open[]\n}\n");
         Path adoc = docs.resolve("half.adoc");
         Files.writeString(adoc, "= x\n\n[source,java]\n----\ninclude::../../main/java/vramlab/ch04/Half.java[tag=open]\n----\n");
-        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("tag 'open' is never closed");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString()
+                .endsWith("half.adoc:5: chapters/ch04-real-oom/src/main/java/vramlab/ch04/Half.java:2: tag::open[] is never"
+                        + " closed (no end::open[] after it)");
     }
 
     @Test
