@@ -50,6 +50,8 @@ rem Short commands start faster on the JIT's first tier alone and the serial col
 rem young generation half of a first heap of 6 percent of RAM (measured with bench/e2e.sh, as in
 rem ./vramlab); site, slides, grade and release run long. (./vramlab also asks Linux for its heap on huge pages; Windows
 rem lends large pages only to an account granted "Lock pages in memory", so this launcher does not.)
+rem The flags are a copy of cli\src\main\resources\vramlab\cli\fast-jvm-flags, which ./vramlab reads
+rem (FastFlagsTest fails when the two differ).
 set "FAST=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1 -XX:InitialRAMPercentage=6"
 if "%~1"=="site" set "FAST="
 if "%~1"=="slides" set "FAST="

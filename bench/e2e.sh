@@ -60,7 +60,7 @@ fi
 # The C++ replay ported line for line to Java (bench FlatToyReplay: TreeSet for std::set, HashMap
 # for unordered_map), run with the launcher's flags for short commands (./vramlab): how fast the
 # JVM runs the yardstick's own program, beside the kit with its statistics, driver and GMMU.
-JFLAT="java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1 -XX:InitialRAMPercentage=6"
+JFLAT="java $(cat "$ROOT/cli/src/main/resources/vramlab/cli/fast-jvm-flags")"
 case "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)" in
   *"[madvise]"*|*"[always]"*) JFLAT="$JFLAT -XX:+UseTransparentHugePages" ;;
 esac

@@ -241,9 +241,9 @@ final class StudentCores {
 
     /**
      * The child's JVM options: this JVM's own (the launcher's, VRAMLAB_JAVA_OPTS), less the ones
-     * that name this JVM's role or attach a debugger or agent; then, for each the parent did not
-     * choose, the launcher's flags for a short command ({@code vramlab}'s FAST: the JIT's first
-     * tier alone, the serial collector). Run from {@code ./vramlab} the parent already has them;
+     * that name this JVM's role or attach a debugger or agent; then each of the launcher's flags
+     * for a short command ({@link FastFlags}, the file {@code ./vramlab} reads as its FAST) that
+     * the parent did not decide otherwise. Run from {@code ./vramlab} the parent already has them;
      * run any other way (an IDE, {@code java -cp}, the launcher's tests) the child got the JVM's
      * defaults, C2 and G1: a JShell session on the student's cores then cost ~4.3 s of CPU
      * instead of ~2.7 s (two runs each, a loaded 2-core machine).
@@ -255,12 +255,7 @@ final class StudentCores {
                     || opt.startsWith("-javaagent") || opt.startsWith("-Xrunjdwp")) continue;
             out.add(opt);
         }
-        if (parent.stream().noneMatch(o -> o.startsWith("-XX:TieredStopAtLevel=") || o.equals("-XX:-TieredCompilation")
-                || o.equals("-Xint"))) {
-            out.add("-XX:TieredStopAtLevel=1");
-        }
-        if (parent.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w+GC"))) out.add("-XX:+UseSerialGC");
-        return out;
+        return FastFlags.after(out);
     }
 
     private static File devNull() {

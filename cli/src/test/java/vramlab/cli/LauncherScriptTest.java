@@ -37,6 +37,9 @@ class LauncherScriptTest {
         assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs a POSIX shell");
         kit = Files.createDirectories(tmp.resolve("kit"));
         Files.copy(KitPaths.root().resolve("vramlab"), kit.resolve("vramlab"));
+        Files.copy(KitPaths.root().resolve(FastFlags.PATH),
+                Files.createDirectories(kit.resolve(FastFlags.PATH).getParent()).resolve("fast-jvm-flags"));
+        Files.setLastModifiedTime(kit.resolve(FastFlags.PATH), FileTime.from(Instant.now().minusSeconds(7200)));
         Path cp = Files.createDirectories(kit.resolve("cli/target")).resolve("vramlab.classpath");
         Files.writeString(cp, "");
         Files.setLastModifiedTime(cp, FileTime.from(Instant.now().minusSeconds(3600)));
@@ -253,9 +256,21 @@ class LauncherScriptTest {
     @Test
     @DisplayName("replay and the other short commands start on the JIT's first tier; site does not")
     void jitChoices() throws Exception {
-        assertThat(launch("replay", "x.trace"))
-                .contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:NewRatio=1 -XX:InitialRAMPercentage=6");
+        assertThat(launch("replay", "x.trace")).contains("java ran: " + String.join(" ", FastFlags.flags()) + " ")
+                .contains("-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
         assertThat(launch("site")).doesNotContain("TieredStopAtLevel").doesNotContain("InitialRAMPercentage");
+    }
+
+    @Test
+    @DisplayName("the short-command flags are the file's (FastFlags.PATH), read with no build: a changed line is what java gets")
+    void flagsFromTheFile() throws Exception {
+        Path flags = kit.resolve(FastFlags.PATH);
+        Files.writeString(flags, "-XX:TieredStopAtLevel=1 -XX:+UseEpsilonGC -Dchanged=yes\n");
+        Files.setLastModifiedTime(flags, FileTime.from(Instant.now().minusSeconds(7200)));   // older than the build
+        String out = launch("replay", "x.trace");
+        assertThat(out).contains("java ran: -XX:TieredStopAtLevel=1 -XX:+UseEpsilonGC -Dchanged=yes ")
+                .doesNotContain("UseSerialGC").doesNotContain("mvn ran");
+        assertThat(launch("grade")).doesNotContain("changed=yes");
     }
 
     @Test

@@ -216,6 +216,13 @@ class ReleaseSelfCheckTest {
     }
 
     @Test
+    @DisplayName("the release's ./vramlab finds its short-command flags (it reads them from cli/src/main before any build)")
+    void launcherFlags() {
+        assertThat(release.resolve("vramlab")).isExecutable();
+        assertThat(release.resolve(FastFlags.PATH)).hasSameTextualContentAs(root.resolve(FastFlags.PATH));
+    }
+
+    @Test
     @DisplayName("the notes-alone check names the note, the line and what does not resolve")
     void theNotesAloneCheckCanFail() throws Exception {
         Path dir = tmp.resolve("unresolved");
