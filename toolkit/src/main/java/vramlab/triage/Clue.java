@@ -16,11 +16,26 @@ public enum Clue {
      * WorkerProc.setup_proc_title_and_log_prefix), so "(Worker_DP6_EP6 pid=3853)" is rank 6 of
      * a distributed run; v0 ran its tensor-parallel workers as "VllmWorkerProcess"
      * (vllm/executor/multiproc_worker_utils.py, ProcessWorkerWrapper).
+     *
+     * <p>Before that name, v1's MultiprocExecutor prefixed a worker's lines two other ways
+     * (vllm/v1/executor/multiproc_executor.py, WorkerProc.__init__). From the executor's start
+     * until vllm-project/vllm#21780 (July 2025) it was "(VllmWorker rank=N pid=P)", N the rank
+     * in {@code range(world_size)} with world_size = tensor x pipeline parallel: so rank 1 and
+     * up prove a second GPU, but rank 0 does not (nothing in the executor requires a second
+     * worker: the mp backend chosen for one GPU runs a world of one), and a paste of rank 0's
+     * lines alone is not read as distributed. Then (@00f6c9bf) "(VllmWorker TP1 pid=P)", "PP0_TP1": the suffix printed only
+     * when tensor or pipeline parallel size is above one (a lone worker is plain "VllmWorker"),
+     * until #22205 (August 2025) renamed it Worker_...; the process itself is named
+     * "VllmWorker-N" (make_worker_process), the name the engine's "Worker proc VllmWorker-2
+     * died" line gives. The engine core's own prefix, "(EngineCore_0 pid=P)", counts data-parallel
+     * engines from 0 (vllm/v1/engine/utils.py, CoreEngineProcManager: name=f"EngineCore_{global_index}")
+     * and is printed by a one-GPU engine too: it is no clue.
      */
     DISTRIBUTED("a distributed run (NCCL, torch.distributed, ranks)",
             "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
                     + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel"
-                    + "|\\bworker(?:_(?:dp|pp|pcp|tp|dcp|ep)\\d+)+\\b|vllmworkerprocess", null),
+                    + "|\\bworker(?:_(?:dp|pp|pcp|tp|dcp|ep)\\d+)+\\b|vllmworkerprocess"
+                    + "|\\bvllmworker(?: rank=0*[1-9]\\d*| (?:pp\\d+_)?tp\\d+| pp\\d+|-0*[1-9]\\d*)\\b", null),
     CUDNN("a convolution through cuDNN",
             "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose", null),
     CUDA_GRAPHS("CUDA graphs (capture, replay, reduce-overhead)",

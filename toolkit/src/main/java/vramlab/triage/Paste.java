@@ -16,10 +16,14 @@ public final class Paste {
     /** The lines one process printed, as text and squeezed (no whitespace at all). */
     public record Source(String name, String text, String squeezed) {}
 
-    /** Prefixes that name the process: torchrun's {@code [rank3]:}, Ray's {@code (Worker pid=5)}. */
+    /**
+     * Prefixes that name the process: torchrun's {@code [rank3]:}, Ray's {@code (Worker pid=5)},
+     * vLLM's {@code (VllmWorker rank=1 pid=5)} and {@code (VllmWorker TP1 pid=5)} (see
+     * {@link Clue#DISTRIBUTED}); the name keeps every word before the pid.
+     */
     private static final Pattern RANK = Pattern.compile("^\\s*\\[(rank|default)(\\d+)\\]:?\\s?");
     private static final Pattern WORKER =
-            Pattern.compile("^\\s*\\(([\\w.-]+)(?: \\w+=[^\\s)]+)* pid=(\\d+)\\)\\s?");
+            Pattern.compile("^\\s*\\(([\\w.-]+(?: [\\w.-]+(?:=[^\\s)]+)?)*) pid=(\\d+)\\)\\s?");
 
     /** Prefixes that carry no identity: levels, timestamps, quote and comment marks. */
     private static final List<Pattern> NOISE = List.of(

@@ -17,7 +17,8 @@ class PasteTest {
             [rank12]:Tried                                                       | rank 12
             [default0]: Tried                                                    | local rank 0
             (Worker_TP1 pid=510) Tried                                           | Worker_TP1 pid 510
-            (VllmWorker rank=2 pid=77) ERROR 03-14 05:16:58 [core.py:843] Tried  | VllmWorker pid 77
+            (VllmWorker rank=2 pid=77) ERROR 03-14 05:16:58 [core.py:843] Tried  | VllmWorker rank=2 pid 77
+            (VllmWorker PP0_TP1 pid=78) Tried                                    | VllmWorker PP0_TP1 pid 78
             """)
     @DisplayName("a process prefix names the source and is removed")
     void processPrefixes(String line, String source) {

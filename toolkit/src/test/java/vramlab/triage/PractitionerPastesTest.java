@@ -127,6 +127,38 @@ class PractitionerPastesTest {
                 .isEqualTo(Cause.OUTSIDE_ALLOCATOR);
     }
 
+    /**
+     * vLLM's earlier worker prefixes (vllm/v1/executor/multiproc_executor.py, WorkerProc.__init__;
+     * see Clue.DISTRIBUTED): "(VllmWorker rank=N pid=P)" until vllm-project/vllm#21780, as in
+     * vllm-project/vllm#15182's paste ("(VllmWorker rank=5 pid=3073)   File ..."), then
+     * "(VllmWorker TP1 pid=P)" (vllm-project/vllm#22205's "Before", "(VllmWorker TP1 pid=3996847)").
+     * The message under the prefix is perf-eval#6's, its figures unchanged.
+     */
+    @Test
+    @DisplayName("vLLM's earlier worker prefixes: rank=5 or TP1 is a distributed run; rank=0 alone, a lone"
+            + " VllmWorker or EngineCore_0 is not (a world of one prints rank 0 too)")
+    void vllmRankPrefixes() {
+        String oom = PERF_EVAL_6.substring(PERF_EVAL_6.indexOf(" ERROR "));
+        for (String prefix : new String[] {"(VllmWorker rank=5 pid=3073)", "(VllmWorker TP1 pid=3996847)",
+                "(VllmWorker PP1_TP0 pid=12)", "\u001B[1;36m(VllmWorker rank=1 pid=219)\u001B[0;0m"}) {
+            Diagnosis d = Triage.of(prefix + oom);
+            assertThat(d.reading().has(Clue.DISTRIBUTED)).as(prefix).isTrue();
+            assertThat(d.cause()).as(d.text()).isEqualTo(Cause.NCCL_BUFFERS);
+        }
+        assertThat(Triage.of("(VllmWorker rank=5 pid=3073)" + oom).reading().source())
+                .isEqualTo("VllmWorker rank=5 pid 3073");
+        for (String prefix : new String[] {"(VllmWorker rank=0 pid=3013)", "(VllmWorker pid=3013)",
+                "(EngineCore_0 pid=1271000)"}) {
+            Diagnosis d = Triage.of(prefix + oom);
+            assertThat(d.reading().has(Clue.DISTRIBUTED)).as(prefix).isFalse();
+            assertThat(d.cause()).as(d.text()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+        }
+        // rank 0's lines beside rank 1's: the paste shows the second worker
+        Diagnosis both = Triage.of("(VllmWorker rank=0 pid=3013)" + oom + "(VllmWorker rank=1 pid=3024) INFO 03-20 "
+                + "03:14:59 [parallel_state.py:967] rank 1 in world size 2\n");
+        assertThat(both.reading().has(Clue.DISTRIBUTED)).isTrue();
+    }
+
     /** https://github.com/yyliu01/RPL/issues/14: a 5.70 GiB card, 1.80 GiB neither free nor PyTorch's. */
     private static final String RPL_14 = "RuntimeError: CUDA out of memory. Tried to allocate 602.00 MiB (GPU 0; "
             + "5.70 GiB total capacity; 2.97 GiB already allocated; 340.50 MiB free; 3.57 GiB reserved in total "
