@@ -23,6 +23,11 @@ final class Account {
     final boolean loneLine;
     /** How many "Process P" lines are large enough to hold what PyTorch reserved (0 when unknown). */
     final int linesHoldingReserved;
+    /**
+     * The figures the ladder computes from printed ones, with the error their roundings allow
+     * ({@link Rounded}); null where the long beside them is -1.
+     */
+    final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -47,6 +52,34 @@ final class Account {
         if (seenAs >= 0) o -= r.processes().get(seenAs);
         others = o;
         nonPyTorch = self >= 0 && reserved >= 0 ? self - reserved : -1;
+        Family fam = r.family();
+        capacityR = rounded(capacity, fam);
+        freeR = rounded(free, fam);
+        requestedR = rounded(requested, fam);
+        Rounded alloc = rounded(allocated, fam), unalloc = rounded(unallocated, fam);
+        // 1.4 to 2.0 print reserved and allocated, and the parser takes their difference; 0.4 to 1.3
+        // and 2.x print the unallocated bytes and the parser adds allocated to them for reserved.
+        boolean unallocatedDerived = fam == Family.RESERVED_IN_TOTAL && r.has(Figure.RESERVED)
+                && r.has(Figure.ALLOCATED_BY_PYTORCH);
+        boolean reservedDerived = (fam == Family.SENTENCE || fam == Family.CACHED) && alloc != null && unalloc != null;
+        reservedR = reserved < 0 ? null : reservedDerived ? alloc.plus(unalloc) : rounded(reserved, fam);
+        unallocatedR = unallocated < 0 ? null : unallocatedDerived
+                ? new Rounded(unallocated, reservedR.error() + alloc.error()) : unalloc;
+        selfR = rounded(self, fam);
+        othersR = others < 0 ? null : othersOf(r, seenAs, others);
+    }
+
+    private static Rounded rounded(long bytes, Family fam) {
+        return bytes < 0 ? null : Rounded.of(bytes, fam);
+    }
+
+    /** What the "Process P" lines other than this process's add up to, each line rounded. */
+    private static Rounded othersOf(Reading r, int seenAs, long others) {
+        Rounded sum = Rounded.exact(0);
+        for (Map.Entry<Integer, Long> e : r.processes().entrySet()) {
+            if (e.getKey() != seenAs) sum = sum.plus(Rounded.of(e.getValue(), r.family()));
+        }
+        return new Rounded(others, sum.error());
     }
 
     static Account of(Reading r) { return new Account(r); }
@@ -89,6 +122,29 @@ final class Account {
      */
     long unattributed() {
         return capacity > 0 && free >= 0 && reserved >= 0 ? capacity - free - reserved : -1;
+    }
+
+    /** {@link #unattributed} with the error of its three printed figures; null where unknown. */
+    Rounded unattributedR() {
+        return unattributed() < 0 ? null : capacityR.minus(freeR).minus(reservedR);
+    }
+
+    /**
+     * The shortfall as precise as its figures: the request minus the free bytes, both printed,
+     * or the whole request where free memory counts as none.
+     */
+    String shortfallText(long shortfall) {
+        boolean difference = requestedR != null && freeR != null && shortfall == requested - free;
+        return difference ? requestedR.minus(freeR).text() : formatSize(shortfall);
+    }
+
+    /** This process's memory beyond what PyTorch reserved, with its error; null where unknown. */
+    Rounded nonPyTorchR() { return selfR == null || reservedR == null ? null : selfR.minus(reservedR); }
+
+    /** {@link #heldByNoProcess} with its error; null where unknown. */
+    Rounded heldByNoProcessR() {
+        return capacityR == null || freeR == null || selfR == null || othersR == null ? null
+                : capacityR.minus(freeR).minus(selfR).minus(othersR);
     }
 
     /** Total minus free minus every listed process: a desktop, or processes the message cannot see. */

@@ -1,5 +1,9 @@
 package vramlab.triage;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * One cause weighed against the shortfall: how many bytes removing it would give back, what
  * share of the shortfall that is, and whether the kit counts it as enough to name.
@@ -12,9 +16,21 @@ package vramlab.triage;
  * @param sufficient  whether removing it alone would have made the request fit
  * @param significant whether it is large enough to count (the kit's thresholds)
  * @param evidence    the sentence with the figures behind it
+ * @param error       how far the true bytes may lie from {@code bytes}, from the rounding of the
+ *                    printed figures they were computed from ({@link Rounded}); 0 when exact
  */
 public record Candidate(Cause cause, long bytes, int share, boolean sufficient, boolean significant,
-                            String evidence) {
+                            String evidence, long error) {
+
+    /** A candidate whose bytes are exact (or none). */
+    public Candidate(Cause cause, long bytes, int share, boolean sufficient, boolean significant, String evidence) {
+        this(cause, bytes, share, sufficient, significant, evidence, 0);
+    }
+
+    Candidate withError(long e) { return new Candidate(cause, bytes, share, sufficient, significant, evidence, e); }
+
+    /** The bytes as precise as their figures ("0.45 GiB ± 0.01 GiB"); null when no figure measures it. */
+    public String bytesText() { return bytes < 0 ? null : new Rounded(bytes, error).text(); }
 
     /** A cause measured in bytes against a shortfall of {@code shortfall} bytes. */
     static Candidate measured(Cause cause, long bytes, long shortfall, boolean sufficient,
@@ -30,4 +46,50 @@ public record Candidate(Cause cause, long bytes, int share, boolean sufficient, 
 
     /** Whether the kit would name it: large enough and, alone, enough. */
     public boolean qualifies() { return sufficient && significant; }
+
+    /**
+     * The qualifying cause that gives back the most; any within a factor of two of it ties,
+     * and the earliest in the ladder's order wins the tie.
+     */
+    static Candidate choose(List<Candidate> candidates) {
+        long most = -1;
+        for (Candidate c : candidates) if (c.qualifies()) most = Math.max(most, c.bytes());
+        if (most < 0) return null;
+        Candidate best = null;
+        for (Candidate c : candidates) {
+            if (!c.qualifies() || c.bytes() * 2 < most) continue;
+            if (best == null || c.cause().step() < best.cause().step()) best = c;
+        }
+        return best;
+    }
+
+    /** The significant cause (not the full card) that explains the largest share, or null. */
+    static Candidate nearestPartial(List<Candidate> candidates) {
+        Candidate best = null;
+        for (Candidate c : candidates) {
+            if (c.cause() == Cause.FULL_OR_DRIVER_RESERVE || c.share() <= 0) continue;
+            if (!c.significant()) continue;
+            if (best == null || c.share() > best.share()) best = c;
+        }
+        return best;
+    }
+
+    /** The decided cause first, then the rest: qualifying first, larger share, ladder order. */
+    static List<Candidate> rank(List<Candidate> candidates, Candidate picked, Cause decided) {
+        if (decided == Cause.NOT_PYTORCH_OOM) return List.of();
+        List<Candidate> rest = new ArrayList<>();
+        Candidate first = picked != null && picked.cause() == decided ? picked : null;
+        for (Candidate c : candidates) {
+            if (first == null && c.cause() == decided) first = c;
+            else if (c.cause() != decided) rest.add(c);
+        }
+        rest.sort(Comparator.comparing((Candidate c) -> !c.qualifies())
+                .thenComparing(c -> !c.significant())
+                .thenComparing(Comparator.comparingInt(Candidate::share).reversed())
+                .thenComparingInt(c -> c.cause().step()));
+        List<Candidate> out = new ArrayList<>();
+        if (first != null) out.add(first);
+        out.addAll(rest);
+        return out;
+    }
 }

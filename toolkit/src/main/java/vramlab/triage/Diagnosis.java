@@ -120,6 +120,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             any = true;
             long v = shown(f);
             String shown = f.isBytes() ? formatSize(v) + " (" + v + " bytes)" : String.valueOf(v);
+            String computed = computed(f);
+            if (computed != null) shown = computed;
             sb.append(String.format("  %-45s %s\n", f.label(), shown));
         }
         reading.processes().forEach((pid, bytes) -> sb.append(String.format("  %-45s %s\n",
@@ -131,13 +133,26 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         }
     }
 
+    /**
+     * A figure the message does not print but the parser computed from two it does, as precise
+     * as they are ({@link Rounded}): 1.4 to 2.0's unallocated bytes (reserved minus allocated),
+     * and the reserved bytes of the other wordings (allocated plus unallocated); null otherwise.
+     */
+    private String computed(Figure f) {
+        Account a = Account.of(reading);
+        Rounded r = f == Figure.RESERVED_BUT_UNALLOCATED ? a.unallocatedR : f == Figure.RESERVED ? a.reservedR : null;
+        if (r == null || r.error() <= Rounded.halfHundredth(r.value())) return null;
+        return r.text() + (f == Figure.RESERVED ? " (allocated plus unallocated, each rounded)"
+                : " (reserved minus allocated, each rounded)");
+    }
+
     private void ranking(StringBuilder sb) {
         if (ranked.isEmpty()) return;
         sb.append("\nEach cause against the shortfall")
-          .append(shortfall > 0 ? " of " + formatSize(shortfall) : "").append(":\n");
+          .append(shortfall > 0 ? " of " + Account.of(reading).shortfallText(shortfall) : "").append(":\n");
         for (Candidate c : ranked) {
             boolean byWords = c.bytes() < 0 && c.share() == 100;
-            String bytes = c.bytes() >= 0 ? formatSize(c.bytes()) : byWords ? "(named by the paste)"
+            String bytes = c.bytes() >= 0 ? c.bytesText() : byWords ? "(named by the paste)"
                     : "(no figure)";
             String verdict = c.cause() == Cause.CANNOT_TELL ? "no figure to weigh"
                     : c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"

@@ -5,9 +5,10 @@ import static vramlab.units.Bytes.MiB;
 import static vramlab.units.Bytes.formatSize;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The triage ladder (the 3 a.m. ladder): for one reading of a message, which cause it is, as
@@ -58,6 +59,8 @@ public final class Ladder {
     private boolean nearFull;
     private Finding finding;
     private Candidate picked;
+    /** Causes whose rung is within the rounding of the message's figures (see {@link #unsettled}). */
+    private final Set<Cause> unsettled = EnumSet.noneOf(Cause.class);
 
     private Ladder(Reading r) {
         this.r = r;
@@ -70,7 +73,9 @@ public final class Ladder {
         Ladder l = new Ladder(r);
         l.evidence.addAll(preface);
         Cause c = l.decide();
-        List<Candidate> ranked = l.rank(c);
+        // Only a request no card can serve is decided before any cause is weighed: it is FULL.
+        if (c != Cause.NOT_PYTORCH_OOM && l.candidates.isEmpty()) l.candidates.add(l.tensors());
+        List<Candidate> ranked = Candidate.rank(l.candidates, l.picked, c);
         Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
         String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
         return new Diagnosis(c, r, l.evidence, ranked, runnerUp,
@@ -105,7 +110,7 @@ public final class Ladder {
         otherProcesses();
         nccl();
         graphPools();
-        Candidate pick = named != null ? named : choose();
+        Candidate pick = named != null ? named : Candidate.choose(candidates);
         if (pick == null) pick = byWordsAlone();
         // end::ladder[]
         candidates.add(tensors());
@@ -167,7 +172,7 @@ public final class Ladder {
         if (tried > free) {
             shortfall = tried - free;
             evidence.add("Shortfall: " + formatSize(tried) + " asked, " + formatSize(free)
-                    + " free: " + formatSize(shortfall) + " short.");
+                    + " free: " + a.shortfallText(shortfall) + " short.");
             return true;
         }
         if (free - tried <= margin) {
@@ -211,22 +216,24 @@ public final class Ladder {
                     + "unallocated figure or no request.");
             return;
         }
-        boolean fits = u + free >= tried;
+        // The figures are rounded (Rounded): a test the rounding alone could decide is null.
+        Boolean fits = a.unallocatedR.plus(countedR()).minus(a.requestedR).atLeast(0);
         long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
         boolean roomOnCard = a.capacity <= 0 || live + tried <= a.capacity;   // <= 0: unknown
-        boolean large = u * 100 >= (long) FRAGMENTATION_PERCENT_OF_RESERVED * a.reserved;
-        String u1 = formatSize(u) + " is reserved by PyTorch but unallocated ("
-                + percent(u, a.reserved) + " of the " + formatSize(a.reserved) + " it reserved)";
+        Boolean large = a.unallocatedR.atLeastPercent(FRAGMENTATION_PERCENT_OF_RESERVED, a.reservedR);
+        String u1 = a.unallocatedR.text() + " is reserved by PyTorch but unallocated ("
+                + a.unallocatedR.percentOf(a.reservedR) + " of the " + a.reservedR.text() + " it reserved)";
         String s;
         if (!roomOnCard) {
             s = "1. Fragmentation: " + u1 + ", but the " + formatSize(live) + " of live tensors "
                     + "plus the " + formatSize(tried) + " asked exceed the " + formatSize(a.capacity)
                     + " card: no arrangement of the cache makes it fit.";
-        } else if (!fits) {
+        } else if (fits == Boolean.FALSE) {
             s = "1. Fragmentation: " + u1 + "; with " + freeWords() + " that is still "
                     + "less than the " + formatSize(tried) + " asked: defragmenting would not fit it.";
-        } else if (!large) {
-            s = "1. Fragmentation: " + u1 + ". Defragmenting would fit this request, but so "
+        } else if (large == Boolean.FALSE) {
+            s = "1. Fragmentation: " + u1 + ". Defragmenting " + (fits == null ? "might" : "would")
+                    + " fit this request, but so "
                     + "little unallocated is ordinary slack (the kit's line: "
                     + FRAGMENTATION_PERCENT_OF_RESERVED + "% of reserved): the card is full of "
                     + "live tensors.";
@@ -236,9 +243,10 @@ public final class Ladder {
                     + (nearFull ? freeWords() : "the " + freeWords()) + " they would cover the "
                     + formatSize(tried)
                     + " if they were one run (steady shapes close them; expandable segments "
-                    + "return only the whole pages among them).";
+                    + "return only the whole pages among them)." + unsettled(Cause.FRAGMENTATION, large,
+                    "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED + "% of reserved", fits);
         }
-        add(Cause.FRAGMENTATION, u, fits && roomOnCard, large && roomOnCard, s);
+        add(Cause.FRAGMENTATION, a.unallocatedR, fits != Boolean.FALSE && roomOnCard, large != Boolean.FALSE && roomOnCard, s);
     }
     // end::fragmentation[]
 
@@ -253,18 +261,24 @@ public final class Ladder {
                     + (a.selfSeenAs >= 0 ? " besides this one." : "."));
             return;
         }
-        boolean large = a.capacity > 0
-                ? others * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : others >= GiB;
-        boolean fits = others + free >= tried;
+        Rounded o = a.othersR;
+        Boolean large = a.capacity > 0
+                ? o.atLeastPercent(SIGNIFICANT_PERCENT_OF_CARD, a.capacityR) : o.atLeast(GiB);
+        Boolean fitsR = a.requested < 0 ? Boolean.TRUE : o.plus(countedR()).minus(a.requestedR).atLeast(0);
+        boolean fits = fitsR != Boolean.FALSE;
         String who = describeOthers();
         String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
-                + formatSize(others)
-                + (a.capacity > 0 ? " (" + percent(others, a.capacity) + " of the card)" : "")
-                + (fits ? "; without them " + formatSize(free + others) + " would be "
+                + o.text()
+                + (a.capacity > 0 ? " (" + o.percentOf(a.capacityR) + " of the card)" : "")
+                + (fits ? "; without them " + o.plus(countedR()).text() + " would be "
                         + (nearFull ? "free beyond what the kit counts as none" : "free")
                         + ", enough for the " + formatSize(tried) + "." : ", too little to make the "
                         + formatSize(tried) + " fit.");
-        add(Cause.OTHER_PROCESSES, others, fits, large, s);
+        if (large != Boolean.FALSE && fits) {
+            s += unsettled(Cause.OTHER_PROCESSES, large, "the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD
+                    + "% of the card", fitsR);
+        }
+        add(Cause.OTHER_PROCESSES, o, fits, large != Boolean.FALSE, s);
     }
 
     private String describeOthers() {
@@ -290,22 +304,29 @@ public final class Ladder {
         String whose = r.family() == Family.MALLOC_ASYNC
                 ? " is neither free nor allocated (the async pool's cache, contexts, other processes)"
                 : " of the card is neither free nor PyTorch's";
-        long ceiling = ContextReserve.ceiling(a.capacity);
-        long beyond = Math.max(0, gap - ContextReserve.typical(a.capacity));
-        boolean large = gap >= ceiling;
-        boolean fits = beyond + counted >= Math.max(0, a.requested);
-        String s = "2. Other processes: " + formatSize(Math.max(0, gap)) + whose + "; a context, the "
+        long ceiling = ContextReserve.ceiling(a.capacity), typical = ContextReserve.typical(a.capacity);
+        Rounded g = a.unattributedR();
+        long beyond = Math.max(0, gap - typical);
+        Boolean largeR = g.atLeast(ceiling);
+        boolean large = largeR != Boolean.FALSE;
+        Boolean fitsR = a.requested < 0 ? Boolean.TRUE
+                : g.minus(typical).plus(countedR()).minus(a.requestedR).atLeast(0);
+        boolean fits = fitsR != Boolean.FALSE;
+        String s = "2. Other processes: " + (gap < 0 ? formatSize(0) : g.text()) + whose + "; a context, the "
                 + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
-                + (large ? ", so at least " + formatSize(gap - ceiling) + " belongs to someone else (about "
-                        + formatSize(beyond) + " beside a typical context of " + formatSize(ContextReserve.typical(a.capacity))
-                        + "). This format lists no processes; nvidia-smi shows who." : ": nothing points "
-                        + "at another holder.");
+                + (largeR == Boolean.TRUE ? ", so at least " + formatSize(g.low() - ceiling)
+                        + " belongs to someone else" : large ? ", and within the rounding of the message's "
+                        + "figures the gap may pass that or not" : "")
+                + (large ? " (about " + g.minus(typical).text() + " beside a typical context of "
+                        + formatSize(typical) + "). This format lists no processes; nvidia-smi shows who."
+                        : ": nothing points at another holder.");
         Cause who = r.has(Clue.DISTRIBUTED) ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
         if (who == Cause.NCCL_BUFFERS && large) {
             s += " The paste shows a distributed run, so NCCL's buffers in this process are as "
                     + "likely as a co-tenant.";
         }
-        add(who, beyond, fits, large, s);
+        if (large && fits) s += unsettled(who, largeR, "a context's ceiling", fitsR);
+        add(who, g.minus(typical), fits, large, s);
     }
 
     private void nccl() {
@@ -319,13 +340,17 @@ public final class Ladder {
             return;
         }
         long beyond = Math.max(0, outside - ContextReserve.PROCESS_CONTEXT);
-        boolean large = outside >= ContextReserve.NON_PYTORCH_ALLOWANCE;
-        boolean fits = beyond + counted >= Math.max(0, a.requested);
+        Rounded out = a.nonPyTorchR();
+        Boolean largeR = out.atLeast(ContextReserve.NON_PYTORCH_ALLOWANCE);
+        boolean large = largeR != Boolean.FALSE;
+        Boolean fitsR = a.requested < 0 ? Boolean.TRUE
+                : out.minus(ContextReserve.PROCESS_CONTEXT).plus(countedR()).minus(a.requestedR).atLeast(0);
+        boolean fits = fitsR != Boolean.FALSE;
         // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
         boolean distributed = r.has(Clue.DISTRIBUTED);
         String s = (distributed ? "3. NCCL" : "3. Outside PyTorch") + ": this process holds "
                 + formatSize(a.self) + ", PyTorch reserved "
-                + formatSize(a.reserved) + ": " + formatSize(Math.max(0, outside))
+                + a.reservedR.text() + ": " + (outside < 0 ? formatSize(0) : out.text())
                 + " is non-PyTorch memory" + (large ? ", more than a context (the kit's line: "
                 + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")"
                 + (distributed ? ", and the paste shows a distributed run."
@@ -333,7 +358,9 @@ public final class Ladder {
                         + "library's own cudaMalloc, cuBLAS or cuDNN workspaces outside "
                         + "PyTorch's cache, NCCL if a process group exists after all, or a "
                         + "larger context.") : ", about a context's worth.");
-        add(distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR, beyond, fits, large, s);
+        Cause c = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
+        if (large && fits) s += unsettled(c, largeR, "the kit's line of a context", fitsR);
+        add(c, out.minus(ContextReserve.PROCESS_CONTEXT), fits, large, s);
     }
 
     private void graphPools() {
@@ -349,7 +376,7 @@ public final class Ladder {
         boolean large = p >= tried || (a.capacity > 0
                 ? p * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : p >= GiB);
         boolean fits = p + counted >= tried;
-        add(Cause.CUDA_GRAPH_POOLS, p, fits, large, "4. Graph pools: " + formatSize(p)
+        add(Cause.CUDA_GRAPH_POOLS, Rounded.of(p, r.family()), fits, large, "4. Graph pools: " + formatSize(p)
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
                 + "live and unusable for ordinary tensors" + (large && fits ? "." : "; too little "
                 + "to explain the shortfall."));
@@ -427,7 +454,7 @@ public final class Ladder {
                     + "the device could not place it (the driver's own share of a mapping, and "
                     + "free memory that is not one run, take the difference)");
             if (cap > 0) {
-                sb.append("; the request alone is ").append(percent(a.requested, cap))
+                sb.append("; the request alone is ").append(Rounded.percent(a.requested, cap))
                   .append(" of the ").append(formatSize(cap)).append(" card");
             }
             if (alloc >= 0) sb.append(", and PyTorch has ").append(formatSize(alloc)).append(" allocated");
@@ -440,16 +467,16 @@ public final class Ladder {
         }
         sb.append('.');
         if (a.self >= 0 && a.reserved >= 0 && a.self >= a.reserved) {
-            sb.append(" This process holds ").append(formatSize(a.self - a.reserved))
+            sb.append(" This process holds ").append(a.nonPyTorchR().text())
               .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
         }
         if (cap > 0) sb.append(' ').append(ContextReserve.driverReserveSentence(cap));
-        long nobody = a.heldByNoProcess();
-        if (nobody >= 64L << 20) {
-            sb.append(" ").append(formatSize(nobody)).append(" of the total is held by no process "
+        Rounded nobody = a.heldByNoProcessR();
+        if (nobody != null && nobody.atLeast(64 * MiB) == Boolean.TRUE) {   // not where rounding alone makes it
+            sb.append(" ").append(nobody.text()).append(" of the total is held by no process "
                     + "the message lists (one in another container, or the driver's own).");
         }
-        Candidate partial = bestPartial();
+        Candidate partial = Candidate.nearestPartial(candidates);
         if (partial != null) {
             sb.append(" No single cause explains the whole shortfall; the nearest is ")
               .append(partial.cause().name()).append(" (").append(partial.share()).append("%).");
@@ -466,64 +493,39 @@ public final class Ladder {
 
     // ---- choosing ----------------------------------------------------------------------------
 
-    private void add(Cause c, long bytes, boolean sufficient, boolean significant, String sentence) {
+    /** A measured cause: its bytes (none below 0) with the error of the figures they come from. */
+    private void add(Cause c, Rounded bytes, boolean sufficient, boolean significant, String sentence) {
         evidence.add(sentence);
-        candidates.add(Candidate.measured(c, bytes, shortfall, sufficient, significant, sentence));
-    }
-
-    /**
-     * The qualifying cause that gives back the most; any within a factor of two of it ties,
-     * and the earliest in the ladder's order wins the tie.
-     */
-    private Candidate choose() {
-        long most = -1;
-        for (Candidate c : candidates) if (c.qualifies()) most = Math.max(most, c.bytes());
-        if (most < 0) return null;
-        Candidate best = null;
-        for (Candidate c : candidates) {
-            if (!c.qualifies() || c.bytes() * 2 < most) continue;
-            if (best == null || c.cause().step() < best.cause().step()) best = c;
-        }
-        return best;
-    }
-
-    private Candidate bestPartial() {
-        Candidate best = null;
-        for (Candidate c : candidates) {
-            if (c.cause() == Cause.FULL_OR_DRIVER_RESERVE || c.share() <= 0) continue;
-            if (!c.significant()) continue;
-            if (best == null || c.share() > best.share()) best = c;
-        }
-        return best;
+        candidates.add(Candidate.measured(c, Math.max(0, bytes.value()), shortfall, sufficient, significant, sentence)
+                .withError(bytes.high() <= 0 ? 0 : bytes.error()));   // surely none: exactly none
     }
 
     private String decision(Candidate pick) {
         if (pick.bytes() < 0) return "Decision: " + pick.cause().name() + ", named by what failed.";
-        return "Decision: " + pick.cause().name() + " gives back " + formatSize(pick.bytes())
-                + (shortfall > 0 ? ", " + pick.share() + "% of the " + formatSize(shortfall)
+        return "Decision: " + pick.cause().name() + " gives back " + pick.bytesText()
+                + (shortfall > 0 ? ", " + pick.share() + "% of the " + a.shortfallText(shortfall)
                         + " shortfall" : "") + ", the most of any cause that alone makes the "
-                + "request fit (ties within a factor of two go to the earlier ladder step).";
+                + "request fit (ties within a factor of two go to the earlier ladder step)."
+                + (unsettled.contains(pick.cause()) ? " Its rung is within the rounding of the message's "
+                        + "figures: check it before acting on it." : "");
     }
 
-    /** The decided cause first, then the rest: qualifying first, larger share, ladder order. */
-    private List<Candidate> rank(Cause decided) {
-        if (decided == Cause.NOT_PYTORCH_OOM) return List.of();
-        // Only a request no card can serve is decided before any cause is weighed: it is FULL.
-        if (candidates.isEmpty()) candidates.add(tensors());
-        List<Candidate> rest = new ArrayList<>();
-        Candidate first = picked != null && picked.cause() == decided ? picked : null;
-        for (Candidate c : candidates) {
-            if (first == null && c.cause() == decided) first = c;
-            else if (c.cause() != decided) rest.add(c);
-        }
-        rest.sort(Comparator.comparing((Candidate c) -> !c.qualifies())
-                .thenComparing(c -> !c.significant())
-                .thenComparing(Comparator.comparingInt(Candidate::share).reversed())
-                .thenComparingInt(c -> c.cause().step()));
-        List<Candidate> out = new ArrayList<>();
-        if (first != null) out.add(first);
-        out.addAll(rest);
-        return out;
+    /** The free bytes the rungs count, with their rounding. */
+    private Rounded countedR() { return nearFull || a.free < 0 ? Rounded.exact(0) : a.freeR; }
+
+    /**
+     * Where a rung's test is within the rounding of the figures ({@link Rounded}, null): the
+     * sentence that says so, the cause kept in the running but marked, so the decision does not
+     * assert it. Empty where the figures settle both tests.
+     */
+    private String unsettled(Cause c, Boolean large, String line, Boolean fits) {
+        if (large != null && fits != null) return "";
+        unsettled.add(c);
+        List<String> what = new ArrayList<>();
+        if (large == null) what.add("the bytes may be under " + line);
+        if (fits == null) what.add("they may fall short of the request");
+        return " The message's figures are rounded to two decimals, and within that rounding "
+                + String.join(", and ", what) + ": a lead, not a finding.";
     }
 
     /** The check that confirms the cause, or tells it from the runner-up, as the message's release can run it. */
@@ -534,12 +536,6 @@ public final class Ladder {
         Fix check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? Release.fix(r, runnerUp.checkEntry()) : own;
         return check.after("To tell " + (finding != null ? finding.name() : c.name()) + " from "
                 + runnerUp.name() + ": ");
-    }
-
-    /** {@code part} as a share of {@code whole}; every caller has checked that whole > 0. */
-    private static String percent(long part, long whole) {
-        long tenths = Math.round(part * 1000.0 / whole);
-        return (tenths / 10) + "." + (tenths % 10) + "%";
     }
 
     private Cause say(Cause c, String sentence) {

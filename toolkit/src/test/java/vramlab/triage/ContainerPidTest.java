@@ -65,7 +65,7 @@ class ContainerPidTest {
                 + "container NVML shows the host's pid).");
         assertThat(rung(d, 2)).isEqualTo("2. Other processes: the message lists none besides this one.");
         assertThat(rung(d, 3)).startsWith("3. Outside PyTorch: this process holds 10.25 GiB, PyTorch reserved 9.77 GiB: "
-                + "500.00 MiB is non-PyTorch memory");
+                + "0.49 GiB ± 0.01 GiB is non-PyTorch memory");
     }
 
     @Test
