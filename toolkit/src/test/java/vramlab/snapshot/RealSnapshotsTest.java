@@ -38,9 +38,9 @@ import vramlab.replay.SnapshotReplay;
  * {@code mvn test -Preal-snapshots} (what {@code .ci/run} also runs) replays all of them.
  */
 @DisplayName("real PyTorch snapshots replay to their own recorded end state")
-class RealSnapshotsTest {
+public class RealSnapshotsTest {
     /** One file of each kind, small enough for every build. */
-    static final Set<String> FAST = Set.of(
+    public static final Set<String> FAST = Set.of(
             "nesta-discrete-diffusion.oom.pickle",              // complete history, a real OOM, empty_cache
             "constructor-sun.device1-as-0.derived.pickle",      // expandable segments, an OOM after unmaps
             "silmont2000.mem_snapshot.derived.json",            // the JSON path
@@ -59,7 +59,7 @@ class RealSnapshotsTest {
         return dir.get();
     }
 
-    static boolean all() { return "all".equals(System.getProperty("vramlab.realSnapshots")); }
+    public static boolean all() { return "all".equals(System.getProperty("vramlab.realSnapshots")); }
 
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> manifest() {
