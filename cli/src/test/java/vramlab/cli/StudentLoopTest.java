@@ -26,7 +26,9 @@ import vramlab.quiz.KitPaths;
  * own cores, {@code check} answers with expected vs actual and the mistake, working in order
  * says which step a test waits for, and a file that does not compile is reported by the
  * commands that need it, not by the others. The tests run in order on one copy, so the cores
- * compiled by one are reused by the next, as they are for a student.
+ * compiled by one are reused by the next, as they are for a student; tests that need the same
+ * copy are next to each other, so it is compiled once for them (each JShell or lab run is still
+ * its own session).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @DisplayName("the student's loop on a copy of labs/")
@@ -34,6 +36,13 @@ class StudentLoopTest {
     @TempDir static Path tmp;
     static Path root;
     static Path labs;
+
+    /**
+     * Steps 6.1-6.3 and 7.1 written, nothing else: the buddy test (6.4 unwritten) and the pinned
+     * test (7.2 unwritten) share this copy and its one compile. Neither core is built on the
+     * other (CoreBuild.CORES), so each runs as it would with only its own chapter's steps.
+     */
+    static final List<String> BUDDY_AND_PINNED = List.of("6.1", "6.2", "6.3", "7.1");
 
     @BeforeAll
     static void studentCopy() throws IOException {
@@ -226,6 +235,19 @@ class StudentLoopTest {
 
     @Test
     @Order(13)
+    @DisplayName("in JShell, a step that calls System.exit: JShell says so, names the line, and ends with 1")
+    void jshellSaysSystemExit() throws IOException {
+        write(List.of(), roundSize("System.exit(0); return requested;"));
+        CliRun r = CliRun.withInput("1 + 1\nnew ToyPolicy().roundSize(100)\n2 + 2\n", "jshell", "3");
+        assertThat(r.status()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("==> 2").doesNotContain("==> 4");
+        assertThat(r.err()).containsPattern("vramlab: jshell: System.exit was called: your line ToyPolicy\\.java:\\d+,"
+                + " in ToyPolicy\\.roundSize \\(step 3\\.1\\); it ends JShell, and the session with it\n");
+        write(List.of(), Map.of());
+    }
+
+    @Test
+    @Order(14)
     @DisplayName("in JShell, free with step 3.4 not written names it and changes nothing: the next line works, a second free names it again")
     void freeBeforeTheMergeIsWritten() throws IOException {
         write(List.of("3.1", "3.2", "3.3"), Map.of());
@@ -245,60 +267,7 @@ class StudentLoopTest {
     }
 
     @Test
-    @Order(14)
-    @DisplayName("in JShell, a step that calls System.exit: JShell says so, names the line, and ends with 1")
-    void jshellSaysSystemExit() throws IOException {
-        write(List.of(), roundSize("System.exit(0); return requested;"));
-        CliRun r = CliRun.withInput("1 + 1\nnew ToyPolicy().roundSize(100)\n2 + 2\n", "jshell", "3");
-        assertThat(r.status()).as(r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("==> 2").doesNotContain("==> 4");
-        assertThat(r.err()).containsPattern("vramlab: jshell: System.exit was called: your line ToyPolicy\\.java:\\d+,"
-                + " in ToyPolicy\\.roundSize \\(step 3\\.1\\); it ends JShell, and the session with it\n");
-        write(List.of(), Map.of());
-    }
-
-    @Test
     @Order(15)
-    @DisplayName("in JShell, a buddy free with step 6.4 not written names it and changes nothing: the block stays live")
-    void buddyFreeBeforeTheMergeIsWritten() throws IOException {
-        write(List.of("6.1", "6.2", "6.3"), Map.of());
-        CliRun r = CliRun.withInput("""
-                var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24); var a = b.alloc(mib(3));
-                b.free(a)
-                b.checkInvariants(); b.allocated()
-                b.alloc(mib(1))
-                b.free(a)
-                """, "jshell", "6");
-        assertThat(r.status()).as(r.err()).isZero();
-        String todo = "Exception vramlab.lab.Todo: TODO step 6.4 (Merge up) is not written yet";
-        assertThat(r.out()).as(r.out()).contains("==> 4194304").doesNotContain("not a live block")
-                .doesNotContain("IllegalStateException");
-        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
-        write(List.of(), Map.of());
-    }
-
-    @Test
-    @Order(16)
-    @DisplayName("in JShell, a pinned free with step 7.2 not written names it and changes nothing: the block stays allocated")
-    void pinnedFreeBeforeTheFateIsWritten() throws IOException {
-        write(List.of("7.1"), Map.of());
-        CliRun r = CliRun.withInput("""
-                var sim = new PinnedSim(); var a = sim.pin(mib(3));
-                sim.del(a)
-                sim.allocator().checkInvariants(); a.allocated()
-                sim.pin(mib(1)).allocated()
-                sim.del(a)
-                """, "jshell", "7");
-        assertThat(r.status()).as(r.err()).isZero();
-        String todo = "Exception vramlab.lab.Todo: TODO step 7.2 (Never recycle a captured block) is not written yet";
-        assertThat(r.out()).as(r.out()).doesNotContain("already free").doesNotContain("IllegalStateException")
-                .doesNotContain("==> false");
-        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
-        write(List.of(), Map.of());
-    }
-
-    @Test
-    @Order(17)
     @DisplayName("in JShell, a block another stream used, freed with step 3.4 not written: the alloc that collects it"
             + " names 3.4 and changes nothing, its event still pending; so does empty_cache")
     void pendingFreeBeforeTheMergeIsWritten() throws IOException {
@@ -320,4 +289,44 @@ class StudentLoopTest {
         assertThat(r.out().split("==> 1\n", -1)).as("pendingEvents() after each Todo: " + r.out()).hasSize(3);
         write(List.of(), Map.of());
     }
+    @Test
+    @Order(16)
+    @DisplayName("in JShell, a buddy free with step 6.4 not written names it and changes nothing: the block stays live")
+    void buddyFreeBeforeTheMergeIsWritten() throws IOException {
+        write(BUDDY_AND_PINNED, Map.of());
+        CliRun r = CliRun.withInput("""
+                var b = BuddyAllocator.upfront(new Gpu(gib(1)).openToyProcess(), mib(16), 20, 24); var a = b.alloc(mib(3));
+                b.free(a)
+                b.checkInvariants(); b.allocated()
+                b.alloc(mib(1))
+                b.free(a)
+                """, "jshell", "6");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 6.4 (Merge up) is not written yet";
+        assertThat(r.out()).as(r.out()).contains("==> 4194304").doesNotContain("not a live block")
+                .doesNotContain("IllegalStateException");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
+
+    @Test
+    @Order(17)
+    @DisplayName("in JShell, a pinned free with step 7.2 not written names it and changes nothing: the block stays allocated")
+    void pinnedFreeBeforeTheFateIsWritten() throws IOException {
+        write(BUDDY_AND_PINNED, Map.of());
+        CliRun r = CliRun.withInput("""
+                var sim = new PinnedSim(); var a = sim.pin(mib(3));
+                sim.del(a)
+                sim.allocator().checkInvariants(); a.allocated()
+                sim.pin(mib(1)).allocated()
+                sim.del(a)
+                """, "jshell", "7");
+        assertThat(r.status()).as(r.err()).isZero();
+        String todo = "Exception vramlab.lab.Todo: TODO step 7.2 (Never recycle a captured block) is not written yet";
+        assertThat(r.out()).as(r.out()).doesNotContain("already free").doesNotContain("IllegalStateException")
+                .doesNotContain("==> false");
+        assertThat(r.out().split(java.util.regex.Pattern.quote(todo), -1)).as(r.out()).hasSize(3);
+        write(List.of(), Map.of());
+    }
+
 }
