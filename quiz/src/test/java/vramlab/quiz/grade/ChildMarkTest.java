@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -116,28 +115,12 @@ class ChildMarkTest {
         assertThat(ChildMark.carries(new byte[0], Set.of("ab-1"))).isFalse();
     }
 
-    /**
-     * Stands in for a grader: starts a child whose process escapes in folder args[0], says so once
-     * the pid is written, then waits.
-     */
-    public static final class Grader {
-        public static void main(String[] args) throws Exception {
-            Process child = ChildWatch.start(new ProcessBuilder(escape("sleep 300")).directory(new File(args[0])));
-            Path pid = Path.of(args[0], "pid");
-            for (int i = 0; i < 1000 && !(Files.exists(pid) && Files.size(pid) > 0); i++) Thread.sleep(10);
-            System.out.println("started");
-            System.out.flush();
-            child.waitFor();
-        }
-    }
-
     @Test
     @Tag("grading-fixtures")
     @DisplayName("a grader stopped with SIGTERM leaves no process of its child's that started a session of its own")
     void graderStopped() throws Exception {
         needsSetsidAndProc();
-        Process grader = new ProcessBuilder(ChildWatchShutdownTest.java(), "-cp", System.getProperty("java.class.path"),
-                Grader.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        Process grader = StandInGrader.start(dir, escape("sleep 300"));
         try (BufferedReader out = new BufferedReader(new InputStreamReader(grader.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("started");
             long pid = escapedPid(dir);

@@ -96,24 +96,11 @@ class ChildSessionTest {
         assertThat(ChildSession.members(p.pid())).isEmpty();
     }
 
-    /** Stands in for a grader: starts a child that double-forks in folder args[0], says so once the pid is written, then waits. */
-    public static final class Grader {
-        public static void main(String[] args) throws Exception {
-            Process child = ChildWatch.start(new ProcessBuilder(doubleFork("sleep 300")).directory(new java.io.File(args[0])));
-            Path pid = Path.of(args[0], "pid");
-            for (int i = 0; i < 1000 && !(Files.exists(pid) && Files.size(pid) > 0); i++) Thread.sleep(10);
-            System.out.println("started");
-            System.out.flush();
-            child.waitFor();
-        }
-    }
-
     @Test
     @Tag("grading-fixtures")   // a second JVM: ~1 s
     @DisplayName("a grader stopped with SIGTERM leaves no grandchild of its child running")
     void graderStopped() throws Exception {
-        Process grader = new ProcessBuilder(ChildWatchShutdownTest.java(), "-cp", System.getProperty("java.class.path"),
-                Grader.class.getName(), dir.toString()).redirectErrorStream(true).start();
+        Process grader = StandInGrader.start(dir, doubleFork("sleep 300"));
         try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(grader.getInputStream(),
                 java.nio.charset.StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("started");
