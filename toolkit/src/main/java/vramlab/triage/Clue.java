@@ -30,12 +30,41 @@ public enum Clue {
      * died" line gives. The engine core's own prefix, "(EngineCore_0 pid=P)", counts data-parallel
      * engines from 0 (vllm/v1/engine/utils.py, CoreEngineProcManager: name=f"EngineCore_{global_index}")
      * and is printed by a one-GPU engine too: it is no clue.
+     *
+     * <p>A lone data-parallel suffix is a clue: "Worker_DP0" with no other group appears only
+     * when the data-parallel group is larger than one ({@code if dp_size > 1: process_name +=
+     * f"_DP{dp_rank}"}, the same function), so another engine runs beside it on GPUs of its own
+     * (on one node, DP rank r's workers get devices r x world_size up to (r + 1) x world_size:
+     * vllm/v1/engine/utils.py, get_device_indices); DP0 proves it as much as DP1.
+     *
+     * <p>PyTorch's {@code [rankN]:} prefix is not torchrun's: init_process_group installs a
+     * sys.excepthook that prefixes every line of an uncaught exception's traceback with
+     * {@code f"[rank{get_rank()}]"} plus ": " (torch/distributed/distributed_c10d.py,
+     * init_process_group, _distributed_excepthook; pytorch/pytorch#118190, merged January 2024,
+     * so from 2.3; read @0034a6dc). N is the global rank, below the world size, so [rank1]: and
+     * up prove a second process; [rank0]: is printed by any process that called
+     * init_process_group, a world of one included (torchrun --nproc-per-node 1, or world_size=1
+     * by hand): see {@link #RANK_ZERO}. torchrun's own prefix, only on streams it tees (--tee,
+     * default off), is "[{role}{local_rank}]:" unless TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE
+     * replaces it (torch/distributed/elastic/multiprocessing/tail_log.py, TailLog.start, header
+     * = f"[{self._name}{local_rank}]:", read @ca70f656), role "default" unless --role is given
+     * (torch/distributed/run.py, get_args_parser, read @010929fd): [default1]: is a second
+     * worker on the node, [default0]: proves nothing more than [rank0]: (MessageParser reads
+     * both from the source's name).
      */
     DISTRIBUTED("a distributed run (NCCL, torch.distributed, ranks)",
             "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
-                    + "|\\bddp\\b|fsdp|\\[rank\\d+\\]|distributedDataParallel"
+                    + "|\\bddp\\b|fsdp|\\[rank0*[1-9]\\d*\\]|distributedDataParallel"
                     + "|\\bworker(?:_(?:dp|pp|pcp|tp|dcp|ep)\\d+)+\\b|vllmworkerprocess"
                     + "|\\bvllmworker(?: rank=0*[1-9]\\d*| (?:pp\\d+_)?tp\\d+| pp\\d+|-0*[1-9]\\d*)\\b", null),
+    /**
+     * Rank 0 of a run whose size the paste does not show: PyTorch's [rank0]: (or torchrun's
+     * [default0]:) and vLLM's "VllmWorker rank=0", which a run of one process prints too (see
+     * {@link #DISTRIBUTED}). It cannot tell one GPU from several; the ladder says so where it
+     * would otherwise say the paste shows no distributed run.
+     */
+    RANK_ZERO("rank 0 of a run of unknown size",
+            "\\[rank0+\\]|\\[default0+\\]|\\bvllmworker rank=0+\\b", null),
     CUDNN("a convolution through cuDNN",
             "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose", null),
     CUDA_GRAPHS("CUDA graphs (capture, replay, reduce-overhead)",

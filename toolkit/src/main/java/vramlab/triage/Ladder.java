@@ -347,17 +347,18 @@ public final class Ladder {
                 : out.minus(ContextReserve.PROCESS_CONTEXT).plus(countedR()).minus(a.requestedR).atLeast(0);
         boolean fits = fitsR != Boolean.FALSE;
         // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
-        boolean distributed = r.has(Clue.DISTRIBUTED);
+        boolean distributed = r.has(Clue.DISTRIBUTED), rank0 = r.has(Clue.RANK_ZERO);
         String s = (distributed ? "3. NCCL" : "3. Outside PyTorch") + ": this process holds "
                 + formatSize(a.self) + ", PyTorch reserved "
                 + a.reservedR.text() + ": " + (outside < 0 ? formatSize(0) : out.text())
                 + " is non-PyTorch memory" + (large ? ", more than a context (the kit's line: "
                 + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")"
-                + (distributed ? ", and the paste shows a distributed run."
-                        : "; the paste shows no distributed run, so not NCCL by default: a "
-                        + "library's own cudaMalloc, cuBLAS or cuDNN workspaces outside "
-                        + "PyTorch's cache, NCCL if a process group exists after all, or a "
-                        + "larger context.") : ", about a context's worth.");
+                + (distributed ? ", and the paste shows a distributed run." : "; the paste shows "
+                        + (rank0 ? "rank 0 alone, which a run of one process prints too: it cannot tell one GPU "
+                        + "from several, so" : "no distributed run, so") + " not NCCL by default: a "
+                        + "library's own cudaMalloc, cuBLAS or cuDNN workspaces outside PyTorch's cache, NCCL if "
+                        + (rank0 ? "other ranks share the run" : "a process group exists after all")
+                        + ", or a larger context.") : ", about a context's worth.");
         Cause c = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
         if (large && fits) s += unsettled(c, largeR, "the kit's line of a context", fitsR);
         add(c, out.minus(ContextReserve.PROCESS_CONTEXT), fits, large, s);

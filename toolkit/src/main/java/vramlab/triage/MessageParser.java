@@ -85,12 +85,18 @@ public final class MessageParser {
                 r.missing(), notes);
     }
 
+    /** A source named by {@link Paste} from a {@code [rankN]:} or {@code [defaultN]:} prefix. */
+    private static final Pattern RANK_NAME = Pattern.compile("(?:local )?rank (\\d+)");
+
     private static Set<Clue> cluesOf(List<Paste.Source> sources) {
         Set<Clue> clues = EnumSet.noneOf(Clue.class);
         for (Paste.Source s : sources) {
             for (Clue c : Clue.values()) if (c.foundIn(s.text())) clues.add(c);
-            // torchrun's [rank3]:, or a worker named by its parallel ranks (vLLM's Worker_TP1)
-            if (s.name().startsWith("rank") || Clue.DISTRIBUTED.foundIn(s.name())) clues.add(Clue.DISTRIBUTED);
+            // PyTorch's [rank3]: or torchrun's [default1]: (see Clue.DISTRIBUTED): a rank above 0
+            // proves a second process, rank 0 alone does not; or a worker named by its ranks (Worker_TP1)
+            Matcher rank = RANK_NAME.matcher(s.name());
+            if (rank.matches()) clues.add(rank.group(1).matches("0+") ? Clue.RANK_ZERO : Clue.DISTRIBUTED);
+            for (Clue c : List.of(Clue.DISTRIBUTED, Clue.RANK_ZERO)) if (c.foundIn(s.name())) clues.add(c);
         }
         return clues;
     }

@@ -17,7 +17,8 @@ public final class Paste {
     public record Source(String name, String text, String squeezed) {}
 
     /**
-     * Prefixes that name the process: torchrun's {@code [rank3]:}, Ray's {@code (Worker pid=5)},
+     * Prefixes that name the process: PyTorch's {@code [rank3]:} (init_process_group's excepthook),
+     * torchrun's {@code [default0]:} under --tee, Ray's {@code (Worker pid=5)},
      * vLLM's {@code (VllmWorker rank=1 pid=5)} and {@code (VllmWorker TP1 pid=5)} (see
      * {@link Clue#DISTRIBUTED}); the name keeps every word before the pid.
      */

@@ -159,6 +159,95 @@ class PractitionerPastesTest {
         assertThat(both.reading().has(Clue.DISTRIBUTED)).isTrue();
     }
 
+    /**
+     * https://github.com/simplescaling/s1/issues/61 (its description, 2025-02-16): rank 2 of a
+     * two-node torchrun, its line prefixed by init_process_group's excepthook (see
+     * Clue.DISTRIBUTED), 1.89 GiB outside PyTorch.
+     */
+    private static final String S1_61 = "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+            + "76.00 MiB. GPU 2 has a total capacity of 79.10 GiB of which 67.88 MiB is free. Including non-PyTorch "
+            + "memory, this process has 79.02 GiB memory in use. Of the allocated memory 76.77 GiB is allocated by "
+            + "PyTorch, and 372.49 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is "
+            + "large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See "
+            + "documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
+
+    /**
+     * PyTorch prefixes a traceback with [rankN]: in every process that called
+     * init_process_group, a world of one included; only N of 1 and up proves a second process.
+     * Rank 2 is s1#61 as pasted; rank 0 is the same message under rank 0's prefix (its figures
+     * unchanged), and the triage corpus's 015-cobra.txt (OpenHelix-Team/cobra#24) is a real
+     * [rank0]: paste.
+     */
+    @Test
+    @DisplayName("PyTorch's [rank2]: is a distributed run; [rank0]: alone is not, and the report says rank 0"
+            + " cannot tell one GPU from several instead of 'no distributed run'")
+    void torchRankPrefixes() throws Exception {
+        Diagnosis two = Triage.of(S1_61);
+        assertThat(two.reading().has(Clue.DISTRIBUTED)).isTrue();
+        assertThat(two.cause()).as(two.text()).isEqualTo(Cause.NCCL_BUFFERS);
+
+        Diagnosis zero = Triage.of(S1_61.replace("[rank2]:", "[rank0]:"));
+        assertThat(zero.reading().has(Clue.DISTRIBUTED)).as(zero.text()).isFalse();
+        assertThat(zero.reading().has(Clue.RANK_ZERO)).isTrue();
+        assertThat(zero.cause()).as(zero.text()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+        assertThat(zero.evidence()).anySatisfy(e -> assertThat(e).startsWith("3. Outside PyTorch: ")
+                .endsWith("; the paste shows rank 0 alone, which a run of one process prints too: it cannot tell"
+                        + " one GPU from several, so not NCCL by default: a library's own cudaMalloc, cuBLAS or cuDNN"
+                        + " workspaces outside PyTorch's cache, NCCL if other ranks share the run, or a larger context."));
+        assertThat(zero.text()).doesNotContain("shows no distributed run");
+        // with no rank at all the sentence stays as it was
+        assertThat(Triage.of(S1_61.replace("[rank2]: ", "")).evidence())
+                .anySatisfy(e -> assertThat(e).contains("; the paste shows no distributed run, so not NCCL by default"));
+
+        String cobra = new String(getClass().getResourceAsStream("/triage-corpus/015-cobra.txt").readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        Diagnosis c = Triage.of(cobra);
+        assertThat(c.reading().source()).isEqualTo("rank 0");
+        assertThat(c.reading().has(Clue.DISTRIBUTED)).isFalse();
+        assertThat(c.evidence()).anySatisfy(e -> assertThat(e).startsWith("3. Outside PyTorch: "));
+
+        // rank 0 beside rank 1: the paste shows the second process
+        assertThat(Triage.of(S1_61.replace("[rank2]:", "[rank0]:") + "[rank1]: Traceback (most recent call last):\n")
+                .reading().has(Clue.DISTRIBUTED)).isTrue();
+    }
+
+    /**
+     * torchrun's own prefix under --tee, [{role}{local_rank}]: with role "default"
+     * (torch/distributed/elastic/multiprocessing/tail_log.py, TailLog.start): local rank 1 is
+     * a second worker on the node, local rank 0 may be the only one.
+     */
+    @Test
+    @DisplayName("torchrun's --tee prefix: [default1]: is a distributed run, [default0]: alone is not")
+    void torchrunTeePrefixes() {
+        Diagnosis one = Triage.of(S1_61.replace("[rank2]:", "[default1]:"));
+        assertThat(one.reading().source()).isEqualTo("local rank 1");
+        assertThat(one.cause()).as(one.text()).isEqualTo(Cause.NCCL_BUFFERS);
+        Diagnosis zero = Triage.of(S1_61.replace("[rank2]:", "[default0]:"));
+        assertThat(zero.reading().has(Clue.RANK_ZERO)).isTrue();
+        assertThat(zero.cause()).as(zero.text()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+    }
+
+    /**
+     * vLLM adds _DP{rank} only when the data-parallel group is larger than one
+     * (multiproc_executor.py, WorkerProc.setup_proc_title_and_log_prefix), so a lone Worker_DP0
+     * proves another engine as much as Worker_DP1; vLLM's "VllmWorker rank=0" gets rank 0's
+     * sentence. The message under the prefix is perf-eval#6's, its figures unchanged.
+     */
+    @Test
+    @DisplayName("vLLM: a lone Worker_DP0 is a distributed run (the suffix needs a DP group above one);"
+            + " VllmWorker rank=0 alone gets rank 0's sentence")
+    void vllmDataParallelAndRankZero() {
+        String oom = PERF_EVAL_6.substring(PERF_EVAL_6.indexOf(" ERROR "));
+        for (String prefix : new String[] {"(Worker_DP0 pid=3853)", "(Worker_DP1 pid=3854)"}) {
+            Diagnosis d = Triage.of(prefix + oom);
+            assertThat(d.reading().has(Clue.DISTRIBUTED)).as(prefix).isTrue();
+            assertThat(d.cause()).as(d.text()).isEqualTo(Cause.NCCL_BUFFERS);
+        }
+        Diagnosis zero = Triage.of("(VllmWorker rank=0 pid=3013)" + oom);
+        assertThat(zero.cause()).as(zero.text()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+        assertThat(zero.evidence()).anySatisfy(e -> assertThat(e).contains("the paste shows rank 0 alone"));
+    }
+
     @Test
     @DisplayName("1.4 to 2.0 print reserved and allocated, not their difference: 11.21 GiB - 10.79 GiB is"
             + " 0.42 GiB give or take 0.01 GiB, said so, not 430.08 MiB as if printed")
