@@ -80,6 +80,10 @@ final class ReplayCommand implements Command {
             2.9, or what a snapshot's recorded fields imply""")
     String pytorchVersion;
 
+    @Option(names = "--memory-fraction", paramLabel = "F", description = """
+            for --policy pytorch: what torch.cuda.set_per_process_memory_fraction(F) called before             the first allocation does, a limit of F times the card (0 to 1; under 2.10, 1 is no             limit); it replaces a per_process_memory_fraction key in --alloc-conf, as the call             does. 2.9's parser has no such key: this is how 2.9 sets a fraction""")
+    String memoryFraction;
+
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
             the memory PyTorch's allocator can have on the card, its share: the card's total less \
             the CUDA context and other processes (an oom entry's reserved plus device_free is that \
@@ -182,6 +186,7 @@ final class ReplayCommand implements Command {
                 case "--policy" -> c.policyName = value;
                 case "--alloc-conf" -> c.conf = value;
                 case "--pytorch-version" -> c.pytorchVersion = value;
+                case "--memory-fraction" -> c.memoryFraction = value;     // checked in run(), as picocli's
                 case "--export" -> c.export = value;
                 case "--device" -> {
                     try {
@@ -210,9 +215,11 @@ final class ReplayCommand implements Command {
     @Override
     public int run(Io io) throws IOException {
         PyTorchRelease release = release(pytorchVersion, "replay");
+        Double fraction = MemoryFractionOption.parse(memoryFraction);
         if (policyName != null || conf != null) {                                            // bad options first
             checkPolicy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, release);
         }
+        if (fraction != null && "toy".equals(policyName)) MemoryFractionOption.apply(null, fraction);
         if (export != null) OutputFile.check("replay", "--export", export);    // not after the whole replay
         try (BufferedInputStream in = new BufferedInputStream(open(file, io))) {
             in.mark(64);
@@ -235,8 +242,9 @@ final class ReplayCommand implements Command {
                 }
                 CachingAllocator allocator = new CachingAllocator(
                         new Gpu(device == null ? Bytes.gib(80) : device).openToyProcess(),
-                        policy(policyName == null ? "toy" : policyName, conf == null ? "" : conf,
-                                release == null ? PyTorchRelease.DEFAULT : release));
+                        MemoryFractionOption.apply(policy(policyName == null ? "toy" : policyName,
+                                conf == null ? "" : conf, release == null ? PyTorchRelease.DEFAULT : release),
+                                MemoryFractionOption.parse(memoryFraction)));
                 if (export != null) allocator.trace().record(true, Long.MAX_VALUE);
                 allocator.expectOoms(true);   // an OOM is a result here: no stack trace to fill
                 replayTrace(allocator, in, io);
@@ -341,10 +349,10 @@ final class ReplayCommand implements Command {
         }
         PyTorchRelease release = release(pytorchVersion, "replay");
         PyTorchRelease rules = SnapshotRelease.of(s, release).release();
-        Policy policy = policyName == null && conf == null ? null
+        Policy given = policyName == null && conf == null ? null
                 : policy(policyName == null ? "pytorch" : policyName, conf == null ? "" : conf, rules);
+        Double fraction = MemoryFractionOption.parse(memoryFraction);
         long card = device == null ? -1 : device;
-        SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card, null, release);
         if (json && csv) throw new UsageException("replay", "--json and --csv: choose one");
         if (!csv && !json) {
             io.out().println("snapshot: " + s.file());
@@ -353,13 +361,18 @@ final class ReplayCommand implements Command {
         }
         List<Object> reports = new ArrayList<>();
         for (Snapshot.Device d : devices) {
+            // --memory-fraction alone: the recorded settings (this device's) under the limit
+            Policy policy = MemoryFractionOption.apply(given == null && fraction != null
+                    ? SnapshotReplay.recordingPolicy(s, d, rules) : given, fraction);
+            SnapshotReplay.Options options = new SnapshotReplay.Options(policy, card, null, release);
             Replayer.Listener listener = csv ? new CsvListener(io.out())
                     : (step, e, result, bytes, al) -> { };
             Timeline timeline = html == null ? null : new Timeline();
             if (timeline != null) listener = Timeline.both(listener, timeline);
             WhatIf w = WhatIf.run(s, d, options, listener, export != null);
             if (timeline != null) {
-                String name = policy == null ? "as recorded" : conf == null ? policyName : conf;
+                String name = (given == null ? "as recorded" : conf == null ? policyName : conf)
+                        + (fraction == null ? "" : " + set_per_process_memory_fraction(" + fraction + ")");
                 HtmlPage.write("replay", html, RunPage.html(s.file() + ", device " + d.index(),
                         w.cardKnown() ? w.main().cardAvailable() : -1,
                         List.of(new RunPage.Row(name, timeline, w.verdict())), WhoHolds.atPeak(s, d, options, w.main())));

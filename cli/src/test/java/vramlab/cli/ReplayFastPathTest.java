@@ -42,7 +42,7 @@ class ReplayFastPathTest {
 
     private static String fields(ReplayCommand c) {
         return "policy=" + c.policyName + " conf=" + c.conf + " device=" + c.device + " index=" + c.deviceIndex
-                + " csv=" + c.csv + " map=" + c.map + " export=" + c.export + " maxInput=" + c.input.maxInput
+                + " version=" + c.pytorchVersion + " fraction=" + c.memoryFraction + " csv=" + c.csv + " map=" + c.map + " export=" + c.export + " maxInput=" + c.input.maxInput
                 + " file=" + c.file;
     }
 
@@ -67,6 +67,9 @@ class ReplayFastPathTest {
         "replay --max-input 512MiB run.pickle.gz",
         "replay --max-input=1GiB --device-index 0 run.pickle",
         "replay --max-input 1MiB --max-input 300MiB run.pickle",
+        "replay --pytorch-version 2.9 --alloc-conf garbage_collection_threshold:0.8 --memory-fraction 0.99 run.pickle",
+        "replay --memory-fraction=1 --memory-fraction 0.5 --policy pytorch t.txt",
+        "replay --memory-fraction 7 t.txt",
     })
     @DisplayName("takes the plain forms, and reads them as picocli does")
     void takesPlainForms(String line) {
@@ -115,7 +118,7 @@ class ReplayFastPathTest {
         String[] words = {"--device", "--device=1GiB", "1TiB", "80GiB", "12XB", "--policy", "pytorch", "toy",
             "--policy=toy", "--alloc-conf", "max_split_size_mb:128", "--csv", "--map", "--export", "x.pickle",
             "--device-index", "0", "2", "-", "t.txt", "u.txt", "--", "-x", "@f", "--csv=false", "",
-            "--max-input", "--max-input=64MiB", "1GiB", "1025MiB"};
+            "--max-input", "--max-input=64MiB", "1GiB", "1025MiB", "--memory-fraction", "0.99", "--memory-fraction=-1"};
         Random r = new Random(16);
         int taken = 0;
         for (int trial = 0; trial < 3000; trial++) {
