@@ -28,8 +28,9 @@ import vramlab.snapshot.SnapshotInput;
                 PyTorch's caching-allocator policy as the kit simulates it. A snapshot's first row is
                 its run as recorded (its peak is the snapshot's own); every other row is what
                 vramlab replay --alloc-conf ROW --device CARD prints, with its verdict and margin
-                (2.9's garbage-collection row: what replay --pytorch-version 2.10 prints with the
-                fraction's key).
+                (2.9's garbage-collection row: what vramlab replay --pytorch-version 2.9 --alloc-conf
+                garbage_collection_threshold:0.8 --memory-fraction 0.99 FILE prints, the option
+                standing for the line of code; a text trace adds --policy pytorch).
                 Prints one table (peak reserved, holes at the peak, OOMs, the first event that would
                 fail) and the PYTORCH_CUDA_ALLOC_CONF line to set, with the line of code the setting
                 takes, if any. Long inputs print progress on

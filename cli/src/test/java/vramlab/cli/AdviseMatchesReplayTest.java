@@ -112,8 +112,8 @@ class AdviseMatchesReplayTest {
                         .isCloseTo(recordedPeak, within(recordedPeak));
         }
         for (Setting row : Setting.standard(SnapshotRelease.implied(s).release())) {
-            // a row with a line of code replays as 2.10's row (SettingReleaseTest, on a trace); its
-            // replay under 2.10 runs under -Preal-snapshots only, to keep plain mvn test's time
+            // a row with a line of code replays with --memory-fraction (ReplayMemoryFractionTest
+            // checks it on a trace); here under -Preal-snapshots only, to keep plain mvn test's time
             if (row.codeFraction() >= 0 && !all()) continue;
             String replay = run(with(card, replayArgs(row, d, f)));
             long replayed = replayedPeak(replay);
@@ -124,17 +124,13 @@ class AdviseMatchesReplayTest {
 
     /**
      * {@code replay --alloc-conf ROW}; a row with a line of code (2.9's garbage-collection row,
-     * whose fraction 2.9's parser has no key for) as 2.10's key for that line, under 2.10's rules,
-     * which differ from 2.9's on nothing the row sets.
+     * whose fraction 2.9's parser has no key for) with {@code --memory-fraction} for that line,
+     * the command README and advise's help give for it.
      */
     private static String[] replayArgs(Setting row, Snapshot.Device d, Path f) {
         List<String> args = new ArrayList<>(List.of("replay"));
-        String conf = row.conf();
-        if (row.codeFraction() >= 0) {
-            args.addAll(List.of("--pytorch-version", "2.10"));
-            conf += ",per_process_memory_fraction:" + row.codeFraction();
-        }
-        args.addAll(List.of("--alloc-conf", conf, "--device-index", String.valueOf(d.index()), f.toString()));
+        if (row.codeFraction() >= 0) args.addAll(List.of("--memory-fraction", String.valueOf(row.codeFraction())));
+        args.addAll(List.of("--alloc-conf", row.conf(), "--device-index", String.valueOf(d.index()), f.toString()));
         return args.toArray(String[]::new);
     }
 

@@ -24,8 +24,9 @@ import vramlab.trace.TraceEvent;
  * peak, and the first allocation that would not fit. A snapshot goes through the one model of
  * the recorded run, {@link SnapshotReplay} by way of {@link WhatIf}: its first row is the run as
  * recorded, every other row exactly what {@code vramlab replay --alloc-conf ROW} prints (a row
- * with a line of code, 2.9's garbage-collection row, is what {@code replay --pytorch-version 2.10}
- * prints with 2.10's key for that line, {@code per_process_memory_fraction}: the two releases'
+ * with a line of code, 2.9's garbage-collection row, is what {@code replay --pytorch-version 2.9
+ * --alloc-conf garbage_collection_threshold:0.8 --memory-fraction 0.99} prints, and what 2.10's
+ * row, with the key {@code per_process_memory_fraction}, prints under 2.10: the two releases'
  * rules differ on nothing that row sets).
  */
 public final class Advisor {
