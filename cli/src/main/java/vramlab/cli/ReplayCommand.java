@@ -81,7 +81,10 @@ final class ReplayCommand implements Command {
     String pytorchVersion;
 
     @Option(names = "--memory-fraction", paramLabel = "F", description = """
-            for --policy pytorch: what torch.cuda.set_per_process_memory_fraction(F) called before             the first allocation does, a limit of F times the card (0 to 1; under 2.10, 1 is no             limit); it replaces a per_process_memory_fraction key in --alloc-conf, as the call             does. 2.9's parser has no such key: this is how 2.9 sets a fraction""")
+            for --policy pytorch: what torch.cuda.set_per_process_memory_fraction(F) called before \
+            the first allocation does, a limit of F times the card (0 to 1; under 2.10, 1 is no \
+            limit); it replaces a per_process_memory_fraction key in --alloc-conf, as the call \
+            does. 2.9's parser has no such key: this is how 2.9 sets a fraction""")
     String memoryFraction;
 
     @Option(names = "--device", paramLabel = "SIZE", converter = SizeConverter.Card.class, description = """
