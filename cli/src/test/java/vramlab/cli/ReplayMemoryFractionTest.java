@@ -128,4 +128,23 @@ class ReplayMemoryFractionTest {
         assertThat(peak.group(1)).isEqualTo(row.group(1));
         assertThat(r.out()).contains("OOMs: " + row.group(2) + ",");
     }
+
+    @Test
+    @DisplayName("on a snapshot: alone, the recorded settings under the limit; under 2.9 named as the call, not as a"
+            + " key 2.9 refuses")
+    void onASnapshot() throws IOException {
+        Path snapshot = tmp.resolve("run.pickle");
+        CliRun export = replay("--export", snapshot.toString(), halfAndMore().toString());
+        assertThat(export.status()).as(export.err()).isZero();
+        String s = snapshot.toString();
+        String plain = CliRun.of("replay", "--device", "1GiB", s).out();
+        assertThat(plain).contains("OOMs recorded at none, replayed at none");
+        String alone = CliRun.of("replay", "--device", "1GiB", "--memory-fraction", "0.5", s).out();
+        assertThat(alone).contains("pytorch with set_per_process_memory_fraction(0.5) (not the recording settings")
+                .contains("512.00 MiB allowed");
+        String gc = CliRun.of("replay", "--device", "1GiB", "--pytorch-version", "2.9", "--alloc-conf",
+                "garbage_collection_threshold:0.8", "--memory-fraction", "0.99", s).out();
+        assertThat(gc).contains("pytorch with garbage_collection_threshold:0.8 + set_per_process_memory_fraction(0.99)")
+                .doesNotContain("per_process_memory_fraction:");
+    }
 }

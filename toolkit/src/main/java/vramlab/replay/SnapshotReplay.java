@@ -146,7 +146,7 @@ public final class SnapshotReplay {
      * whose rules it follows where PyTorch's releases differ.
      */
     public static String describe(Policy p, Snapshot s, boolean recording) {
-        String conf = p instanceof PyTorchPolicy pt ? settings(pt.conf()) : "";
+        String conf = p instanceof PyTorchPolicy pt ? settings(pt.conf(), pt.release()) : "";
         String rules = p instanceof PyTorchPolicy pt ? "; " + SnapshotRelease.of(s,
                 pt.release() == SnapshotRelease.implied(s).release() ? null : pt.release()).words() : "";
         if (!recording) {
@@ -161,9 +161,18 @@ public final class SnapshotReplay {
                 + (conf.isEmpty() ? "" : "; expandable segments seen in its segments") + rules + ")";
     }
 
-    private static String settings(AllocConf c) {
-        String s = c.toString();
-        return s.equals("expandable_segments:False") ? "" : s.replace("expandable_segments:False,", "");
+    /**
+     * The settings as the report names them. A memory fraction under a release whose parser has
+     * no key for it (2.9) was set by code ({@code replay --memory-fraction}, advise's 2.9 row),
+     * and is named as that call, not as a key the release would refuse.
+     */
+    private static String settings(AllocConf c, PyTorchRelease release) {
+        boolean byCode = c.memoryFraction() >= 0 && !release.rules().keys().contains("per_process_memory_fraction");
+        String s = (byCode ? new AllocConf(c.expandableSegments(), c.maxSplitSize(), c.maxNonSplitRounding(),
+                c.roundupPower2Divisions(), c.garbageCollectionThreshold(), -1) : c).toString();
+        s = s.equals("expandable_segments:False") ? "" : s.replace("expandable_segments:False,", "");
+        if (!byCode) return s;
+        return (s.isEmpty() ? "" : s + " + ") + "set_per_process_memory_fraction(" + c.memoryFraction() + ")";
     }
 
     /**
