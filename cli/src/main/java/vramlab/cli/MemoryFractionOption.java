@@ -24,7 +24,11 @@ import vramlab.alloc.PyTorchPolicy;
  *     {@code setMemoryFraction(CUDAAllocatorConfig::per_process_memory_fraction())}, and
  *     {@code set_per_process_memory_fraction}, which calls {@code _lazy_init()} first, then calls
  *     {@code setMemoryFraction} again through {@code _cuda_setMemoryFraction}, replacing
- *     {@code allowed_memory_maximum}: the call, later, wins, whichever fraction is smaller.</li>
+ *     {@code allowed_memory_maximum}: the call, later, wins, whichever fraction is smaller.
+ *     (The constructor and the 2.10 {@code setMemoryFraction} were read in a copy of the file
+ *     with {@code std::optional<size_t> allowed_memory_maximum} whose commit the reading tool did
+ *     not name; torch/cuda/memory.py's order, {@code _lazy_init()} then
+ *     {@code _cuda_setMemoryFraction}, is @00b65a04a2d3's.)</li>
  * </ul>
  * The value is checked in {@link ReplayCommand#run}, so the fast path and picocli's give the
  * same error.
