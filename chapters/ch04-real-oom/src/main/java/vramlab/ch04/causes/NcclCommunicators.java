@@ -88,7 +88,10 @@ public final class NcclCommunicators implements Scenario {
                 () -> (256 + 128L * rnd.nextInt(4)) * MiB, tensors);
         rig.say("Training state: " + tensors.size() + " tensors, "
                 + size(rig.torch.allocated()) + ".");
-        String rank = "[rank" + rnd.nextInt(8) + "]: ";
+        // One of ranks 1-7 fails: PyTorch prefixes an uncaught traceback with [rankN]: (its global
+        // rank; torch/distributed/distributed_c10d.py, _distributed_excepthook), and a world of one
+        // prints [rank0]: too, so only a rank above 0 shows the paste came from a distributed run.
+        String rank = "[rank" + (1 + rnd.nextInt(7)) + "]: ";
         return rig.outcome(name(), cause(), oom, List.of(
                 rank + "Traceback (most recent call last):",
                 rank + "  File \"pretrain.py\", line 212, in train_step",
