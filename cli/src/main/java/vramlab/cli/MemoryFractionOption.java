@@ -64,6 +64,6 @@ final class MemoryFractionOption {
         if (!(policy instanceof PyTorchPolicy p)) {
             throw new UsageException("replay", "--memory-fraction applies to --policy pytorch, not to the toy");
         }
-        return new PyTorchPolicy(p.conf().withMemoryFraction(fraction), p.confText(), p.release());
+        return p.withMemoryFraction(fraction);
     }
 }

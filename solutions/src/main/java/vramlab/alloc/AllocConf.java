@@ -70,6 +70,9 @@ public record AllocConf(boolean expandableSegments, long maxSplitSize, long maxN
                 garbageCollectionThreshold, fraction);
     }
 
+    /** The call that sets {@code fraction} from code, as the kit's reports name it: {@code set_per_process_memory_fraction(0.99)}. */
+    public static String fractionCall(double fraction) { return "set_per_process_memory_fraction(" + fraction + ")"; }
+
     /**
      * The string's {@code key -> value} pairs as the lexer cuts them, a list value as written
      * ({@code [64:8,>:2]}), for readers of other keys (the pinned allocator's). No checks: call

@@ -55,6 +55,14 @@ public final class PyTorchPolicy implements Policy {
     /** The same settings under another release's rules (the parsed values are kept). */
     public PyTorchPolicy under(PyTorchRelease other) { return new PyTorchPolicy(conf, confText, other); }
 
+    /**
+     * The same settings with the memory fraction that {@code torch.cuda.set_per_process_memory_fraction}
+     * sets before the first allocation, replacing any the config string set ({@link AllocConf#withMemoryFraction}).
+     */
+    public PyTorchPolicy withMemoryFraction(double fraction) {
+        return new PyTorchPolicy(conf.withMemoryFraction(fraction), confText, release);
+    }
+
     public AllocConf conf() { return conf; }
 
     /** The release whose rules this policy follows where releases differ. */

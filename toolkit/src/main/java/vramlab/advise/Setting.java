@@ -81,14 +81,14 @@ public record Setting(String conf, String extra, boolean asRecorded, double code
 
     /** The line of code the setting takes besides the string, or empty. */
     public String code() {
-        return codeFraction < 0 ? "" : "torch.cuda.set_per_process_memory_fraction(" + codeFraction + ")";
+        return codeFraction < 0 ? "" : "torch.cuda." + AllocConf.fractionCall(codeFraction);
     }
 
     /** How the table names it. */
     public String name() {
         if (asRecorded) return "as recorded" + (conf.isEmpty() ? "" : " (" + conf + ")");
         String base = conf.isEmpty() ? "default" : conf;
-        return codeFraction < 0 ? base : base + " + set_per_process_memory_fraction(" + codeFraction + ")";
+        return codeFraction < 0 ? base : base + " + " + AllocConf.fractionCall(codeFraction);
     }
 
     /** The string as {@code release}'s parser reads it (without the line of code). */
@@ -102,7 +102,7 @@ public record Setting(String conf, String extra, boolean asRecorded, double code
      * rules, with the memory fraction the code sets, if any, from the first allocation on.
      */
     public PyTorchPolicy policy(PyTorchRelease release) {
-        AllocConf c = parsed(release);
-        return new PyTorchPolicy(codeFraction < 0 ? c : c.withMemoryFraction(codeFraction), conf, release);
+        PyTorchPolicy p = PyTorchPolicy.of(conf, release);
+        return codeFraction < 0 ? p : p.withMemoryFraction(codeFraction);
     }
 }

@@ -172,7 +172,7 @@ public final class SnapshotReplay {
                 c.roundupPower2Divisions(), c.garbageCollectionThreshold(), -1) : c).toString();
         s = s.equals("expandable_segments:False") ? "" : s.replace("expandable_segments:False,", "");
         if (!byCode) return s;
-        return (s.isEmpty() ? "" : s + " + ") + "set_per_process_memory_fraction(" + c.memoryFraction() + ")";
+        return (s.isEmpty() ? "" : s + " + ") + AllocConf.fractionCall(c.memoryFraction());
     }
 
     /**
