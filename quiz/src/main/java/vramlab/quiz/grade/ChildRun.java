@@ -106,11 +106,26 @@ final class ChildRun {
                 .redirectErrorStream(true).redirectOutput(stdout.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("VRAMLAB_"));   // the salt stays here
         Process p = ChildWatch.start(pb);             // killed with the grader's JVM if still running then
-        try (var in = p.getOutputStream()) {
-            in.write((java.util.HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
+        var lifeline = p.getOutputStream();           // open until the child ends: its end tells the child
+        try {                                         // the grader is gone (Lifeline)
+            lifeline.write((java.util.HexFormat.of().formatHex(key) + "\n").getBytes(StandardCharsets.US_ASCII));
+            lifeline.flush();
         } catch (IOException e) {
             // the child died at once; what it left is read below
         }
+        try {
+            watch(p, items, itemTimeout, deadlineNanos, outputCap);
+        } finally {
+            try {
+                lifeline.close();
+            } catch (IOException e) {
+                // the child is gone already
+            }
+        }
+    }
+
+    private void watch(Process p, Map<String, ScoreRow> items, Duration itemTimeout, long deadlineNanos, long outputCap)
+            throws IOException, InterruptedException {
         long lastEvent = System.nanoTime();
         long baseline = treeSize(area);
         long lastDiskCheck = System.nanoTime();

@@ -208,13 +208,17 @@ public final class ChildRunner {
         });
     }
 
-    /** The MAC key: one line of hex on standard input, which is then closed to the tests. */
+    /**
+     * The MAC key: one line of hex on standard input, which is then closed to the tests. The rest
+     * of that input is the grader's lifeline: its end means the grader is gone ({@link Lifeline}).
+     */
     private static byte[] readKey() throws IOException {
         java.io.BufferedReader in = new java.io.BufferedReader(
                 new java.io.InputStreamReader(System.in, StandardCharsets.US_ASCII));
         String line = in.readLine();
         System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
         if (line == null || line.isBlank()) throw new IOException("no key on standard input");
+        Lifeline.watch(in);
         return java.util.HexFormat.of().parseHex(line.strip());
     }
 
