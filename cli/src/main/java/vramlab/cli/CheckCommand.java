@@ -113,19 +113,22 @@ final class CheckCommand implements Command {
         }
     }
 
-    /** The kit restricted to one chapter's graded tests: less to discover, nothing else to run. */
+    /**
+     * The kit restricted to one chapter's graded tests: less to discover, nothing else to run, and
+     * neither quiz questions nor step markers read ({@link Kit#forLabItems}).
+     */
     static Kit chapterKit(Path root, ChapterLab chapter) throws java.io.IOException {
+        Path tests = root.resolve("chapters").resolve(chapter.id()).resolve("target/test-classes");
         Kit kit;
         try {
-            kit = Kit.locate(root);
+            kit = Kit.forLabItems(root, List.of(tests));
         } catch (IllegalStateException e) {
             throw new UsageException("check", e.getMessage());
         }
-        Path tests = root.resolve("chapters").resolve(chapter.id()).resolve("target/test-classes");
         if (!Files.isDirectory(tests)) {
             throw new UsageException("check", "the kit is not built (" + tests + " is missing): run ./vramlab --help once");
         }
-        return new Kit(kit.referenceCore(), List.of(tests), kit.runtime(), List.of());
+        return kit;
     }
 
     /** What to check: one step or every step of a chapter. */

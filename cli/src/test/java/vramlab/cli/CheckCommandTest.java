@@ -2,8 +2,14 @@ package vramlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+
+import vramlab.kit.ChapterLab;
+import vramlab.quiz.KitPaths;
+import vramlab.quiz.grade.Kit;
 
 /** {@code check} on the reference, and its usage errors. */
 class CheckCommandTest {
@@ -34,5 +40,19 @@ class CheckCommandTest {
         assertThat(chapter.err()).startsWith("error: check: no chapter '42'");
         assertThat(CliRun.of("check").status()).isEqualTo(2);
         assertThat(CliRun.of("check", "3", "--mine", "--reference").status()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("check's kit is the batch grader's (same reference cores, same class path for the tests), with one chapter's tests and no quiz")
+    void chapterKitIsTheGradersKit() throws Exception {
+        Path root = KitPaths.root();
+        ChapterLab ch03 = LabCommand.find("3", "check");
+        Kit full = Kit.locate(root);
+        Kit kit = CheckCommand.chapterKit(root, ch03);
+        assertThat(kit.referenceCore()).isEqualTo(full.referenceCore());
+        assertThat(kit.runtime()).isEqualTo(full.runtime());
+        assertThat(kit.testRoots()).containsExactly(root.resolve("chapters").resolve(ch03.id()).resolve("target/test-classes"));
+        assertThat(full.testRoots()).contains(kit.testRoots().get(0));
+        assertThat(kit.questions()).isEmpty();
     }
 }

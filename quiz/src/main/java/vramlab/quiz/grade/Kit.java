@@ -59,19 +59,12 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
     public static Kit locate(Path root) throws IOException {
         boolean release = KitPaths.isRelease(root);
         Path core = need(KitPaths.standIn(root));
+        List<Path> runtime = runtime(root);
         List<Path> tests = new ArrayList<>();
-        List<Path> runtime = new ArrayList<>();
-        runtime.add(need(root.resolve("quiz/target/classes")));
         try (Stream<Path> s = Files.list(root.resolve("chapters"))) {
             for (Path ch : s.sorted().toList()) {
                 if (Files.isDirectory(ch.resolve("target/test-classes"))) tests.add(ch.resolve("target/test-classes"));
-                if (Files.isDirectory(ch.resolve("target/classes"))) runtime.add(ch.resolve("target/classes"));
             }
-        }
-        if (Files.isDirectory(root.resolve("toolkit/target/classes"))) runtime.add(root.resolve("toolkit/target/classes"));
-        for (String jar : Files.readString(need(root.resolve("quiz/target/grader.classpath"))).strip()
-                .split(File.pathSeparator)) {
-            if (!jar.isBlank()) runtime.add(Path.of(jar));
         }
         if (release) {
             Path cores = root.resolve("cores/src/main/java");
@@ -82,6 +75,38 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
         List<Question> registered = registeredQuestions();
         return new Kit(core, tests, runtime, registered, stepCores(root.resolve("solutions")),
                 root.resolve("solutions/src/main/java"), () -> NotesSection.ofQuestions(root, registered));
+    }
+
+    /**
+     * The kit built under {@code root} for running lab items alone, the graded tests of
+     * {@code testRoots}: what {@link #locate} finds, less the quiz questions and the step markers,
+     * which {@code check} never uses. {@code locate} instantiates every chapter's questions and
+     * parses every reference source for its markers: about 0.15 s of CPU (measured beside this,
+     * a loaded 2-core machine) of each {@code ./vramlab check}.
+     */
+    public static Kit forLabItems(Path root, List<Path> testRoots) throws IOException {
+        return new Kit(need(KitPaths.standIn(root)), testRoots, runtime(root), List.of());
+    }
+
+    /**
+     * What the graded tests run with besides the cores, kit first: the harness (the quiz
+     * module's classes), every chapter's classes, the toolkit's, then the jars of
+     * {@code quiz/target/grader.classpath}.
+     */
+    private static List<Path> runtime(Path root) throws IOException {
+        List<Path> runtime = new ArrayList<>();
+        runtime.add(need(root.resolve("quiz/target/classes")));
+        try (Stream<Path> s = Files.list(root.resolve("chapters"))) {
+            for (Path ch : s.sorted().toList()) {
+                if (Files.isDirectory(ch.resolve("target/classes"))) runtime.add(ch.resolve("target/classes"));
+            }
+        }
+        if (Files.isDirectory(root.resolve("toolkit/target/classes"))) runtime.add(root.resolve("toolkit/target/classes"));
+        for (String jar : Files.readString(need(root.resolve("quiz/target/grader.classpath"))).strip()
+                .split(File.pathSeparator)) {
+            if (!jar.isBlank()) runtime.add(Path.of(jar));
+        }
+        return runtime;
     }
 
     /** {@code read}, run once, on the first {@code get} (its answer kept, unmodifiable); a supplier made so already is kept. */
