@@ -35,6 +35,9 @@ import java.util.regex.Pattern;
  * file, the tag and the line: a named tag not in the file (Asciidoctor: "tag 'x' not found"), one
  * whose region is never closed ("detected unclosed tag"), and an {@code end::} of a named tag
  * that is not the innermost open region ("mismatched end tag", "unexpected end tag").
+ *
+ * <p>The tags come from an include's attribute list read by {@link IncludeTags}, which refuses
+ * what this does not take (a wildcard, a negation, {@code lines=}).
  */
 public final class TaggedRegions {
     /** Asciidoctor's {@code TagDirectiveRx}; group 1 is set for an {@code end::}, group 2 is the name. */
