@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.AttributeList;
+import vramlab.kit.IncludeTags;
 import vramlab.kit.TaggedRegions;
 
 /**
@@ -31,15 +33,17 @@ import vramlab.kit.TaggedRegions;
  * <p>Asciidoctor's rules, as in {@code lib/asciidoctor/reader.rb} ({@code
  * preprocess_include_directive}, Asciidoctor 2.0): a target's attribute references are replaced
  * with the attributes defined above it; a target is resolved from the folder of the file that
- * includes it; {@code tag=x} or {@code tags=x;y} takes the lines of those tags' regions by the
- * rule the site's listings follow too ({@link TaggedRegions}); an included AsciiDoc file
+ * includes it; {@code tag=x} or {@code tags=x;y}, read as Asciidoctor reads them
+ * ({@link IncludeTags}), takes the lines of those tags' regions by the rule the site's listings
+ * follow too ({@link TaggedRegions}); an included AsciiDoc file
  * ({@code .adoc}, {@code .asciidoc}, {@code .asc}, {@code .ad}, {@code .txt}) has its own
  * directives processed, with the attributes of the file that includes it. An include this does
  * not expand is left as it is, for {@link ReleaseNotes#unresolved} to name: a target outside
  * {@code root} or not there, an undefined attribute, a tag {@link TaggedRegions} refuses (one the
- * file lacks, leaves open or ends out of order, where Asciidoctor warns), or an attribute other
- * than {@code tag} and {@code tags} ({@code lines}, {@code indent}, {@code leveloffset}, a
- * wildcard or a negated tag), which the kit's notes do not use.
+ * file lacks, leaves open or ends out of order, where Asciidoctor warns), tags
+ * {@link IncludeTags#named} refuses (a wildcard, a negated tag, {@code lines}), or an attribute
+ * other than {@code tag} and {@code tags} ({@code indent}, {@code leveloffset}), which the kit's
+ * notes do not use.
  */
 final class NotesReducer {
     private NotesReducer() {}
@@ -51,6 +55,7 @@ final class NotesReducer {
     private static final Pattern ENTRY = Pattern.compile("^:([\\w-]+)(!?):(?:\\s+(.*))?$");
     private static final Pattern COMMENT_BLOCK = Pattern.compile("/{4,}");
     private static final Pattern REFERENCE = Pattern.compile("\\{([\\w-]+)}");
+    private static final Pattern POSITIONAL = Pattern.compile("\\d+");
     private static final Set<String> ASCIIDOC = Set.of(".adoc", ".asciidoc", ".asc", ".ad", ".txt");
     /** Asciidoctor's default {@code max-include-depth}. */
     private static final int MAX_DEPTH = 64;
@@ -87,7 +92,8 @@ final class NotesReducer {
             }
             Matcher inc = INCLUDE.matcher(line);
             Path target = inc.matches() && depth.size() < MAX_DEPTH ? target(root, file, inc.group(1), attributes) : null;
-            List<String> got = target == null ? null : included(target, inc.group(2));
+            String attrlist = target == null ? null : substitute(inc.group(2), attributes);  // sub_input
+            List<String> got = attrlist == null ? null : included(target, attrlist);
             if (got == null) {
                 out.add(line);
                 continue;
@@ -133,23 +139,22 @@ final class NotesReducer {
         }
     }
 
-    /** The tags an attribute list asks for: none for the whole file, null for what this does not expand. */
+    /**
+     * The tags an attribute list asks for, read as Asciidoctor reads them ({@link IncludeTags}):
+     * none for the whole file; null for what this does not expand: an attribute other than
+     * {@code tag} and {@code tags} (positional ones aside, which Asciidoctor ignores too), or tags
+     * {@link IncludeTags#named} refuses ({@link ReleaseNotes#unresolved} says why).
+     */
     static List<String> tags(String attrlist) {
-        List<String> tags = new ArrayList<>();
-        if (attrlist.isBlank()) return tags;
-        for (String attribute : attrlist.split(",")) {
-            String[] kv = attribute.split("=", 2);
-            String name = kv[0].strip();
-            if (kv.length != 2 || !(name.equals("tag") || name.equals("tags"))) return null;
-            String value = kv[1].strip();
-            if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) value = value.substring(1, value.length() - 1);
-            for (String t : value.split(";")) {
-                String tag = t.strip();
-                if (tag.isEmpty() || tag.startsWith("!") || tag.contains("*")) return null;
-                tags.add(tag);
-            }
+        Map<String, String> attributes = AttributeList.parse(attrlist);
+        for (String name : attributes.keySet()) {
+            if (!name.equals("tag") && !name.equals("tags") && !POSITIONAL.matcher(name).matches()) return null;
         }
-        return tags;
+        try {
+            return IncludeTags.of(attributes).named("");
+        } catch (IncludeTags.Unsupported e) {
+            return null;
+        }
     }
 
     /** A file's lines as Asciidoctor reads them: a leading byte-order mark dropped, no line for the last newline. */

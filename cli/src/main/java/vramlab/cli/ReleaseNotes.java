@@ -17,6 +17,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.kit.Citations;
 import vramlab.kit.NotesSource;
 import vramlab.kit.Chapters;
+import vramlab.kit.IncludeTags;
 import vramlab.kit.TaggedRegions;
 
 /**
@@ -257,12 +258,18 @@ final class ReleaseNotes {
 
     /**
      * Why the tags an include's attribute list asks of {@code target} ({@code rel} in the release)
-     * cannot be taken, as {@link TaggedRegions} says it (the file, the tag and its line); null
-     * when they can, or when it asks for none or for what {@link NotesReducer} does not expand.
+     * cannot be taken, as {@link TaggedRegions} says it (the file, the tag and its line) or as
+     * {@link IncludeTags} refuses them (a wildcard, a negation, {@code lines=}); null when they can,
+     * or when it asks for none.
      */
     private static String refusedTag(Path target, String rel, String attrlist) throws IOException {
-        List<String> tags = NotesReducer.tags(attrlist);
-        if (tags == null || tags.isEmpty()) return null;
+        List<String> tags;
+        try {
+            tags = IncludeTags.parse(attrlist).named(rel);
+        } catch (IncludeTags.Unsupported e) {
+            return e.getMessage();
+        }
+        if (tags.isEmpty()) return null;
         try {
             TaggedRegions.select(NotesReducer.lines(Files.readString(target, StandardCharsets.UTF_8)), tags, rel);
             return null;

@@ -35,13 +35,18 @@ class ReleaseNotesReducerTest {
             "}");
 
     @Test
-    @DisplayName("the attribute list: tag, tags with ; (quoted or not); anything else is left to Asciidoctor")
+    @DisplayName("the attribute list, read as Asciidoctor reads it: tag (never split), tags split at , if quoted"
+            + " with one, else at ;; other attributes and what the kit does not take are left as includes")
     void attributes() {
         assertThat(NotesReducer.tags("")).isEmpty();
+        assertThat(NotesReducer.tags("tag=")).as("Asciidoctor: the whole file").isEmpty();
         assertThat(NotesReducer.tags("tag=find")).containsExactly("find");
+        assertThat(NotesReducer.tags("tag=a;b")).as("tag= names one tag").containsExactly("a;b");
         assertThat(NotesReducer.tags("tags=\"a;b\"")).containsExactly("a", "b");
+        assertThat(NotesReducer.tags("tags=\"a,b\"")).containsExactly("a", "b");
         assertThat(NotesReducer.tags("tags=a;b")).containsExactly("a", "b");
-        for (String other : List.of("lines=1..3", "tag=a,indent=0", "leveloffset=+1", "tags=*", "tags=**", "tag=!a", "tag=")) {
+        assertThat(NotesReducer.tags("tags=a,b")).as("unquoted, b is a positional attribute").containsExactly("a");
+        for (String other : List.of("lines=1..3", "tag=a,indent=0", "leveloffset=+1", "tags=*", "tags=**", "tag=!a")) {
             assertThat(NotesReducer.tags(other)).as(other).isNull();
         }
     }
@@ -109,8 +114,8 @@ class ReleaseNotesReducerTest {
     }
 
     @Test
-    @DisplayName("a tag the shared rule refuses (left open, ends out of order) is left as an include, and the release's"
-            + " check names the file, the tag and its line")
+    @DisplayName("a tag the shared rule refuses (left open, ends out of order) or tags the kit does not take (a"
+            + " wildcard) are left as an include, and the release's check names the file, the tag and its line")
     void refusedTagNamed(@TempDir Path dir) throws Exception {
         Path docs = Files.createDirectories(dir.resolve("chapters/ch09-x/src/docs/asciidoc"));
         Path src = Files.createDirectories(dir.resolve("labs/src"));
@@ -118,15 +123,18 @@ class ReleaseNotesReducerTest {
         Files.write(src.resolve("B.java"), List.of("// tag::a[]", "x", "// tag::b[]", "// end::a[]", "// end::b[]"));
         Path notes = docs.resolve("ch09-x.adoc");
         List<String> doc = List.of("= Chapter 9", ":core: ../../../../../labs/src",
-                "include::{core}/A.java[tag=open]", "include::{core}/B.java[tags=a;b]", "include::{core}/B.java[tag=a]");
+                "include::{core}/A.java[tag=open]", "include::{core}/B.java[tags=a;b]", "include::{core}/B.java[tag=a]",
+                "include::{core}/B.java[tags=**;!b]");
         Files.write(notes, doc);
         NotesReducer.Reduced r = NotesReducer.reduce(dir, notes, Files.readString(notes));
-        assertThat(r.text().lines()).containsExactly(doc.get(0), doc.get(1), doc.get(2), doc.get(3), "x");
+        assertThat(r.text().lines()).containsExactly(doc.get(0), doc.get(1), doc.get(2), doc.get(3), "x", doc.get(5));
         Files.writeString(notes, r.text());
         String at = "chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:";
         assertThat(ReleaseNotes.unresolved(dir)).containsExactly(
                 at + "3: include::labs/src/A.java:2: tag::open[] is never closed (no end::open[] after it)",
                 at + "4: include::labs/src/B.java:4: end::a[] inside the region of tag::b[] (line 3), which it does not"
-                        + " close: regions must nest");
+                        + " close: regions must nest",
+                at + "6: include::labs/src/B.java[tags=**;!b]: the kit takes a whole file or tags by name (tag=x,"
+                        + " tags=x;y or tags=\"x,y\"), not Asciidoctor's wildcards (*, **) or negations (!x): '**'");
     }
 }
