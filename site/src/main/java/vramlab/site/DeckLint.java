@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.IncludeTags;
+
 /**
  * The rules a deck ({@code slides/chNN-slug.adoc}) obeys, checked without Asciidoctor. A deck
  * is written as slides, not as notes cut at headings:
@@ -205,8 +207,9 @@ public final class DeckLint {
         Path file = deck.toAbsolutePath().getParent().resolve(target).normalize();
         if (!Files.isRegularFile(file)) return 0;   // NotesLint reports it
         try {
-            String listing = JavaListing.render(Files.readString(file), file.toString(), NotesLint.tags(inc.group(2)),
-                    -1, Edition.STUDENT, id -> "// step " + id);
+            List<String> tags = IncludeTags.parse(inc.group(2)).named("include::" + target);
+            String listing = JavaListing.render(Files.readString(file), file.toString(), tags, -1, Edition.STUDENT,
+                    id -> "// step " + id);
             return (int) listing.lines().count();
         } catch (IllegalArgumentException | IOException e) {
             out.add(new NotesLint.Problem(deck, n, e.getMessage()));

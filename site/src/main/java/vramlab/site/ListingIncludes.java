@@ -3,7 +3,6 @@ package vramlab.site;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,15 +10,20 @@ import org.asciidoctor.ast.Document;
 import org.asciidoctor.extension.IncludeProcessor;
 import org.asciidoctor.extension.PreprocessorReader;
 
-import vramlab.kit.NotesSource;
 import vramlab.kit.Citations;
+import vramlab.kit.IncludeTags;
+import vramlab.kit.NotesSource;
+import vramlab.kit.TaggedRegions;
 
 /**
  * The site's include handling, for one edition: a Java include becomes the listing
  * {@link JavaListing} makes of its tags (markers gone, graded bodies kept for instructors only,
- * Javadoc rendered, dedented); an AsciiDoc include (a partial of the notes) gets the same
- * {@link NotesSource} rewrites as the page that includes it. Other files (the lab's output)
- * are included as Asciidoctor includes them.
+ * Javadoc rendered, dedented); an AsciiDoc include (a partial of the notes), its tags' regions
+ * if it asks for any, gets the same {@link NotesSource} rewrites as the page that includes it.
+ * Tags are read and taken as Asciidoctor reads and takes them ({@link IncludeTags},
+ * {@link TaggedRegions}); those the kit does not take (a wildcard, a negation, {@code lines=})
+ * are a problem, as a tag the file lacks. Other files (the lab's output) are included as
+ * Asciidoctor includes them.
  */
 final class ListingIncludes extends IncludeProcessor {
     private final Edition edition;
@@ -52,10 +56,10 @@ final class ListingIncludes extends IncludeProcessor {
         }
         String out;
         try {
+            List<String> tags = IncludeTags.of(attributes).named("include::" + target);
             out = target.endsWith(".java")
-                    ? JavaListing.render(text, file.toString(), tags(attributes), indent(attributes), edition,
-                            this::placeholder)
-                    : NotesSource.prepare(text, sources, file.toString());
+                    ? JavaListing.render(text, file.toString(), tags, indent(attributes), edition, this::placeholder)
+                    : NotesSource.prepare(tagged(text, tags, file.toString()), sources, file.toString());
         } catch (IllegalArgumentException e) {
             problems.add(where + ": " + e.getMessage());
             return;
@@ -68,14 +72,14 @@ final class ListingIncludes extends IncludeProcessor {
         return s != null ? s.placeholder() : "// step " + id + ": you write this";
     }
 
-    static List<String> tags(Map<String, Object> attributes) {
-        List<String> out = new ArrayList<>();
-        for (String key : List.of("tag", "tags")) {
-            Object v = attributes.get(key);
-            if (v == null) continue;
-            for (String t : v.toString().split("[;,]")) if (!t.isBlank()) out.add(t.trim());
-        }
-        return out;
+    /**
+     * The lines of a partial's {@code tags} as Asciidoctor includes them ({@link TaggedRegions});
+     * all of {@code text} when none is asked for.
+     */
+    static String tagged(String text, List<String> tags, String file) {
+        if (tags.isEmpty()) return text;
+        List<String> lines = TaggedRegions.take(text.lines().toList(), tags, file);
+        return lines.isEmpty() ? "" : String.join("\n", lines) + "\n";
     }
 
     static int indent(Map<String, Object> attributes) {

@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vramlab.kit.AttributeList;
+import vramlab.kit.IncludeTags;
 import vramlab.kit.TaggedRegions;
 
 /**
@@ -22,9 +24,10 @@ import vramlab.kit.TaggedRegions;
  *       (literal) paragraph, holds only {@code include::} lines. Only shell commands may be typed,
  *       in a block marked {@code [source,shell]} (or {@code console}, {@code bash}, {@code sh}),
  *       so they are highlighted as shell: a command is not code under test.</li>
- *   <li>Every include names a file that exists inside the repository; the tags it asks for are
- *       in that file, each region closed and nested as {@link TaggedRegions} (the site's and a
- *       release's rule) wants them; a Java include always
+ *   <li>Every include names a file that exists inside the repository; the tags it asks for,
+ *       read as Asciidoctor reads them ({@link IncludeTags}: by name, no wildcard or negation,
+ *       no positional attribute), are in that file, each region closed and nested as
+ *       {@link TaggedRegions} (the site's and a release's rule) wants them; a Java include always
  *       asks for a tag and comes from {@code src/main/java} or {@code src/test/java}.</li>
  *   <li>Nothing in the notes asks for the network: no remote image, stylesheet or reveal.js,
  *       no font icons, web fonts or math (they load from a CDN).</li>
@@ -42,7 +45,6 @@ public final class NotesLint {
     static final Set<String> TYPED_LANGUAGES = Set.of("shell", "console", "bash", "sh");
     private static final Pattern INCLUDE = Pattern.compile("^include::([^\\[]+)\\[(.*)]\\s*$");
     private static final Pattern BLOCK_ATTRS = Pattern.compile("^\\[([^\\]]*)]\\s*$");
-    private static final Pattern TAG_ATTR = Pattern.compile("(?:^|,)\\s*tags?=(\"[^\"]*\"|[^,]+)");
     private static final Pattern REMOTE_IMAGE = Pattern.compile("image::?\\s*(https?:)?//");
     /** An image macro, block or inline, and its attribute list: {@code image::figures/x.svg[...]}. */
     private static final Pattern IMAGE_MACRO = Pattern.compile("image::?([^\\[\\s]+)\\[([^\\]]*)]");
@@ -225,7 +227,8 @@ public final class NotesLint {
             out.add(new Problem(adoc, n, "include target does not exist: " + target + " (resolved to " + file + ")"));
             return;
         }
-        List<String> tags = tags(m.group(2));
+        List<String> tags = tags(adoc, n, written, substitute(m.group(2), attributes), out);
+        if (tags == null) return;
         String rel = root.relativize(file).toString().replace('\\', '/');
         if (rel.endsWith(".java")) {
             if (tags.isEmpty()) {
@@ -261,17 +264,32 @@ public final class NotesLint {
         return m.appendTail(sb).toString();
     }
 
-    /** The tags an include asks for; wildcards and negations ({@code **}, {@code !x}) ask for none. */
-    static List<String> tags(String attrs) {
-        List<String> out = new ArrayList<>();
-        Matcher m = TAG_ATTR.matcher(attrs);
-        while (m.find()) {
-            for (String t : m.group(1).replace("\"", "").split("[;,]")) {
-                t = t.trim();
-                if (!t.isEmpty() && !t.startsWith("!") && !t.contains("*")) out.add(t);
-            }
+    /**
+     * The tags an include asks for, read as Asciidoctor reads them ({@link IncludeTags}); null,
+     * with the problem added, for an undefined attribute in the list, tags the kit does not take
+     * (a wildcard, a negation, {@code lines=}) or a positional attribute, which an include
+     * ignores: {@code tags=a,b} is read as {@code tags=a} and a positional {@code b}.
+     */
+    static List<String> tags(Path adoc, int n, String target, String attrlist, List<Problem> out) {
+        if (attrlist == null) {
+            out.add(new Problem(adoc, n, "include::" + target + "[...]: its attribute list uses an attribute not"
+                    + " defined above it"));
+            return null;
         }
-        return out;
+        Map<String, String> attributes = AttributeList.parse(attrlist);
+        for (Map.Entry<String, String> e : attributes.entrySet()) {
+            if (!e.getKey().matches("\\d+")) continue;
+            out.add(new Problem(adoc, n, "include::" + target + "[" + attrlist + "]: '" + e.getValue() + "' is a"
+                    + " positional attribute, which Asciidoctor reads after a comma and an include ignores: ask for"
+                    + " several tags as tags=x;y or tags=\"x,y\""));
+            return null;
+        }
+        try {
+            return IncludeTags.of(attributes).named(target);
+        } catch (IncludeTags.Unsupported e) {
+            out.add(new Problem(adoc, n, "include::" + e.getMessage()));
+            return null;
+        }
     }
 
     /**

@@ -159,16 +159,47 @@ class NotesLintTest {
         assertThat(NotesLint.check(adoc, repo)).isEmpty();
     }
 
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', textBlock = """
-            tag=split               | split
-            tags=split;merge        | split,merge
-            tags="split,merge"      | split,merge
-            tags=**;!hidden         | ''
-            lines=1..4              | ''
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            tag=fragmentation                   | fragmentation
+            tags=expandable;fragmentation       | fragmentation,expandable
+            `tags="expandable,fragmentation"`   | fragmentation,expandable
             """)
-    @DisplayName("the tags an include asks for")
-    void tags(String attrs, String expected) {
-        assertThat(String.join(",", NotesLint.tags(attrs))).isEqualTo(expected);
+    @DisplayName("the tags an include asks for are read as Asciidoctor reads them, and must be in the file")
+    void tagsTaken(String attrs, String tags) throws IOException {
+        Path adoc = docs.resolve("tags.adoc");
+        Files.writeString(adoc, "= x\n\n[source,java]\n----\ninclude::../../main/java/vramlab/ch04/RealOomLab.java["
+                + attrs + "]\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).isEmpty();
+        Files.writeString(adoc, Files.readString(adoc).replace("fragmentation", "fragmentation-not"));
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString().contains("no tag::fragmentation-not[]");
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            tags=**;!hidden            | include::{j}[tags=**;!hidden]: the kit takes a whole file or tags by name (tag=x, tags=x;y or tags="x,y"), not Asciidoctor's wildcards (*, **) or negations (!x): '**'
+            tag=!fragmentation         | include::{j}[tag=!fragmentation]: the kit takes a whole file or tags by name
+            `lines=1..4`               | include::{j}[lines=1..4]: the kit takes a whole file or tags by name (tag=x, tags=x;y or tags="x,y"), not lines (Asciidoctor takes lines= before any tag)
+            `tags="expandable, fragmentation"` | include::{j}[tags="expandable, fragmentation"]: the tag ' fragmentation' holds a space
+            `tags=expandable,fragmentation` | include::{j}[tags=expandable,fragmentation]: 'fragmentation' is a positional attribute, which Asciidoctor reads after a comma and an include ignores: ask for several tags as tags=x;y or tags="x,y"
+            """)
+    @DisplayName("tags Asciidoctor takes otherwise than by name, or not at all, are refused with the include, not"
+            + " taken otherwise")
+    void tagsRefused(String attrs, String message) throws IOException {
+        Path adoc = docs.resolve("tags.adoc");
+        String java = "../../main/java/vramlab/ch04/RealOomLab.java";
+        Files.writeString(adoc, "= x\n\n[source,java]\n----\ninclude::" + java + "[" + attrs + "]\n----\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString()
+                .contains("tags.adoc:5: " + message.replace("{j}", java));
+    }
+
+    @Test
+    @DisplayName("a partial of the notes included by tag must hold the tag, as a listing must")
+    void adocByTag() throws IOException {
+        Files.writeString(docs.resolve("part.adoc"), "// tag::intro[]\nIntro.\n// end::intro[]\nRest.\n");
+        Path adoc = docs.resolve("whole.adoc");
+        Files.writeString(adoc, "= x\n\ninclude::part.adoc[tag=intro]\n\ninclude::part.adoc[tag=outro]\n");
+        assertThat(NotesLint.check(adoc, repo)).singleElement().asString()
+                .endsWith("whole.adoc:5: chapters/ch04-real-oom/src/docs/asciidoc/part.adoc: no tag::outro[] in the file");
     }
 }
