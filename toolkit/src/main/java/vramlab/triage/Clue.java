@@ -51,12 +51,41 @@ public enum Clue {
      * (torch/distributed/run.py, get_args_parser, read @010929fd): [default1]: is a second
      * worker on the node, [default0]: proves nothing more than [rank0]: (MessageParser reads
      * both from the source's name).
+     *
+     * <p>Other lines that name a rank above 0 or a world above one: ProcessGroupNCCL's log prefix,
+     * "[Rank N] " before 2.3 and "[PG ID i PG GUID g(desc) Rank N] " since (createLogPrefix), N the
+     * rank in that group; its ncclUniqueId error "[N] is setting up NCCL communicator and
+     * retrieving ncclUniqueId from [0]", which only ranks other than 0 print
+     * (broadcastUniqueNCCLID; both torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, read @0007e752
+     * and in ROCm/pytorch@01bab558); NCCL's own "comm 0x.. rank 0 nranks 8 cudaDev 0 ... - Init
+     * START" and "comm 0x.. rank 0 nRanks 8 nNodes 1 ..." (NVIDIA/nccl src/init.cc, read
+     * @00ad458b); and a world size printed above one ("world_size=8", vLLM's "rank 1 in world size
+     * 2"). The words alone ("ProcessGroupNCCL", "torch.distributed", FSDP) are only
+     * {@link #DISTRIBUTED_MENTION}.
      */
-    DISTRIBUTED("a distributed run (NCCL, torch.distributed, ranks)",
-            "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
-                    + "|\\bddp\\b|fsdp|\\[rank0*[1-9]\\d*\\]|distributedDataParallel"
+    DISTRIBUTED("a distributed run (a second rank, or a world size above one)",
+            "\\[rank0*[1-9]\\d*\\]"
+                    + "|(?:\\[|\\) |pg guid \\d+ )rank 0*[1-9]\\d*\\]"
+                    + "|\\[0*[1-9]\\d*\\] is setting up nccl communicator"
+                    + "|\\bnranks 0*(?:[2-9]|[1-9]\\d+)\\b"
+                    + "|\\bworld[_ ]size\\W{0,3}0*(?:[2-9]|[1-9]\\d+)\\b"
                     + "|\\bworker(?:_(?:dp|pp|pcp|tp|dcp|ep)\\d+)+\\b|vllmworkerprocess"
                     + "|\\bvllmworker(?: rank=0*[1-9]\\d*| (?:pp\\d+_)?tp\\d+| pp\\d+|-0*[1-9]\\d*)\\b", null),
+    /**
+     * Words of torch.distributed or NCCL that any process using them prints, a world of one
+     * included: a process group's name, a collective, DDP, FSDP. ProcessGroupNCCL's destructor
+     * warns on the first rank of each node, {@code if (rank_ % localDeviceCount_ == 0)
+     * TORCH_WARN_ONCE("WARNING: destroy_process_group() was not called before program exit, ...")}
+     * (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, ProcessGroupNCCL::~ProcessGroupNCCL, read
+     * in AMD's fork ROCm/pytorch@01bab558; 2.4 and 2.5 worded it "process group has NOT been
+     * destroyed before we destruct ProcessGroupNCCL", pytorch/pytorch#126275), so
+     * "[rank0]:[W1205 ...] ProcessGroupNCCL.cpp:1250] Warning: ..." is printed by
+     * torchrun --nproc-per-node 1 too; FSDP and DDP wrap a single GPU as readily. A mention is
+     * a lead the ladder names, not a finding: only {@link #DISTRIBUTED}'s lines show a second rank.
+     */
+    DISTRIBUTED_MENTION("words of torch.distributed or NCCL, which a run of one process prints too",
+            "nccl|torch\\.distributed|processgroup|all_?reduce|all_?gather|reduce_?scatter"
+                    + "|\\bddp\\b|fsdp|distributedDataParallel", null),
     /**
      * Rank 0 of a run whose size the paste does not show: PyTorch's [rank0]: (or torchrun's
      * [default0]:) and vLLM's "VllmWorker rank=0", which a run of one process prints too (see

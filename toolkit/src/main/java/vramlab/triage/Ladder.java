@@ -320,11 +320,9 @@ public final class Ladder {
                 + (large ? " (about " + g.minus(typical).text() + " beside a typical context of "
                         + formatSize(typical) + "). This format lists no processes; nvidia-smi shows who."
                         : ": nothing points at another holder.");
-        Cause who = r.has(Clue.DISTRIBUTED) ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
-        if (who == Cause.NCCL_BUFFERS && large) {
-            s += " The paste shows a distributed run, so NCCL's buffers in this process are as "
-                    + "likely as a co-tenant.";
-        }
+        RunSize run = RunSize.of(r);
+        Cause who = run.shown() ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
+        if (large) s += run.gapClause();
         if (large && fits) s += unsettled(who, largeR, "a context's ceiling", fitsR);
         add(who, g.minus(typical), fits, large, s);
     }
@@ -332,10 +330,9 @@ public final class Ladder {
     private void nccl() {
         long outside = a.nonPyTorch;
         if (outside < 0) {
-            if (!r.has(Clue.DISTRIBUTED) || r.family() != Family.CUDA_ERROR) {
-                evidence.add("3. NCCL: cannot measure non-PyTorch memory in this process"
-                        + (r.has(Clue.DISTRIBUTED) ? " (the paste does show a distributed run)."
-                                : "."));
+            RunSize run = RunSize.of(r);
+            if (!(run.shown() || run.lead()) || r.family() != Family.CUDA_ERROR) {
+                evidence.add("3. NCCL: cannot measure non-PyTorch memory in this process" + run.cannotMeasure());
             }
             return;
         }
@@ -347,18 +344,14 @@ public final class Ladder {
                 : out.minus(ContextReserve.PROCESS_CONTEXT).plus(countedR()).minus(a.requestedR).atLeast(0);
         boolean fits = fitsR != Boolean.FALSE;
         // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
-        boolean distributed = r.has(Clue.DISTRIBUTED), rank0 = r.has(Clue.RANK_ZERO);
+        RunSize run = RunSize.of(r);
+        boolean distributed = run.shown();
         String s = (distributed ? "3. NCCL" : "3. Outside PyTorch") + ": this process holds "
                 + formatSize(a.self) + ", PyTorch reserved "
                 + a.reservedR.text() + ": " + (outside < 0 ? formatSize(0) : out.text())
                 + " is non-PyTorch memory" + (large ? ", more than a context (the kit's line: "
-                + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")"
-                + (distributed ? ", and the paste shows a distributed run." : "; the paste shows "
-                        + (rank0 ? "rank 0 alone, which a run of one process prints too: it cannot tell one GPU "
-                        + "from several, so" : "no distributed run, so") + " not NCCL by default: a "
-                        + "library's own cudaMalloc, cuBLAS or cuDNN workspaces outside PyTorch's cache, NCCL if "
-                        + (rank0 ? "other ranks share the run" : "a process group exists after all")
-                        + ", or a larger context.") : ", about a context's worth.");
+                + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")" + run.outsideClause()
+                : ", about a context's worth.");
         Cause c = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
         if (large && fits) s += unsettled(c, largeR, "the kit's line of a context", fitsR);
         add(c, out.minus(ContextReserve.PROCESS_CONTEXT), fits, large, s);
@@ -393,10 +386,11 @@ public final class Ladder {
             c = Candidate.named(Cause.CUDNN_WORKSPACE, "5. cuDNN: the failure came in a "
                     + "convolution; the figures name no other cause, and with cudnn.benchmark on "
                     + "the chosen algorithm's workspace is allocated right there.");
-        } else if (r.has(Clue.DISTRIBUTED) && r.family() == Family.CUDA_ERROR) {
+        } else if (r.family() == Family.CUDA_ERROR && RunSize.of(r).shown()) {
             c = Candidate.named(Cause.NCCL_BUFFERS, "3. NCCL: a raw CUDA call failed in a "
                     + "distributed run; communicator set-up allocates outside PyTorch's allocator.");
         } else {
+            if (r.family() == Family.CUDA_ERROR && RunSize.of(r).lead()) evidence.add(RunSize.of(r).rawErrorLead());
             evidence.add("5. cuDNN: " + (r.family() == Family.SNAPSHOT ? "the OOM's stack" : "the paste")
                     + " shows no convolution.");
         }

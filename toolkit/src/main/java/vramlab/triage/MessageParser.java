@@ -290,8 +290,10 @@ public final class MessageParser {
         }
         if (contains(text, "NCCL") && contains(text, "Cudafailure\\d*['\"]?outofmemory"
                 + "|ncclUnhandledCudaError.*outofmemory|FailedtoCUDAcalloc")) {
+            // NCCL's own allocation failed: NCCL runs here, which a world of one does too (see
+            // Clue.DISTRIBUTED_MENTION); the family names the cause, the words show no second rank.
             d.family = Family.NCCL_ERROR;
-            d.clues.add(Clue.DISTRIBUTED);
+            d.clues.add(Clue.DISTRIBUTED_MENTION);
         } else if (contains(text, "THCudaCheckFAIL.*outofmemory|cudaruntimeerror\\(2\\):outofmemory")) {
             d.family = Family.THC_LEGACY;
         } else if (contains(text,

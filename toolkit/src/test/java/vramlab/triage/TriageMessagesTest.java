@@ -271,6 +271,16 @@ class TriageMessagesTest {
             c("1.x in a distributed run: the missing share goes to NCCL", Cause.NCCL_BUFFERS,
                 Family.RESERVED_IN_TOTAL, "requested=512.00 MiB; reserved=27.40 GiB",
                 """
+                Namespace(batch_size=32, dist_backend='nccl', world_size=4)
+                Traceback (most recent call last):
+                  File "ddp_main.py", line 131, in <module>
+                    model = DistributedDataParallel(model, device_ids=[local_rank])
+                RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 2; 31.75 GiB total capacity;
+                27.01 GiB already allocated; 210.06 MiB free; 27.40 GiB reserved in total by PyTorch)
+                """),
+            c("1.x under DDP, no second rank shown: a co-tenant, NCCL only a lead", Cause.OTHER_PROCESSES,
+                Family.RESERVED_IN_TOTAL, "requested=512.00 MiB; reserved=27.40 GiB",
+                """
                 Traceback (most recent call last):
                   File "ddp_main.py", line 131, in <module>
                     model = DistributedDataParallel(model, device_ids=[local_rank])

@@ -190,7 +190,9 @@ class TriageReportTest {
                     + "NCCL version 2.18.1\nncclUnhandledCudaError: Call to CUDA function failed.\n"
                     + "Cuda failure 'out of memory'").reading();
             assertThat(nccl.family()).isEqualTo(Family.NCCL_ERROR);
-            assertThat(nccl.has(Clue.DISTRIBUTED)).isTrue();
+            // NCCL's own log names no second rank ("[3]" is the CUDA device): a mention, not a world size
+            assertThat(nccl.has(Clue.DISTRIBUTED_MENTION)).isTrue();
+            assertThat(nccl.has(Clue.DISTRIBUTED)).isFalse();
             Reading look = Triage.of("tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when "
                     + "allocating tensor").reading();
             assertThat(look.family()).isEqualTo(Family.LOOK_ALIKE);
