@@ -27,7 +27,7 @@ final class Account {
      * The figures the ladder computes from printed ones, with the error their roundings allow
      * ({@link Rounded}); null where the long beside them is -1.
      */
-    final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR;
+    final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR, allocatedR;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -57,6 +57,7 @@ final class Account {
         freeR = rounded(free, fam);
         requestedR = rounded(requested, fam);
         Rounded alloc = rounded(allocated, fam), unalloc = rounded(unallocated, fam);
+        allocatedR = alloc;
         // 1.4 to 2.0 print reserved and allocated, and the parser takes their difference; 0.4 to 1.3
         // and 2.x print the unallocated bytes and the parser adds allocated to them for reserved.
         boolean unallocatedDerived = fam == Family.RESERVED_IN_TOTAL && r.has(Figure.RESERVED)
@@ -136,6 +137,15 @@ final class Account {
     String shortfallText(long shortfall) {
         boolean difference = requestedR != null && freeR != null && shortfall == requested - free;
         return difference ? requestedR.minus(freeR).text() : formatSize(shortfall);
+    }
+
+    /**
+     * The live tensors with their error: what PyTorch allocated, or reserved less unallocated
+     * where the message lacks the allocated figure; null where neither is known.
+     */
+    Rounded liveR() {
+        if (allocatedR != null) return allocatedR;
+        return reservedR == null || unallocatedR == null ? null : reservedR.minus(unallocatedR);
     }
 
     /** This process's memory beyond what PyTorch reserved, with its error; null where unknown. */

@@ -57,6 +57,8 @@ public final class Ladder {
      */
     private long counted;
     private boolean nearFull;
+    /** Where the near-full rule's verdict rests on the rounding, the sentence that says so ({@link NearFull#lead}). */
+    private String marginLead = "";
     private Finding finding;
     private Candidate picked;
     /** Causes whose rung is within the rounding of the message's figures (see {@link #unsettled}). */
@@ -79,7 +81,7 @@ public final class Ladder {
         Cause runnerUp = ranked.size() > 1 ? ranked.get(1).cause() : null;
         String assumption = c == Cause.NOT_PYTORCH_OOM ? "" : ContextReserve.assumption(l.a.capacity);
         return new Diagnosis(c, r, l.evidence, ranked, runnerUp,
-                Rocm.text(r, tellApart(r, c, l.finding, runnerUp)),
+                Rocm.text(r, TellApart.of(r, c, l.finding, runnerUp)),
                 l.shortfall, assumption, l.a.selfSeenAs, l.finding);
     }
 
@@ -168,7 +170,9 @@ public final class Ladder {
     private boolean measureShortfall() {
         long tried = a.requested, free = a.free;
         if (tried < 0 || free < 0) return true;
-        long margin = Math.max(NEAR_FULL_MARGIN, a.capacity > 0 ? a.capacity / 100 : 0);
+        NearFull near = NearFull.of(a);
+        long margin = near.margin();
+        marginLead = near.lead();
         if (tried > free) {
             shortfall = tried - free;
             evidence.add("Shortfall: " + formatSize(tried) + " asked, " + formatSize(free)
@@ -185,7 +189,7 @@ public final class Ladder {
             evidence.add("Shortfall: " + formatSize(free) + " free is barely more than the "
                     + formatSize(tried) + " asked, and the allocation still failed; free memory that "
                     + "close to the request counts as none (the kit's rule: within "
-                    + formatSize(margin) + "), so the shortfall is the whole request.");
+                    + formatSize(margin) + "), so the shortfall is the whole request." + marginLead);
             return true;
         }
         return false;
@@ -194,7 +198,7 @@ public final class Ladder {
     private Cause withinOwnLimit(Candidate named) {
         OwnLimit own = OwnLimit.of(r, a);
         String s = "6. The card itself had room: " + formatSize(a.free) + " free for "
-                + formatSize(a.requested) + "; " + own.why() + ".";
+                + formatSize(a.requested) + "; " + own.why() + "." + marginLead;
         candidates.add(tensors());
         if (named != null) {
             evidence.add(s);
@@ -219,7 +223,9 @@ public final class Ladder {
         // The figures are rounded (Rounded): a test the rounding alone could decide is null.
         Boolean fits = a.unallocatedR.plus(countedR()).minus(a.requestedR).atLeast(0);
         long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
-        boolean roomOnCard = a.capacity <= 0 || live + tried <= a.capacity;   // <= 0: unknown
+        // <= 0: no card to weigh against; null: the rounding alone could put them past the card
+        Boolean roomR = a.capacity <= 0 ? Boolean.TRUE : a.capacityR.minus(a.liveR()).minus(a.requestedR).atLeast(0);
+        boolean roomOnCard = roomR != Boolean.FALSE;
         Boolean large = a.unallocatedR.atLeastPercent(FRAGMENTATION_PERCENT_OF_RESERVED, a.reservedR);
         String u1 = a.unallocatedR.text() + " is reserved by PyTorch but unallocated ("
                 + a.unallocatedR.percentOf(a.reservedR) + " of the " + a.reservedR.text() + " it reserved)";
@@ -245,6 +251,12 @@ public final class Ladder {
                     + " if they were one run (steady shapes close them; expandable segments "
                     + "return only the whole pages among them)." + unsettled(Cause.FRAGMENTATION, large,
                     "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED + "% of reserved", fits);
+        }
+        if (roomR == null && roomOnCard && large != Boolean.FALSE && fits != Boolean.FALSE) {
+            unsettled.add(Cause.FRAGMENTATION);
+            s += " The " + a.liveR().plus(a.requestedR).text() + " of live tensors plus the request come within the"
+                    + " rounding of the " + formatSize(a.capacity) + " card: whether any arrangement of the cache"
+                    + " fits them is a lead, not a finding.";
         }
         add(Cause.FRAGMENTATION, a.unallocatedR, fits != Boolean.FALSE && roomOnCard, large != Boolean.FALSE && roomOnCard, s);
     }
@@ -367,13 +379,17 @@ public final class Ladder {
             evidence.add("4. Graph pools: no memory cached in private pools.");
             return;
         }
-        boolean large = p >= tried || (a.capacity > 0
-                ? p * 100 >= (long) SIGNIFICANT_PERCENT_OF_CARD * a.capacity : p >= GiB);
-        boolean fits = p + counted >= tried;
-        add(Cause.CUDA_GRAPH_POOLS, Rounded.of(p, r.family()), fits, large, "4. Graph pools: " + formatSize(p)
+        // Rounded: the pool, the request and the card are printed figures, so a test can rest on the rounding.
+        Rounded pr = Rounded.of(p, r.family());
+        Boolean largeR = Rounded.either(a.requested < 0 ? Boolean.TRUE : pr.minus(a.requestedR).atLeast(0),
+                a.capacity > 0 ? pr.atLeastPercent(SIGNIFICANT_PERCENT_OF_CARD, a.capacityR) : pr.atLeast(GiB));
+        Boolean fitsR = a.requested < 0 ? Boolean.TRUE : pr.plus(countedR()).minus(a.requestedR).atLeast(0);
+        boolean large = largeR != Boolean.FALSE, fits = fitsR != Boolean.FALSE;
+        add(Cause.CUDA_GRAPH_POOLS, pr, fits, large, "4. Graph pools: " + formatSize(p)
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
-                + "live and unusable for ordinary tensors" + (large && fits ? "." : "; too little "
-                + "to explain the shortfall."));
+                + "live and unusable for ordinary tensors" + (large && fits ? "." + unsettled(Cause.CUDA_GRAPH_POOLS,
+                largeR, "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", fitsR)
+                : "; too little to explain the shortfall."));
     }
 
     /** The rungs that go by words: graph mentions where no figure can show pools, convolutions. */
@@ -521,16 +537,6 @@ public final class Ladder {
         if (fits == null) what.add("they may fall short of the request");
         return " The message's figures are rounded to two decimals, and within that rounding "
                 + String.join(", and ", what) + ": a lead, not a finding.";
-    }
-
-    /** The check that confirms the cause, or tells it from the runner-up, as the message's release can run it. */
-    private static Fix tellApart(Reading r, Cause c, Finding finding, Cause runnerUp) {
-        if (c == Cause.NOT_PYTORCH_OOM) return Fix.plain("");
-        Fix own = Release.fix(r, finding != null ? finding.checkEntry() : c.checkEntry());
-        if (runnerUp == null) return own.after("To confirm it: ");
-        Fix check = runnerUp != Cause.FULL_OR_DRIVER_RESERVE ? Release.fix(r, runnerUp.checkEntry()) : own;
-        return check.after("To tell " + (finding != null ? finding.name() : c.name()) + " from "
-                + runnerUp.name() + ": ");
     }
 
     private Cause say(Cause c, String sentence) {

@@ -15,6 +15,8 @@ record OwnLimit(boolean fractionSpent, String why) {
     static OwnLimit of(Reading r, Account a) {
         long allowed = r.get(Figure.ALLOWED);
         boolean spent = fractionSpent(a, allowed);
+        String lead = allowed >= 0 && spentWithinRounding(r, a, allowed) == null ? "; within the rounding of the "
+                + "message's figures the cap may be reached or not: a lead, not a finding" : "";
         if (spent) {
             boolean past = a.reserved < 0 || a.requested < 0 || a.reserved + a.requested > allowed;
             return new OwnLimit(true, "this process's memory fraction allows only " + formatSize(allowed)
@@ -24,13 +26,13 @@ record OwnLimit(boolean fractionSpent, String why) {
                             : ": the " + formatSize(a.requested) + " asked reaches the cap within the kit's "
                                     + "margin of " + formatSize(allowanceMargin(allowed))
                                     + " (the figures are rounded, and so is the segment PyTorch asks for)")
-                    + "; the cap was hit, not the card");
+                    + "; the cap was hit, not the card" + lead);
         }
         if (allowed >= 0) {
             return new OwnLimit(false, "a memory fraction allows " + formatSize(allowed) + ", yet PyTorch's "
                     + formatSize(a.reserved) + " plus the " + formatSize(a.requested) + " asked "
                     + "stay under it; the free figure may not be what this process can use "
-                    + "(Windows WDDM), or memory was freed between the failure and the message");
+                    + "(Windows WDDM), or memory was freed between the failure and the message" + lead);
         }
         if (r.family() == Family.SENTENCE) {
             return new OwnLimit(false, "the message shows no memory fraction, but some 2.x releases leave its "
@@ -59,6 +61,17 @@ record OwnLimit(boolean fractionSpent, String why) {
         if (allowed < 0) return false;
         if (a.reserved < 0 || a.requested < 0) return true;
         return a.reserved + a.requested + allowanceMargin(allowed) > allowed;
+    }
+
+    /**
+     * {@link #fractionSpent} at both ends of what the printed figures' rounding allows
+     * ({@link Rounded}): {@code TRUE} or {@code FALSE} where they agree, {@code null} where the
+     * rounding alone could put PyTorch's bytes plus the request on either side of the line.
+     */
+    static Boolean spentWithinRounding(Reading r, Account a, long allowed) {
+        if (a.reserved < 0 || a.requested < 0) return Boolean.TRUE;
+        Rounded over = a.reservedR.plus(a.requestedR).minus(Rounded.of(allowed, r.family()));
+        return over.atLeast(1 - allowanceMargin(allowed));
     }
 
     /** The kit's slack for rounding against a fraction's cap: as {@link Ladder#NEAR_FULL_MARGIN}, or 1% of the cap. */

@@ -63,6 +63,15 @@ record Rounded(long value, long error) {
     }
 
     /**
+     * {@code TRUE} where either test surely holds, {@code FALSE} where both surely fail, else
+     * {@code null} (the rounding could decide it).
+     */
+    static Boolean either(Boolean a, Boolean b) {
+        if (a == Boolean.TRUE || b == Boolean.TRUE) return Boolean.TRUE;
+        return a == Boolean.FALSE && b == Boolean.FALSE ? Boolean.FALSE : null;
+    }
+
+    /**
      * Whether this is at least {@code percent}% of {@code whole} (itself rounded): as
      * {@link #atLeast}, the share taken at both ends of what the two roundings allow.
      */

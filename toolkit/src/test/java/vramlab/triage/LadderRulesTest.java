@@ -111,7 +111,7 @@ class LadderRulesTest {
                 20480 | 1   | 301  | 10000 | 300  | true
                 20480 | 1   | 300  | 10000 | 299  | false
                 20480 | 480 | 1480 | 20000 | 1000 | true
-                20479 | 480 | 1480 | 20000 | 1000 | false
+                20460 | 480 | 1480 | 20000 | 1000 | false
                       | 1   | 1025 | 10000 | 1024 | true
                 20480 | 1   | 1025 | 0     | 1024 | false
                 """)
@@ -290,9 +290,9 @@ class LadderRulesTest {
                 20480 | 512  | 512  | true
                 20480 | 512  | 511  | false
                 20480 | 1025 | 1024 | true
-                20480 | 1024 | 1023 | false
+                20480 | 1024 | 1018 | false
                 20480 | 4096 | 4095 | true
-                20480 | 4096 | 4094 | false
+                20480 | 4096 | 4080 | false
                 20480 | 0    | 0    | false
                 """)
         @DisplayName("private pools as large as the request or a twentieth of the card, that with free cover it")
