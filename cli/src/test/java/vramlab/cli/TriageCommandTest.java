@@ -77,7 +77,8 @@ class TriageCommandTest {
         assertThat(run(MESSAGE, "triage", "--json")).isEqualTo(0);
         String json = out().trim();
         String[] keys = {"cause", "step", "family", "backend", "source", "numbers", "processes", "evidence",
-            "fixes", "missing", "notes", "shortfall", "ranked", "runnerUp", "tellApart", "assumption"};
+            "fixes", "missing", "notes", "shortfall", "ranked", "runnerUp", "tellApart", "assumption", "finding",
+            "shortfallErrorBytes", "numbersErrorBytes"};
         int at = -1;
         for (String k : keys) {
             int i = json.indexOf("\"" + k + "\":");

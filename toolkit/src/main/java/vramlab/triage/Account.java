@@ -140,6 +140,31 @@ final class Account {
     }
 
     /**
+     * The shortfall with its error: the request minus the free bytes, or the whole request
+     * where free memory counts as none (the request's own rounding); exact where neither was printed.
+     */
+    Rounded shortfallR(long shortfall) {
+        if (requestedR != null && freeR != null && shortfall == requested - free) return requestedR.minus(freeR);
+        return requestedR != null && shortfall == requested ? requestedR : Rounded.exact(shortfall);
+    }
+
+    /**
+     * How far the truth may lie from a figure as the report shows it ({@link Rounded}): its own
+     * rounding where printed, the sum of its parts' where the parser computed it (reserved,
+     * unallocated, other processes); -1 for the device index or a figure the message lacks.
+     */
+    long errorOf(Figure f, Reading r) {
+        if (!f.isBytes() || !r.has(f)) return -1;
+        Rounded x = switch (f) {
+            case RESERVED -> reservedR;
+            case RESERVED_BUT_UNALLOCATED -> unallocatedR;
+            case OTHER_PROCESSES -> othersR;
+            default -> null;
+        };
+        return x != null ? x.error() : Rounded.of(r.get(f), r.family()).error();
+    }
+
+    /**
      * The live tensors with their error: what PyTorch allocated, or reserved less unallocated
      * where the message lacks the allocated figure; null where neither is known.
      */

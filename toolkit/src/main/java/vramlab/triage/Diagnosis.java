@@ -168,7 +168,12 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
      * the arithmetic: the shortfall, every cause ranked (cause, share of the shortfall in
      * percent, bytes, evidence), the runner-up and the check that tells them apart, and last the
      * finding ({@link Finding}'s name, or null), added after the others so that readers of the
-     * earlier keys see no change. The keys come in this order, always all of them.
+     * earlier keys see no change; then the error of each byte figure, as {@link Rounded} weighs
+     * it (PyTorch prints sizes with two decimals): {@code shortfallErrorBytes}, and
+     * {@code numbersErrorBytes} with a key for each of {@code numbers} (null where the figure is
+     * absent or not bytes); each row of {@code ranked} ends with its {@code errorBytes}. An
+     * error is how far the truth may lie above or below the figure, in bytes; 0 when exact (a
+     * snapshot's). The keys come in this order, always all of them.
      */
     public String json() {
         Map<String, Object> o = new LinkedHashMap<>();
@@ -202,6 +207,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             row.put("bytes", c.bytes() >= 0 ? c.bytes() : null);
             row.put("enoughAlone", c.qualifies());
             row.put("evidence", c.evidence());
+            row.put("errorBytes", c.bytes() >= 0 ? c.error() : null);
             rows.add(row);
         }
         o.put("ranked", rows);
@@ -209,6 +215,14 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         o.put("tellApart", tellApart);
         o.put("assumption", assumption);
         o.put("finding", finding == null ? null : finding.name());
+        Account a = Account.of(reading);
+        o.put("shortfallErrorBytes", shortfall >= 0 ? a.shortfallR(shortfall).error() : null);
+        Map<String, Object> errors = new LinkedHashMap<>();
+        for (Figure f : Figure.values()) {
+            long e = a.errorOf(f, reading);
+            errors.put(f.key(), e >= 0 ? e : null);
+        }
+        o.put("numbersErrorBytes", errors);
         return Json.write(o);
     }
 }
