@@ -148,8 +148,13 @@ public final class MessageParser {
         d.read(seg, Figure.ALLOWED, "", "allowed;");
         d.read(seg, Figure.ALLOCATED_BY_PYTORCH, "Oftheallocatedmemory", "isallocatedbyPyTorch");
         d.read(seg, Figure.PRIVATE_POOLS, "with", "allocatedinprivatepools");
-        if (d.lacks(Figure.PRIVATE_POOLS) && !d.lacks(Figure.ALLOCATED_BY_PYTORCH)) {
-            d.figures.put(Figure.PRIVATE_POOLS, 0L);      // the clause is printed only when > 0
+        // Since 2.4 the clause is printed only when > 0 (c10/cuda/CUDACachingAllocator.cpp,
+        // DeviceCachingAllocator::malloc: private_pool_msg, added by pytorch/pytorch#124673, April
+        // 2024); 2.1's wording ('capacty', the max_split_size_mb hint) never printed it, and counted a
+        // graph's pool among the unallocated bytes (pytorch/pytorch#121932): absent there, not 0.
+        boolean before24 = contains(seg, "hasatotalcapactyof") || contains(seg, "settingmax_split_size_mb");
+        if (d.lacks(Figure.PRIVATE_POOLS) && !d.lacks(Figure.ALLOCATED_BY_PYTORCH) && !before24) {
+            d.figures.put(Figure.PRIVATE_POOLS, 0L);
         }
         d.read(seg, Figure.RESERVED_BUT_UNALLOCATED, "and", "isreservedbyPyTorchbutunallocated");
         d.sum(Figure.RESERVED, Figure.ALLOCATED_BY_PYTORCH, Figure.RESERVED_BUT_UNALLOCATED);
