@@ -429,7 +429,8 @@ public final class Ladder {
         boolean fits = !tooBig && (tried < 0 || live < 0 || a.free < 0 || live + counted >= tried);
         return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, fits, true,
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
-                        + "what it no longer allocates." : "the live tensors (no figure).");
+                        + "what it no longer allocates." : "the live tensors (no figure).")
+                .withError(live >= 0 ? a.allocatedR.error() : 0);   // the allocated figure's rounding
     }
 
     /** The free bytes as the rungs count them, in words. */

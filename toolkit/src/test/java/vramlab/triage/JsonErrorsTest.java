@@ -42,6 +42,9 @@ class JsonErrorsTest {
         assertThat(errors.get("privatePools")).as("absent from 1.x's wording").isNull();
         List<Map<String, Object>> rows = (List<Map<String, Object>>) o.get("ranked");
         assertThat(((Number) rows.get(0).get("errorBytes")).longValue()).isEqualTo(2 * GIB_ERROR);
+        Map<String, Object> full = rows.stream().filter(r -> r.get("cause").equals("FULL_OR_DRIVER_RESERVE"))
+                .findFirst().orElseThrow();
+        assertThat(((Number) full.get("errorBytes")).longValue()).as("the live tensors, as printed").isEqualTo(GIB_ERROR);
         assertThat(json).contains("\"errorBytes\":" + 2 * GIB_ERROR + "}");
     }
 
