@@ -31,9 +31,12 @@ class AdviseCommandTest {
         CliRun r = CliRun.withInput(FRAGMENTING, "advise", "--device", "64MiB", "-");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("card: 64.00 MiB (--device)")
-                .containsPattern("(?m)^default +\\S+ \\S+ +\\S+ \\S+ \\([\\d.]+%\\) +1  event 4, line 4: alloc 46.00 MiB$")
+                .containsPattern("(?m)^default +\\S+ \\S+ +\\S+ \\S+ \\([\\d.]+%\\) +1  step 4, line 4: alloc 46.00 MiB$")
                 .contains("\n  PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n");
         assertThat(r.err()).isEmpty();
+        // the row's "step 4" is the step replay names for the same OOM (it said "event 4" before)
+        CliRun replay = CliRun.withInput(FRAGMENTING, "replay", "--policy", "pytorch", "--device", "64MiB", "-");
+        assertThat(replay.out()).contains("OOM at step 4 (line 4, alloc c 46.00 MiB)");
     }
 
     @Test

@@ -8,8 +8,9 @@ import vramlab.replay.WhatIf;
 
 /**
  * The table {@code vramlab advise} prints: each setting's peak reserved, the holes at that
- * peak, its OOMs and the first event that would fail, then the setting to use and the exact
- * line that sets it.
+ * peak, its OOMs and the first event that would fail (its step, as {@code replay} counts them:
+ * "OOM at step N" and {@code --csv}'s {@code step} column, and its trace entry or line), then
+ * the setting to use and the exact line that sets it.
  *
  * @param source    what was replayed ("run.pickle, device 1, 596 trace entries")
  * @param card      the card's bytes
@@ -223,13 +224,20 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         sb.append("  (placement: a row with the recording's own settings is the recording, at the recorded")
           .append(" addresses; the others at the simulated driver's; near the edge both rules run and")
           .append(" the verdict gives the range)\n");
+        for (Outcome o : outcomes) {
+            String fraction = WhatIf.fractionNote(o.whatIf().main());
+            if (fraction != null) {
+                sb.append("  (").append(fraction).append(")\n");
+                break;
+            }
+        }
         return sb.toString();
     }
 
     private String row(Outcome o, String format) {
         long holes = o.fragmentationAtPeak();
         String shown = formatSize(holes) + " (" + percent(holes, o.peakReserved()) + ")";
-        String first = o.firstOom() == null || !cardKnown ? "-" : "event " + o.firstOomStep() + ", "
+        String first = o.firstOom() == null || !cardKnown ? "-" : "step " + o.firstOomStep() + ", "
                 + position(o) + ": alloc " + formatSize(o.firstOom().size());
         return String.format(format, o.setting().name(), formatSize(o.peakReserved()), shown,
                 cardKnown ? String.valueOf(o.ooms()) : "?", first);

@@ -50,6 +50,8 @@ public final class SnapshotSummary {
                     + r.segmentActionDifference()));
         }
         out.println("  " + verdict(w));
+        String fraction = WhatIf.fractionNote(r);
+        if (fraction != null) out.println("  " + fraction);
         out.print(indent(MemorySummary.format(r.allocator().memoryStats(), r.device())));
         int blocks = r.allocator().segments().stream().mapToInt(seg -> seg.blocks().size()).sum();
         if (r.allocator().segments().size() <= MAP_LIMIT && blocks <= 4 * MAP_LIMIT) {

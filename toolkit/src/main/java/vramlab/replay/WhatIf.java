@@ -106,7 +106,30 @@ public record WhatIf(SnapshotReplay.Report main, SnapshotReplay.Report other) {
                     + " under " + placementName(f.placement());
         }
         return "it would not have fitted: " + fails + rules + " (" + f.replayedOoms().size()
-                + (f.replayedOoms().size() == 1 ? " OOM" : " OOMs") + ")";
+                + (f.replayedOoms().size() == 1 ? " OOM" : " OOMs")
+                + (room(f) < f.cardAvailable() ? ", against the " + formatSize(room(f))
+                        + " the memory fraction allows, of " + formatSize(f.cardAvailable()) + " on the card" : "")
+                + ")";
+    }
+
+    /**
+     * The simplification a memory fraction's limit rests on, in one line, or null when none is
+     * set. PyTorch's {@code setMemoryFraction} takes the fraction of the device's total
+     * (c10/cuda/CUDACachingAllocator.cpp at pytorch/pytorch@001074d:
+     * {@code allowed_memory_maximum = static_cast<size_t>(fraction * device_total)}, with
+     * {@code device_total} from {@code cudaMemGetInfo}), which counts the CUDA context and other
+     * processes too; the replay's card is PyTorch's share of it (--device, or reserved plus
+     * {@code device_free} at an {@code oom} entry), the total not being in any snapshot. So the
+     * replayed limit is the lowest the real one can be.
+     */
+    public static String fractionNote(SnapshotReplay.Report r) {
+        double f = r.allocator().policy().memoryFraction();
+        if (f < 0 || r.allocator().allowedMemory() < 0) return null;
+        return "memory fraction " + f + ": the kit takes it of PyTorch's share of the card, "
+                + formatSize(r.cardAvailable()) + ", so " + formatSize(room(r)) + " allowed; PyTorch takes it of"
+                + " the card's total as CUDA reports it, which also counts the CUDA context and other processes"
+                + " and is in no snapshot: the real limit is higher, so an OOM against it here may not happen"
+                + " on the card";
     }
 
     /** Which placement rule ran, in words, and whether the other was run beside it. */

@@ -52,6 +52,22 @@ class FractionMarginTest {
     }
 
     @Test
+    @DisplayName("failing against the fraction's limit, the verdict names that limit, and a note says the kit takes it of PyTorch's share")
+    void failingUnderTheFraction() {
+        Snapshot s = recorded();
+        WhatIf fraction = on(s, "per_process_memory_fraction:0.99", 606 * MiB);   // 599.94 MiB allowed < 600
+        WhatIf plain = on(s, "", 606 * MiB);
+        assertThat(plain.fits()).isTrue();
+        assertThat(fraction.fits()).isFalse();
+        assertThat(fraction.verdict()).contains("it would not have fitted: fails by ")
+                .endsWith("(1 OOM, against the 599.94 MiB the memory fraction allows, of 606.00 MiB on the card)");
+        assertThat(WhatIf.fractionNote(plain.main())).isNull();
+        assertThat(WhatIf.fractionNote(fraction.main())).startsWith("memory fraction 0.99: the kit takes it of"
+                + " PyTorch's share of the card, 606.00 MiB, so 599.94 MiB allowed; PyTorch takes it of the card's"
+                + " total as CUDA reports it");
+    }
+
+    @Test
     @DisplayName("a fraction of 1.0 is no limit: the margin is the card's")
     void wholeCard() {
         WhatIf w = on(recorded(), "per_process_memory_fraction:1.0", 1000 * MiB);
