@@ -58,7 +58,8 @@ final class AdviseCommand implements Command {
 
     @Option(names = "--html", paramLabel = "PAGE", description = """
             also write one offline HTML page (inline SVG, no script): reserved and allocated over \
-            the run under each setting, the card line, each OOM, and who holds the memory at the peak""")
+            the run under each setting, the card line, each OOM, who holds the memory at the peak, and \
+            what to set""")
     String html;
 
     @CommandLine.Mixin
@@ -103,8 +104,9 @@ final class AdviseCommand implements Command {
                 Outcome o = advice.outcomes().get(i);
                 rows.add(new RunPage.Row(o.setting().name(), timelines.get(i), o.whatIf().verdict()));
             }
+            String fraction = advice.fractionNote();
             HtmlPage.write("advise", html, RunPage.html(w.source(), advice.cardKnown() ? advice.card() : -1,
-                    rows, advice.holders()));
+                    rows, advice.holders(), fraction == null ? List.of() : List.of(fraction), advice.recommendation()));
             io.err().println("advise: wrote " + html);
         }
         return 0;

@@ -22,7 +22,9 @@ class SizeConverter implements ITypeConverter<Long> {
 
     /**
      * What was wrong, where it can be told: a bare number is a unit forgotten ("24B if bytes are
-     * meant", as README says), and 0 or a minus sign is no size at all; else {@link #EXPECTED}.
+     * meant", as README says; a bare fraction, {@code 1.5}, is no number of bytes, so "1.5B" is
+     * never suggested: the parser refuses it), and 0 or a minus sign is no size at all; else
+     * {@link #EXPECTED}.
      */
     static String why(String t) {
         boolean bare = !t.isEmpty() && t.chars().allMatch(c -> Character.isDigit(c) || c == '.');
@@ -30,7 +32,10 @@ class SizeConverter implements ITypeConverter<Long> {
         if (t.startsWith("-") || (zero && t.chars().anyMatch(Character::isDigit))) {
             return "expected a size more than 0, such as 40MiB or 80GiB";
         }
-        if (bare) return "a number without a unit: " + EXPECTED + " (" + t + "B if bytes are meant)";
+        if (bare) {
+            return "a number without a unit: " + EXPECTED + " (" + (t.contains(".")
+                    ? t + " is no whole number of bytes" : t + "B if bytes are meant") + ")";
+        }
         return EXPECTED;
     }
 

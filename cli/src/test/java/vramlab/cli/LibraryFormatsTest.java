@@ -92,6 +92,7 @@ class LibraryFormatsTest {
                 replay --device 24 /x | error: replay: --device '24': a number without a unit: expected a size such as 40MiB or 80GiB (24B if bytes are meant)
                 advise --device 24 /x | error: advise: --device '24': a number without a unit: expected a size such as 40MiB or 80GiB (24B if bytes are meant)
                 triage --max-input 9 | error: triage: --max-input '9': a number without a unit: expected a size such as 40MiB or 80GiB (9B if bytes are meant)
+                advise --device 1.5 /x | error: advise: --device '1.5': a number without a unit: expected a size such as 40MiB or 80GiB (1.5 is no whole number of bytes)
                 advise --device -5GiB /x | error: advise: --device '-5GiB': expected a size more than 0, such as 40MiB or 80GiB
                 replay --device 0B /x | error: replay: --device '0B': expected a size more than 0, such as 40MiB or 80GiB
                 replay --device 5TiB /x | error: replay: --device '5TiB': expected a card of at most 4 TiB, the largest the kit simulates

@@ -224,14 +224,22 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         sb.append("  (placement: a row with the recording's own settings is the recording, at the recorded")
           .append(" addresses; the others at the simulated driver's; near the edge both rules run and")
           .append(" the verdict gives the range)\n");
-        for (Outcome o : outcomes) {
-            String fraction = WhatIf.fractionNote(o.whatIf().main());
-            if (fraction != null) {
-                sb.append("  (").append(fraction).append(")\n");
-                break;
-            }
-        }
+        String fraction = fractionNote();
+        if (fraction != null) sb.append("  (").append(fraction).append(")\n");
         return sb.toString();
+    }
+
+    /**
+     * For a snapshot on a known card, what a row under a memory fraction rests on
+     * ({@link WhatIf#fractionNote}), or null when no row sets one.
+     */
+    public String fractionNote() {
+        if (!cardKnown) return null;
+        for (Outcome o : outcomes) {
+            String fraction = o.whatIf() == null ? null : WhatIf.fractionNote(o.whatIf().main());
+            if (fraction != null) return fraction;
+        }
+        return null;
     }
 
     private String row(Outcome o, String format) {
@@ -255,7 +263,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
                 ? "the recorded settings" + s.name().substring(recorded.length()) : s.name();
     }
 
-    private String recommendation() {
+    /** The recommendation that ends {@link #text()}: the setting, and the exact lines that set it. */
+    public String recommendation() {
         Outcome d = outcomes.get(0), b = best();
         String base = d.setting().asRecorded() ? "the recorded settings" : "the defaults";
         StringBuilder sb = new StringBuilder("Recommendation: ");

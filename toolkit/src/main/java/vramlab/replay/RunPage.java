@@ -25,6 +25,16 @@ public final class RunPage {
 
     /** @param card the bytes the card offers PyTorch, or -1 when unknown (no card line) */
     public static String html(String source, long card, List<Row> rows, WhoHolds atPeak) {
+        return html(source, card, rows, atPeak, List.of(), null);
+    }
+
+    /**
+     * The same, with lines that qualify the verdicts (shown under their table) and what to set,
+     * in {@code advise}'s words (null for none: {@code replay}'s page), so that the page a
+     * practitioner keeps or passes on carries the {@code PYTORCH_CUDA_ALLOC_CONF} line too.
+     */
+    public static String html(String source, long card, List<Row> rows, WhoHolds atPeak, List<String> notes,
+                              String recommendation) {
         List<RunChart.Series> series = new ArrayList<>();
         List<Object> data = new ArrayList<>();
         for (Row r : rows) {
@@ -54,7 +64,7 @@ public final class RunPage {
         sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>vramlab: ")
           .append(Svg.escape(source)).append("</title>\n<style>\nbody{font-family:").append(Svg.FONT)
           .append(";margin:1.5em;max-width:960px}\ntable{border-collapse:collapse}td,th{padding:2px 8px;"
-                  + "text-align:left;border-bottom:1px solid #ccc}td.n{text-align:right}\n</style>\n</head>\n<body>\n");
+                  + "text-align:left;border-bottom:1px solid #ccc}td.n{text-align:right;white-space:nowrap}\npre{white-space:pre-wrap}\n</style>\n</head>\n<body>\n");
         sb.append("<h1>").append(Svg.escape(source)).append("</h1>\n<p>")
           .append(card > 0 ? "The card offers PyTorch " + formatSize(card) + " (the line across the chart)."
                   : "The card is unknown (no --device, no oom entry): no card line, settings ranked by peak.")
@@ -64,10 +74,15 @@ public final class RunPage {
         for (int i = 0; i < rows.size(); i++) {
             Timeline t = rows.get(i).timeline();
             sb.append("<tr><td>").append(Svg.escape(rows.get(i).name())).append("</td><td class=\"n\">")
-              .append(formatSize(t.peakReserved())).append("</td><td class=\"n\">").append(t.ooms().size())
+              .append(formatSize(t.peakReserved())).append("</td><td class=\"n\">")
+              .append(card > 0 ? String.valueOf(t.ooms().size()) : "?")     // on an assumed card: said of none
               .append("</td><td>").append(Svg.escape(rows.get(i).verdict())).append("</td></tr>\n");
         }
         sb.append("</table>\n");
+        for (String note : notes) sb.append("<p class=\"note\">").append(Svg.escape(note)).append("</p>\n");
+        if (recommendation != null) {
+            sb.append("<h2>What to set</h2>\n<pre>").append(Svg.escape(recommendation.strip())).append("</pre>\n");
+        }
         if (atPeak != null) {
             sb.append("<h2>Who holds the memory at ").append(Svg.escape(atPeak.when())).append("</h2>\n<table>\n"
                     + "<tr><th>bytes</th><th>blocks</th><th>allocated at</th></tr>\n");

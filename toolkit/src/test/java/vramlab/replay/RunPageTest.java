@@ -105,8 +105,19 @@ class RunPageTest {
             rows.add(new RunPage.Row(o.setting().name(), timelines.get(i), o.whatIf().verdict()));
         }
         assertThat(advice.cardKnown()).isTrue();
-        String page = RunPage.html(wl.source(), advice.card(), rows, advice.holders());
+        String page = RunPage.html(wl.source(), advice.card(), rows, advice.holders(), List.of("a note"),
+                advice.recommendation());
         offline(page);
+        // what to set is on the page too, as the text ends (the page had the table and no recommendation)
+        assertThat(advice.recommendation()).startsWith("Recommendation: ");
+        assertThat(page).contains("<p class=\"note\">a note</p>\n<h2>What to set</h2>\n<pre>"
+                + Svg(advice.recommendation().strip()) + "</pre>\n");
+        assertThat(advice.text()).endsWith(advice.recommendation());
+        // a size in a number cell stays on one line ("6.66 GiB" broke into "6.66" over "GiB")
+        assertThat(page).contains("td.n{text-align:right;white-space:nowrap}");
+        // on an unknown card the OOM column says "?", as advise's table does (it said 0)
+        String unknown = RunPage.html(wl.source(), -1, rows, advice.holders());
+        assertThat(unknown).contains("<td class=\"n\">?</td>").doesNotContain("</td><td class=\"n\">0</td><td>");
         List<Map<String, Object>> series = (List<Map<String, Object>>) data(page).get("series");
         assertThat(series).hasSameSizeAs(advice.outcomes());
         int marks = 0;
