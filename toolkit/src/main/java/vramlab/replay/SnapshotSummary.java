@@ -40,8 +40,13 @@ public final class SnapshotSummary {
         row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
         row(out, "reserved", r.recordedReserved(), r.replayedReserved());
         row(out, "peak reserved", r.recordedPeak(), r.replayedPeak());
-        out.println("  " + left("live blocks", 14) + " " + right(r.liveBlocks(), 20) + " "
-                + right(r.liveBlocksMatched(), 20) + " (at the recorded address and size)");
+        if (r.recordingPolicy()) {
+            out.println("  " + left("live blocks", 14) + " " + right(r.liveBlocks(), 20) + " "
+                    + right(r.liveBlocksMatched(), 20) + " (at the recorded address and size)");
+        } else {                     // other settings put blocks at other addresses: none would match
+            out.println("  " + left("live blocks", 14) + " " + right(r.liveBlocks(), 20) + " "
+                    + right(liveBlocks(r.allocator()), 20) + " (the replay's own, at its own addresses)");
+        }
         if (r.recordingPolicy()) {
             out.println("  segment actions: " + (r.segmentActionDifference() == null
                     ? "the replay made the recorded " + r.segmentActions()
@@ -86,6 +91,15 @@ public final class SnapshotSummary {
                 : r.oomsAgree() ? "; the recorded OOM recurs at " + entries(r.recordedOoms())
                 : "; the recorded OOM does NOT recur at " + entries(r.recordedOoms());
         return "agreement: " + segs + ooms + (r.cardKnown() ? "; on this card: " + w.verdict() : "");
+    }
+
+    /** The blocks allocated at the end of a replay. */
+    static int liveBlocks(vramlab.alloc.CachingAllocator a) {
+        int n = 0;
+        for (vramlab.alloc.Segment seg : a.segments()) {
+            for (vramlab.alloc.Block b : seg.blocks()) if (b.isAllocated()) n++;
+        }
+        return n;
     }
 
     private static void row(PrintStream out, String label, long recorded, long replayed) {
