@@ -96,7 +96,13 @@ final class AdviseCommand implements Command {
         List<Timeline> timelines = html == null ? null : new ArrayList<>();
         Advice advice = Advice.of(w, name, Setting.standard(Advice.releaseFor(w, release)), io.err()::println, timelines,
                 release);
-        io.out().print(advice.text());
+        String text = advice.text();
+        String skipped = w.device() == null ? null : w.device().skippedActions();
+        if (skipped != null) {                    // under the first line, which names the file and device
+            int first = text.indexOf('\n') + 1;
+            text = text.substring(0, first) + "skipped: " + skipped + "\n" + text.substring(first);
+        }
+        io.out().print(text);
         io.out().flush();
         if (html != null) {
             List<RunPage.Row> rows = new ArrayList<>();

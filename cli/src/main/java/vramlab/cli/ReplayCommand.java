@@ -361,6 +361,10 @@ final class ReplayCommand implements Command {
             io.out().println("snapshot: " + s.file());
             io.out().println("layout:   " + s.layout());
             if (devices.isEmpty()) io.out().println("no device has segments or a history: nothing to replay");
+            for (Snapshot.Device d : devices) {
+                String skipped = d.skippedActions();
+                if (skipped != null) io.out().println("skipped:  device " + d.index() + ": " + skipped);
+            }
         }
         List<Object> reports = new ArrayList<>();
         for (Snapshot.Device d : devices) {

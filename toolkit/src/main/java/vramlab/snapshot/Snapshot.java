@@ -32,6 +32,33 @@ public record Snapshot(String file, String layout, List<Device> devices, Setting
             for (Segment s : segments) sum += s.totalSize();
             return sum;
         }
+
+        /**
+         * The history's entries whose action the kit does not know (a newer PyTorch's, or a
+         * typo), which the replay skips, in one line; null when there are none. Skipping is right
+         * for an annotation ({@code user_defined}: c10/cuda/CUDACachingAllocator.cpp's
+         * {@code recordAnnotation} records {@code TraceEntry::USER_DEFINED} with address and size
+         * 0, so it moves no memory and is not counted), but an
+         * action that allocated or freed would make the replay differ, silently until now.
+         */
+        public String skippedActions() {
+            java.util.Map<String, List<Integer>> by = new java.util.TreeMap<>();
+            int n = 0;
+            for (Entry e : trace) {
+                if (e.action() != null || "user_defined".equals(e.word())) continue;
+                n++;
+                by.computeIfAbsent(e.word(), k -> new java.util.ArrayList<>()).add(e.position());
+            }
+            if (n == 0) return null;
+            List<String> words = new java.util.ArrayList<>();
+            for (var w : by.entrySet()) {
+                List<Integer> at = w.getValue();
+                words.add("'" + w.getKey() + "' at " + (at.size() == 1 ? "entry " + at.get(0)
+                        : at.size() + " entries from " + at.get(0)));
+            }
+            return n + (n == 1 ? " trace entry has" : " trace entries have") + " an action the kit does not know ("
+                    + String.join(", ", words) + "): skipped, so whatever it did to memory is not replayed";
+        }
     }
 
     /**
