@@ -147,20 +147,36 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     private boolean fits(Outcome o) { return o.whatIf() == null ? o.fits() : o.whatIf().fits(); }
 
     /**
-     * The setting with the fewest OOMs, then the lowest peak; the earlier one on a tie. With the
-     * card unknown, the lowest peak alone. The baseline (first row) unless another is clearly better.
+     * The setting with the fewest OOMs, then the lowest peak; the earlier one on a tie, except that
+     * of two max_split_size_mb values that tie, the larger wins: it leaves fewer blocks unsplittable,
+     * and PyTorch's notes say the option's cost "can range from 'zero' to 'substantial' depending
+     * on allocation patterns" (docs/source/notes/cuda.rst, Environment variables), so the mildest
+     * value that does as well is the one to set. With the card unknown, the lowest peak alone. The
+     * baseline (first row) unless another is clearly better.
      */
     public Outcome best() {
         Outcome best = outcomes.get(0);
         for (Outcome o : outcomes) {
             boolean fewer = ooms(o) < ooms(best);
-            if (fewer || (ooms(o) == ooms(best) && o.peakReserved() < best.peakReserved())) best = o;
+            boolean tie = ooms(o) == ooms(best) && o.peakReserved() == best.peakReserved();
+            if (fewer || (ooms(o) == ooms(best) && o.peakReserved() < best.peakReserved())
+                    || (tie && maxSplitMiB(o) > maxSplitMiB(best) && maxSplitMiB(best) > 0)) {
+                best = o;
+            }
         }
         Outcome d = outcomes.get(0);
         long saving = d.peakReserved() - best.peakReserved();
         boolean defaultsAsGood = ooms(d) == ooms(best) && (saving <= SAME_PEAK_BYTES
                 || d.peakReserved() * 100 <= best.peakReserved() * (100L + SAME_PEAK_PERCENT));
         return defaultsAsGood ? d : best;
+    }
+
+    /** A row's max_split_size_mb when that is all it sets, else -1. */
+    private static long maxSplitMiB(Outcome o) {
+        String conf = o.setting().conf(), key = "max_split_size_mb:";
+        if (o.setting().asRecorded() || !o.setting().code().isEmpty() || !conf.startsWith(key)) return -1;
+        String value = conf.substring(key.length());
+        return value.matches("\\d{1,9}") ? Long.parseLong(value) : -1;
     }
 
     /**

@@ -34,6 +34,16 @@ public record Setting(String conf, String extra, boolean asRecorded, double code
     /** A snapshot's own run, recorded with {@code conf} (null when the file does not say). */
     public static Setting recorded(String conf) { return new Setting(conf == null ? "" : conf, "", true); }
 
+    /**
+     * What a max_split_size_mb row's recommendation adds: PyTorch's notes (docs/source/notes/cuda.rst,
+     * "Environment variables") call the option "a last resort for a workload that is aborting due to
+     * 'out of memory' and showing a large amount of inactive split blocks", whose "performance cost
+     * can range from 'zero' to 'substantial' depending on allocation patterns".
+     */
+    static final String MAX_SPLIT = "PyTorch's notes call it a last resort for a run that fails with"
+            + " out of memory and many inactive split blocks: its cost in speed ranges from zero to"
+            + " substantial with the allocation pattern, so time a few steps with it";
+
     /** The settings {@code advise} compares under the default release ({@link #standard(PyTorchRelease)}). */
     public static List<Setting> standard() { return standard(PyTorchRelease.DEFAULT); }
 
@@ -60,9 +70,9 @@ public record Setting(String conf, String extra, boolean asRecorded, double code
     public static List<Setting> standard(PyTorchRelease release) {
         List<Setting> rows = new ArrayList<>(List.of(new Setting("", ""),
                 new Setting("expandable_segments:True", ""),
-                new Setting("max_split_size_mb:128", ""),
-                new Setting("max_split_size_mb:256", ""),
-                new Setting("max_split_size_mb:512", ""),
+                new Setting("max_split_size_mb:128", MAX_SPLIT),
+                new Setting("max_split_size_mb:256", MAX_SPLIT),
+                new Setting("max_split_size_mb:512", MAX_SPLIT),
                 new Setting("roundup_power2_divisions:4", "")));
         if (release.rules().keys().contains("per_process_memory_fraction")) {
             rows.add(new Setting("garbage_collection_threshold:0.8,per_process_memory_fraction:0.99",
