@@ -124,7 +124,7 @@ class ReportsTest {
                 .contains("  3.3    WAITING  0/2  splits\n           needs step 3.2 first: Find a block is not written yet\n");
         assertThat(tests).extracting(t -> t.get("status")).as("Gradescope's own status: passed or failed").containsOnly("failed");
         assertThat(tests).extracting(t -> t.get("score")).containsOnly(0.0);
-        assertThat(Reports.explained(own)).as("the gradebook's reason keeps the Todo's words").isEqualTo(todo);
+        assertThat(Reports.explained(own)).as("explained keeps the Todo's words; the table, results.json and the gradebook tell it").isEqualTo(todo);
     }
 
     @Test

@@ -142,12 +142,15 @@ public final class Gradebook {
     /**
      * One item's cells, each on one line: student, step, title, points, max, status, the reason's
      * first line ("(needs step N first)" included) and the rest of it (expected vs actual, the
-     * compiler's lines), its line breaks written " | ".
+     * compiler's lines), its line breaks written " | ". The reason in grade's table's and
+     * {@code results.json}'s words ({@link Reports#told}): a step not written yet reads "not
+     * written yet: read the notes, ..., then write it in ...", as {@code check} says it, not the
+     * Todo's "Todo: TODO step 3.1 (...) is not written yet: ...".
      */
     static List<String> itemCells(String student, ScoreRow row) {
         String item = Reports.item(row);
         String title = item.equals(row.step()) ? "" : item.substring(row.step().length()).strip();
-        List<String> lines = Reports.explained(row).lines().map(String::strip).filter(x -> !x.isEmpty()).toList();
+        List<String> lines = Reports.told(row).lines().map(String::strip).filter(x -> !x.isEmpty()).toList();
         String reason = lines.isEmpty() ? "" : lines.get(0);
         String detail = lines.size() < 2 ? "" : String.join(" | ", lines.subList(1, lines.size()));
         return List.of(student, row.step(), title, Integer.toString(row.earned()), Integer.toString(row.points()),

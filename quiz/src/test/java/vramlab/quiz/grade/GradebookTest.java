@@ -63,6 +63,18 @@ class GradebookTest {
         assertThat(rows.get(4)).startsWith("alice", "q3.1", "Predict, the block", "1", "4", "PARTIAL");
     }
 
+    @Test
+    @DisplayName("a step not written yet has check's and results.json's words in the item file, not the Todo's class and message")
+    void notWrittenReason() throws Exception {
+        String todo = "Todo: TODO step 3.1 (Round a request) is not written yet: read the notes, ch03 \"Rule 1\","
+                + " then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java";
+        ScoreRow row = new ScoreRow("3.1", "3.1: rounds", 2, 0, "FAILED", todo);
+        List<String> cells = Gradebook.itemCells("alice", row);
+        assertThat(cells.get(5)).isEqualTo("NOT_WRITTEN");
+        assertThat(cells.get(6)).isEqualTo(vramlab.quiz.Reports.told(row)).isEqualTo("not written yet: read the notes,"
+                + " ch03 \"Rule 1\", then write it in labs/src/main/java/vramlab/alloc/ToyPolicy.java");
+    }
+
     @ParameterizedTest(name = "{0}: {2} -> {3}")
     @CsvSource(delimiter = '|', textBlock = """
             3.1  | FAILED  | expected: 512 but was: 1024                                              | FAILED
