@@ -105,6 +105,26 @@ final class QuizCommand implements Command {
         return 0;
     }
 
+    /** The line under the quiz's title in the kit: whose numbers these are. */
+    private static String heading(Variant v, Salt salt) {
+        return v.isSeed() ? "The notes' own numbers (give --student <id> for your own)"
+                : "Variant " + v.fingerprint() + " for student " + v.student()
+                + (salt.isPractice() ? " (practice numbers)" : " (graded numbers)");
+    }
+
+    /**
+     * The same line in a student release (a practice key, no salt): --student there draws numbers
+     * under no salt, which are not the ones the instructor grades and which this copy cannot check,
+     * so the practice numbers' line does not send the student to it.
+     */
+    private static String releaseHeading(Variant v) {
+        return v.isSeed() ? "The practice numbers, the same for everyone: check them with --check (a sheet with"
+                        + " your own numbers comes from your instructor, who marks it)"
+                : "Variant " + v.fingerprint() + " for student " + v.student() + " (practice numbers: not the"
+                        + " ones your instructor grades, which need the course's salt, and not checked here;"
+                        + " leave --student out for the numbers this copy checks)";
+    }
+
     /** The questions of chapter {@code id} ("ch03"), in the order their chapter lists them. */
     static List<Question> questions(String id) {
         List<Question> out = new ArrayList<>();
@@ -132,9 +152,7 @@ final class QuizCommand implements Command {
     static String text(ChapterLab chapter, Variant v, Salt salt, List<Question> questions, List<Question> practice) {
         StringBuilder sb = new StringBuilder("Quiz: ch").append(String.format("%02d ", chapter.number()))
                 .append(chapter.title()).append('\n')
-                .append(v.isSeed() ? "The notes' own numbers (give --student <id> for your own)"
-                        : "Variant " + v.fingerprint() + " for student " + v.student()
-                        + (salt.isPractice() ? " (practice numbers)" : " (graded numbers)"))
+                .append(practice.isEmpty() ? heading(v, salt) : releaseHeading(v))
                 .append('\n');
         for (Question q : questions) {
             sb.append('\n').append(q.id()).append("  ").append(q.title())

@@ -81,6 +81,21 @@ class QuizCommandTest {
     }
 
     @Test
+    @DisplayName("in a release, the practice numbers' quiz does not send the student to --student, whose numbers no one there checks")
+    void releaseHeading() {
+        List<vramlab.quiz.Question> practice = QuizCommand.questions("ch03");   // a release passes its practice key's questions
+        String seed = QuizCommand.text(vramlab.kit.Chapters.find("3"), Variant.of("ch03", null, Salt.PRACTICE), Salt.PRACTICE,
+                practice, practice);
+        assertThat(seed.lines().skip(1).findFirst().orElseThrow())
+                .startsWith("The practice numbers, the same for everyone").doesNotContain("give --student");
+        String alice = QuizCommand.text(vramlab.kit.Chapters.find("3"), Variant.of("ch03", "alice", Salt.PRACTICE),
+                Salt.PRACTICE, practice, practice);
+        assertThat(alice).contains("for student alice (practice numbers: not the ones your instructor grades");
+        assertThat(QuizCommand.text(vramlab.kit.Chapters.find("3"), Variant.of("ch03", null, Salt.PRACTICE), Salt.PRACTICE,
+                practice)).as("the kit, with its reference, keeps its line").contains("The notes' own numbers (give --student <id> for your own)");
+    }
+
+    @Test
     @DisplayName("the key's sheet checks out at full marks")
     void keyChecksOut() throws Exception {
         Variant v = Variant.of("ch03", "dave", Salt.PRACTICE);
