@@ -58,4 +58,22 @@ class QuickStartReadmeTest {
         assertThat(lab).contains("(device 40 MiB;").contains("8 MiB alloc");
         assertThat(sentence).contains("40 MiB toy card").contains("a request for 8 MiB");
     }
+    /**
+     * Maven prints no reason for a skipped test, only a count ({@code Skipped: 4}): a newcomer
+     * whose {@code mvn test} skips the real-snapshot tests reads the lines they gave through
+     * {@code .ci/skipped-tests}, and the quick start, which once said each skip printed its line,
+     * names that script.
+     */
+    @Test
+    void theSkipsLinesAreFoundWhereTheQuickStartSays() throws Exception {
+        String readme = Files.readString(KitPaths.root().resolve("README.adoc"));
+        int from = readme.indexOf("The second runs every test");
+        int to = readme.indexOf("toc::[]", from);
+        assertThat(from).as("README's quick start: 'The second runs every test ...'").isPositive();
+        String sentence = readme.substring(from, to).replaceAll("\\s+", " ");
+        assertThat(sentence).contains("`.ci/skipped-tests`").contains("-Dvramlab.realSnapshots.dir=DIR")
+                .doesNotContain("skip, each with one line");
+        assertThat(KitPaths.root().resolve(".ci/skipped-tests")).isRegularFile().isExecutable();
+        assertThat(vramlab.kit.RealSnapshotsFolder.MISSING).contains("-Dvramlab.realSnapshots.dir=DIR");
+    }
 }
