@@ -446,12 +446,22 @@ public final class ReleaseCommand implements Command {
      * Renders the student edition of the site ({@code -Psite}, {@code vramlab.site.edition=student})
      * and returns its folder, or null when the render failed (its messages are on the console).
      */
-    private static Path renderStudentSite(Path root, Io io) throws IOException, InterruptedException {
-        ProcessBuilder render = siteRender(root, System.getenv());
-        io.err().println("vramlab: rendering the student edition of the notes (" + String.join(" ", render.command()) + ")...");
-        Process p = render.inheritIO().start();
+    private static Path renderStudentSite(Path root, Io io) throws Exception {
+        return renderStudentSite(root, siteRender(root, System.getenv()), io);
+    }
+
+    /**
+     * Runs {@code render} as {@code ./vramlab site} runs its build ({@link SiteCommand#run}): Maven's
+     * output on standard error, its terminal escape codes dropped unless a person watches a
+     * terminal. Before, the render inherited the console, and a release written with its output
+     * kept ({@code > release.log 2>&1}) held Maven's escape codes and the site's own
+     * {@code index.html} path on standard output, beside the release's lines.
+     */
+    static Path renderStudentSite(Path root, ProcessBuilder render, Io io) throws Exception {
+        io.err().println("vramlab: rendering the student edition of the notes...");
+        int status = SiteCommand.run(render, io.err());
         Path index = root.resolve("site/target/site/index.html");
-        if (p.waitFor() != 0 || !Files.isRegularFile(index)) {
+        if (status != 0 || !Files.isRegularFile(index)) {
             io.err().println("error: release: the site did not render; its messages are above (--no-site leaves it out)");
             return null;
         }
