@@ -33,6 +33,19 @@ class ScenarioMechanismTest {
             assertThat(rig.gpu.free()).isEqualTo(free);
             rig.gpu.checkInvariants();
         }
+
+        @Test
+        @DisplayName("the story counts the process groups' communicators and, when there are any, the eval loop's leaks")
+        void communicatorsLine() {
+            assertThat(NcclCommunicators.communicators(3)).isEqualTo("3 communicators (dp, tp and pp; the eval loop left none this time)")
+                    .doesNotContain("0 made");
+            assertThat(NcclCommunicators.communicators(5))
+                    .isEqualTo("5 communicators (dp, tp and pp, and 2 made by the eval loop and never destroyed)");
+            // seed 1, the lab's, draws the three groups alone
+            assertThat(new NcclCommunicators().run(new ToyPolicy(), 1).story()).as("the lab's story")
+                    .noneMatch(l -> l.contains("(0 made"))
+                    .anyMatch(l -> l.startsWith("3 communicators (dp, tp and pp; the eval loop left none"));
+        }
     }
 
     @Nested
