@@ -39,7 +39,9 @@ public final class SnapshotSummary {
         out.println("  " + left("", 14) + " " + right("recorded", 20) + " " + right("replayed", 20));
         row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
         row(out, "reserved", r.recordedReserved(), r.replayedReserved());
+        sizes(out, r.recordedReserved(), r.replayedReserved());
         row(out, "peak reserved", r.recordedPeak(), r.replayedPeak());
+        sizes(out, r.recordedPeak(), r.replayedPeak());
         if (r.recordingPolicy()) {
             out.println("  " + left("live blocks", 14) + " " + right(r.liveBlocks(), 20) + " "
                     + right(r.liveBlocksMatched(), 20) + " (at the recorded address and size)");
@@ -104,6 +106,15 @@ public final class SnapshotSummary {
 
     private static void row(PrintStream out, String label, long recorded, long replayed) {
         out.println("  " + left(label, 14) + " " + right(recorded, 20) + " " + right(replayed, 20));
+    }
+
+    /**
+     * Under a row in bytes, the same two as PyTorch writes a size ({@code 3.52 GiB}), as the text
+     * replay's summary does; the byte rows stay as they were for scripts.
+     */
+    private static void sizes(PrintStream out, long recorded, long replayed) {
+        out.println("  " + left("", 14) + " " + right(Bytes.formatSize(recorded), 20) + " "
+                + right(Bytes.formatSize(replayed), 20));
     }
 
     private static String entries(List<Integer> positions) {
