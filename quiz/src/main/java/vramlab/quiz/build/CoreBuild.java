@@ -198,32 +198,43 @@ public final class CoreBuild {
                 }
             }
             deleteTree(dir);
-            CoreCache.Entry hit = cache == null ? null : cache.get(fingerprint);
-            if (hit != null) {
-                boolean student = hit.stamp().get(1).equals("student");
-                CoreCache.copy(hit, student ? studentOut : referenceOut);
-                Files.write(stamp, hit.stamp(), StandardCharsets.UTF_8);
-                List<CompileError> errors = hit.stamp().stream().skip(2).map(CoreBuild::parseError).toList();
-                return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
+            if (cache == null) return compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
+            synchronized (cache.lock(fingerprint)) {
+                return compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
             }
-            Files.createDirectories(studentOut);
-            List<CompileError> errors = files.isEmpty()
-                    ? List.of(new CompileError(core.packages().get(0).replace('.', '/'), 0,
-                            "no sources for this core"))
-                    : compile(javac, files, deps, studentOut);
-            boolean student = errors.isEmpty();
-            if (!student) {
-                deleteTree(studentOut);
-                copyReference(core, referenceOut);
-            }
-            List<String> lines = new ArrayList<>(List.of(fingerprint, student ? "student" : "reference"));
-            errors.forEach(e -> lines.add(e.file() + "\t" + e.line() + "\t" + e.message()));
-            Files.write(stamp, lines, StandardCharsets.UTF_8);
-            if (cache != null) cache.put(fingerprint, lines, student ? studentOut : referenceOut);
-            return new Outcome(core, student ? studentOut : referenceOut, student, errors, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The core's classes from the cache when it holds this fingerprint, else compiled (and kept there). */
+    private Outcome compileOrCopy(JavaCompiler javac, Core core, List<Path> files, List<Path> deps,
+                                  String fingerprint, Path dir, Path stamp) throws IOException {
+        Path studentOut = dir.resolve("classes");
+        Path referenceOut = dir.resolve("reference");
+        CoreCache.Entry hit = cache == null ? null : cache.get(fingerprint);
+        if (hit != null) {
+            boolean student = hit.stamp().get(1).equals("student");
+            CoreCache.copy(hit, student ? studentOut : referenceOut);
+            Files.write(stamp, hit.stamp(), StandardCharsets.UTF_8);
+            List<CompileError> errors = hit.stamp().stream().skip(2).map(CoreBuild::parseError).toList();
+            return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
+        }
+        Files.createDirectories(studentOut);
+        List<CompileError> errors = files.isEmpty()
+                ? List.of(new CompileError(core.packages().get(0).replace('.', '/'), 0,
+                        "no sources for this core"))
+                : compile(javac, files, deps, studentOut);
+        boolean student = errors.isEmpty();
+        if (!student) {
+            deleteTree(studentOut);
+            copyReference(core, referenceOut);
+        }
+        List<String> lines = new ArrayList<>(List.of(fingerprint, student ? "student" : "reference"));
+        errors.forEach(e -> lines.add(e.file() + "\t" + e.line() + "\t" + e.message()));
+        Files.write(stamp, lines, StandardCharsets.UTF_8);
+        if (cache != null) cache.put(fingerprint, lines, student ? studentOut : referenceOut);
+        return new Outcome(core, student ? studentOut : referenceOut, student, errors, false);
     }
 
     private List<CompileError> compile(JavaCompiler javac, List<Path> files, List<Path> deps, Path out)

@@ -27,6 +27,12 @@ import java.util.stream.Stream;
  *
  * <p>It holds a bounded number of bytes of class files ({@link #SHARED}: 64 MiB, some 70 builds of
  * every core); past that, builds compile as they would without it.
+ *
+ * <p>Submissions graded at the same moment (the batch grader's jobs) that need a core of one
+ * fingerprint compile it once: a build holds {@link #lock} of its fingerprint from its look in
+ * the cache to its own entry, so the second waits for the first's classes and copies them. Before,
+ * each job missed the cache while the other was still compiling, and a class's first submissions
+ * each compiled the untouched cores they all share.
  */
 public final class CoreCache {
     /** The grader's: one per JVM, as one {@code ./vramlab grade} grades one class. */
@@ -37,9 +43,16 @@ public final class CoreCache {
 
     private final long capBytes;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private final AtomicLong held = new AtomicLong();
 
     CoreCache(long capBytes) { this.capBytes = capBytes; }
+
+    /**
+     * The one lock of builds of this fingerprint: held from {@link #get} to {@link #put}, it makes
+     * a second build of the same core wait for the first's entry instead of compiling it too.
+     */
+    Object lock(String fingerprint) { return locks.computeIfAbsent(fingerprint, k -> new Object()); }
 
     /** The entry of a core with this fingerprint, or null. */
     Entry get(String fingerprint) { return entries.get(fingerprint); }

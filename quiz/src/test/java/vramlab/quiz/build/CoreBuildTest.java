@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.tools.ToolProvider;
 
@@ -235,6 +241,38 @@ class CoreBuildTest {
             assertThat(second.student()).isFalse();
             assertThat(second.errors()).isEqualTo(first.errors()).isNotEmpty();
             assertThat(second.classes().resolve("vramlab/gmmu/Page.class")).exists();
+        }
+
+        @Test
+        @DisplayName("two submissions built at the same moment compile each shared core once: the second waits"
+                + " for the first's classes and copies them")
+        void concurrentBuildsCompileOnce() throws Exception {
+            for (String name : List.of("gil", "hal")) write(tmp.resolve(name + "/labs/src/main/java"), GOOD);
+            CyclicBarrier start = new CyclicBarrier(2);
+            ExecutorService jobs = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<CoreBuild.Result>> results = new ArrayList<>();
+                for (String name : List.of("gil", "hal")) {
+                    results.add(jobs.submit(() -> {
+                        CoreBuild b = new CoreBuild(tmp.resolve(name + "/labs/src/main/java"), reference,
+                                tmp.resolve(name + "/work"), cache);
+                        start.await();
+                        return b.build(List.of("alloc"));
+                    }));
+                }
+                CoreBuild.Result a = results.get(0).get(60, TimeUnit.SECONDS);
+                CoreBuild.Result b = results.get(1).get(60, TimeUnit.SECONDS);
+                for (String core : List.of("base", "gmmu", "driver", "alloc")) {
+                    assertThat(List.of(a.of(core).reused(), b.of(core).reused())).as(core)
+                            .containsExactlyInAnyOrder(false, true);
+                    assertThat(a.of(core).student()).as(core).isTrue();
+                    assertThat(b.of(core).student()).as(core).isTrue();
+                }
+                assertThat(Files.readAllBytes(b.of("alloc").classes().resolve("vramlab/alloc/Sim.class")))
+                        .isEqualTo(Files.readAllBytes(a.of("alloc").classes().resolve("vramlab/alloc/Sim.class")));
+            } finally {
+                jobs.shutdownNow();
+            }
         }
 
         @Test
