@@ -31,8 +31,8 @@ import vramlab.snapshot.SnapshotInput;
                 (2.9's garbage-collection row: what vramlab replay --pytorch-version 2.9 --alloc-conf
                 garbage_collection_threshold:0.8 --memory-fraction 0.99 FILE prints, the option
                 standing for the line of code; a text trace adds --policy pytorch).
-                Prints one table (peak reserved, holes at the peak, OOMs, the first event that would
-                fail) and the PYTORCH_CUDA_ALLOC_CONF line to set, with the line of code the setting
+                Prints one table (peak reserved; holes at the peak, what live blocks left of it
+                when they held the most at that peak; OOMs; the first event that would fail) and the PYTORCH_CUDA_ALLOC_CONF line to set, with the line of code the setting
                 takes, if any. Long inputs print progress on
                 standard error.""")
 final class AdviseCommand implements Command {

@@ -10,6 +10,7 @@ import vramlab.alloc.PyTorchPolicy;
 import vramlab.alloc.PyTorchRelease;
 import vramlab.alloc.Policy;
 import vramlab.driver.Gpu;
+import vramlab.replay.PeakReserved;
 import vramlab.replay.Replayer;
 import vramlab.replay.SnapshotRelease;
 import vramlab.replay.SnapshotReplay;
@@ -128,22 +129,20 @@ public final class Advisor {
         a.expectOoms(true);            // OOMs are counted, never thrown on: no stack traces
         Watcher w = new Watcher();
         new Replayer(a, w, file, false).replay(events.iterator());
-        return new Outcome(s, w.peakReserved, w.allocatedAtPeak, w.ooms, w.firstOom, w.firstOomStep,
+        return new Outcome(s, w.peak.reserved(), w.peak.allocated(), w.ooms, w.firstOom, w.firstOomStep,
                 a.reserved());
     }
 
     /** Keeps the peak and the first OOM as the replay goes. */
     private static final class Watcher implements Replayer.Listener {
-        long peakReserved, allocatedAtPeak, ooms, firstOomStep;
+        final PeakReserved peak = new PeakReserved();
+        long ooms, firstOomStep;
         TraceEvent firstOom;
 
         @Override
         public void event(long step, TraceEvent e, Replayer.Result result, long bytes,
                           CachingAllocator a) {
-            if (a.reserved() > peakReserved) {
-                peakReserved = a.reserved();
-                allocatedAtPeak = a.allocated();
-            }
+            peak.see(a.reserved(), a.allocated());
         }
 
         @Override

@@ -8,7 +8,8 @@ import vramlab.trace.TraceEvent;
  *
  * @param setting        the setting
  * @param peakReserved   the most the allocator held from the driver at any event
- * @param allocatedAtPeak what live blocks held at that same event
+ * @param allocatedAtPeak the most live blocks held while the allocator held its peak ({@link
+ *                       vramlab.replay.PeakReserved})
  * @param ooms           how many allocations failed
  * @param firstOom       the first allocation that failed, or null
  * @param firstOomStep   its position among the replayed events, from 1 (0 when none)
@@ -24,7 +25,10 @@ public record Outcome(Setting setting, long peakReserved, long allocatedAtPeak, 
         this(setting, peakReserved, allocatedAtPeak, ooms, firstOom, firstOomStep, endReserved, null);
     }
 
-    /** Reserved but not allocated at the peak: the holes and rounding the setting left. */
+    /**
+     * Reserved but not allocated at the peak's fullest moment: the holes and rounding the setting
+     * left.
+     */
     public long fragmentationAtPeak() { return peakReserved - allocatedAtPeak; }
 
     public boolean fits() { return ooms == 0; }

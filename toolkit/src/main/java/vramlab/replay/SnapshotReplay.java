@@ -219,8 +219,7 @@ public final class SnapshotReplay {
         a.memoryStats().resetPeak();
         a.trace().record(true, Long.MAX_VALUE);
         Run run = new Run(a, listener, live, placement == Placement.RECORDED, s.file(), d.index());
-        run.peak = a.reserved();
-        run.allocatedAtPeak = a.allocated();
+        run.peak.see(a.reserved(), a.allocated());
         for (SnapshotSteps.Step step : SnapshotSteps.of(d.trace())) {
             if (step.position() > stopAfter) break;
             run.apply(step, streams);
@@ -233,8 +232,8 @@ public final class SnapshotReplay {
         a.expectOoms(false);            // the report's allocator, used after (JShell), throws as any other
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
-                recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak, run.peakPosition,
-                run.allocatedAtPeak,
+                recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak.reserved(), run.peakPosition,
+                run.peak.allocated(),
                 EndState.recordedSegments(d), EndState.replayedSegments(a), EndState.liveBlocks(d),
                 EndState.matchedLive(d, a), run.skipped, EndState.count(recordedRuns),
                 EndState.firstDifference(recordedRuns, replayedRuns), a);
@@ -276,7 +275,8 @@ public final class SnapshotReplay {
         final Set<String> failed = new HashSet<>();
         final List<Integer> ooms = new ArrayList<>();
         final List<String> messages = new ArrayList<>();
-        long steps, peak, allocatedAtPeak, shortfall = -1;
+        final PeakReserved peak = new PeakReserved();
+        long steps, shortfall = -1;
         int peakPosition;
         int skipped;
 
@@ -298,11 +298,7 @@ public final class SnapshotReplay {
                 case FREE -> free(e);
                 case EMPTY_CACHE -> listener.event(steps, e, Replayer.Result.OK, a.emptyCache(), a);
             }
-            if (a.reserved() > peak) {
-                peak = a.reserved();
-                allocatedAtPeak = a.allocated();
-                peakPosition = s.position();
-            }
+            if (peak.see(a.reserved(), a.allocated())) peakPosition = s.position();
         }
 
         private void alloc(SnapshotSteps.Step s, TraceEvent e, int stream) {
