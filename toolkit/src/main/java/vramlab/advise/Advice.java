@@ -292,6 +292,19 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append(" snapshot from the start of the run.\n");
             return sb.toString();
         }
+        if (outcomes.stream().allMatch(o -> o.whatIf() != null && o.whatIf().main().peakAtStart())) {
+            var start = d.whatIf().main();
+            sb.append("none from this replay: under every setting the peak is the state the recorded history")
+              .append(" starts from (the snapshot's segments, ").append(formatSize(start.replayedPeak()))
+              .append(" reserved), ").append(start.steps() == 0 ? "and it records no step after that state"
+                      : "and its " + start.steps() + (start.steps() == 1 ? " step never reserves" : " steps never reserve")
+                      + " more")
+              .append(", so this snapshot cannot tell the settings apart. Record one from the start of")
+              .append(" the run (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA")
+              .append(" allocation, N above the run's allocations and frees so that its ring buffer drops")
+              .append(" none) and advise that.\n");
+            return sb.toString();
+        }
         if (cardKnown && !fits(b)) {
             sb.append("no setting makes this workload fit on ").append(formatSize(card))
               .append("; the fewest OOMs (").append(b.ooms()).append(") come with ")

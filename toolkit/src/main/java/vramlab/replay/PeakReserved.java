@@ -16,12 +16,14 @@ package vramlab.replay;
 public final class PeakReserved {
     private long reserved = -1;
     private long allocated;
+    private int raises;
 
     /** Sees the allocator's figures after one event; true when {@code reserved} is a new peak. */
     public boolean see(long reserved, long allocated) {
         if (reserved > this.reserved) {
             this.reserved = reserved;
             this.allocated = allocated;
+            raises++;
             return true;
         }
         if (reserved == this.reserved && allocated > this.allocated) this.allocated = allocated;
@@ -33,4 +35,10 @@ public final class PeakReserved {
 
     /** The most live blocks held while the allocator held {@link #reserved()}. */
     public long allocated() { return allocated; }
+
+    /**
+     * Whether the first figures seen were the peak throughout: for a snapshot replay, whose first
+     * figures are the state its history starts from, that the history never reserved more.
+     */
+    public boolean peakIsFirst() { return raises <= 1; }
 }

@@ -90,7 +90,7 @@ public final class SnapshotReplay {
                          List<String> start, long steps, List<Integer> recordedOoms,
                          List<Integer> replayedOoms, List<String> oomMessages,
                          long recordedPeak, int recordedPeakPosition, long replayedPeak,
-                         int replayedPeakPosition, long allocatedAtPeak,
+                         int replayedPeakPosition, long allocatedAtPeak, boolean peakAtStart,
                          List<Extent> recordedSegments,
                          List<Extent> replayedSegments, int liveBlocks, int liveBlocksMatched,
                          int skippedFrees,
@@ -233,7 +233,7 @@ public final class SnapshotReplay {
         return new Report(d.index(), describe(policy, s, same), same, placement, card.why(),
                 card.available(), card.known(), run.shortfall, startNotes, run.steps,
                 recordedOoms, run.ooms, run.messages, timeline.peak(), timeline.peakPosition(), run.peak.reserved(), run.peakPosition,
-                run.peak.allocated(),
+                run.peak.allocated(), run.peak.peakIsFirst(),
                 EndState.recordedSegments(d), EndState.replayedSegments(a), EndState.liveBlocks(d),
                 EndState.matchedLive(d, a), run.skipped, EndState.count(recordedRuns),
                 EndState.firstDifference(recordedRuns, replayedRuns), a);
