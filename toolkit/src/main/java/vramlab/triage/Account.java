@@ -3,6 +3,8 @@ package vramlab.triage;
 import static vramlab.units.Bytes.MiB;
 import static vramlab.units.Bytes.formatSize;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -186,6 +188,16 @@ final class Account {
     long heldByNoProcess() {
         if (capacity < 0 || free < 0 || self < 0 || others < 0) return -1;
         return capacity - free - self - others;
+    }
+
+    /** The "Process P" lines other than this process's: "process 7 (2.00 GiB)", "processes 7 (..), 9 (..)". */
+    String describeOthers(Reading r) {
+        List<String> ps = new ArrayList<>();
+        for (Map.Entry<Integer, Long> e : r.processes().entrySet()) {
+            if (e.getKey() == selfSeenAs) continue;
+            ps.add(e.getKey() + " (" + formatSize(e.getValue()) + ")");
+        }
+        return (ps.size() == 1 ? "process " : "processes ") + String.join(", ", ps);
     }
 
     /**

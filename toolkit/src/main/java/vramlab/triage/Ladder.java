@@ -7,7 +7,6 @@ import static vramlab.units.Bytes.formatSize;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -278,7 +277,7 @@ public final class Ladder {
                 ? o.atLeastPercent(SIGNIFICANT_PERCENT_OF_CARD, a.capacityR) : o.atLeast(GiB);
         Boolean fitsR = a.requested < 0 ? Boolean.TRUE : o.plus(countedR()).minus(a.requestedR).atLeast(0);
         boolean fits = fitsR != Boolean.FALSE;
-        String who = describeOthers();
+        String who = a.describeOthers(r);
         String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
                 + o.text()
                 + (a.capacity > 0 ? " (" + o.percentOf(a.capacityR) + " of the card)" : "")
@@ -291,15 +290,6 @@ public final class Ladder {
                     + "% of the card", fitsR);
         }
         add(Cause.OTHER_PROCESSES, o, fits, large != Boolean.FALSE, s);
-    }
-
-    private String describeOthers() {
-        List<String> ps = new ArrayList<>();
-        for (Map.Entry<Integer, Long> e : r.processes().entrySet()) {
-            if (e.getKey() == a.selfSeenAs) continue;
-            ps.add(e.getKey() + " (" + formatSize(e.getValue()) + ")");
-        }
-        return (ps.size() == 1 ? "process " : "processes ") + String.join(", ", ps);
     }
 
     /** Formats without process lines: what is neither free nor PyTorch's, beyond a context. */
@@ -426,10 +416,20 @@ public final class Ladder {
     private Candidate tensors() {
         long live = a.allocated, tried = a.requested;
         boolean tooBig = tried >= Sizes.ONE_EB || (tried > 0 && a.capacity > 0 && tried > a.capacity);
-        boolean fits = !tooBig && (tried < 0 || live < 0 || a.free < 0 || live + counted >= tried);
+        boolean measured = !tooBig && tried >= 0 && live >= 0 && a.free >= 0;
+        boolean fits = !tooBig && (!measured || live + counted >= tried);
+        // The printed figures' verdict stands; where their rounding alone could flip it, it is a lead (Rounded).
+        Rounded room = measured ? a.allocatedR.plus(countedR()) : null;
+        String lead = room == null || room.minus(a.requestedR).atLeast(0) != null ? "" : "6. A smaller workload: the "
+                + a.allocatedR.text() + " of live tensors" + (counted == 0 ? " (" + freeWords() + ")" : " plus "
+                + freeWords() + " make " + room.text()) + ", within the rounding of the message's figures of the "
+                + formatSize(tried) + " asked: whether freeing the live tensors alone makes room"
+                + " for it (the ranking's \"" + (fits ? "enough alone" : "not enough alone") + "\") is a lead, not a finding.";
+        if (!lead.isEmpty()) evidence.add(lead);
         return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, fits, true,
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
-                        + "what it no longer allocates." : "the live tensors (no figure).")
+                        + "what it no longer allocates." + (lead.isEmpty() ? "" : " " + lead)
+                        : "the live tensors (no figure).")
                 .withError(live >= 0 ? a.allocatedR.error() : 0);   // the allocated figure's rounding
     }
 

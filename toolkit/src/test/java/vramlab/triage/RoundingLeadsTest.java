@@ -80,6 +80,26 @@ class RoundingLeadsTest {
         }
     }
 
+    @Test
+    @DisplayName("a smaller workload: live tensors plus free within the rounding of the request keep their verdict, as a lead")
+    void liveTensorsEnoughAlone() {
+        // 10.50 GiB live + 1.50 GiB free = 12.00 GiB asked, give or take 15 MiB: "enough alone" as printed
+        String near = message("12.00 GiB", "23.65 GiB", "1.50 GiB", "22.13 GiB", "10.50 GiB", null, "11.20 GiB");
+        Diagnosis d = Triage.of(near);
+        assertThat(d.ranked()).filteredOn(c -> c.cause() == Cause.FULL_OR_DRIVER_RESERVE).singleElement()
+                .satisfies(c -> assertThat(c.sufficient()).isTrue())
+                .satisfies(c -> assertThat(c.evidence()).endsWith(" is " + LEAD + "."));
+        assertThat(rung(d, "6. A smaller workload: ")).isEqualTo("6. A smaller workload: the 10.50 GiB of live"
+                + " tensors plus 1.50 GiB free make 12.00 GiB ± 0.01 GiB, within the rounding of the message's figures"
+                + " of the 12.00 GiB asked: whether freeing the live tensors alone makes room for it (the ranking's"
+                + " \"enough alone\") is " + LEAD + ".");
+        // 0.05 GiB fewer live tensors is clear of the rounding: not enough alone, and no lead
+        Diagnosis clear = Triage.of(near.replace("10.50 GiB is allocated", "10.45 GiB is allocated"));
+        assertThat(clear.ranked()).filteredOn(c -> c.cause() == Cause.FULL_OR_DRIVER_RESERVE).singleElement()
+                .satisfies(c -> assertThat(c.sufficient()).isFalse());
+        assertThat(clear.evidence()).noneSatisfy(e -> assertThat(e).startsWith("6. A smaller workload"));
+    }
+
     /** FRACTION_2X's card and cap (19.79 GiB allowed, a margin of 1%: 202.65 MiB), PyTorch's bytes moved to the line. */
     @Test
     @DisplayName("memory fraction: reserved plus the request within the rounding of the cap's margin is a lead")
