@@ -94,6 +94,38 @@ public enum Clue {
      */
     RANK_ZERO("rank 0 of a run of unknown size",
             "\\[rank0+\\]|\\[default0+\\]|\\bvllmworker rank=0+\\b", null),
+    /**
+     * A line that only PyTorch 2.4 and later print, which settles that a sentence-worded message
+     * with no private-pool clause had none in private pools ({@link PoolClause}). The exception's
+     * own name: pytorch/pytorch#121702 (merged April 2024, after the 2.3 branch; 2.3.0 shipped that
+     * month) renamed it from "torch.cuda.OutOfMemoryError" to "torch.OutOfMemoryError"
+     * (torch/csrc/Exceptions.cpp, THPException_init: {@code PyErr_NewExceptionWithDoc(
+     * "torch.OutOfMemoryError", ...)} and {@code PyModule_AddObject(module, "OutOfMemoryError", ...)}),
+     * so a traceback ends "torch.OutOfMemoryError: CUDA out of memory." and code may name
+     * torch.OutOfMemoryError only from then on (the corpus's one message with a pool clause,
+     * 010-kaito, prints it). The device-specific autocast calls warn {@code FutureWarning: `torch.cuda.amp.autocast(args...)`
+     * is deprecated. Please use `torch.amp.autocast('cuda', args...)` instead.} (likewise
+     * {@code custom_fwd} and {@code custom_bwd}: torch/cuda/amp/autocast_mode.py, read
+     * @d2d77eb0), added by pytorch/pytorch#126062 (merged May 2024, after 2.3.0 shipped in
+     * April; 2.4.0 users report the warning, mit-han-lab/efficientvit#127). ProcessGroupNCCL's
+     * exit warning (see {@link #DISTRIBUTED_MENTION}) was worded "... but this warning has only
+     * been added since PyTorch 2.4" in 2.4 (pytorch/pytorch#126275 quotes it from a 2.4 nightly)
+     * and "destroy_process_group() was not called before program exit" later (pytorch/pytorch#152407,
+     * April 2025). The absence of these lines proves nothing: warnings are filtered, and a run
+     * may never call the deprecated names.
+     */
+    SINCE_2_4("a warning only PyTorch 2.4 and later print",
+            ("torch\\.outofmemoryerror|torch\\.cuda\\.amp\\.(?:autocast|custom_fwd|custom_bwd)\\(args\\.\\.\\.\\)`? is deprecated"
+                    + "|this warning has only been added since pytorch 2\\.4"
+                    + "|destroy_process_group\\(\\) was not called before program exit").replace(" ", "\\s+"), null),
+    /**
+     * The exception's name before 2.4: a traceback's "torch.cuda.OutOfMemoryError: CUDA out of
+     * memory." (since pytorch/pytorch#83146, 2022; pytorch/pytorch#121200 quotes it from March
+     * 2024's source), renamed in 2.4 (see {@link #SINCE_2_4}). With a sentence-worded message it
+     * dates the message to 2.1 to 2.3, which print no private-pool clause ({@link PoolClause}).
+     */
+    BEFORE_2_4("the exception's name as PyTorch before 2.4 printed it",
+            "torch\\.cuda\\.outofmemoryerror:\\s*(?:cuda|hip) out of memory", null),
     CUDNN("a convolution through cuDNN",
             "cudnn|conv[123]d|_conv_forward|convolution|conv_transpose", null),
     CUDA_GRAPHS("CUDA graphs (capture, replay, reduce-overhead)",

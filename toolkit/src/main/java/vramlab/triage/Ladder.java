@@ -248,8 +248,9 @@ public final class Ladder {
                     + (nearFull ? freeWords() : "the " + freeWords()) + " they would cover the "
                     + formatSize(tried)
                     + " if they were one run (steady shapes close them; expandable segments "
-                    + "return only the whole pages among them)." + unsettled(Cause.FRAGMENTATION, large,
-                    "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED + "% of reserved", fits);
+                    + "return only the whole pages among them)." + PoolClause.of(r).fragmentationLead()
+                    + unsettled(Cause.FRAGMENTATION, large, "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED
+                    + "% of reserved", fits);
         }
         if (roomR == null && roomOnCard && large != Boolean.FALSE && fits != Boolean.FALSE) {
             unsettled.add(Cause.FRAGMENTATION);
@@ -366,7 +367,7 @@ public final class Ladder {
             return;
         }
         if (p == 0) {
-            evidence.add("4. Graph pools: no memory cached in private pools.");
+            evidence.add(PoolClause.of(r).noneSentence());
             return;
         }
         // Rounded: the pool, the request and the card are printed figures, so a test can rest on the rounding.
@@ -434,14 +435,10 @@ public final class Ladder {
     }
 
     /** The free bytes as the rungs count them, in words. */
-    private String freeWords() {
-        return nearFull ? "the free memory counted as none" : formatSize(counted) + " free";
-    }
+    private String freeWords() { return nearFull ? "the free memory counted as none" : formatSize(counted) + " free"; }
 
     /** Nothing to weigh a request against: not what was free, nor what PyTorch held, nor the card. */
-    private boolean noFigures() {
-        return a.free < 0 && a.reserved < 0 && a.allocated < 0 && a.capacity <= 0;
-    }
+    private boolean noFigures() { return a.free < 0 && a.reserved < 0 && a.allocated < 0 && a.capacity <= 0; }
 
     /**
      * A message with no figure to weigh (none, or the request alone) and no words naming a
@@ -518,6 +515,7 @@ public final class Ladder {
                 + (shortfall > 0 ? ", " + pick.share() + "% of the " + a.shortfallText(shortfall)
                         + " shortfall" : "") + ", the most of any cause that alone makes the "
                 + "request fit (ties within a factor of two go to the earlier ladder step)."
+                + (pick.cause() == Cause.FRAGMENTATION ? PoolClause.of(r).decisionNote() : "")
                 + (unsettled.contains(pick.cause()) ? " Its rung is within the rounding of the message's "
                         + "figures: check it before acting on it." : "");
     }

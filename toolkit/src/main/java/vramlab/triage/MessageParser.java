@@ -152,7 +152,9 @@ public final class MessageParser {
         // DeviceCachingAllocator::malloc: private_pool_msg, added by pytorch/pytorch#124673, April
         // 2024); 2.1's wording ('capacty', the max_split_size_mb hint) never printed it, and counted a
         // graph's pool among the unallocated bytes (pytorch/pytorch#121932): absent there, not 0.
-        boolean before24 = contains(seg, "hasatotalcapactyof") || contains(seg, "settingmax_split_size_mb");
+        // 2.2 and 2.3 word it as 2.4 does; the exception's old name around it dates them (Clue.BEFORE_2_4).
+        boolean before24 = contains(seg, "hasatotalcapactyof") || contains(seg, "settingmax_split_size_mb")
+                || d.clues.contains(Clue.BEFORE_2_4) && !d.clues.contains(Clue.SINCE_2_4);
         if (d.lacks(Figure.PRIVATE_POOLS) && !d.lacks(Figure.ALLOCATED_BY_PYTORCH) && !before24) {
             d.figures.put(Figure.PRIVATE_POOLS, 0L);
         }

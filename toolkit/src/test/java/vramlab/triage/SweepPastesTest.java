@@ -59,13 +59,16 @@ class SweepPastesTest {
             + "documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF";
 
     @Test
-    @DisplayName("2.1's wording has no private-pool figure (absent, not 0); 2.4's leaves the clause out only at 0")
+    @DisplayName("2.1 to 2.3 have no private-pool figure (absent, not 0); 2.4's leaves the clause out only at 0")
     void privatePoolsBefore24() {
         Diagnosis d = Triage.of(NEUROLENS_2);
         assertThat(d.reading().has(Figure.PRIVATE_POOLS)).as(d.text()).isFalse();
         assertThat(d.cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
-        String newer = NEUROLENS_2.replace("capacty", "capacity").replace("setting max_split_size_mb",
+        // 2.2 and 2.3 word it as 2.4 does; the exception's name, torch.cuda.OutOfMemoryError until 2.4, dates it
+        String twoThree = NEUROLENS_2.replace("capacty", "capacity").replace("setting max_split_size_mb",
                 "setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+        assertThat(Triage.of(twoThree).reading().has(Figure.PRIVATE_POOLS)).isFalse();
+        String newer = twoThree.replace("torch.cuda.OutOfMemoryError", "torch.OutOfMemoryError");
         assertThat(Triage.of(newer).reading().get(Figure.PRIVATE_POOLS)).isZero();
         Diagnosis near = Triage.of(NEUROLENS_2.replace("55.57 GiB", "9.50 GiB"));
         assertThat(near.evidence()).contains("4. Graph pools: cannot check, this format has no private-pool figure.");
