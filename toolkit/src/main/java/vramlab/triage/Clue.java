@@ -77,7 +77,9 @@ public enum Clue {
      * warns on the first rank of each node, {@code if (rank_ % localDeviceCount_ == 0)
      * TORCH_WARN_ONCE("WARNING: destroy_process_group() was not called before program exit, ...")}
      * (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, ProcessGroupNCCL::~ProcessGroupNCCL, read
-     * in AMD's fork ROCm/pytorch@01bab558; 2.4 and 2.5 worded it "process group has NOT been
+     * in AMD's fork ROCm/pytorch@01bab558: the copies of pytorch/pytorch's own file that the kit
+     * could read predate the wording; pytorch/pytorch#152407, April 2025, quotes the warning from
+     * its main branch; 2.4 and 2.5 worded it "process group has NOT been
      * destroyed before we destruct ProcessGroupNCCL", pytorch/pytorch#126275), so
      * "[rank0]:[W1205 ...] ProcessGroupNCCL.cpp:1250] Warning: ..." is printed by
      * torchrun --nproc-per-node 1 too; FSDP and DDP wrap a single GPU as readily. A mention is
