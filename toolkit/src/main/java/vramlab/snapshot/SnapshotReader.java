@@ -209,7 +209,7 @@ public final class SnapshotReader {
                 long ba = b.containsKey("address") ? address(b, "address", file, w) : at;
                 long size = bytes(b, "size", file, w, MAX_CARD);
                 long req = b.containsKey("requested_size") ? bytes(b, "requested_size", file, w, Long.MAX_VALUE) : 0;
-                String state = b.get("state") instanceof String st ? st : "inactive";
+                String state = state(b, w);
                 bs.add(new Snapshot.Block(ba, size, req, state, frames(b.get("frames"), seen)));
                 at = ba + size;
             }
@@ -224,6 +224,29 @@ public final class SnapshotReader {
             segs.sort((x, y) -> Long.compare(x.address(), y.address()));
         }
         return legacy;
+    }
+
+    /**
+     * The block states PyTorch writes, and no other: {@code blockInfo.allocated ?
+     * active_allocated : (blockInfo.active ? active_pending_free : inactive)} in
+     * torch/csrc/cuda/memory_snapshot.cpp, {@code _memory_snapshot_pickled} (pytorch/pytorch@00067369),
+     * as in torch/csrc/cuda/Module.cpp's {@code torch.cuda.memory_snapshot()}.
+     */
+    public static final List<String> STATES = List.of("active_allocated", "active_pending_free", "inactive");
+
+    /**
+     * A block's {@code state}: one of {@link #STATES}, or {@code inactive} when the key is
+     * absent (as before). Any other value is refused at its place: whether a block is live
+     * decides the state the replay starts from and every figure after it, so a state the kit
+     * cannot place is not guessed (a trace entry's unknown action, by contrast, is skipped whole
+     * and said so: skipping a block would leave a hole in its segment).
+     */
+    private static String state(Map<?, ?> b, String where) {
+        if (!b.containsKey("state")) return "inactive";
+        Object s = b.get("state");
+        if (s instanceof String st && STATES.contains(st)) return st;
+        throw new FieldError(where, "state", "has a 'state' PyTorch never writes (found " + Shape.describe(s)
+                + "; it writes " + String.join(", ", STATES.subList(0, 2)) + " or " + STATES.get(2) + ")");
     }
 
     private static List<Snapshot.Entry> entries(Object o, int device, String file, TreeSet<String> keys,

@@ -96,6 +96,19 @@ class FieldPlacesTest {
     }
 
     @Test
+    @DisplayName("JSON: a block state PyTorch never writes is refused at its value, naming the three it writes")
+    void unknownStateInJson() {
+        String text = JSON.replace("\"SIZE\"", "1048576").replace("ENTRY", "{\"action\": \"snapshot\"}")
+                .replace("\"size\": 1048576, \"state\": \"active_allocated\"", "\"size\": 1048576, \"state\": \"allocated\"");
+        assertThat(refusal(utf8(text), "s.json")).isEqualTo("s.json:" + place(text, "\"allocated\"")
+                + ": segments[1].blocks[0] has a 'state' PyTorch never writes (found the string 'allocated';"
+                + " it writes active_allocated, active_pending_free or inactive)");
+        String number = text.replace("\"allocated\"", "1");
+        assertThat(refusal(utf8(number), "s.json")).contains("segments[1].blocks[0] has a 'state' PyTorch never"
+                + " writes (found the integer 1;");
+    }
+
+    @Test
     @DisplayName("JSON: blocks that do not add up to total_size are at total_size")
     void totalSizeInJson() {
         String text = JSON.replace("\"SIZE\"", "4096").replace("ENTRY", "{\"action\": \"snapshot\"}");
