@@ -12,8 +12,9 @@ import java.util.Set;
 import vramlab.units.Bytes;
 
 /**
- * The options of {@code PYTORCH_CUDA_ALLOC_CONF} ({@code PYTORCH_ALLOC_CONF} in newer
- * releases), parsed as PyTorch up to 2.9 parses them: c10/cuda/CUDAAllocatorConfig.cpp, the
+ * The options of {@code PYTORCH_CUDA_ALLOC_CONF} (also {@code PYTORCH_ALLOC_CONF} from 2.10, whose
+ * CUDA allocator reads its keys through c10/core/AllocatorConfig.cpp: PR #165135; 2.9 warns that
+ * the older name is deprecated but reads CUDA's keys only from it, pytorch/pytorch#183387), parsed as PyTorch up to 2.9 parses them: c10/cuda/CUDAAllocatorConfig.cpp, the
  * last version with its own parser (the one with {@code pinned_reserve_segment_size_mb} and
  * {@code graph_capture_record_stream_reuse}; lexer {@code lexArgs}, then {@code parseArgs}): {@code key:value,key:[k:v,...]}, spaces dropped. An unknown key or a bad
  * value is an {@link IllegalArgumentException} that names it. Where newer releases parse

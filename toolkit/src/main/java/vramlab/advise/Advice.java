@@ -41,12 +41,33 @@ public record Advice(String source, long card, String cardFrom, String recorded,
     static final long SAME_PEAK_BYTES = 64L << 20;
 
     /**
-     * After the newer name of a line that sets expandable segments: on 2.9.1 CUDA ignores it
-     * there, silently (pytorch/pytorch#183387, closed; karpathy/autoresearch#588 measured it
-     * enabled again in 2.11.0), while PYTORCH_CUDA_ALLOC_CONF works in every release.
+     * The line under the advice's {@code PYTORCH_CUDA_ALLOC_CONF=...}: which releases read the
+     * same string under the newer name, and why the line keeps the older one. From PyTorch's
+     * source and threads:
+     * <ul>
+     *   <li>c10/core/AllocatorConfig.cpp @0ac716637f32 ({@code AcceleratorAllocatorConfig::instance})
+     *       reads {@code PYTORCH_ALLOC_CONF} first, then {@code PYTORCH_CUDA_ALLOC_CONF} and
+     *       {@code PYTORCH_HIP_ALLOC_CONF}, each of the last two with {@code TORCH_WARN_ONCE}
+     *       "PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead";</li>
+     *   <li>2.9 prints that warning (2.9.0's log in Comfy-Org/ComfyUI#10386, 2.9.1's in
+     *       pytorch/pytorch#183387) while its CUDA allocator still parses its keys only from
+     *       {@code PYTORCH_CUDA_ALLOC_CONF} (c10/cuda/CUDAAllocatorConfig.h, {@code instance}):
+     *       pytorch/pytorch#183387 (closed, "has workaround") shows expandable_segments set
+     *       under the newer name ignored on 2.9.1;</li>
+     *   <li>CUDA reads its keys through AcceleratorAllocatorConfig from PR #165135 ("Reuse
+     *       AcceleratorAllocatorConfig in CUDAAllocatorConfig", October 2025, after the 2.9
+     *       branch cut), so from 2.10, the boundary {@link vramlab.alloc.PyTorchRelease#V2_10}
+     *       rests on; vllm-project/vllm#41158 sets {@code PYTORCH_ALLOC_CONF=expandable_segments:True}
+     *       against 2.10's fragmentation, and karpathy/autoresearch#588 measured it honoured in
+     *       2.11.0.</li>
+     * </ul>
+     * Not settled by the sources the kit could read: whether 2.8 already warns (one user's
+     * report, PriorLabs/TabPFN#608), and from which release the warning stops (PR #167659,
+     * November 2025, proposes to call the older name an alias instead).
      */
-    static final String NEWER_NAME_CAVEAT = ", but 2.9.1 silently ignores expandable_segments set there on"
-            + " CUDA, pytorch/pytorch#183387, fine by 2.11: the line above works in every release";
+    static final String NEWER_NAME = "  (2.10 and later also read it as PYTORCH_ALLOC_CONF=%s; 2.9 warns that"
+            + " PYTORCH_CUDA_ALLOC_CONF is deprecated, yet its CUDA allocator reads its keys only from that"
+            + " name, pytorch/pytorch#183387: keep the name above)";
 
     public Advice {
         outcomes = List.copyOf(outcomes);
@@ -329,8 +350,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             if (!cardKnown) sb.append(" (the card is unknown: whether either fits is not said)");
         }
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
-          .append("  (newer releases also read it as PYTORCH_ALLOC_CONF=").append(b.setting().conf())
-          .append(b.setting().conf().contains("expandable_segments") ? NEWER_NAME_CAVEAT : "").append(")\n");
+          .append(NEWER_NAME.replace("%s", b.setting().conf())).append('\n');
         if (!b.setting().code().isEmpty()) {
             sb.append("and in the code, before its first CUDA allocation:\n  ").append(b.setting().code()).append('\n');
         }

@@ -55,7 +55,7 @@ public final class FixLadder {
                     "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch 2.1 and later; "
                             + "keep this name, which every release reads: 2.9.1 ignores the setting "
                             + "under the newer PYTORCH_ALLOC_CONF on CUDA, pytorch/pytorch#183387, "
-                            + "fine by 2.11): segments grow page by "
+                            + "which CUDA reads from 2.10, PR #165135): segments grow page by "
                             + "page, and at empty_cache() or the OOM retry PyTorch unmaps every page "
                             + "that lies wholly inside a free block and maps it again where a request "
                             + "needs it.",

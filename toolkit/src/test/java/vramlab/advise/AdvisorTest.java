@@ -82,10 +82,11 @@ class AdvisorTest {
             assertThat(a.text()).contains("replays the whole workload without an OOM (the defaults: 1 OOM)")
                     .contains("  PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\n")
                     .contains("PYTORCH_ALLOC_CONF=expandable_segments:True");
-            // the newer name alone would not work on 2.9.1 (pytorch/pytorch#183387): the line says so
-            assertThat(a.text()).contains("(newer releases also read it as PYTORCH_ALLOC_CONF=expandable_segments:True,"
-                    + " but 2.9.1 silently ignores expandable_segments set there on CUDA, pytorch/pytorch#183387,"
-                    + " fine by 2.11: the line above works in every release)");
+            // the newer name alone would not work on 2.9.1 (pytorch/pytorch#183387): the line says so,
+            // and names the first release that reads it for CUDA (PR #165135, after the 2.9 branch cut)
+            assertThat(a.text()).contains("\n  (2.10 and later also read it as PYTORCH_ALLOC_CONF=expandable_segments:True;"
+                    + " 2.9 warns that PYTORCH_CUDA_ALLOC_CONF is deprecated, yet its CUDA allocator reads its keys"
+                    + " only from that name, pytorch/pytorch#183387: keep the name above)\n");
         }
 
         @Test
@@ -101,7 +102,9 @@ class AdvisorTest {
             assertThat(a.text()).contains("Recommendation: garbage_collection_threshold:0.8 +"
                             + " set_per_process_memory_fraction(0.99) peaks at 850.00 MiB reserved")
                     .contains("  PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8\n"
-                            + "  (newer releases also read it as PYTORCH_ALLOC_CONF=garbage_collection_threshold:0.8)\n"
+                            + "  (2.10 and later also read it as PYTORCH_ALLOC_CONF=garbage_collection_threshold:0.8;"
+                            + " 2.9 warns that PYTORCH_CUDA_ALLOC_CONF is deprecated, yet its CUDA allocator reads its"
+                            + " keys only from that name, pytorch/pytorch#183387: keep the name above)\n"
                             + "and in the code, before its first CUDA allocation:\n"
                             + "  torch.cuda.set_per_process_memory_fraction(0.99)\n"
                             + "  (the collection runs only under a memory limit, which PyTorch 2.9's parser has no key for")
