@@ -46,10 +46,18 @@ public final class PyTorchOomMessage {
      *
      * @param tried        the segment size the allocator tried to get ({@code alloc_size})
      * @param device       the device index
-     * @param total        {@code cudaMemGetInfo}'s total
+     * @param total        {@code cudaMemGetInfo}'s total ({@code device_total}): the card's total as
+     *                     CUDA reports it, the context and other processes included, the same
+     *                     with a memory fraction or without (malloc at @001074d prints
+     *                     {@code format_size(device_total)} in both cases; the fraction adds only
+     *                     the "allowed" clause). A snapshot replay has no such figure and passes
+     *                     PyTorch's share here, and says so under its messages
      * @param free         {@code cudaMemGetInfo}'s free
      * @param processes    NVML's list, in its order; empty when NVML is unavailable
-     * @param allowed      the per-process limit from {@code set_per_process_memory_fraction}, or -1
+     * @param allowed      the per-process limit from {@code set_per_process_memory_fraction}
+     *                     ({@code allowed_memory_maximum}), or -1: printed when 2.9's
+     *                     {@code set_fraction} is true (any fraction, 1.0 included), in 2.10 when
+     *                     {@code allowed_memory_maximum.has_value()} (a fraction below 1.0)
      * @param allocated    {@code allocated_bytes.all.current}
      * @param privatePools cached free bytes in private pools (CUDA graphs)
      * @param reserved     {@code reserved_bytes.all.current}

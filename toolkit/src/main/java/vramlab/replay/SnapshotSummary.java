@@ -36,6 +36,8 @@ public final class SnapshotSummary {
         for (int i = 0; i < r.replayedOoms().size(); i++) {
             out.println("  OOM at entry " + r.replayedOoms().get(i) + ": " + r.oomMessages().get(i));
         }
+        String total = totalCapacityNote(r);
+        if (total != null) out.println("  " + total);
         out.println("  " + left("", 14) + " " + right("recorded", 20) + " " + right("replayed", 20));
         row(out, "segments", r.recordedSegments().size(), r.replayedSegments().size());
         row(out, "reserved", r.recordedReserved(), r.replayedReserved());
@@ -67,6 +69,27 @@ public final class SnapshotSummary {
             out.println("  (" + r.allocator().segments().size() + " segments, " + blocks
                     + " blocks: the map is left out; --export writes them for pytorch.org/memory_viz)");
         }
+    }
+
+    /**
+     * What the replayed OOM messages' "total capacity" is, in one line under them, or null when
+     * the replay made none. PyTorch prints {@code format_size(device_total)} from
+     * {@code cudaMemGetInfo(&device_free, &device_total)} in {@code DeviceCachingAllocator::malloc}
+     * (c10/cuda/CUDACachingAllocator.cpp @001074d, and the same where 2.10's
+     * {@code allowed_memory_maximum} became optional): the card's total as CUDA reports it, the
+     * context and other processes included, whether or not a memory fraction is set (a fraction
+     * adds only its "X allowed; " clause). No snapshot records that total
+     * ({@link SnapshotCard#totalNotRecorded}), so the replay's CUDA total is PyTorch's share
+     * ({@code --device}, or reserved plus {@code device_free} at an {@code oom} entry), which is
+     * also what a fraction is taken of ({@link WhatIf#fractionNote}); the line says so, rather
+     * than let the share pass for the card's total beside a message the user may hold.
+     */
+    static String totalCapacityNote(SnapshotReplay.Report r) {
+        if (r.replayedOoms().isEmpty()) return null;
+        return "(in these messages the total capacity is PyTorch's share, " + Bytes.formatSize(r.cardAvailable())
+                + ", which the replay takes for CUDA's total, and this process's memory leaves out its CUDA"
+                + " context: PyTorch's message names the card's total as CUDA reports it, context and other"
+                + " processes included, with or without a memory fraction; no snapshot records it)";
     }
 
     /** One line: agreement under the recording policy, or "would it have fitted" under another. */
