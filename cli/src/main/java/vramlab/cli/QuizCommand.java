@@ -289,7 +289,9 @@ final class QuizCommand implements Command {
             // A question none of whose blanks is filled in is TODO, as grade's table says it (the gradebook's NOT_WRITTEN).
             String tag = m.full() ? "right" : ScoreRow.quiz(q.id(), q.id(), m, "").notAnswered() ? ScoreRow.TODO : "wrong";
             io.out().println(String.format(Locale.ROOT, "  %-5s  ", tag) + m.summary());
-            if (!m.full() && reread.containsKey(q.id())) io.out().println("         " + reread.get(q.id()).reread());
+            if (!m.full() && reread.containsKey(q.id())) {
+                io.out().println("         " + reread.get(q.id()).reread(KitPaths.root(), Path.of("")));
+            }
         }
         io.out().println("Score: " + earned + "/" + total);
         return 0;

@@ -232,7 +232,7 @@ public final class ReleaseCommand implements Command {
                 + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");
         // The README's example of quiz --check's reread line, as this copy prints it (docs/'s page, or the AsciiDoc's line).
-        Files.writeString(dir.resolve("README.adoc"), readme(site != null, NotesSection.inCopy(dir, "ch03", README_SECTION).reread()));
+        Files.writeString(dir.resolve("README.adoc"), readme(site != null, rereadExample(dir)));
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
     }
@@ -308,6 +308,17 @@ public final class ReleaseCommand implements Command {
     static final String README_SECTION = "Rule 2: pools never mix";
 
     /**
+     * {@code quiz --check}'s reread line for {@link #README_SECTION} as a student at the root of
+     * the release at {@code dir} reads it, the page's address with the folder the copy will be in
+     * (not this one) written {@code file:///.../}.
+     */
+    static String rereadExample(Path dir) {
+        Path root = dir.toAbsolutePath().normalize();
+        return NotesSection.inCopy(root, "ch03", README_SECTION).reread(root, root)
+                .replace(root.toUri().toString(), "file:///.../");
+    }
+
+    /**
      * The release's README: where to read the notes ({@code docs/} when {@code site}, else the
      * AsciiDoc), and how to check and grade; {@code reread} is {@code quiz --check}'s line for
      * {@link #README_SECTION} as the release prints it ({@code NotesSection.inCopy}).
@@ -321,7 +332,8 @@ public final class ReleaseCommand implements Command {
         String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
                 + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";
-        String where = site ? "its anchor in the chapter's rendered page under `docs/`"
+        String where = site ? "the address of that section in the chapter's rendered page under `docs/`, which a click in"
+                + " most terminals, or a browser's address bar, opens at the section"
                 : "the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages), which an"
                         + " editor opens at that line";
         return README.replace("{notes}", notes).replace("{docs}", docsRow).replace("{reread}", reread)
@@ -363,7 +375,7 @@ public final class ReleaseCommand implements Command {
               written is `TODO`, "not written yet", as `check` says it, and so is a quiz question none of
               whose blanks you filled in, as `quiz --check` says it (a test that waits for an earlier step
               is `WAITING`, `check`'s `WAIT`), and under a quiz question the
-              section to reread, as `quiz --check` says it. GitHub Classroom runs the same on every push.
+              section to reread, as `quiz --check` says it, its file named from this folder. GitHub Classroom runs the same on every push.
             . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
               computed by the kit's reference when this copy was made).
 

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
 import vramlab.quiz.KitPaths;
-import vramlab.quiz.NotesSection;
 
 /** {@code release --help} prints its description as it is written: no line of it is broken in two. */
 class ReleaseHelpTest {
@@ -36,22 +35,24 @@ class ReleaseHelpTest {
     }
 
     /**
-     * The README shows quiz --check's reread line as the release prints it: the rendered page's
-     * anchor where the release has docs/, else (release --no-site) the chapter's AsciiDoc and the
-     * heading's line, since a --no-site copy has no notes.html to open.
+     * The README shows quiz --check's reread line as the release prints it to a student at its
+     * root: the rendered page's address and anchor where the release has docs/ (the folder the
+     * copy will be in written {@code file:///.../}), else (release --no-site) the chapter's
+     * AsciiDoc and the heading's line, since a --no-site copy has no notes.html to open.
      */
     @Test
     @DisplayName("the release's README says what check, grade and quiz --check print: TODO, the reread line and where its page is")
     void releaseReadmeExplainsTheMessages(@TempDir Path copy) throws Exception {
-        String site = "reread ch03 \"Rule 2: pools never mix\" (ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)";
-        assertThat(NotesSection.inCopy(KitPaths.root(), "ch03", ReleaseCommand.README_SECTION).reread())
-                .as("the kit's line, as a release with docs/ prints it").isEqualTo(site);
         String notes = "chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc";
         Files.createDirectories(copy.resolve(notes).getParent());
         Files.copy(KitPaths.root().resolve(notes), copy.resolve(notes));
         Files.writeString(copy.resolve(KitPaths.RELEASE_MARKER), "a release\n");
-        String noSite = NotesSection.inCopy(copy, "ch03", ReleaseCommand.README_SECTION).reread();
+        String noSite = ReleaseCommand.rereadExample(copy);
         assertThat(noSite).as("a release without docs/").matches("reread ch03 \"Rule 2: pools never mix\" \\(\\Q" + notes + "\\E:\\d+\\)");
+        Files.writeString(Files.createDirectories(copy.resolve("docs/ch03-caching-allocator")).resolve("notes.html"), "<html/>");
+        String site = ReleaseCommand.rereadExample(copy);
+        assertThat(site).as("a release with docs/: quiz --check's address, the copy's folder left out").isEqualTo("reread ch03"
+                + " \"Rule 2: pools never mix\" (file:///.../docs/ch03-caching-allocator/notes.html#_rule_2_pools_never_mix)");
         for (boolean withSite : new boolean[] {false, true}) {
             String readme = ReleaseCommand.readme(withSite, withSite ? site : noSite).replaceAll("\\s+", " ");
             assertThat(readme).as("site " + withSite)
@@ -59,7 +60,8 @@ class ReleaseHelpTest {
                     .contains("`" + (withSite ? site : noSite) + "`")
                     .contains("leave the `student` line empty").doesNotContain("{reread");
         }
-        assertThat(ReleaseCommand.readme(true, site).replaceAll("\\s+", " ")).contains("its anchor in the chapter's rendered page under `docs/`");
+        assertThat(ReleaseCommand.readme(true, site).replaceAll("\\s+", " "))
+                .contains("the address of that section in the chapter's rendered page under `docs/`");
         assertThat(ReleaseCommand.readme(false, noSite).replaceAll("\\s+", " "))
                 .contains("the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages)")
                 .doesNotContain("`docs/").doesNotContain("notes.html");

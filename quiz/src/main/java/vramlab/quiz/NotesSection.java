@@ -27,20 +27,28 @@ import java.util.regex.Pattern;
  * {@code _3}. (Checked against Asciidoctor's own ids for every heading of the eight chapters once;
  * the test that checks each question's heading exists also checks it is its page's only one.)
  *
- * <p>A student release written with {@code release --no-site} has no rendered page to send the
- * student to: there the line names the chapter's AsciiDoc notes in the release and the heading's
- * line in them, {@code reread ch03 "Rule 2: pools never mix"
+ * <p>Where the line sends the student is a file of the copy they run {@code ./vramlab} in,
+ * named from the copy's root, where they stand: the chapter's rendered page in a student release
+ * ({@code docs/ch03-caching-allocator/notes.html#_rule_2_pools_never_mix}); in the kit, the
+ * student edition {@code ./vramlab site} renders ({@code site/target/site/...}), else its
+ * instructor edition; and where the copy has no rendered page (a release written with
+ * {@code release --no-site}, a kit whose site was never rendered), the chapter's AsciiDoc notes
+ * and the heading's line, {@code reread ch03 "Rule 2: pools never mix"
  * (chapters/ch03-caching-allocator/src/docs/asciidoc/ch03-caching-allocator.adoc:162)}, a
- * {@code path:line} that editors and terminals open at the heading ({@link #ofQuestions} tells
- * the two releases apart by the page they carry, {@code docs/chNN-slug/notes.html}).
+ * {@code path:line} that editors and terminals open at the heading ({@link #inCopy}). On a
+ * terminal ({@link #reread(Path, Path)}, {@code quiz --check}) a page is a {@code file:} address
+ * with its anchor, which a click or a browser's address bar opens at the section (a path with
+ * {@code #anchor} opens nowhere: {@code xdg-open} and {@code open} look for a file of that name).
  *
  * @param chapter the chapter's short name, {@code ch03}
  * @param page    the chapter's folder and page name, {@code ch03-caching-allocator}
  * @param heading the section's heading, word for word
  * @param anchor  its id in the rendered notes; null when the notes were not found to read it from
- * @param source  null where the line names the rendered page; else the notes' AsciiDoc file, from
- *                the copy's root with {@code /} between names, which the line names instead
- * @param line    the heading's line in {@code source} (from 1); 0 when not known
+ * @param source  the file the line names, from the copy's root with {@code /} between names: the
+ *                rendered page ({@code .html}, named with the anchor) or the notes' AsciiDoc (with
+ *                the heading's line); null when no copy is known ({@link #of}): then
+ *                {@code page/notes.html#anchor}, the page's name in the site
+ * @param line    the heading's line in an AsciiDoc {@code source} (from 1); 0 when not known or a page
  */
 public record NotesSection(String chapter, String page, String heading, String anchor, String source, int line) {
     /**
@@ -60,17 +68,44 @@ public record NotesSection(String chapter, String page, String heading, String a
     private static final Pattern LOCAL_INCLUDE = Pattern.compile("^include::([\\w.-]+\\.adoc)\\[\\]$");
 
     /**
-     * {@code reread ch03 "heading" (ch03-caching-allocator/notes.html#anchor)}; without the anchor when it is not known.
-     * Where the copy has no rendered notes ({@link #source}), {@code reread ch03 "heading" (chapters/.../ch03-....adoc:162)},
+     * The line from the copy's root, as {@code grade} prints it and results.json carries it:
+     * {@code reread ch03 "heading" (docs/ch03-caching-allocator/notes.html#anchor)} (the kit's
+     * {@code site/target/site/...}); without the anchor when it is not known. Where the copy has no
+     * rendered notes, {@code reread ch03 "heading" (chapters/.../ch03-....adoc:162)},
      * without {@code :162} when the heading's line is not known. A heading already in quotes (a misconception the notes
      * quote, {@code === "Free neighbours merge"}) keeps its own quotes rather than gaining a second pair.
      */
     public String reread() {
-        boolean quoted = heading.length() > 1 && heading.startsWith("\"") && heading.endsWith("\"");
-        String where = source != null ? " (" + source + (line > 0 ? ":" + line : "") + ")"
+        String where = isPage() ? " (" + source + (anchor == null ? "" : "#" + anchor) + ")"
+                : source != null ? " (" + source + (line > 0 ? ":" + line : "") + ")"
                 : anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")";
-        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"") + where;
+        return title() + where;
     }
+
+    /**
+     * The line as a terminal shows it to someone standing in {@code cwd}, in the copy at
+     * {@code root}: a rendered page as a {@code file:} address with its anchor (terminals make it a
+     * link; a browser opens it at the section), the AsciiDoc's {@code path:line} from {@code cwd}
+     * (the copy's root: {@code chapters/...}; a folder below it: {@code ../chapters/...}).
+     */
+    public String reread(Path root, Path cwd) {
+        if (source == null) return reread();
+        Path file = root.toAbsolutePath().normalize().resolve(source);
+        if (isPage()) return title() + " (" + file.toUri() + (anchor == null ? "" : "#" + anchor) + ")";
+        Path here = cwd.toAbsolutePath().normalize();
+        String shown = file.getRoot() != null && file.getRoot().equals(here.getRoot())
+                ? here.relativize(file).toString().replace('\\', '/') : file.toString();
+        return title() + " (" + shown + (line > 0 ? ":" + line : "") + ")";
+    }
+
+    /** {@code reread ch03 "heading"}; a heading already in quotes keeps its own. */
+    private String title() {
+        boolean quoted = heading.length() > 1 && heading.startsWith("\"") && heading.endsWith("\"");
+        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"");
+    }
+
+    /** Does the line name a rendered page (else the AsciiDoc's line, or no copy)? */
+    private boolean isPage() { return source != null && source.endsWith(".html"); }
 
     /**
      * The section {@code heading} of chapter {@code page} ({@code ch03-caching-allocator}) whose
@@ -120,9 +155,10 @@ public record NotesSection(String chapter, String page, String heading, String a
 
     /**
      * The section {@code heading} of chapter {@code chapter} ({@code ch03}) as the copy of the kit
-     * at {@code root} can show it: its anchor in the rendered page, or, in a student release that
-     * does not carry the chapter's page ({@code docs/ch03-caching-allocator/notes.html}: written
-     * with {@code release --no-site}), its line in the chapter's AsciiDoc notes, which it does.
+     * at {@code root} can show it: its anchor in the chapter's rendered page ({@link #SITES}:
+     * {@code docs/ch03-caching-allocator/notes.html} in a release), or, in a copy that has none (a
+     * release written with {@code release --no-site}, a kit whose site is not rendered), its line
+     * in the chapter's AsciiDoc notes, which every copy has.
      */
     public static NotesSection inCopy(Path root, String chapter, String heading) {
         return inCopy(root, chapter, heading, new java.util.HashMap<>());
@@ -135,9 +171,23 @@ public record NotesSection(String chapter, String page, String heading, String a
         Path notes = root.resolve(source);
         Heading h = find(read.computeIfAbsent(page, p -> readable(notes)), heading);
         String anchor = h == null ? null : h.anchor();
-        boolean rendered = !KitPaths.isRelease(root) || Files.isRegularFile(root.resolve("docs").resolve(page).resolve("notes.html"));
-        if (rendered || !Files.isRegularFile(notes)) return new NotesSection(chapter, page, heading, anchor);
+        String rendered = rendered(root, page);
+        if (rendered != null) return new NotesSection(chapter, page, heading, anchor, rendered, 0);
+        if (!Files.isRegularFile(notes)) return new NotesSection(chapter, page, heading, anchor);
         return new NotesSection(chapter, page, heading, anchor, source, h == null ? 0 : h.line());
+    }
+
+    /** Where the copy's sites put a chapter's page: a release's docs/; the kit's student edition, then its instructor's. */
+    static final List<String> SITES = List.of("docs", "site/target/site", "site/target/site-instructor");
+
+    /** The chapter's rendered page in the copy at {@code root}, from its root ({@code docs/ch03-.../notes.html}); null when none. */
+    private static String rendered(Path root, String page) {
+        for (String site : SITES) {
+            if (site.equals("docs") != KitPaths.isRelease(root)) continue;
+            String p = site + "/" + page + "/notes.html";
+            if (Files.isRegularFile(root.resolve(p))) return p;
+        }
+        return null;
     }
 
     /** Chapter {@code ch03}'s folder under {@code chapters}, {@code ch03-caching-allocator}; the short name when there is none. */

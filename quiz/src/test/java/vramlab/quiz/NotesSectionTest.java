@@ -79,36 +79,68 @@ class NotesSectionTest {
     }
 
     /**
-     * A release written with {@code release --no-site} has no {@code docs/}: the line named
-     * {@code ch09-x/notes.html#...}, a page that copy does not have. There it names the chapter's
-     * AsciiDoc notes, which it has, and the heading's line; the kit and a release with its
-     * rendered pages keep the page and anchor.
+     * A release written with {@code release --no-site} has no {@code docs/}, a kit whose site was
+     * never rendered no {@code site/target/site/}: there the line names the chapter's AsciiDoc
+     * notes, which every copy has, and the heading's line. Where the copy has the page, the line
+     * names it from the copy's root, where the student runs {@code ./vramlab}: it named
+     * {@code ch09-x/notes.html#...}, a path relative to {@code docs/} that opens from nowhere a
+     * student stands.
      */
     @Test
-    @DisplayName("reread names the rendered page where the copy has it, else the chapter's AsciiDoc and the heading's line")
+    @DisplayName("reread names the page from the copy's root (docs/ in a release, the kit's rendered site), else the AsciiDoc and its line")
     void bothEditions() throws IOException {
-        Question q = new Question() {
-            @Override public String id() { return "q9.1"; }
-            @Override public String title() { return "One"; }
-            @Override public String prompt(Variant v) { return "One?"; }
-            @Override public java.util.List<Part> parts(Variant v) { return java.util.List.of(); }
-            @Override public String notesSection() { return "Rule 1: one"; }
-        };
         Path copy = tmp.resolve("copy");
         Path notes = Files.createDirectories(copy.resolve("chapters/ch09-x/src/docs/asciidoc")).resolve("ch09-x.adoc");
         Files.writeString(notes, "= Chapter nine\n\n== Run it\n\n=== Rule 1: one\n");
         Files.createDirectories(copy.resolve("labs"));
-        String site = "reread ch09 \"Rule 1: one\" (ch09-x/notes.html#_rule_1_one)";
-        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("the kit").isEqualTo(site);
+        String adoc = "reread ch09 \"Rule 1: one\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5)";
+        assertThat(reread(copy)).as("the kit, its site not rendered").isEqualTo(adoc);
+        page(copy, "site/target/site-instructor");
+        assertThat(reread(copy)).as("the kit with the instructor edition rendered")
+                .isEqualTo("reread ch09 \"Rule 1: one\" (site/target/site-instructor/ch09-x/notes.html#_rule_1_one)");
+        page(copy, "site/target/site");
+        assertThat(reread(copy)).as("the kit with the student edition rendered: the edition ./vramlab site renders first")
+                .isEqualTo("reread ch09 \"Rule 1: one\" (site/target/site/ch09-x/notes.html#_rule_1_one)");
 
         Files.writeString(copy.resolve(KitPaths.RELEASE_MARKER), "a release\n");
-        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("a release without docs/")
-                .isEqualTo("reread ch09 \"Rule 1: one\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:5)");
+        assertThat(reread(copy)).as("a release without docs/ (a kit's rendered site is no release's)").isEqualTo(adoc);
         assertThat(NotesSection.inCopy(copy, "ch09", "Rule 9: none").reread()).as("a heading the notes lack: the file alone")
                 .isEqualTo("reread ch09 \"Rule 9: none\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc)");
+        page(copy, "docs");
+        assertThat(reread(copy)).as("a release with docs/")
+                .isEqualTo("reread ch09 \"Rule 1: one\" (docs/ch09-x/notes.html#_rule_1_one)");
+    }
 
-        Files.writeString(Files.createDirectories(copy.resolve("docs/ch09-x")).resolve("notes.html"), "<html></html>");
-        assertThat(NotesSection.ofQuestions(copy, java.util.List.of(q)).get("q9.1").reread()).as("a release with docs/")
-                .isEqualTo(site);
+    /**
+     * On the terminal ({@code quiz --check}) a page is a {@code file:} address with the anchor:
+     * what a click or a browser opens at the section. The AsciiDoc's {@code path:line} is named
+     * from where the student stands.
+     */
+    @Test
+    @DisplayName("on a terminal: the page as a file: address with its anchor; the AsciiDoc's path:line from the folder the student is in")
+    void onATerminal() throws IOException {
+        Path copy = tmp.resolve("my copy");
+        Files.writeString(Files.createDirectories(copy.resolve("chapters/ch09-x/src/docs/asciidoc")).resolve("ch09-x.adoc"),
+                "= Chapter nine\n\n=== Rule 1: one\n");
+        Files.createDirectories(copy.resolve("labs"));
+        Files.writeString(copy.resolve(KitPaths.RELEASE_MARKER), "a release\n");
+        NotesSection adoc = NotesSection.inCopy(copy, "ch09", "Rule 1: one");
+        assertThat(adoc.reread(copy, copy)).isEqualTo("reread ch09 \"Rule 1: one\" (chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:3)");
+        assertThat(adoc.reread(copy, copy.resolve("labs"))).as("from labs/")
+                .isEqualTo("reread ch09 \"Rule 1: one\" (../chapters/ch09-x/src/docs/asciidoc/ch09-x.adoc:3)");
+        Path html = page(copy, "docs");
+        String line = NotesSection.inCopy(copy, "ch09", "Rule 1: one").reread(copy, copy.resolve("labs"));
+        assertThat(line).isEqualTo("reread ch09 \"Rule 1: one\" (" + html.toUri() + "#_rule_1_one)")
+                .contains("file:///").contains("/my%20copy/docs/ch09-x/notes.html#_rule_1_one)");
+        assertThat(java.nio.file.Path.of(java.net.URI.create(line.substring(line.indexOf("(file:") + 1, line.indexOf('#')))))
+                .as("the address is the page's").isEqualTo(html.toAbsolutePath());
+        NotesSection none = new NotesSection("ch09", "ch09-x", "Rule 1: one", "_rule_1_one");
+        assertThat(none.reread(copy, copy)).as("no copy known: as reread()").isEqualTo(none.reread());
+    }
+
+    private static String reread(Path copy) { return NotesSection.inCopy(copy, "ch09", "Rule 1: one").reread(); }
+
+    private static Path page(Path copy, String site) throws IOException {
+        return Files.writeString(Files.createDirectories(copy.resolve(site).resolve("ch09-x")).resolve("notes.html"), "<html></html>");
     }
 }
