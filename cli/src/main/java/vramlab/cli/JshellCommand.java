@@ -10,7 +10,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
-import vramlab.quiz.build.CoreBuild;
 
 /**
  * {@code vramlab jshell <chapter>}: JShell on the chapter's classpath with its lab imported, on
@@ -25,7 +24,8 @@ import vramlab.quiz.build.CoreBuild;
                 help() that lists what to try, the steps you write, and the lab's scenarios as
                 files you can replay line by line with /open.
                 In a student's copy (labs/STUDENT_COPY exists), or with --mine, the cores are your
-                own code in labs/ (compiled first, only what changed): a step you have not written
+                own code in labs/ (compiled first: the cores the chapter uses, only what
+                changed): a step you have not written
                 throws its Todo, naming the step and the section of the notes to read.
                 --reference uses the reference cores in solutions/ instead.
                 When standard input is not a terminal, it runs the snippets it reads and exits, e.g.
@@ -52,11 +52,11 @@ final class JshellCommand implements Command {
             // Said at an interactive prompt; piped snippets (scripts, the kit's tests) keep stderr for errors.
             if (System.console() != null) io.err().println(StudentCores.whose(root, wantMine, "jshell " + chapter.id()));
             if (wantMine) {
-                CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
+                List<Path> built = StudentCores.forChapter(root, chapter, "jshell " + chapter.id(), io.err());
                 if (System.console() == null) {
-                    return StudentCores.runChild(root, built.classpath(), List.of("jshell", chapter.id()), io, true);
+                    return StudentCores.runChild(root, built, List.of("jshell", chapter.id()), io, true);
                 }
-                classpath = StudentCores.classpath(built.classpath());
+                classpath = StudentCores.classpath(built);
                 mine = true;
             }
         }

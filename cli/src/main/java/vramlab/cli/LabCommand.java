@@ -12,7 +12,6 @@ import picocli.CommandLine.Parameters;
 import vramlab.kit.ChapterLab;
 import vramlab.kit.Chapters;
 import vramlab.kit.Scenario;
-import vramlab.quiz.build.CoreBuild;
 import vramlab.quiz.feedback.StepPlaces;
 
 /**
@@ -24,7 +23,8 @@ import vramlab.quiz.feedback.StepPlaces;
         description = """
                 Runs the chapter's lab scenarios one by one and prints what the notes show.
                 In a student's copy (labs/STUDENT_COPY exists), or with --mine, they run on your
-                own code in labs/ (compiled first, only what changed); a scenario that needs a step
+                own code in labs/ (compiled first: the cores the chapter uses, only what
+                changed); a scenario that needs a step
                 you have not written says which and the others still run. --reference runs the
                 reference cores in solutions/ instead.
                 A scenario still running after --scenario-limit seconds (a step that loops forever) is
@@ -61,9 +61,9 @@ final class LabCommand implements Command {
             boolean mine = StudentCores.mine(root, cores, "lab");
             io.err().println(StudentCores.whose(root, mine, "lab " + c.id()));
             if (mine) {
-                CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
+                List<Path> built = StudentCores.forChapter(root, c, "lab " + c.id(), io.err());
                 try (StillRunning hint = hint(c, io)) {
-                    return StudentCores.runChild(root, built.classpath(),
+                    return StudentCores.runChild(root, built,
                             List.of("lab", c.id(), "--scenario-limit", String.valueOf(limitSeconds)), io, false);
                 }
             }
