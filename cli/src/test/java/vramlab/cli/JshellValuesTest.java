@@ -24,6 +24,18 @@ class JshellValuesTest {
             Long           | 21102592        | 21102592 (20.12 MiB)
             java.lang.Long | 2048            | 2048 (2.00 KiB)
             long           | -2097152        | -2097152 (-2.00 MiB)
+            long           | 2097153         | 2097153 (2 MiB + 1 B)
+            long           | 2097151         | 2097151 (2 MiB - 1 B)
+            long           | 2096640         | 2096640 (2 MiB - 512 B)
+            long           | 2097150         | 2097150 (2 MiB - 2 B)
+            long           | 1048575         | 1048575 (1 MiB - 1 B)
+            long           | 1047552         | 1047552 (1023.00 KiB)
+            long           | -2097153        | -2097153 (-2.00 MiB)
+            long           | 1025            | 1025 (1 KiB + 1 B)
+            long           | 1536            | 1536 (1.50 KiB)
+            long           | 300000          | 300000 (292.97 KiB)
+            long           | 21102593        | 21102593 (20.13 MiB)
+            long           | 1073742336      | 1073742336 (1 GiB + 512 B)
             long           | 1024            | 1024
             long           | 3               | 3
             int            | 20971520        | 20971520
@@ -40,6 +52,7 @@ class JshellValuesTest {
         try (JShell js = JShell.builder().executionEngine(new JshellLongs(), Map.of()).build()) {
             assertThat(value(js, "long va = 0x7f0a00000000L;")).isEqualTo("139680926400512 (0x7f0a00000000)");
             assertThat(value(js, "20L << 20")).isEqualTo("20971520 (20.00 MiB)");
+            assertThat(value(js, "(2L << 20) + 1")).as("an off-by-one is not shown as the round figure").isEqualTo("2097153 (2 MiB + 1 B)");
             assertThat(value(js, "va + 0")).isEqualTo("139680926400512 (0x7f0a00000000)");
             assertThat(value(js, "int n = 20971520;")).isEqualTo("20971520");
             assertThat(value(js, "\"20971520\"")).isEqualTo("\"20971520\"");
