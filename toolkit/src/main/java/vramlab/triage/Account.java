@@ -18,6 +18,8 @@ final class Account {
     private static final long PRINT_TOLERANCE = 16 * MiB;
 
     final long capacity, free, requested, allocated, unallocated, reserved, privatePools;
+    /** The memory fraction's cap the message prints ("X allowed"), or -1. */
+    final long allowed;
     final long self, others, nonPyTorch;
     /** The pid whose line is this process (no "this process" line, a container's pid); or -1. */
     final int selfSeenAs;
@@ -30,6 +32,8 @@ final class Account {
      * ({@link Rounded}); null where the long beside them is -1.
      */
     final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR, allocatedR;
+    /** {@link #allowed} with its rounding; null where the message prints no cap. */
+    private final Rounded allowedR;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -38,6 +42,7 @@ final class Account {
         allocated = r.get(Figure.ALLOCATED_BY_PYTORCH);
         unallocated = r.get(Figure.RESERVED_BUT_UNALLOCATED);
         privatePools = r.get(Figure.PRIVATE_POOLS);
+        allowed = r.get(Figure.ALLOWED);
         reserved = reservedOf(r);
         long s = r.get(Figure.THIS_PROCESS);
         int seenAs = -1;
@@ -58,6 +63,7 @@ final class Account {
         capacityR = rounded(capacity, fam);
         freeR = rounded(free, fam);
         requestedR = rounded(requested, fam);
+        allowedR = rounded(allowed, fam);
         Rounded alloc = rounded(allocated, fam), unalloc = rounded(unallocated, fam);
         allocatedR = alloc;
         // 1.4 to 2.0 print reserved and allocated, and the parser takes their difference; 0.4 to 1.3
@@ -173,6 +179,34 @@ final class Account {
     Rounded liveR() {
         if (allocatedR != null) return allocatedR;
         return reservedR == null || unallocatedR == null ? null : reservedR.minus(unallocatedR);
+    }
+
+    /**
+     * The card as PyTorch may fill it, with its rounding: the cap a memory fraction sets where the
+     * message prints one ("X allowed": {@code allowed_memory_maximum}, the fraction times the total,
+     * which PyTorch's reserved bytes may not pass; c10/cuda/CUDACachingAllocator.cpp @001074d,
+     * setMemoryFraction and the OOM message), else the total capacity; null where neither is known
+     * (a capacity of 0 is no card).
+     */
+    Rounded cardR() {
+        if (allowedR != null && allowed > 0) return allowedR;
+        return capacity > 0 ? capacityR : null;
+    }
+
+    /** {@link #cardR} in words: "the 12.00 GiB card", "the 9.80 GiB this process's memory fraction allows". */
+    String cardText() {
+        return allowed > 0 ? "the " + formatSize(allowed) + " this process's memory fraction allows"
+                : "the " + formatSize(capacity) + " card";
+    }
+
+    /**
+     * What {@link #cardR} leaves past the live tensors and the request, with the rounding of the
+     * figures: below 0, the live tensors alone (the cache's holes left out) and the request exceed
+     * the card, and no arrangement of the cache fits them; null where a figure is missing.
+     */
+    Rounded roomPastLiveR() {
+        Rounded card = cardR(), live = liveR();
+        return card == null || live == null || requestedR == null ? null : card.minus(live).minus(requestedR);
     }
 
     /** This process's memory beyond what PyTorch reserved, with its error; null where unknown. */

@@ -67,15 +67,58 @@ public final class FixLadder {
                     "Set max_split_size_mb so large cached blocks are not split for small requests.",
                     "First on a release without expandable segments (before 2.1).",
                     Fix.Sets.MAX_SPLIT_SIZE_MB),
-            new Rung("smaller batch", "first when the live tensors alone exceed the card",
+            new Rung("smaller batch", "first when the live tensors plus the request exceed the card (or its memory fraction)",
                     "Lower the batch size.",
                     "It costs throughput, so it comes after the free rungs, unless the live "
-                            + "tensors alone exceed the card."),
+                            + "tensors plus the request exceed the card (or what its memory fraction "
+                            + "allows): then no arrangement of the cache fits them."),
             new Rung("restart", "last, always: it only resets the cache",
                     "Restart the process: it only resets the cache.",
                     "Last. empty_cache() is on no rung: a segment with a hole also holds a live "
                             + "block, and only wholly free segments (or whole free pages) go back."));
     // end::fragmentation-fixes[]
+
+    /** The rung a message's figures can move to the front ({@link #fragmentationFixes}). */
+    private static final Rung SMALLER_BATCH = rung("smaller batch");
+
+    private static Rung rung(String name) {
+        for (Rung r : FRAGMENTATION_FIXES) if (r.name().equals(name)) return r;
+        throw new IllegalStateException("no rung " + name);
+    }
+
+    /**
+     * Fragmentation's ladder for one message: {@link #FRAGMENTATION_FIXES}, except that the
+     * smaller batch comes first where the message's own figures put the live tensors plus the
+     * request past the card, or past the cap its memory fraction prints ({@link Account#cardR}):
+     * no arrangement of the cache, and so no allocator setting, fits them then. The figures are
+     * rounded ({@link Rounded}): the order follows them as printed, and where the rounding alone
+     * could flip it the rung says so, a lead, not a finding (as the fragmentation rung does).
+     */
+    static List<Fix> fragmentationFixes(Reading r) {
+        Account a = Account.of(r);
+        Rounded room = a.roomPastLiveR();
+        Boolean fits = room == null ? Boolean.TRUE : room.atLeast(0);
+        if (fits == Boolean.TRUE) return entries(FRAGMENTATION_FIXES);
+        boolean first = room.value() < 0;
+        String figures = (r.family() == Family.SNAPSHOT ? "the snapshot's " : "the message's ") + a.liveR().text() + " of live tensors plus the "
+                + a.requestedR.text() + " asked make " + a.liveR().plus(a.requestedR).text();
+        String why = fits == Boolean.FALSE
+                ? "First here: " + figures + ", more than " + a.cardText() + ", so no arrangement of the "
+                        + "cache, and no allocator setting, makes room for the request."
+                : first
+                ? "First here: " + figures + ", more than " + a.cardText() + " as printed; within the "
+                        + "rounding of the message's figures they may fit or not: a lead, not a finding."
+                : SMALLER_BATCH.why() + " Here " + figures + ", within the rounding of " + a.cardText()
+                        + ": whether they exceed it, which would put this rung first, is a lead, not a finding.";
+        Fix batch = new Fix(SMALLER_BATCH.fix() + " " + why, SMALLER_BATCH.sets());
+        List<Fix> out = new ArrayList<>();
+        if (first) out.add(batch);
+        for (Rung rung : FRAGMENTATION_FIXES) {
+            if (rung != SMALLER_BATCH) out.add(rung.entry());
+            else if (!first) out.add(batch);
+        }
+        return List.copyOf(out);
+    }
 
     /** {@code rungs} as the triage prints them, cheapest first. */
     public static List<String> texts(List<Rung> rungs) {

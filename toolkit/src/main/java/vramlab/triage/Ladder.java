@@ -222,8 +222,8 @@ public final class Ladder {
         // The figures are rounded (Rounded): a test the rounding alone could decide is null.
         Boolean fits = a.unallocatedR.plus(countedR()).minus(a.requestedR).atLeast(0);
         long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
-        // <= 0: no card to weigh against; null: the rounding alone could put them past the card
-        Boolean roomR = a.capacity <= 0 ? Boolean.TRUE : a.capacityR.minus(a.liveR()).minus(a.requestedR).atLeast(0);
+        // no card to weigh against: room; null: the rounding alone could put them past the card (or its cap)
+        Boolean roomR = a.cardR() == null ? Boolean.TRUE : a.roomPastLiveR().atLeast(0);
         boolean roomOnCard = roomR != Boolean.FALSE;
         Boolean large = a.unallocatedR.atLeastPercent(FRAGMENTATION_PERCENT_OF_RESERVED, a.reservedR);
         String u1 = a.unallocatedR.text() + " is reserved by PyTorch but unallocated ("
@@ -231,8 +231,8 @@ public final class Ladder {
         String s;
         if (!roomOnCard) {
             s = "1. Fragmentation: " + u1 + ", but the " + formatSize(live) + " of live tensors "
-                    + "plus the " + formatSize(tried) + " asked exceed the " + formatSize(a.capacity)
-                    + " card: no arrangement of the cache makes it fit.";
+                    + "plus the " + formatSize(tried) + " asked exceed " + a.cardText()
+                    + ": no arrangement of the cache makes it fit.";
         } else if (fits == Boolean.FALSE) {
             s = "1. Fragmentation: " + u1 + "; with " + freeWords() + " that is still "
                     + "less than the " + formatSize(tried) + " asked: defragmenting would not fit it.";
@@ -255,7 +255,7 @@ public final class Ladder {
         if (roomR == null && roomOnCard && large != Boolean.FALSE && fits != Boolean.FALSE) {
             unsettled.add(Cause.FRAGMENTATION);
             s += " The " + a.liveR().plus(a.requestedR).text() + " of live tensors plus the request come within the"
-                    + " rounding of the " + formatSize(a.capacity) + " card: whether any arrangement of the cache"
+                    + " rounding of " + a.cardText() + ": whether any arrangement of the cache"
                     + " fits them is a lead, not a finding.";
         }
         add(Cause.FRAGMENTATION, a.unallocatedR, fits != Boolean.FALSE && roomOnCard, large != Boolean.FALSE && roomOnCard, s);
