@@ -18,16 +18,29 @@ import java.util.List;
  * @param evidence    the sentence with the figures behind it
  * @param error       how far the true bytes may lie from {@code bytes}, from the rounding of the
  *                    printed figures they were computed from ({@link Rounded}); 0 when exact
+ * @param lead        whether the rounding of those figures alone could flip the verdict
+ *                    ({@link #qualifies}, the ranking's "enough alone"): the ladder decides it once, where
+ *                    its sentence says "a lead, not a finding", and the ranking's table, its JSON row and
+ *                    the decision read it from here
  */
 public record Candidate(Cause cause, long bytes, int share, boolean sufficient, boolean significant,
-                            String evidence, long error) {
+                            String evidence, long error, boolean lead) {
 
     /** A candidate whose bytes are exact (or none). */
     public Candidate(Cause cause, long bytes, int share, boolean sufficient, boolean significant, String evidence) {
-        this(cause, bytes, share, sufficient, significant, evidence, 0);
+        this(cause, bytes, share, sufficient, significant, evidence, 0, false);
     }
 
-    Candidate withError(long e) { return new Candidate(cause, bytes, share, sufficient, significant, evidence, e); }
+    Candidate withError(long e) { return new Candidate(cause, bytes, share, sufficient, significant, evidence, e, lead); }
+
+    Candidate withLead(boolean l) { return new Candidate(cause, bytes, share, sufficient, significant, evidence, error, l); }
+
+    /** The ranking's verdict in words, "enough alone" and the like, marked where it is a lead. */
+    public String verdict() {
+        String v = cause == Cause.CANNOT_TELL ? "no figure to weigh" : qualifies() ? "enough alone"
+                : significant ? "not enough alone" : "too small to count";
+        return lead ? v + ": a lead, not a finding" : v;
+    }
 
     /** The bytes as precise as their figures ("0.45 GiB ± 0.01 GiB"); null when no figure measures it. */
     public String bytesText() { return bytes < 0 ? null : new Rounded(bytes, error).text(); }

@@ -157,9 +157,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             boolean byWords = c.bytes() < 0 && c.share() == 100;
             String bytes = c.bytes() >= 0 ? c.bytesText() : byWords ? "(named by the paste)"
                     : "(no figure)";
-            String verdict = c.cause() == Cause.CANNOT_TELL ? "no figure to weigh"
-                    : c.qualifies() ? "enough alone" : c.significant() ? "not enough alone"
-                    : "too small to count";
+            String verdict = c.verdict();
             String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
             sb.append(String.format("  %-22s %4s  %-20s %s\n", c.cause().name(), share, bytes,
                     verdict));
@@ -174,7 +172,8 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
      * earlier keys see no change; then the error of each byte figure, as {@link Rounded} weighs
      * it (PyTorch prints sizes with two decimals): {@code shortfallErrorBytes}, and
      * {@code numbersErrorBytes} with a key for each of {@code numbers} (null where the figure is
-     * absent or not bytes); each row of {@code ranked} ends with its {@code errorBytes}. An
+     * absent or not bytes); each row of {@code ranked} ends with its {@code errorBytes}, then
+     * {@code lead}: true where that rounding alone could flip its {@code enoughAlone}. An
      * error is how far the truth may lie above or below the figure, in bytes; 0 when exact (a
      * snapshot's). The keys come in this order, always all of them.
      */
@@ -211,6 +210,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             row.put("enoughAlone", c.qualifies());
             row.put("evidence", c.evidence());
             row.put("errorBytes", c.bytes() >= 0 ? c.error() : null);
+            row.put("lead", c.lead());
             rows.add(row);
         }
         o.put("ranked", rows);

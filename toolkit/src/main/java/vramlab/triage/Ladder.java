@@ -5,9 +5,7 @@ import static vramlab.units.Bytes.MiB;
 import static vramlab.units.Bytes.formatSize;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The triage ladder (the 3 a.m. ladder): for one reading of a message, which cause it is, as
@@ -60,8 +58,8 @@ public final class Ladder {
     private String marginLead = "";
     private Finding finding;
     private Candidate picked;
-    /** Causes whose rung is within the rounding of the message's figures (see {@link #unsettled}). */
-    private final Set<Cause> unsettled = EnumSet.noneOf(Cause.class);
+    /** Whether the rung being weighed is within the rounding of the message's figures (see {@link #unsettled}). */
+    private boolean rungLead;
 
     private Ladder(Reading r) {
         this.r = r;
@@ -249,11 +247,11 @@ public final class Ladder {
                     + formatSize(tried)
                     + " if they were one run (steady shapes close them; expandable segments "
                     + "return only the whole pages among them)." + PoolClause.of(r).fragmentationLead()
-                    + unsettled(Cause.FRAGMENTATION, large, "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED
+                    + unsettled(large, "the kit's line of " + FRAGMENTATION_PERCENT_OF_RESERVED
                     + "% of reserved", fits);
         }
         if (roomR == null && roomOnCard && large != Boolean.FALSE && fits != Boolean.FALSE) {
-            unsettled.add(Cause.FRAGMENTATION);
+            rungLead = true;
             s += " The " + a.liveR().plus(a.requestedR).text() + " of live tensors plus the request come within the"
                     + " rounding of " + a.cardText() + ": whether any arrangement of the cache"
                     + " fits them is a lead, not a finding.";
@@ -287,7 +285,7 @@ public final class Ladder {
                         + ", enough for the " + formatSize(tried) + "." : ", too little to make the "
                         + formatSize(tried) + " fit.");
         if (large != Boolean.FALSE && fits) {
-            s += unsettled(Cause.OTHER_PROCESSES, large, "the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD
+            s += unsettled(large, "the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD
                     + "% of the card", fitsR);
         }
         add(Cause.OTHER_PROCESSES, o, fits, large != Boolean.FALSE, s);
@@ -326,7 +324,7 @@ public final class Ladder {
         RunSize run = RunSize.of(r);
         Cause who = run.shown() ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
         if (large) s += run.gapClause();
-        if (large && fits) s += unsettled(who, largeR, "a context's ceiling", fitsR);
+        if (large && fits) s += unsettled(largeR, "a context's ceiling", fitsR);
         add(who, g.minus(typical), fits, large, s);
     }
 
@@ -356,7 +354,7 @@ public final class Ladder {
                 + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")" + run.outsideClause()
                 : ", about a context's worth.");
         Cause c = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
-        if (large && fits) s += unsettled(c, largeR, "the kit's line of a context", fitsR);
+        if (large && fits) s += unsettled(largeR, "the kit's line of a context", fitsR);
         add(c, out.minus(ContextReserve.PROCESS_CONTEXT), fits, large, s);
     }
 
@@ -378,8 +376,8 @@ public final class Ladder {
         boolean large = largeR != Boolean.FALSE, fits = fitsR != Boolean.FALSE;
         add(Cause.CUDA_GRAPH_POOLS, pr, fits, large, "4. Graph pools: " + formatSize(p)
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
-                + "live and unusable for ordinary tensors" + (large && fits ? "." + unsettled(Cause.CUDA_GRAPH_POOLS,
-                largeR, "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", fitsR)
+                + "live and unusable for ordinary tensors" + (large && fits ? "." + unsettled(largeR,
+                "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", fitsR)
                 : "; too little to explain the shortfall."));
     }
 
@@ -431,7 +429,8 @@ public final class Ladder {
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
                         + "what it no longer allocates." + (lead.isEmpty() ? "" : " " + lead)
                         : "the live tensors (no figure).")
-                .withError(live >= 0 ? a.allocatedR.error() : 0);   // the allocated figure's rounding
+                .withError(live >= 0 ? a.allocatedR.error() : 0)   // the allocated figure's rounding
+                .withLead(!lead.isEmpty());
     }
 
     /** The free bytes as the rungs count them, in words. */
@@ -506,7 +505,9 @@ public final class Ladder {
     private void add(Cause c, Rounded bytes, boolean sufficient, boolean significant, String sentence) {
         evidence.add(sentence);
         candidates.add(Candidate.measured(c, Math.max(0, bytes.value()), shortfall, sufficient, significant, sentence)
-                .withError(bytes.high() <= 0 ? 0 : bytes.error()));   // surely none: exactly none
+                .withError(bytes.high() <= 0 ? 0 : bytes.error())   // surely none: exactly none
+                .withLead(rungLead));
+        rungLead = false;
     }
 
     private String decision(Candidate pick) {
@@ -516,7 +517,7 @@ public final class Ladder {
                         + " shortfall" : "") + ", the most of any cause that alone makes the "
                 + "request fit (ties within a factor of two go to the earlier ladder step)."
                 + (pick.cause() == Cause.FRAGMENTATION ? PoolClause.of(r).decisionNote() : "")
-                + (unsettled.contains(pick.cause()) ? " Its rung is within the rounding of the message's "
+                + (pick.lead() ? " Its rung is within the rounding of the message's "
                         + "figures: check it before acting on it." : "");
     }
 
@@ -525,12 +526,13 @@ public final class Ladder {
 
     /**
      * Where a rung's test is within the rounding of the figures ({@link Rounded}, null): the
-     * sentence that says so, the cause kept in the running but marked, so the decision does not
-     * assert it. Empty where the figures settle both tests.
+     * sentence that says so, the cause kept in the running but marked ({@link Candidate#lead}, which
+     * the ranking, its JSON and the decision read), so the decision does not assert it. Empty where
+     * the figures settle both tests.
      */
-    private String unsettled(Cause c, Boolean large, String line, Boolean fits) {
+    private String unsettled(Boolean large, String line, Boolean fits) {
         if (large != null && fits != null) return "";
-        unsettled.add(c);
+        rungLead = true;
         List<String> what = new ArrayList<>();
         if (large == null) what.add("the bytes may be under " + line);
         if (fits == null) what.add("they may fall short of the request");

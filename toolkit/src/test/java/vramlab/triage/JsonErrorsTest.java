@@ -45,7 +45,10 @@ class JsonErrorsTest {
         Map<String, Object> full = rows.stream().filter(r -> r.get("cause").equals("FULL_OR_DRIVER_RESERVE"))
                 .findFirst().orElseThrow();
         assertThat(((Number) full.get("errorBytes")).longValue()).as("the live tensors, as printed").isEqualTo(GIB_ERROR);
-        assertThat(json).contains("\"errorBytes\":" + 2 * GIB_ERROR + "}");
+        // each row ends with its errorBytes, then lead (whether the rounding alone could flip enoughAlone)
+        assertThat(json).contains("\"errorBytes\":" + 2 * GIB_ERROR + ",\"lead\":false}");
+        assertThat(rows).allSatisfy(r -> assertThat(List.copyOf(r.keySet()).subList(r.size() - 2, r.size()))
+                .containsExactly("errorBytes", "lead"));
     }
 
     @Test
