@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import vramlab.advise.Advice;
-import vramlab.advise.Outcome;
 import vramlab.replay.RunPage;
 import vramlab.replay.Timeline;
 import vramlab.advise.Setting;
@@ -105,14 +104,8 @@ final class AdviseCommand implements Command {
         io.out().print(text);
         io.out().flush();
         if (html != null) {
-            List<RunPage.Row> rows = new ArrayList<>();
-            for (int i = 0; i < advice.outcomes().size(); i++) {
-                Outcome o = advice.outcomes().get(i);
-                rows.add(new RunPage.Row(o.setting().name(), timelines.get(i), o.whatIf().verdict()));
-            }
-            String fraction = advice.fractionNote();
             HtmlPage.write("advise", html, RunPage.html(w.source(), advice.cardKnown() ? advice.card() : -1,
-                    rows, advice.holders(), fraction == null ? List.of() : List.of(fraction), advice.recommendation()));
+                    advice.pageRows(timelines), advice.holders(), advice.pageNotes(), advice.recommendation()));
             io.err().println("advise: wrote " + html);
         }
         return 0;

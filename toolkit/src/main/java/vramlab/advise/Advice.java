@@ -161,6 +161,38 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         return null;
     }
 
+    /**
+     * Whether the table marks {@code o}: its peak is the state the recorded history starts from
+     * while some other row's is not ({@link StartPeak}).
+     */
+    public boolean peakAtStartMarked(Outcome o) { return StartPeak.some(outcomes) && StartPeak.at(o); }
+
+    /** The line under the table that says what that mark means, or null when no row is marked. */
+    public String startPeakNote() { return StartPeak.footnote(outcomes); }
+
+    /**
+     * The rows of {@code advise --html}'s page: each row's name, the timeline heard from its replay
+     * ({@link #of(Workload, String, List, java.util.function.Consumer, List)}), its verdict, and its
+     * mark ({@link #peakAtStartMarked}), which the page's table and its JSON carry as the text does.
+     */
+    public List<vramlab.replay.RunPage.Row> pageRows(List<vramlab.replay.Timeline> timelines) {
+        List<vramlab.replay.RunPage.Row> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            Outcome o = outcomes.get(i);
+            rows.add(new vramlab.replay.RunPage.Row(o.setting().name(), timelines.get(i), o.whatIf().verdict(),
+                    peakAtStartMarked(o)));
+        }
+        return rows;
+    }
+
+    /** The lines under the page's table: what the start's mark means, what a memory fraction rests on. */
+    public List<String> pageNotes() {
+        List<String> notes = new java.util.ArrayList<>();
+        if (startPeakNote() != null) notes.add(startPeakNote());
+        if (fractionNote() != null) notes.add(fractionNote());
+        return notes;
+    }
+
     /** The OOMs a row counts: none when the card is unknown (the replay's card is an assumption). */
     private long ooms(Outcome o) { return cardKnown ? o.ooms() : 0; }
 
@@ -233,10 +265,13 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         }
         int w = "setting".length();
         for (Outcome o : outcomes) w = Math.max(w, o.setting().name().length());
-        String format = "%-" + w + "s %14s %22s %5s  %s\n";
-        sb.append('\n').append(String.format(format, "setting", "peak reserved", "holes at the peak",
-                "OOMs", "first OOM"));
-        for (Outcome o : outcomes) sb.append(row(o, format));
+        boolean marked = StartPeak.some(outcomes);      // a marked peak gets its mark in one more column
+        String format = "%-" + w + "s " + (marked ? "%15s" : "%14s") + " %22s %5s  %s\n";
+        sb.append('\n').append(String.format(format, "setting", marked ? "peak reserved " : "peak reserved",
+                "holes at the peak", "OOMs", "first OOM"));
+        for (Outcome o : outcomes) sb.append(row(o, format, marked));
+        String footnote = StartPeak.footnote(outcomes);
+        if (footnote != null) sb.append(footnote).append('\n');
         if (outcomes.get(0).whatIf() != null) sb.append(verdicts(w));
         sb.append('\n').append(recommendation());
         return sb.toString();
@@ -250,7 +285,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             List<Outcome> ranked = new java.util.ArrayList<>(outcomes);
             ranked.sort(java.util.Comparator.comparingLong(Outcome::peakReserved));
             for (Outcome o : ranked) {
-                sb.append(String.format("  %-" + w + "s %s%n", o.setting().name(), formatSize(o.peakReserved())));
+                sb.append(String.format("  %-" + w + "s %s%n", o.setting().name(), formatSize(o.peakReserved())
+                        + (StartPeak.some(outcomes) && StartPeak.at(o) ? StartPeak.MARK : "")));
             }
             return sb.toString();
         }
@@ -279,12 +315,17 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         return null;
     }
 
-    private String row(Outcome o, String format) {
+    /** A row's peak reserved, marked when {@code marked} and the row peaks at the start ({@link StartPeak}). */
+    private static String peak(Outcome o, boolean marked) {
+        return formatSize(o.peakReserved()) + (!marked ? "" : StartPeak.at(o) ? StartPeak.MARK : " ");
+    }
+
+    private String row(Outcome o, String format, boolean marked) {
         long holes = o.fragmentationAtPeak();
         String shown = formatSize(holes) + " (" + percent(holes, o.peakReserved()) + ")";
         String first = o.firstOom() == null || !cardKnown ? "-" : "step " + o.firstOomStep() + ", "
                 + position(o) + ": alloc " + formatSize(o.firstOom().size());
-        return String.format(format, o.setting().name(), formatSize(o.peakReserved()), shown,
+        return String.format(format, o.setting().name(), peak(o, marked), shown,
                 cardKnown ? String.valueOf(o.ooms()) : "?", first);
     }
 
@@ -333,6 +374,10 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append("workload or use a larger card.\n");
             return sb.toString();
         }
+        if (b == d && StartPeak.some(outcomes) && StartPeak.at(d)) {
+            sb.append(StartPeak.keepCaveat(outcomes, base));
+            return sb.toString();
+        }
         if (b == d || line().isEmpty()) {
             sb.append("keep ").append(base).append(": no setting replays this workload with fewer OOMs, or ")
               .append("with more than ").append(SAME_PEAK_PERCENT).append("% (and ")
@@ -349,6 +394,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append(" less than ").append(base);
             if (!cardKnown) sb.append(" (the card is unknown: whether either fits is not said)");
         }
+        sb.append(StartPeak.chosenCaveat(outcomes, b, base));
         sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
           .append(NEWER_NAME.replace("%s", b.setting().conf())).append('\n');
         if (!b.setting().code().isEmpty()) {

@@ -18,8 +18,17 @@ import vramlab.figures.Svg;
  * id="vramlab-run">}, data, never executed), taken from the drawn series themselves.
  */
 public final class RunPage {
-    /** One setting's run: its name, the series heard from its replay, and its verdict in words. */
-    public record Row(String name, Timeline timeline, String verdict) {}
+    /**
+     * One setting's run: its name, the series heard from its replay, its verdict in words, and
+     * whether {@code advise} marks its peak as the state the recorded history starts from (the
+     * history never reserved more under it; its table's mark and note say so).
+     */
+    public record Row(String name, Timeline timeline, String verdict, boolean peakAtStart) {
+        public Row(String name, Timeline timeline, String verdict) { this(name, timeline, verdict, false); }
+    }
+
+    /** Beside a peak that is the recorded start's, as {@code advise}'s table marks it. */
+    public static final String START_MARK = "*";
 
     private RunPage() {}
 
@@ -49,6 +58,7 @@ public final class RunPage {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", r.name());
             m.put("peakReserved", t.peakReserved());
+            m.put("peakAtStart", r.peakAtStart());
             List<Object> ooms = new ArrayList<>();
             for (int p : t.ooms()) ooms.add((long) p);
             m.put("ooms", ooms);
@@ -74,7 +84,8 @@ public final class RunPage {
         for (int i = 0; i < rows.size(); i++) {
             Timeline t = rows.get(i).timeline();
             sb.append("<tr><td>").append(Svg.escape(rows.get(i).name())).append("</td><td class=\"n\">")
-              .append(formatSize(t.peakReserved())).append("</td><td class=\"n\">")
+              .append(formatSize(t.peakReserved())).append(rows.get(i).peakAtStart() ? START_MARK : "")
+              .append("</td><td class=\"n\">")
               .append(card > 0 ? String.valueOf(t.ooms().size()) : "?")     // on an assumed card: said of none
               .append("</td><td>").append(Svg.escape(rows.get(i).verdict())).append("</td></tr>\n");
         }
