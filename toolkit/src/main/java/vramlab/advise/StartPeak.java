@@ -43,8 +43,8 @@ final class StartPeak {
         return MARK + " peak at the start: under this setting the history never reserves beyond the state it starts"
                 + " from (the snapshot's segments, " + formatSize(start(rows)) + " reserved, kept as recorded under"
                 + " every row), so this peak is that state's, not one the setting made, and the holes are those the"
-                + " history leaves in it. No row can show less, so these rows tie: they show that the history fits in"
-                + " that state under them, not what each would have saved before the history began";
+                + " history leaves in it. No row can show less: the marked rows tie there, and show that the history"
+                + " fits in that state under them, not what each would have saved before the history began";
     }
 
     /**

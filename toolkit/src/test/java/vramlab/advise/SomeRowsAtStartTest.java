@@ -69,8 +69,9 @@ class SomeRowsAtStartTest {
                 .contains("\n* peak at the start: under this setting the history never reserves beyond the state it"
                         + " starts from (the snapshot's segments, 200.00 MiB reserved, kept as recorded under every"
                         + " row), so this peak is that state's, not one the setting made, and the holes are those the"
-                        + " history leaves in it. No row can show less, so these rows tie: they show that the history"
-                        + " fits in that state under them, not what each would have saved before the history began\n");
+                        + " history leaves in it. No row can show less: the marked rows tie there, and show that the"
+                        + " history fits in that state under them, not what each would have saved before the history"
+                        + " began\n");
         assertThat(a.outcomes()).extracting(a::peakAtStartMarked).containsExactly(true, false, true, false);
     }
 
