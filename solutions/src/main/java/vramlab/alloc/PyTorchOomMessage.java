@@ -24,17 +24,40 @@ import java.util.List;
  * {@code PYTORCH_CUDA_ALLOC_CONF} up to 2.9, {@code PYTORCH_ALLOC_CONF} in 2.10, whose
  * c10/core/AllocatorConfig.cpp reads {@code PYTORCH_ALLOC_CONF} first and keeps
  * {@code PYTORCH_CUDA_ALLOC_CONF} as a deprecated fallback ({@link #TAIL_NEWER}); the rest of the
- * text is the same.
+ * text is the same in both, the link included. 2.11 changed the hint again ({@link #TAIL_SINCE_2_11}:
+ * the older variable, and a docs.pytorch.org link to the section on it); the kit models no release
+ * after 2.10 ({@link PyTorchRelease}), so no replay prints that form, and {@code triage} reads it.
  */
 public final class PyTorchOomMessage {
-    /** The hint and link, as the 2024 source prints them. */
+    /** The hint and link, as the 2024 source prints them, and 2.9 ({@link PyTorchRelease#V2_9}). */
     public static final String TAIL = "If reserved but unallocated memory is large try setting "
             + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
             + "See documentation for Memory Management  "
             + "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
 
-    /** The same hint as the newest releases word it. */
+    /**
+     * The same hint as 2.10 ({@link PyTorchRelease#V2_10}) words it: the newer variable, the same
+     * link (what pytorch/pytorch#172327 says main printed before it changed both, January 2026).
+     */
     public static final String TAIL_NEWER = TAIL.replace("PYTORCH_CUDA_ALLOC_CONF=", "PYTORCH_ALLOC_CONF=");
+
+    /**
+     * The hint as 2.11 and later print it: {@code PYTORCH_CUDA_ALLOC_CONF} again, and the link to
+     * the docs' section on it at docs.pytorch.org. Word for word the stored
+     * c10/cuda/CUDACachingAllocator.cpp at commit eb42ad6eca0c ({@code malloc}'s
+     * {@code TORCH_CHECK_WITH(OutOfMemoryError, ...)}; a main after PR #165135, as it reads
+     * {@code AcceleratorAllocatorConfig::max_split_size()}). The change is pytorch/pytorch#172327
+     * ("Update memory error message documentation link and variable name for
+     * PYTORCH_CUDA_ALLOC_CONF", opened 2026-01-13), whose description says the message named
+     * {@code PYTORCH_ALLOC_CONF}, as 2.10's does ({@link #TAIL_NEWER}), and linked an anchor that
+     * no longer held. The first release that prints it is 2.11: a torch-2.11.0+cu128 log (an
+     * Ultralytics 8.4.116 run) has this text word for word. The PR's merge commit is not among the
+     * sources the kit could read. Not modelled: the kit's releases end at 2.10.
+     */
+    public static final String TAIL_SINCE_2_11 = "If reserved but unallocated memory is large try setting "
+            + "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
+            + "See documentation for Memory Management  "
+            + "(https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)";
 
     private PyTorchOomMessage() {}
 

@@ -57,9 +57,10 @@ public enum PyTorchRelease {
      * @13e144e expects, and the keys of CUDAAllocatorConfig.cpp @b944315 ({@link AllocConfKeys}),
      * {@code per_process_memory_fraction} among them. The release rests on the merge dates: 2.10.0's
      * release notes (meta-pytorch/torch-release-notes 2.10.0/final.md, as stored) list neither PR.
-     * The OOM message says {@code PYTORCH_ALLOC_CONF} (PR #172327, January
-     * 2026, describes the message on main and proposes to go back to
-     * {@code PYTORCH_CUDA_ALLOC_CONF}; releases after 2.10 are not modelled). A fraction of 1.0
+     * The OOM message says {@code PYTORCH_ALLOC_CONF}, with 2.9's link (PR #172327, January
+     * 2026, describes that message on main and changes it back to {@code PYTORCH_CUDA_ALLOC_CONF}
+     * with a docs.pytorch.org link, the form 2.11 prints, {@link PyTorchOomMessage#TAIL_SINCE_2_11};
+     * releases after 2.10 are not modelled). A fraction of 1.0
      * is no limit: {@code setMemoryFraction} keeps {@code allowed_memory_maximum} empty unless
      * {@code fraction < 1.0} (CUDACachingAllocator.cpp as PR #161035, "Add
      * per_process_memory_fraction to PYTORCH_CUDA_ALLOC_CONF", September 2025, left it), so

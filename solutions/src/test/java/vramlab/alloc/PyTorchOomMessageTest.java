@@ -33,6 +33,29 @@ class PyTorchOomMessageTest {
     }
 
     @Test
+    @DisplayName("the hint per release: 2.9 and 2.10 link #environment-variables (2.10 naming PYTORCH_ALLOC_CONF);"
+            + " 2.11's form, which no modelled release prints, is the stored source's word for word")
+    void hintPerRelease() {
+        var f = new PyTorchOomMessage.Facts(mib(20), 0, gib(24), mib(50), List.of(), -1, gib(12), 0, gib(13));
+        String link = " (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)";
+        assertThat(PyTorchOomMessage.format(f, PyTorchRelease.V2_9.hintVariable()))
+                .endsWith("try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See"
+                        + " documentation for Memory Management " + link);
+        assertThat(PyTorchOomMessage.format(f, PyTorchRelease.V2_10.hintVariable()))
+                .endsWith("try setting PYTORCH_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See"
+                        + " documentation for Memory Management " + link);
+        // c10/cuda/CUDACachingAllocator.cpp @eb42ad6eca0c, malloc's TORCH_CHECK_WITH(OutOfMemoryError, ...),
+        // its literals in order (pytorch/pytorch#172327; first printed by 2.11.0)
+        assertThat(" " + PyTorchOomMessage.TAIL_SINCE_2_11).isEqualTo(" If reserved but unallocated memory is large try setting"
+                + " PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid"
+                + " fragmentation.  See documentation for Memory Management "
+                + " (https://docs.pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf)");
+        for (PyTorchRelease r : PyTorchRelease.values()) {
+            assertThat(PyTorchOomMessage.format(f, r.hintVariable())).as(r.toString()).doesNotContain("docs.pytorch.org");
+        }
+    }
+
+    @Test
     @DisplayName("a memory fraction adds 'allowed', and private pools are counted as allocated")
     void allowedAndPrivatePools() {
         var f = new PyTorchOomMessage.Facts(mib(2), 1, gib(80), 0, List.of(), gib(40), gib(30), gib(2), gib(35));

@@ -238,6 +238,24 @@ public final class MessageParser {
                 Figure.FREE);
     }
 
+    /**
+     * A hint that names {@code PYTORCH_ALLOC_CONF}: 2.10 words it so, 2.11 names the older variable
+     * again (vramlab.alloc.PyTorchOomMessage: TAIL_NEWER, TAIL_SINCE_2_11, and their sources).
+     */
+    static final String ALLOC_CONF_NOTE = "It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the"
+            + " variable, as PyTorch 2.10 words its hint (2.9 and older, and 2.11 and later, name"
+            + " PYTORCH_CUDA_ALLOC_CONF).";
+
+    /**
+     * A hint that links docs.pytorch.org's section on {@code PYTORCH_CUDA_ALLOC_CONF}: 2.11's form
+     * (pytorch/pytorch#172327; vramlab.alloc.PyTorchOomMessage.TAIL_SINCE_2_11 cites the source),
+     * where 2.10 and older link pytorch.org/docs/stable/notes/cuda.html#environment-variables.
+     */
+    static final String SINCE_2_11_NOTE = "Its link to the docs' section on PYTORCH_CUDA_ALLOC_CONF"
+            + " (docs.pytorch.org, #optimizing-memory-usage-with-pytorch-cuda-alloc-conf) is the hint of PyTorch"
+            + " 2.11 and later; 2.10 and older link #environment-variables. The kit's replays follow 2.9 or 2.10"
+            + " (--pytorch-version): they print the older link.";
+
     private static void readHints(String seg, Draft d) {
         if (contains(seg, "expandable_segments")) {
             d.notes.add("Its hint suggests expandable_segments:True (the hint of newer 2.x releases).");
@@ -249,8 +267,9 @@ public final class MessageParser {
                     + "build reads that name only while PYTORCH_CUDA_ALLOC_CONF is unset.");
         }
         if (contains(seg, "PYTORCH_ALLOC_CONF")) {
-            d.notes.add("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable.");
+            d.notes.add(ALLOC_CONF_NOTE);
         }
+        if (contains(seg, "#optimizing-memory-usage-with-pytorch-cuda-alloc-conf")) d.notes.add(SINCE_2_11_NOTE);
     }
 
     // ---- no allocator message: raw CUDA errors, NCCL, look-alikes ----------------------------

@@ -124,7 +124,9 @@ class TriageReportTest {
             assertThat(r.missing()).isEmpty();
             assertThat(r.notes()).containsExactly("Its hint suggests max_split_size_mb (late 1.x releases up to 2.1).");
             assertThat(Triage.of(SENTENCE.replace("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")).reading().notes())
-                    .contains("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable.");
+                    .contains("It names PYTORCH_ALLOC_CONF, the newer, device-neutral name of the variable, as"
+                            + " PyTorch 2.10 words its hint (2.9 and older, and 2.11 and later, name"
+                            + " PYTORCH_CUDA_ALLOC_CONF).");
         }
 
         @Test
