@@ -97,7 +97,7 @@ public final class Main {
 
     public static int run(String[] args, Io io) {
         ReplayCommand plain = ReplayCommand.parsePlain(args);     // a plain replay needs no picocli
-        if (plain != null) return execute(inRelease("replay") ? onYourCores(args) : plain, "replay", io);
+        if (plain != null) return execute(inRelease("replay") ? onYourCores("replay", args) : plain, "replay", io);
         CommandLine cl = Launcher.of(needed(args), io);
         if (args.length == 0) return noCommand(cl, io);
         ParseResult parsed;
@@ -122,7 +122,7 @@ public final class Main {
         if (sub == null) return noCommand(cl, io);
         CommandLine at = sub.commandSpec().commandLine();
         String name = at.getCommandName();
-        return execute(inRelease(name) ? onYourCores(args) : (Command) at.getCommand(), name, io);
+        return execute(inRelease(name) ? onYourCores(name, args) : (Command) at.getCommand(), name, io);
     }
 
     /**
@@ -149,26 +149,38 @@ public final class Main {
     }
 
     /**
-     * The commands that run the cores without a choice of whose: the launcher's own class path
-     * holds the reference, and in a student's copy they run it still (so a labs/ file that does not
-     * compile never stops them). A release has no reference, only the cores as handed out, every
-     * step a Todo: there they run the student's labs/, as lab does. (exercise is not among them:
-     * a release answers its exercises from the reference's answers, recorded when it was written.)
+     * The commands that run the cores without a choice of whose, each with the cores it runs: the
+     * launcher's own class path holds the reference, and in a student's copy they run it still (so
+     * a labs/ file that does not compile never stops them). A release has no reference, only the
+     * cores as handed out, every step a Todo: there they run the student's labs/, as lab does,
+     * compiling only these cores (the replayer, the advisor and the triage's who-holds and
+     * {@code --device} replay run the caching allocator, on the driver and page tables under it);
+     * every other core runs as handed out, and one line names it when it changed or did not
+     * compile last time. {@code ChapterCoresLoadedTest} runs each command and fails when it loads
+     * a class of a core left out here. (exercise is not among them: a release answers its
+     * exercises from the reference's answers, recorded when it was written.)
      */
-    static final java.util.Set<String> ON_THE_CORES = java.util.Set.of("replay", "advise", "triage");
+    static final java.util.Map<String, List<String>> ON_THE_CORES = java.util.Map.of(
+            "replay", List.of("base", "gmmu", "driver", "alloc"),
+            "advise", List.of("base", "gmmu", "driver", "alloc"),
+            "triage", List.of("base", "gmmu", "driver", "alloc"));
 
     /** Whether {@code command} is to run again in a child JVM on the student's cores: a release, not that child yet. */
     private static boolean inRelease(String command) {
-        return ON_THE_CORES.contains(command) && !StudentCores.inChild()
+        return ON_THE_CORES.containsKey(command) && !StudentCores.inChild()
                 && vramlab.quiz.KitPaths.isRelease(StudentCores.root());
     }
 
-    /** The same command line, run in a child JVM on the student's labs/, compiled first (one core at a time). */
-    private static Command onYourCores(String[] args) {
+    /**
+     * The same command line, run in a child JVM on the student's labs/: the cores {@code command}
+     * runs compiled first (one core at a time), the others as handed out.
+     */
+    private static Command onYourCores(String command, String[] args) {
         return io -> {
             java.nio.file.Path root = StudentCores.root();
-            vramlab.quiz.build.CoreBuild.Result built = StudentCores.build(root, StudentCores.allCores(), io.err());
-            return StudentCores.runChild(root, built.classpath(), List.of(args), io, true);
+            List<java.nio.file.Path> cores = StudentCores.forCores(root, ChapterCores.withNeeds(ON_THE_CORES.get(command)),
+                    command, command, io.err());
+            return StudentCores.runChild(root, cores, List.of(args), io, true);
         };
     }
 

@@ -117,17 +117,27 @@ final class StudentCores {
 
     /**
      * The class path of the student's cores for chapter {@code c}'s {@code lab} or {@code jshell}
-     * ({@code command}, as said on standard error): the cores the chapter runs
-     * ({@link ChapterCores}) compiled as {@link #build} compiles them, every other core as handed
-     * out (the reference in the kit), uncompiled. A core left out that did not compile when last
-     * compiled, or whose sources changed since, is named in one line, with what compiles it: its
-     * errors are not printed here (chapter {@code c} does not run it), nor passed over in silence.
+     * ({@code command}, as said on standard error): {@link #forCores} of the cores the chapter
+     * declares ({@link ChapterCores}).
      */
     static List<Path> forChapter(Path root, vramlab.kit.ChapterLab c, String command, PrintStream err) {
-        CoreBuild.Result built = build(root, ChapterCores.of(c, work(root)), err);
+        return forCores(root, ChapterCores.of(c), command, "chapter " + c.number(), err);
+    }
+
+    /**
+     * The class path of the student's cores for a command that runs {@code cores} ({@code command}
+     * as said on standard error, {@code user} as named in its line: {@code chapter 3},
+     * {@code replay}): those cores compiled as {@link #build} compiles them, every other core as
+     * handed out (the reference in the kit), uncompiled. A core left out that did not compile when
+     * last compiled, or whose sources changed since (a file written, added, deleted or renamed), is
+     * named in one line, with what compiles it: its errors are not printed here ({@code user} does
+     * not run it), nor passed over in silence.
+     */
+    static List<Path> forCores(Path root, List<String> cores, String command, String user, PrintStream err) {
+        CoreBuild.Result built = build(root, cores, err);
         CoreBuild standIns = new CoreBuild(sources(root), vramlab.quiz.KitPaths.standIn(root), work(root));
-        java.util.Map<String, Long> newest = built.outcomes().size() == CoreBuild.CORES.size() ? java.util.Map.of()
-                : standIns.newestSources();
+        java.util.Set<String> changedSince = built.outcomes().size() == CoreBuild.CORES.size() ? java.util.Set.of()
+                : standIns.changedSinceBuilt();
         List<Path> out = new ArrayList<>();
         List<String> broken = new ArrayList<>();
         List<String> changed = new ArrayList<>();
@@ -138,21 +148,19 @@ final class StudentCores {
                 continue;
             }
             out.add(standIns.standIn(core.name()));
-            CoreBuild.LastBuild last = standIns.lastBuild(core.name());
-            if (last.millis() == 0) continue;                // never compiled here: nothing to say of it
-            if (newest.getOrDefault(core.name(), 0L) > last.millis()) changed.add(core.name());
-            else if (!last.compiled()) broken.add(core.name());
+            if (changedSince.contains(core.name())) changed.add(core.name());
+            else if (!standIns.lastBuild(core.name()).compiled()) broken.add(core.name());   // never built: compiled
         }
-        if (!broken.isEmpty()) err.print(notCompiled(command, c, broken, "did not compile when last compiled"));
-        if (!changed.isEmpty()) err.print(notCompiled(command, c, changed, "changed since last compiled"));
+        if (!broken.isEmpty()) err.print(notCompiled(command, user, broken, "did not compile when last compiled"));
+        if (!changed.isEmpty()) err.print(notCompiled(command, user, changed, "changed since last compiled"));
         return out;
     }
 
-    /** The line {@link #forChapter} says of the cores a chapter does not run, {@code why} to be named. */
-    static String notCompiled(String command, vramlab.kit.ChapterLab c, List<String> cores, String why) {
+    /** The line {@link #forCores} says of the cores {@code user} does not run, {@code why} to be named. */
+    static String notCompiled(String command, String user, List<String> cores, String why) {
         boolean one = cores.size() == 1;
         return "vramlab: " + command + " left your " + String.join(", ", cores) + " core" + (one ? "" : "s")
-                + " uncompiled, " + why + ": chapter " + c.number() + " does not use " + (one ? "it" : "them")
+                + " uncompiled, " + why + ": " + user + " does not use " + (one ? "it" : "them")
                 + " (lab, jshell or check of a chapter that does compiles " + (one ? "it" : "them") + " and shows any error)\n";
     }
 

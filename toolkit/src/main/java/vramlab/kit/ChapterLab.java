@@ -21,6 +21,18 @@ public interface ChapterLab {
 
     String title();
 
+    /**
+     * The student's cores this chapter runs (its lab, figures, JShell session and quiz), by name,
+     * each with the cores it needs: of {@code base} ({@code vramlab.units}, {@code vramlab.lab}),
+     * {@code gmmu}, {@code driver}, {@code alloc}, {@code buddy}, {@code kv}, {@code pinned} and
+     * {@code contest} (the launcher's list, with their packages: {@code vramlab.quiz.build.CoreBuild.CORES}).
+     * In a student's copy {@code lab N} and {@code jshell N} compile these from {@code labs/} and
+     * run every other core as handed out. Declared here, not discovered: the launcher's
+     * {@code ChapterCoresLoadedTest} runs each lab whole and fails when it loads a class of a
+     * core left out of this list, {@code ChapterCoresTest} when the JShell session imports one.
+     */
+    List<String> cores();
+
     /** Runs the chapter's lab scenarios, printing what the notes show. */
     void run(PrintStream out);
 

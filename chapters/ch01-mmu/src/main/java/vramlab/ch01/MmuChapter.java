@@ -15,6 +15,8 @@ public final class MmuChapter implements ChapterLab {
     @Override public int number() { return 1; }
     @Override public String slug() { return "mmu"; }
     @Override public String title() { return "The GPU has an MMU"; }
+    /** The cores it runs: the page tables and the driver the lab maps through. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver"); }
     @Override public void run(PrintStream out) { MmuLab.run(out); }
     @Override public List<Scenario> scenarios() { return MmuLab.scenarios(); }
     @Override public List<Exercise> exercises() {

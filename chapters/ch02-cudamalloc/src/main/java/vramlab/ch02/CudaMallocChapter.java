@@ -15,6 +15,8 @@ public final class CudaMallocChapter implements ChapterLab {
     @Override public int number() { return 2; }
     @Override public String slug() { return "cudamalloc"; }
     @Override public String title() { return "cudaMalloc, page-granular and slow"; }
+    /** The cores it runs: cudaMalloc in the driver; the caching allocator beside it. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver", "alloc"); }
     @Override public void run(PrintStream out) { CudaMallocLab.run(out); }
     @Override public List<Scenario> scenarios() { return CudaMallocLab.scenarios(); }
     @Override public List<Exercise> exercises() {

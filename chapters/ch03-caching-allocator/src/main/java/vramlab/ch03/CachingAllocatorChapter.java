@@ -16,6 +16,8 @@ public final class CachingAllocatorChapter implements ChapterLab {
     @Override public int number() { return 3; }
     @Override public String slug() { return "caching-allocator"; }
     @Override public String title() { return "The caching allocator: size classes, pools, split, merge"; }
+    /** The cores it runs: the caching allocator, on the driver it asks for segments. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver", "alloc"); }
     @Override public void run(PrintStream out) { CachingAllocatorLab.run(out); }
     @Override public List<Scenario> scenarios() { return CachingAllocatorLab.scenarios(); }
     @Override public List<Exercise> exercises() {

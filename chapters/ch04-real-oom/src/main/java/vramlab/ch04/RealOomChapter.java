@@ -15,6 +15,8 @@ public final class RealOomChapter implements ChapterLab {
     @Override public int number() { return 4; }
     @Override public String slug() { return "real-oom"; }
     @Override public String title() { return "Fragmentation and the real OOM"; }
+    /** The cores it runs: the caching allocator's replays and its OOM. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver", "alloc"); }
     @Override public void run(PrintStream out) { RealOomLab.run(out); }
     @Override public List<Scenario> scenarios() { return RealOomLab.scenarios(); }
     @Override public List<Exercise> exercises() {

@@ -15,6 +15,8 @@ public final class PinnedChapter implements ChapterLab {
     @Override public int number() { return 7; }
     @Override public String slug() { return "pinned"; }
     @Override public String title() { return "Pinned host memory, and why nobody gives it back"; }
+    /** The cores it runs: the pinned host cache, beside the caching allocator. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver", "alloc", "pinned"); }
     @Override public void run(PrintStream out) { PinnedLab.run(out); }
     @Override public List<Scenario> scenarios() { return PinnedLab.scenarios(); }
     @Override public List<Exercise> exercises() {

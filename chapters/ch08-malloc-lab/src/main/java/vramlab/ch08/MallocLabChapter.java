@@ -16,6 +16,8 @@ public final class MallocLabChapter implements ChapterLab {
     @Override public int number() { return 8; }
     @Override public String slug() { return "malloc-lab"; }
     @Override public String title() { return "The GPU malloc lab: your allocator against PyTorch's"; }
+    /** The cores it runs: the contest's entries (one a buddy allocator), judged against the caching allocator. */
+    @Override public List<String> cores() { return List.of("base", "gmmu", "driver", "alloc", "buddy", "contest"); }
     /** What the notes and a release record: no wall-clock column, so every build gives the same bytes. */
     @Override public void run(PrintStream out) { MallocLab.runRecorded(out); }
     /** What {@code ./vramlab lab malloc-lab} runs: the same table with each row's host time per event. */

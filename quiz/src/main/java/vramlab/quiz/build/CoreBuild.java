@@ -204,14 +204,22 @@ public final class CoreBuild {
                 if (s.size() >= 2 && s.get(0).equals(fingerprint)) {
                     boolean student = s.get(1).equals("student");
                     List<CompileError> errors = s.stream().skip(2).map(CoreBuild::parseError).toList();
+                    if (!Files.isRegularFile(dir.resolve(SOURCES))) recordSources(dir, files);   // built by an older kit
+                    confirmed(stamp, files);
                     return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
                 }
             }
             deleteTree(dir);
-            if (cache == null) return compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
-            synchronized (cache.lock(fingerprint)) {
-                return compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
+            Outcome o;
+            if (cache == null) {
+                o = compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
+            } else {
+                synchronized (cache.lock(fingerprint)) {
+                    o = compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
+                }
             }
+            recordSources(dir, files);
+            return o;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -301,28 +309,70 @@ public final class CoreBuild {
     }
 
     /**
-     * The newest time a file of each core was changed in the student's sources, in milliseconds,
-     * by core name (0 for a core with none); one walk of the sources for all of them.
+     * The cores whose sources changed since they were last built here: a file written after that
+     * build, or a file added, deleted or renamed (the names differ from those that build compiled,
+     * {@code work/<core>/sources.txt}: a deleted or renamed file leaves no newer time behind). A core
+     * never built here is not named; one built by a kit that kept no names is judged by times alone.
+     * One walk of the sources for all of them.
      */
-    public Map<String, Long> newestSources() {
-        Map<String, Long> out = new LinkedHashMap<>();
+    public Set<String> changedSinceBuilt() {
+        Set<String> out = new java.util.LinkedHashSet<>();
         sourcesByCore().forEach((core, files) -> {
-            long newest = 0;
-            for (Path f : files) {
-                try {
-                    newest = Math.max(newest, Files.getLastModifiedTime(f).toMillis());
-                } catch (IOException e) {
-                    newest = Long.MAX_VALUE;              // cannot tell: as changed
-                }
-            }
-            out.put(core, newest);
+            LastBuild last = lastBuild(core);
+            if (last.millis() == 0) return;
+            if (newest(files) > last.millis() || !sameNames(core, files)) out.add(core);
         });
         return out;
     }
 
+    /** The newest time one of {@code files} was written, in milliseconds; as changed when one cannot be read. */
+    private static long newest(List<Path> files) {
+        long newest = 0;
+        for (Path f : files) {
+            try {
+                newest = Math.max(newest, Files.getLastModifiedTime(f).toMillis());
+            } catch (IOException e) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return newest;
+    }
+
+    /** Are {@code files} the ones the core's last build here compiled? True when that build kept no names. */
+    private boolean sameNames(String core, List<Path> files) {
+        Path recorded = work.resolve(core).resolve(SOURCES);
+        try {
+            return !Files.isRegularFile(recorded) || Files.readAllLines(recorded, StandardCharsets.UTF_8).equals(names(files));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /**
-     * How the core named was last built here: when (its outcome written in {@code work}, in
-     * milliseconds; 0 when it never was) and whether the student's sources compiled.
+     * A build that found a core's output still good has read its sources as they are: its stamp's
+     * time is brought up to the newest of them (or now), so that a file saved again with the same
+     * text is not {@link #changedSinceBuilt} ever after.
+     */
+    private static void confirmed(Path stamp, List<Path> files) throws IOException {
+        long seen = Math.max(System.currentTimeMillis(), newest(files));
+        if (seen == Long.MAX_VALUE || Files.getLastModifiedTime(stamp).toMillis() >= seen) return;
+        Files.setLastModifiedTime(stamp, java.nio.file.attribute.FileTime.fromMillis(seen));
+    }
+
+    /** The file, beside a core's {@code fingerprint.txt}, naming the sources its build compiled, one a line. */
+    static final String SOURCES = "sources.txt";
+
+    private void recordSources(Path dir, List<Path> files) throws IOException {
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(SOURCES), names(files), StandardCharsets.UTF_8);
+    }
+
+    /** The sources' names relative to the student's sources, in {@link #sourcesByCore}'s (sorted) order. */
+    private List<String> names(List<Path> files) { return files.stream().map(this::relative).toList(); }
+
+    /**
+     * How the core named was last built here: when (its outcome written in {@code work}, or found
+     * still good, in milliseconds; 0 when it never was) and whether the student's sources compiled.
      */
     public record LastBuild(long millis, boolean compiled) {}
 

@@ -162,6 +162,44 @@ class CoreBuildTest {
     }
 
     @Test
+    @DisplayName("a core left out of a build is named as changed since built when a file of it is written, deleted or renamed")
+    void changedSinceBuilt() throws IOException {
+        Files.writeString(labs.resolve("vramlab/gmmu/Extra.java"), "package vramlab.gmmu; final class Extra { }");
+        CoreBuild builder = new CoreBuild(labs, reference, work);
+        builder.build(List.of("gmmu"));
+        assertThat(builder.changedSinceBuilt()).as("nothing changed").isEmpty();
+        assertThat(work.resolve("buddy")).as("never built: not named").doesNotExist();
+
+        Path extra = labs.resolve("vramlab/gmmu/Extra.java");
+        Files.delete(extra);                                   // the other files keep their times
+        assertThat(builder.changedSinceBuilt()).as("a file deleted").containsExactly("gmmu");
+
+        Files.writeString(extra, "package vramlab.gmmu; final class Extra { }");
+        Files.setLastModifiedTime(extra, Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")));
+        assertThat(builder.changedSinceBuilt()).as("the same file back, no newer").isEmpty();
+        Files.move(extra, labs.resolve("vramlab/gmmu/Renamed.java"));      // a rename keeps the file's time
+        assertThat(builder.changedSinceBuilt()).as("a file renamed").containsExactly("gmmu");
+
+        Files.move(labs.resolve("vramlab/gmmu/Renamed.java"), extra);
+        Files.setLastModifiedTime(labs.resolve("vramlab/gmmu/Page.java"), java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")).toMillis() + 5_000));
+        assertThat(builder.changedSinceBuilt()).as("a file written after the build").containsExactly("gmmu");
+    }
+
+    @Test
+    @DisplayName("a file saved again with the same text, then its core built (and reused, nothing to compile): not changed since built")
+    void savedUnchangedThenReused() throws IOException {
+        CoreBuild builder = new CoreBuild(labs, reference, work);
+        builder.build(List.of("gmmu"));
+        Path page = labs.resolve("vramlab/gmmu/Page.java");
+        Files.setLastModifiedTime(page, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")).toMillis() + 5_000));
+        assertThat(builder.changedSinceBuilt()).containsExactly("gmmu");
+        assertThat(builder.build(List.of("gmmu")).of("gmmu").reused()).isTrue();
+        assertThat(builder.changedSinceBuilt()).as("the build just read it: nothing changed since").isEmpty();
+    }
+
+    @Test
     @DisplayName("a fixed error is noticed on the next build")
     void fixedError() throws IOException {
         Path sim = labs.resolve("vramlab/alloc/Sim.java");
