@@ -378,6 +378,19 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             sb.append(StartPeak.keepCaveat(outcomes, base));
             return sb.toString();
         }
+        if (b != d && unsetsRecorded(d, b)) {
+            if (cardKnown && !fits(d)) {
+                sb.append("the defaults replay the whole workload without an OOM (the recorded settings: ")
+                  .append(d.ooms()).append(d.ooms() == 1 ? " OOM)" : " OOMs)");
+            } else {
+                sb.append("the defaults peak at ").append(formatSize(b.peakReserved())).append(" reserved, ")
+                  .append(formatSize(d.peakReserved() - b.peakReserved())).append(" less than the recorded settings");
+            }
+            sb.append(StartPeak.chosenCaveat(outcomes, b, base))
+              .append(". Start the process without the recorded ").append(d.setting().conf())
+              .append(":\n  unset PYTORCH_CUDA_ALLOC_CONF PYTORCH_ALLOC_CONF\n");
+            return sb.toString();
+        }
         if (b == d || line().isEmpty()) {
             sb.append("keep ").append(base).append(": no setting replays this workload with fewer OOMs, or ")
               .append("with more than ").append(SAME_PEAK_PERCENT).append("% (and ")
@@ -403,6 +416,16 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         String extra = b.setting().extra();
         if (!extra.isEmpty()) sb.append("  (").append(extra).append(")\n");
         return sb.toString();
+    }
+
+    /**
+     * Whether {@code best} is the defaults' row while the run was recorded with settings of its
+     * own: then the advice is to drop them, which no {@code PYTORCH_CUDA_ALLOC_CONF=} line says.
+     */
+    private static boolean unsetsRecorded(Outcome recordedRow, Outcome best) {
+        return recordedRow.setting().asRecorded() && !recordedRow.setting().conf().isEmpty()
+                && !best.setting().asRecorded() && best.setting().conf().isEmpty()
+                && best.setting().code().isEmpty();
     }
 
     private static String percent(long part, long whole) {
