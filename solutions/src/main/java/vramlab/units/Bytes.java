@@ -62,8 +62,8 @@ public final class Bytes {
     private record MiBText(long mib, String text) {}
 
     /**
-     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp @001074d, the last
-     * function of the file): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB,
+     * PyTorch's {@code format_size} (c10/cuda/CUDACachingAllocator.cpp @001074d, just after
+     * {@code namespace Native} closes, near the file's end): up to 1024 bytes as bytes, then KiB up to 1 MiB, MiB up to 1 GiB,
      * else GiB, with two decimals. The C++ prints the double with {@code std::fixed} and
      * {@code precision(2)}, which rounds its exact binary value and a tie to even (as glibc's
      * printf does): 20 MiB + 128 KiB is 20.125 MiB exactly and prints {@code 20.12 MiB}, where
@@ -90,16 +90,81 @@ public final class Bytes {
      * the double's own value, as the C++ has it.
      */
     private static StringBuilder twoDecimals(long size, int shift, StringBuilder to) {
+        return hundredths(roundedHundredths(size, shift), to);
+    }
+
+    /** {@link #twoDecimals}'s rounding: {@code size / 2^shift} in hundredths, as the C++ prints it. */
+    private static long roundedHundredths(long size, int shift) {
         if (size >= 1L << 53) {
-            return to.append(new java.math.BigDecimal(size / (double) (1L << shift))
-                    .setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString());
+            return new java.math.BigDecimal(size / (double) (1L << shift))
+                    .setScale(2, java.math.RoundingMode.HALF_EVEN).unscaledValue().longValueExact();
         }
         long scaled = size * 100;                       // < 2^60: no overflow
         long hundredths = scaled >>> shift;
         long rest = scaled & ((1L << shift) - 1);
         long half = 1L << (shift - 1);
         if (rest > half || rest == half && (hundredths & 1) == 1) hundredths++;
-        return hundredths(hundredths, to);
+        return hundredths;
+    }
+
+    /**
+     * A size in units that never reads as a round figure it is not: PyTorch's two decimals
+     * ({@link #formatSize}, {@code format_size} in c10/cuda/CUDACachingAllocator.cpp @001074d)
+     * wherever they are exact or show a fraction ({@code 20.00 MiB}, {@code 292.97 KiB},
+     * {@code 20.13 MiB}, {@code 1024 bytes}); but near a whole unit, the whole unit and the
+     * bytes off it, exactly:
+     * <ul>
+     * <li>where the two decimals would read as a whole number of units the size is not (2097151
+     *     and 2097153 are both {@code 2.00 MiB} there): {@code 2 MiB - 1 B}, {@code 2 MiB + 1 B},
+     *     {@code 1 GiB + 512 B}; at the GiB scale a size a MiB or more from that whole GiB is put
+     *     beside its nearest whole MiB instead ({@code 1029 MiB + 1 B}, and {@code 1029 MiB}
+     *     where format_size writes {@code 1.00 GiB});</li>
+     * <li>above 1 MiB, a size less than 1 KiB from a whole MiB ({@code 1536 MiB + 1 B}, where
+     *     format_size writes {@code 1.50 GiB}, 1536 MiB's own figure).</li>
+     * </ul>
+     * The whole is named in the largest unit it is a whole number of: {@code 1 MiB - 1 B} where
+     * format_size writes {@code 1024.00 KiB}, {@code 1 TiB + 1 B}. A student's off-by-one
+     * ({@code 2097153}) thus never shows as the right answer's own figure. {@code ./vramlab
+     * jshell} shows a long this way, and {@link #readable} writes a size near a whole unit so.
+     *
+     * <p>Not the rule of torch/cuda/memory.py's {@code _format_size} (memory_summary's own, read
+     * @00b65a0): that one floors to whole units, picking the unit at 768 of them, for a table.
+     */
+    public static String formatSizeOrOffset(long size) {
+        String near = nearWholeUnit(size);
+        return near != null ? near : formatSize(size);
+    }
+
+    /** {@link #formatSizeOrOffset}'s exact form ({@code 2 MiB - 1 B}), or null where it prints format_size's own. */
+    private static String nearWholeUnit(long size) {
+        if (size <= 1024) return null;                                // format_size writes bytes
+        int shift = size <= MiB ? 10 : size <= GiB ? 20 : 30;        // format_size's unit
+        long hundredths = roundedHundredths(size, shift);
+        boolean readsWhole = hundredths % 100 == 0;
+        long whole = hundredths / 100;
+        long off = size - (whole << shift);    // past Long.MAX_VALUE the product wraps, and the difference is still exact
+        if (readsWhole && off == 0) return null;                      // exactly what it shows
+        if (readsWhole && Math.abs(off) < MiB) return named(whole, shift) + offset(off);
+        if (size <= MiB) return null;
+        long mib = size / MiB + (size % MiB >= MiB / 2 ? 1 : 0);       // the nearest whole MiB
+        off = size - (mib << 20);
+        if (readsWhole || off != 0 && Math.abs(off) < KiB) return named(mib, 20) + offset(off);
+        return null;
+    }
+
+    /** {@code count} units of {@code 2^shift} bytes in the largest unit that keeps it whole: {@code 1 MiB}, not {@code 1024 KiB}. */
+    private static String named(long count, int shift) {
+        String[] names = {"KiB", "MiB", "GiB", "TiB"};
+        int unit = shift / 10 - 1;
+        while (unit < names.length - 1 && count % 1024 == 0) {
+            count /= 1024;
+            unit++;
+        }
+        return count + " " + names[unit];
+    }
+
+    private static String offset(long off) {
+        return off == 0 ? "" : off > 0 ? " + " + off + " B" : " - " + -off + " B";
     }
 
     /**
@@ -125,14 +190,16 @@ public final class Bytes {
 
     /**
      * A size as a quiz prompt or a lab states it, exact and easy to take in: {@code 30 GiB},
-     * {@code 4 MiB}, {@code 3 MiB + 1 B}, {@code 64 KiB}, {@code 5123456 B (4.89 MiB)},
-     * {@code 100 B}.
+     * {@code 4 MiB}, {@code 64 KiB}; near a whole unit as {@link #formatSizeOrOffset} writes it,
+     * {@code 3 MiB + 1 B}, {@code 2 MiB - 1 B}; else above 1 MiB the bytes and format_size's
+     * figure, {@code 5123456 B (4.89 MiB)}, and up to 1 MiB the bytes, {@code 100 B}.
      */
     public static String readable(long bytes) {
         if (bytes >= TiB && bytes % TiB == 0) return bytes / TiB + " TiB";
         if (bytes >= GiB && bytes % GiB == 0) return bytes / GiB + " GiB";
         if (bytes >= MiB && bytes % MiB == 0) return bytes / MiB + " MiB";
-        if (bytes > MiB && bytes % MiB < KiB) return bytes / MiB + " MiB + " + bytes % MiB + " B";
+        String near = nearWholeUnit(bytes);
+        if (near != null) return near;
         if (bytes > MiB) return bytes + " B (" + formatSize(bytes) + ")";
         if (bytes >= KiB && bytes % KiB == 0) return bytes / KiB + " KiB";
         return bytes + " B";

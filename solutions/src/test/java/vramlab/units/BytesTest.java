@@ -134,6 +134,7 @@ class BytesTest {
             921600,        900 KiB
             1048576,       1 MiB
             3145729,       3 MiB + 1 B
+            2097151,       2 MiB - 1 B
             5123456,       5123456 B (4.89 MiB)
             32212254720,   30 GiB
             109951162777600, 100 TiB
@@ -168,19 +169,28 @@ class BytesTest {
             0             | 0 B
             1023          | 1023 B
             1024          | 1 KiB
-            1025          | 1025 B
+            1025          | 1 KiB + 1 B
+            1030          | 1030 B
             2048          | 2 KiB
             1047552       | 1023 KiB
-            1048575       | 1048575 B
+            1048570       | 1048570 B
+            1048575       | 1 MiB - 1 B
             1049599       | 1 MiB + 1023 B
-            1049600       | 1049600 B (1.00 MiB)
+            1049600       | 1 MiB + 1024 B
+            1054000       | 1054000 B (1.01 MiB)
+            1073741823    | 1 GiB - 1 B
             1073741824    | 1 GiB
+            1073741825    | 1 GiB + 1 B
             1074790400    | 1025 MiB
+            1074790401    | 1025 MiB + 1 B
+            1610612737    | 1536 MiB + 1 B
+            1610613760    | 1610613760 B (1.50 GiB)
+            1099511627775 | 1 TiB - 1 B
             1099511627776 | 1 TiB
             1100585369600 | 1025 GiB
             """)
-    @DisplayName("readable at each unit's edge: a whole unit from exactly one unit up, and 'MiB + B' "
-            + "only for fewer than 1024 extra bytes")
+    @DisplayName("readable at each unit's edge: a whole unit from exactly one unit up, and the whole unit and "
+            + "the bytes off it where format_size's two decimals would read as that unit (Bytes.formatSizeOrOffset)")
     void readableEdges(long bytes, String text) {
         assertThat(Bytes.readable(bytes)).isEqualTo(text);
     }

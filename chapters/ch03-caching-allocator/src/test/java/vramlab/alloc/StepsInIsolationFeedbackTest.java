@@ -49,9 +49,9 @@ class StepsInIsolationFeedbackTest {
     }
 
     @Test
-    @DisplayName("3.3: the call names the remainder, which 2096640 B (2.00 MiB) hides")
+    @DisplayName("3.3: the call names the remainder, and a size just under 2 MiB does not read as 2.00 MiB")
     void splitNamesTheRemainder() {
         assertThat(new Ch03Feedback.Split(PoolKind.SMALL, 2L << 20, (2L << 20) - 512).toString())
-                .isEqualTo("shouldSplit(SMALL, 2 MiB, 2096640 B (2.00 MiB)) with a remainder of 512 B");
+                .isEqualTo("shouldSplit(SMALL, 2 MiB, 2 MiB - 512 B) with a remainder of 512 B");
     }
 }

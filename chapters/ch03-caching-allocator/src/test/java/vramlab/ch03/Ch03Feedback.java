@@ -49,8 +49,9 @@ public final class Ch03Feedback {
         long minimum(PoolKind p) { return p == PoolKind.SMALL ? MIN_BLOCK : LARGE_STEP; }
 
         /**
-         * The call and the remainder it leaves: a size just under a whole MiB reads as
-         * {@code 2096640 B (2.00 MiB)}, which hides that 512 B remain.
+         * The call and the remainder it leaves, named too: a block of {@code 2 MiB} serving
+         * {@code 2 MiB - 512 B} leaves 512 B ({@code Bytes.readable} writes a size near a whole
+         * unit exactly; it once wrote {@code 2096640 B (2.00 MiB)}, which hid them).
          */
         @Override public String toString() {
             return "shouldSplit(" + pool + ", " + Bytes.readable(block) + ", " + Bytes.readable(rounded) + ")"
