@@ -6,12 +6,13 @@ import vramlab.units.Bytes;
 final class Show {
     private Show() {}
 
-    /** What follows an exact byte count: {@code (3 MiB + 1 B)}, {@code (4.89 MiB)}; empty up to 1 MiB. */
+    /**
+     * What follows an exact byte count: {@code (4 MiB)}, {@code (3 MiB + 1 B)}, {@code (2 MiB - 1 B)},
+     * {@code (4.89 MiB)} ({@link Bytes#formatSizeOrOffset}); empty up to 1 MiB.
+     */
     static String about(long bytes) {
         if (bytes <= Bytes.MiB) return "";
         if (bytes % Bytes.MiB == 0) return " (" + bytes / Bytes.MiB + " MiB)";
-        long mib = bytes / Bytes.MiB;
-        if (bytes % Bytes.MiB < 1024) return " (" + mib + " MiB + " + bytes % Bytes.MiB + " B)";
-        return " (" + Bytes.formatSize(bytes) + ")";
+        return " (" + Bytes.formatSizeOrOffset(bytes) + ")";
     }
 }
