@@ -31,8 +31,8 @@ public final class Ch02Outputs {
             for (long size : new long[] {mib(2), mib(2) + 1, mib(4), mib(4) + 1, mib(6) + 1, mib(100) + 1}) {
                 long ptr = p.cudaMalloc(size);
                 long took = p.allocationSize(ptr);
-                out.printf("cudaMalloc(%10d) maps %7s in %3d PTEs, tax %9s (%4.1f%%)%n", size,
-                        Bytes.readable(took), took / Gpu.PAGE, Bytes.formatSize(took - size),
+                out.printf("cudaMalloc(%10d) maps %7s in %3d PTEs, tax %11s (%4.1f%%)%n", size,
+                        Bytes.readable(took), took / Gpu.PAGE, Bytes.formatSizeOrOffset(took - size),
                         100.0 * (took - size) / took);
             }
         });

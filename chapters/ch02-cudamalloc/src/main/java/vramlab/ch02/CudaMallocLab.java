@@ -61,9 +61,9 @@ public final class CudaMallocLab {
             long ptr = p.cudaMalloc(size);
             long took = p.allocationSize(ptr);
             long mapped = (p.driverPages(DriverCall.CUDA_MALLOC) - pages) * Gpu.PAGE;
-            out.printf("cudaMalloc(%12s) %-17s takes %10s, maps %10s, tax %10s\n", size + " B",
+            out.printf("cudaMalloc(%12s) %-17s takes %10s, maps %10s, tax %11s\n", size + " B",
                     p.isPacked(ptr) ? "in a shared page:" : "in its own pages:", Bytes.formatSize(took),
-                    Bytes.formatSize(mapped), Bytes.formatSize(took - size));
+                    Bytes.formatSize(mapped), Bytes.formatSizeOrOffset(took - size));
         }
         out.println("mapped in all: " + Bytes.formatSize(p.mappedBytes()) + ", the first three in "
                 + p.sharedPages() + " shared page");

@@ -22,7 +22,7 @@ class CudaMallocLabTest {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         CudaMallocLab.run(sink(b));
         assertThat(b.toString(StandardCharsets.UTF_8)).contains("in a shared page: takes  512 bytes",
-                "in its own pages: takes   4.00 MiB", "CUDA_ERROR_INVALID_VALUE",
+                "in its own pages: takes   4.00 MiB", "maps   4.00 MiB, tax 1 MiB - 1 B", "CUDA_ERROR_INVALID_VALUE",
                 "CUDA_ERROR_ALREADY_MAPPED", "after cuMemUnmap + cuMemAddressFree: 0 MiB held",
                 "used_gpu_memory [MiB]", "4242, python, ");
     }
