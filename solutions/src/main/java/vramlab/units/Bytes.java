@@ -8,7 +8,9 @@ import java.util.Locale;
  *
  * <p>Two printed styles exist because two sources print sizes: the toy policy's chapters print
  * whole mebibytes ({@code 4M}, {@code 20 MiB}), and PyTorch's {@code format_size} prints two
- * decimals ({@code 20.00 MiB}).
+ * decimals ({@code 20.00 MiB}). Where those decimals would show a whole unit the size is not, the
+ * kit's own text ({@code ./vramlab jshell}, quiz prompts, check messages, labs) says it exactly,
+ * one way everywhere: {@link #formatSizeOrOffset}, {@code 2 MiB - 1 B}.
  */
 public final class Bytes {
     public static final long KiB = 1L << 10;
