@@ -17,6 +17,7 @@ import vramlab.kit.ChapterLab;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.ScoreRow;
 import vramlab.quiz.build.CoreBuild;
+import vramlab.quiz.feedback.RereadPlaces;
 import vramlab.quiz.grade.Grader;
 import vramlab.quiz.grade.Kit;
 
@@ -37,7 +38,8 @@ import vramlab.quiz.grade.Kit;
                   pass                          full points
                   FAIL                          expected against actual, the call that gave it,
                                                 the rule it breaks when the mistake is a common one,
-                                                and your method's file:line
+                                                the section of the notes to reread (its page, or
+                                                its file:line, to open), and your method's file:line
                   needs step N first            it runs through an earlier step you have not written
                   not written yet               the step still throws its Todo
                   does not compile              the compiler's first errors, file:line: message
@@ -102,7 +104,8 @@ final class CheckCommand implements Command {
         }
         Map<String, StepLine> places = new LinkedHashMap<>();     // read now: the student's file as it is
         for (LabGenerator.Step s : target.steps()) places.put(s.id(), StepLine.of(root, s));
-        io.out().print(new CheckReport(target, rows, places).text());
+        // A failure's Reread: line gets the place quiz --check gives its reread line, from where the student stands.
+        io.out().print(new CheckReport(target, rows, places, RereadPlaces.fromCwd(root, Path.of(""))::in).text());
         return rows.stream().allMatch(ScoreRow::passed) ? 0 : 1;
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.ScoreRow;
@@ -11,8 +12,9 @@ import vramlab.quiz.ScoreRow;
 /**
  * What {@code check} prints: per step, its title and where to write it (the file and the line of
  * its method, {@link StepLine}); per graded test, one line with its outcome and points, and under
- * a failure the lines that say why (expected against actual, the mistake it looks like) and the
- * method's file and line again; then {@code Score: X/Y}.
+ * a failure the lines that say why (expected against actual, the mistake it looks like, the
+ * section of the notes to reread with the place to open it) and the method's file and line again;
+ * then {@code Score: X/Y}.
  */
 final class CheckReport {
     /** Steps in teaching order: 3.2 before 3.10. */
@@ -24,12 +26,22 @@ final class CheckReport {
     private final CheckCommand.Target target;
     private final List<ScoreRow> rows;
     private final Map<String, StepLine> places;
+    private final UnaryOperator<String> rereads;
 
     /** {@code places}: each step's method in the student's file; a step without one names its file alone. */
     CheckReport(CheckCommand.Target target, List<ScoreRow> rows, Map<String, StepLine> places) {
+        this(target, rows, places, UnaryOperator.identity());
+    }
+
+    /**
+     * {@code rereads} gives a failure's {@code Reread:} line its place in the notes as the student
+     * can open it from where they stand ({@link vramlab.quiz.feedback.RereadPlaces#fromCwd}).
+     */
+    CheckReport(CheckCommand.Target target, List<ScoreRow> rows, Map<String, StepLine> places, UnaryOperator<String> rereads) {
         this.target = target;
         this.rows = rows;
         this.places = places;
+        this.rereads = rereads;
     }
 
     String text() {
@@ -40,7 +52,7 @@ final class CheckReport {
             sb.append(step.id()).append(' ').append(step.title()).append("  (").append(place.place())
               .append("; notes: ").append(step.notes()).append(")\n");
             if (mine.isEmpty()) sb.append("  (no graded tests)\n");
-            for (ScoreRow r : mine) item(sb, r, place);
+            for (ScoreRow r : mine) item(sb, r, place, rereads);
         }
         int earned = rows.stream().mapToInt(ScoreRow::earned).sum();
         int total = rows.stream().mapToInt(ScoreRow::points).sum();
@@ -48,8 +60,8 @@ final class CheckReport {
         return sb.toString();
     }
 
-    private static void item(StringBuilder sb, ScoreRow r, StepLine place) {
-        Outcome o = Outcome.of(r, place);
+    private static void item(StringBuilder sb, ScoreRow r, StepLine place, UnaryOperator<String> rereads) {
+        Outcome o = Outcome.of(r, place, rereads);
         // The whole name, always: a long one pushes its points to the right rather than losing its end.
         sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, r.name(), r.earned(), r.points()));
         for (String line : o.lines) sb.append("        ").append(line).append('\n');
@@ -57,14 +69,15 @@ final class CheckReport {
 
     /** One test's outcome: a tag and the lines to show under it. */
     record Outcome(String tag, List<String> lines) {
-        static Outcome of(ScoreRow r, StepLine place) {
+        /** {@code rereads}: the failure's {@code Reread:} line with its place in the notes. */
+        static Outcome of(ScoreRow r, StepLine place, UnaryOperator<String> rereads) {
             if (r.passed()) return new Outcome("pass", List.of());
             String why = r.why();
             String needed = r.waitingFor();    // one rule with grade's WAITING and the gradebook's
             if (needed != null) return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
             if (r.notWritten()) return new Outcome(ScoreRow.TODO, List.of(ScoreRow.NOT_WRITTEN_YET));
             if (why.startsWith("does not compile: ")) return new Outcome("ERROR", splitErrors(why));
-            List<String> lines = new ArrayList<>(r.reason().lines().toList());
+            List<String> lines = new ArrayList<>(rereads.apply(r.reason()).lines().toList());
             if (lines.size() > MAX_LINES) {
                 lines = new ArrayList<>(lines.subList(0, MAX_LINES));
                 lines.add("...");

@@ -119,6 +119,18 @@ class StudentLoopTest {
         CliRun r = CliRun.of("check", "3.1");
         assertThat(r.out()).contains("roundSize(1 B): expected 512 B but was 0 B").contains("Looks like: rounding down.")
                 .contains("Rule: a block must hold the whole request").contains("Reread: ch03 \"Rule 1: the rounding ladder\"");
+        // With the place to open, as quiz --check names it from where the command runs (the tests run in cli/):
+        // the rendered page as a file: address, else the AsciiDoc's path:line from here. It named the heading alone.
+        String line = r.out().lines().map(String::strip).filter(l -> l.startsWith("Reread: ")).findFirst().orElseThrow();
+        assertThat(line).isEqualTo("Reread: " + vramlab.quiz.NotesSection.inCopy(root, "ch03", "Rule 1: the rounding ladder")
+                .named(root, Path.of("")) + ".");
+        java.util.regex.Matcher adoc = java.util.regex.Pattern.compile("\\((\\.\\./[^)]+\\.adoc):(\\d+)\\)\\.$").matcher(line);
+        if (adoc.find()) {
+            assertThat(Files.readAllLines(Path.of(adoc.group(1))).get(Integer.parseInt(adoc.group(2)) - 1))
+                    .as("the line it names, from here").isEqualTo("=== Rule 1: the rounding ladder");
+        } else {
+            assertThat(line).contains("(file:///").endsWith("/ch03-caching-allocator/notes.html#_rule_1_the_rounding_ladder).");
+        }
     }
 
     @Test

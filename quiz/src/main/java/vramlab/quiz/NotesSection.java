@@ -76,6 +76,15 @@ public record NotesSection(String chapter, String page, String heading, String a
      * quote, {@code === "Free neighbours merge"}) keeps its own quotes rather than gaining a second pair.
      */
     public String reread() {
+        return "reread " + named();
+    }
+
+    /**
+     * The section and where it is, from the copy's root, without the word {@code reread}:
+     * {@code ch03 "heading" (docs/ch03-caching-allocator/notes.html#anchor)}, as {@link #reread()}
+     * says it after that word (a graded step's {@code Reread:} line in {@code grade}'s reports).
+     */
+    public String named() {
         String where = isPage() ? " (" + source + (anchor == null ? "" : "#" + anchor) + ")"
                 : source != null ? " (" + source + (line > 0 ? ":" + line : "") + ")"
                 : anchor == null ? "" : " (" + page + "/notes.html#" + anchor + ")";
@@ -89,7 +98,15 @@ public record NotesSection(String chapter, String page, String heading, String a
      * (the copy's root: {@code chapters/...}; a folder below it: {@code ../chapters/...}).
      */
     public String reread(Path root, Path cwd) {
-        if (source == null) return reread();
+        return "reread " + named(root, cwd);
+    }
+
+    /**
+     * {@link #reread(Path, Path)} without the word {@code reread}: {@code ch03 "heading" (file:///...#anchor)},
+     * as {@code check} says it after {@code Reread:} under a failed step.
+     */
+    public String named(Path root, Path cwd) {
+        if (source == null) return named();
         Path file = root.toAbsolutePath().normalize().resolve(source);
         if (isPage()) return title() + " (" + file.toUri() + (anchor == null ? "" : "#" + anchor) + ")";
         Path here = cwd.toAbsolutePath().normalize();
@@ -98,10 +115,10 @@ public record NotesSection(String chapter, String page, String heading, String a
         return title() + " (" + shown + (line > 0 ? ":" + line : "") + ")";
     }
 
-    /** {@code reread ch03 "heading"}; a heading already in quotes keeps its own. */
+    /** {@code ch03 "heading"}; a heading already in quotes keeps its own. */
     private String title() {
         boolean quoted = heading.length() > 1 && heading.startsWith("\"") && heading.endsWith("\"");
-        return "reread " + chapter + " " + (quoted ? heading : "\"" + heading + "\"");
+        return chapter + " " + (quoted ? heading : "\"" + heading + "\"");
     }
 
     /** Does the line name a rendered page (else the AsciiDoc's line, or no copy)? */

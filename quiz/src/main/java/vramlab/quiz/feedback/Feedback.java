@@ -28,6 +28,8 @@ import org.opentest4j.AssertionFailedError;
  * Rule: a block must hold the whole request: round up, never down.
  * Reread: ch03 "Rule 1".
  * </pre>
+ * The {@code Reread:} line names the heading alone, the same in every JVM; {@code check} and
+ * {@code grade}, which know the copy, add the place to open it ({@link RereadPlaces}).
  *
  * @param <I> what the call was given (a size, a situation), for the recognisers
  * @param <A> the answer's type
