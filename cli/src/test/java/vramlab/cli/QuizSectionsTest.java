@@ -118,6 +118,26 @@ class QuizSectionsTest {
         return s.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}.]+", " ").strip();
     }
 
+    /**
+     * A graded step's failure names its section by heading alone ({@code Reread: ch03 "Rule 1: ..."}, written in the
+     * test's JVM); grade's reports and results.json name its place as they name a quiz question's, from the copy's root.
+     * They carried the heading alone.
+     */
+    @Test
+    @DisplayName("grade names a failed step's section to reread from the copy's root, as it names a quiz question's")
+    void gradeRereadsAStepFromTheRoot() throws IOException {
+        Path root = KitPaths.root();
+        String failure = "roundSize(1 B): expected 512 B but was 0 B\nLooks like: rounding down.\n"
+                + "Rule: a block must hold the whole request.\nReread: ch03 \"Rule 2: pools never mix\".";
+        String placed = vramlab.quiz.grade.Kit.locate(root).stepRereads().apply(failure);
+        String quizLine = QuizCommand.rereads(Chapters.find("3")).get("q3.4").reread();
+        assertThat(quizLine).startsWith("reread ch03 \"Rule 2: pools never mix\" (");
+        assertThat(placed).isEqualTo(failure.substring(0, failure.lastIndexOf('\n') + 1)
+                + "Reread: " + quizLine.substring("reread ".length()) + ".");
+        assertThat(vramlab.quiz.grade.Kit.forLabItems(root, List.of()).stepRereads().apply(failure))
+                .as("check's kit leaves it to check, which names it from where the student stands").isEqualTo(failure);
+    }
+
     @Test
     @DisplayName("quiz --check: under a question that lost points, the section to reread and its anchor; none under a right one")
     void wrongAnswerNamesTheSection() throws IOException {

@@ -212,7 +212,7 @@ public final class Grader {
             });
             LabItems.Stats stats = new LabItems.Stats();
             Map<String, ScoreRow> ran = labItems.run(build.classpath(), LabItems.select(items, run), area, stats);
-            items.keySet().forEach(uid -> { if (ran.containsKey(uid)) lab.put(uid, ran.get(uid)); });
+            items.keySet().forEach(uid -> { if (ran.containsKey(uid)) lab.put(uid, placed(ran.get(uid))); });
             flags.addAll(stats.flags());
             for (String f : CodeScan.review(s.sources, kit.referenceSources())) flags.add("read the code: " + f);
         }
@@ -268,6 +268,16 @@ public final class Grader {
     }
 
     private static ScoreRow zero(ScoreRow z, String why) { return LabItems.zero(z, why); }
+
+    /**
+     * A graded step's row whose {@code Reread:} line names where the section is, from the kit's
+     * root, as the quiz rows name theirs ({@link Kit#stepRereads}): the heading alone is what the
+     * test's JVM wrote.
+     */
+    private ScoreRow placed(ScoreRow r) {
+        String reason = kit.stepRereads().apply(r.reason());
+        return reason.equals(r.reason()) ? r : new ScoreRow(r.step(), r.name(), r.points(), r.earned(), r.status(), reason);
+    }
 
     /**
      * Grades every folder in {@code dirs} (the folder's name is the student id) into

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import vramlab.labgen.LabGenerator;
@@ -17,6 +18,7 @@ import vramlab.quiz.KitPaths;
 import vramlab.quiz.NotesSection;
 import vramlab.quiz.Question;
 import vramlab.quiz.build.CoreBuild;
+import vramlab.quiz.feedback.RereadPlaces;
 
 /**
  * What grading takes from the kit, never from a submission: the reference cores, the compiled
@@ -33,9 +35,14 @@ import vramlab.quiz.build.CoreBuild;
  *                         by question id, as {@code quiz --check} says it ({@link NotesSection#ofQuestions}):
  *                         read on first use, since it reads every chapter's notes (about half a second)
  *                         and {@code check}, which marks no quiz, never needs it
+ * @param stepRereads      a graded step's failure with its {@code Reread:} line's place in the notes named
+ *                         from the kit's root, as {@code rereads} name the quiz's ({@link RereadPlaces#fromRoot}):
+ *                         what {@code grade}'s reports and results.json carry; {@code check} names it
+ *                         from where the student stands instead, so {@link #forLabItems} leaves it as the test wrote it
  */
 public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions,
-                  Map<String, String> stepCores, Path referenceSources, Supplier<Map<String, NotesSection>> rereads) {
+                  Map<String, String> stepCores, Path referenceSources, Supplier<Map<String, NotesSection>> rereads,
+                  UnaryOperator<String> stepRereads) {
 
     public Kit {
         testRoots = List.copyOf(testRoots);
@@ -47,7 +54,7 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
 
     /** A kit without step markers: an item's step is then in no known core (see {@link #coreOfStep}). */
     public Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, List<Question> questions) {
-        this(referenceCore, testRoots, runtime, questions, Map.of(), null, Map::of);
+        this(referenceCore, testRoots, runtime, questions, Map.of(), null, Map::of, UnaryOperator.identity());
     }
 
     /**
@@ -70,11 +77,12 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
             Path cores = root.resolve("cores/src/main/java");
             // The practice numbers' keys, hashed (vramlab.quiz.PracticeKey): the release has no simulator to compute keys.
             return new Kit(core, tests, runtime, vramlab.quiz.PracticeKey.inRelease(root), stepCoresFromTodos(cores), cores,
-                    () -> rereadsInRelease(root));
+                    () -> rereadsInRelease(root), RereadPlaces.fromRoot(root)::in);
         }
         List<Question> registered = registeredQuestions();
         return new Kit(core, tests, runtime, registered, stepCores(root.resolve("solutions")),
-                root.resolve("solutions/src/main/java"), () -> NotesSection.ofQuestions(root, registered));
+                root.resolve("solutions/src/main/java"), () -> NotesSection.ofQuestions(root, registered),
+                RereadPlaces.fromRoot(root)::in);
     }
 
     /**
@@ -186,12 +194,12 @@ public record Kit(Path referenceCore, List<Path> testRoots, List<Path> runtime, 
 
     /** The same kit with exactly these graded test folders. */
     public Kit withTestRoots(List<Path> roots) {
-        return new Kit(referenceCore, roots, runtime, questions, stepCores, referenceSources, rereads);
+        return new Kit(referenceCore, roots, runtime, questions, stepCores, referenceSources, rereads, stepRereads);
     }
 
     /** The same kit with these questions (none: lab items only). */
     public Kit withQuestions(List<Question> qs) {
-        return new Kit(referenceCore, testRoots, runtime, qs, stepCores, referenceSources, rereads);
+        return new Kit(referenceCore, testRoots, runtime, qs, stepCores, referenceSources, rereads, stepRereads);
     }
 
     private static Path need(Path p) {
