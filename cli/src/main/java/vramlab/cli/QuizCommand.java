@@ -51,8 +51,9 @@ final class QuizCommand implements Command {
     String sheet;
 
     @Option(names = "--check", paramLabel = "<file>", description = """
-            mark an answer sheet: points and what is wrong, never the right answer, and for each \
-            question that lost points the section of the notes to reread; the student is \
+            mark an answer sheet: points and what is wrong, never the right answer, for each \
+            question answered and marked down the section of the notes to reread, and how many \
+            are not answered yet (TODO); the student is \
             the sheet's own student line unless --student says otherwise, and keys that no blank \
             has (misspelt ones) are listed""")
     String check;
@@ -232,7 +233,9 @@ final class QuizCommand implements Command {
      * says when the header is for another student or variant, and lists keys no blank has. Each
      * question is {@code right}, {@code wrong}, or {@code TODO} when none of its blanks is filled
      * in ({@link ScoreRow#notAnswered}: grade's {@code TODO}, the gradebook's {@code NOT_WRITTEN}).
-     * Under a question that lost points, the section of the notes that teaches it ({@link #rereads}).
+     * Under a question answered and marked down, the section of the notes that teaches it
+     * ({@link #rereads}); under one not answered yet, none (there is nothing to correct yet), and
+     * above the score one line that counts and names them ({@link #unanswered}).
      */
     private static int check(Path file, ChapterLab chapter, String student, Salt salt, List<Question> questions, Io io)
             throws IOException {
@@ -282,19 +285,33 @@ final class QuizCommand implements Command {
         for (String u : sheet.unknownKeys(questions, v)) io.out().println("note: " + u + ": this answer is not marked");
         int earned = 0, total = 0;
         Map<String, NotesSection> reread = rereads(chapter);
+        List<String> unanswered = new java.util.ArrayList<>();
         for (Question q : questions) {
             Mark m = Mark.of(q, v, sheet);
             earned += m.earned();
             total += m.points();
             // A question none of whose blanks is filled in is TODO, as grade's table says it (the gradebook's NOT_WRITTEN).
-            String tag = m.full() ? "right" : ScoreRow.quiz(q.id(), q.id(), m, "").notAnswered() ? ScoreRow.TODO : "wrong";
+            boolean todo = !m.full() && ScoreRow.quiz(q.id(), q.id(), m, "").notAnswered();
+            String tag = m.full() ? "right" : todo ? ScoreRow.TODO : "wrong";
             io.out().println(String.format(Locale.ROOT, "  %-5s  ", tag) + m.summary());
-            if (!m.full() && reread.containsKey(q.id())) {
+            if (todo) {
+                unanswered.add(q.id());        // nothing to reread yet: a line under each was noise between the answers
+            } else if (!m.full() && reread.containsKey(q.id())) {
                 io.out().println("         " + reread.get(q.id()).reread(KitPaths.root(), Path.of("")));
             }
         }
+        if (!unanswered.isEmpty()) io.out().println(unanswered(unanswered, questions.size()));
         io.out().println("Score: " + earned + "/" + total);
         return 0;
+    }
+
+    /**
+     * The line above the score when questions are not answered yet: how many, and which.
+     * {@code Not answered yet: 3 of 9 questions (q3.2, q3.6, q3.9).}
+     */
+    static String unanswered(List<String> ids, int of) {
+        return "Not answered yet: " + ids.size() + " of " + of + " question" + (of == 1 ? "" : "s")
+                + " (" + String.join(", ", ids) + ").";
     }
 
     /**

@@ -56,6 +56,21 @@ class QuizCommandTest {
         // Answered in part is wrong; no blank filled in is TODO, as grade's table and results.json say it.
         assertThat(check.out().lines()).anySatisfy(l -> assertThat(l).startsWith("  wrong  q3.1: 0/"))
                 .anySatisfy(l -> assertThat(l).matches("  TODO   q3\\.2: 0/\\d+: not answered \\(no blank of q3\\.2 is filled in .*ch03\\.txt\\)"));
+        // Under a question answered and marked down, the section to reread; under one not answered, nothing (a
+        // reread line under each was noise), and one line above the score counts and names them.
+        List<String> lines = check.out().lines().toList();
+        List<String> todo = new java.util.ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith("  TODO   ")) {
+                todo.add(lines.get(i).substring(9, lines.get(i).indexOf(':')));
+                assertThat(lines.get(i + 1)).as("under " + lines.get(i)).doesNotContain("reread");
+            }
+            if (lines.get(i).startsWith("  wrong  q3.1:")) assertThat(lines.get(i + 1)).startsWith("         reread ch03 \"");
+        }
+        assertThat(todo).hasSizeGreaterThan(2).doesNotContain("q3.1", "q3.5");
+        assertThat(lines.get(lines.size() - 2)).isEqualTo("Not answered yet: " + todo.size() + " of "
+                + QuizCommand.questions("ch03").size() + " questions (" + String.join(", ", todo) + ").");
+        assertThat(lines.get(lines.size() - 1)).startsWith("Score: ");
         Result again = run("quiz", "3", "--student", "carol", "--sheet", sheet.toString());
         assertThat(again.status()).isEqualTo(2);
         assertThat(again.out()).as("the refusal comes before the quiz, which is not printed").isEmpty();
