@@ -307,7 +307,7 @@ final class QuizCommand implements Command {
 
     /**
      * The line above the score when questions are not answered yet: how many, and which.
-     * {@code Not answered yet: 3 of 9 questions (q3.2, q3.6, q3.9).}
+     * {@code Not answered yet: 3 of 8 questions (q3.2, q3.6, q3.7).}
      */
     static String unanswered(List<String> ids, int of) {
         return "Not answered yet: " + ids.size() + " of " + of + " question" + (of == 1 ? "" : "s")

@@ -361,21 +361,25 @@ public final class ReleaseCommand implements Command {
             . Check one step: `./vramlab check 3.1`; a whole chapter: `./vramlab check <chapter>` (`3` or
               `caching-allocator`). Check everything: `mvn test`, which compiles your cores one at a time
               (a file that does not compile costs only its own core's steps, and says where) and ends
-              with `Score: X/Y`.
+              with `Score: X/Y`. A failure of `check` says expected against actual, for a common mistake
+              the rule it breaks, and the section of the notes to reread, named as `quiz --check` names it
+              (below), with the heading.
             . The quiz: `./vramlab quiz <chapter>` prints the questions with the practice numbers. Write
               your answers in `labs/answers/chNN.txt` and check them with
               `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
               the right answer (this copy holds the practice answers as hashes only), and under a question
-              that lost points the section to reread: `{reread}`, the heading in the chapter's notes and
-              {reread-where}. In the sheets of `labs/answers/` leave the `student` line
+              answered and marked down the section to reread: `{reread}`, the heading in the chapter's notes and
+              {reread-where}. A question none of whose blanks you filled in is `TODO`, "not answered",
+              with nothing to reread under it; one line above the score counts and names those:
+              `Not answered yet: 3 of 8 questions (q3.2, q3.6, q3.7).` In the sheets of `labs/answers/` leave the `student` line
               empty: the practice numbers are everyone's. A sheet your instructor hands out with your own numbers is marked
               by your instructor alone.
             . Your points: `./vramlab grade` grades every lab step and every quiz sheet in
               `labs/answers/` (on the practice numbers) and ends with `Score: X/Y`: a step you have not
               written is `TODO`, "not written yet", as `check` says it, and so is a quiz question none of
               whose blanks you filled in, as `quiz --check` says it (a test that waits for an earlier step
-              is `WAITING`, `check`'s `WAIT`), and under a quiz question the
-              section to reread, as `quiz --check` says it, its file named from this folder. GitHub Classroom runs the same on every push.
+              is `WAITING`, `check`'s `WAIT`), and under a quiz question that lost points, and under a
+              failed step, the section to reread, as `quiz --check` and `check` name it, its file named from this folder. GitHub Classroom runs the same on every push.
             . Homework: `./vramlab exercise <chapter> N --seed S --answer` (answers for seeds 1-20,
               computed by the kit's reference when this copy was made).
 

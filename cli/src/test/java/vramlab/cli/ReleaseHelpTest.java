@@ -62,6 +62,14 @@ class ReleaseHelpTest {
         }
         assertThat(ReleaseCommand.readme(true, site).replaceAll("\\s+", " "))
                 .contains("the address of that section in the chapter's rendered page under `docs/`");
+        // quiz --check prints no reread line under a question not answered, and counts those above the score:
+        // both READMEs say so with the line as QuizCommand writes it.
+        String count = "`" + QuizCommand.unanswered(java.util.List.of("q3.2", "q3.6", "q3.7"), 8) + "`";
+        assertThat(ReleaseCommand.readme(true, site).replaceAll("\\s+", " ")).contains("with nothing to reread under it")
+                .contains(count).contains("under a failed step, the section to reread, as `quiz --check` and `check` name it");
+        assertThat(Files.readString(KitPaths.root().resolve("README.adoc")).replaceAll("\\s+", " "))
+                .contains("with nothing to reread under it").contains(count)
+                .contains("`Reread: ch03 \"Rule 1: the rounding ladder\" (file:///");
         assertThat(ReleaseCommand.readme(false, noSite).replaceAll("\\s+", " "))
                 .contains("the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages)")
                 .doesNotContain("`docs/").doesNotContain("notes.html");
