@@ -149,6 +149,13 @@ class ReleaseTest {
             Shell wrong = Shell.run(release, "./vramlab check 6.2", Map.of(), 5);
             assertThat(wrong.status()).as(wrong.output()).isEqualTo(1);
             assertThat(wrong.output()).contains("expected").contains("but was").contains("Rule: ").contains("Reread: ch06");
+            // The section with the place to open it, as quiz --check names it: this --no-site release's AsciiDoc at
+            // the heading's line, from the folder check ran in (the release's root). It named the heading alone.
+            Matcher reread = Pattern.compile("Reread: ch06 \"([^\"]+)\" \\((chapters/ch06-buddy/src/docs/asciidoc/ch06-buddy\\.adoc):(\\d+)\\)\\.")
+                    .matcher(wrong.output());
+            assertThat(reread.find()).as(wrong.output()).isTrue();
+            assertThat(Files.readAllLines(release.resolve(reread.group(2))).get(Integer.parseInt(reread.group(3)) - 1)
+                    .replace("`+", "`").replace("+`", "`")).as("the line it names").startsWith("=").endsWith(" " + reread.group(1));
             assertThat(ExpressionLeaks.of(root.resolve("solutions")).shownIn(wrong.output())).as(wrong.output()).isEmpty();
         } finally {
             Files.writeString(mine, handedOut);
