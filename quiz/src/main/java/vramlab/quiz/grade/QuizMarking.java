@@ -81,8 +81,10 @@ final class QuizMarking {
                 try {
                     Mark m = Mark.of(q, v, sheet);
                     List<String> mine = new ArrayList<>();
-                    // Under a question that lost points, the section to reread, as quiz --check says it.
-                    if (rereads.containsKey(q.id())) mine.add(rereads.get(q.id()).reread());
+                    // Under a question answered and marked down, the section to reread, as quiz --check
+                    // says it; under one not answered yet, none (quiz --check prints none there either).
+                    boolean todo = !m.full() && ScoreRow.quiz(q.id(), name, m, "").notAnswered();
+                    if (!todo && rereads.containsKey(q.id())) mine.add(rereads.get(q.id()).reread());
                     notes.stream().filter(n -> !n.contains("unknown key '") || n.contains("'" + q.id() + "."))
                             .forEach(mine::add);
                     out.add(ScoreRow.quiz(q.id(), name, m, m.full() ? "" : String.join("\n", mine)));

@@ -73,7 +73,7 @@ class QuizMarkingTest {
     }
 
     @Test
-    @DisplayName("under a question that lost points, the section to reread as quiz --check says it; none under a full mark")
+    @DisplayName("under a question answered and marked down, the section to reread as quiz --check says it; none under one not answered, nor under a full mark")
     void rereadUnderALostQuestion() throws Exception {
         List<Question> qs = List.of(new Twice());
         NotesSection section = new NotesSection("ch09", "ch09-twice", "Rule 1: double it", "_rule_1_double_it");
@@ -81,8 +81,12 @@ class QuizMarkingTest {
         Path answers = Files.createDirectories(tmp.resolve("ana"));
         Variant v = Variant.of("ch09", "ana", Salt.PRACTICE);
         String right = AnswerSheet.key("ch09", v, qs);
-        for (String sheet : List.of(right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1 7"),        // wrong
-                right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1"))) {                         // not answered
+        Files.writeString(answers.resolve("ch09.txt"), right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1"));
+        ScoreRow todo = marking.rows(qs, "ana", answers, new ArrayList<>()).get(0);
+        assertThat(todo.notAnswered()).as(todo.reason()).isTrue();
+        assertThat(todo.reason()).as("not answered: nothing to reread yet, as quiz --check says it")
+                .doesNotContain("reread");
+        for (String sheet : List.of(right.replaceAll("(?m)^(q9\\.1\\.a = ).*$", "$1 7"))) {       // wrong
             Files.writeString(answers.resolve("ch09.txt"), sheet);
             ScoreRow row = marking.rows(qs, "ana", answers, new ArrayList<>()).get(0);
             assertThat(row.earned()).isZero();
