@@ -33,7 +33,9 @@ final class Account {
      */
     final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR, allocatedR;
     /** {@link #allowed} with its rounding; null where the message prints no cap. */
-    private final Rounded allowedR;
+    final Rounded allowedR;
+    /** {@link #privatePools} with its rounding; null where the message has no such figure. */
+    private final Rounded privatePoolsR;
 
     private Account(Reading r) {
         capacity = r.get(Figure.CAPACITY);
@@ -64,6 +66,7 @@ final class Account {
         freeR = rounded(free, fam);
         requestedR = rounded(requested, fam);
         allowedR = rounded(allowed, fam);
+        privatePoolsR = rounded(privatePools, fam);
         Rounded alloc = rounded(allocated, fam), unalloc = rounded(unallocated, fam);
         allocatedR = alloc;
         // 1.4 to 2.0 print reserved and allocated, and the parser takes their difference; 0.4 to 1.3
@@ -174,11 +177,23 @@ final class Account {
 
     /**
      * The live tensors with their error: what PyTorch allocated, or reserved less unallocated
-     * where the message lacks the allocated figure; null where neither is known.
+     * where the message lacks the allocated figure, less the private pools' figure where the
+     * message prints one; null where neither is known. PyTorch 2.4+ prints as "allocated by
+     * PyTorch" {@code allocated_bytes + allocated_in_private_pools}, and the second sums the
+     * private pools' free blocks ({@code pool.blocks}, not a live tensor among them):
+     * c10/cuda/CUDACachingAllocator.cpp @001074d, DeviceCachingAllocator::malloc's OOM message.
+     * A snapshot's figures are put the same way ({@link SnapshotTriage#reading}).
      */
     Rounded liveR() {
-        if (allocatedR != null) return allocatedR;
-        return reservedR == null || unallocatedR == null ? null : reservedR.minus(unallocatedR);
+        Rounded printed = allocatedR != null ? allocatedR
+                : reservedR == null || unallocatedR == null ? null : reservedR.minus(unallocatedR);
+        return printed == null || privatePools <= 0 ? printed : printed.minus(privatePoolsR);
+    }
+
+    /** {@link #liveR} in bytes, or -1 where unknown. */
+    long live() {
+        Rounded l = liveR();
+        return l == null ? -1 : l.value();
     }
 
     /**

@@ -26,7 +26,9 @@ import java.util.List;
  * is "enough alone" covers the shortfall by itself (the live tensors included: a smaller workload
  * is enough alone only where freeing them would have made room). Where the card itself was not
  * short (a memory fraction spent, more free than asked, free memory barely above the request) the
- * cause stays {@link Cause#FULL_OR_DRIVER_RESERVE} and a {@link Finding} says what the figures show.
+ * cause stays {@link Cause#FULL_OR_DRIVER_RESERVE} and a {@link Finding} says what the figures show;
+ * so it does where the card was short but the memory fraction's cap refused the request before the
+ * card was asked ({@link FractionCap}), and the rungs whose bytes the cap does not count weigh that.
  *
  * <p>Every threshold below is this kit's rule of thumb, not PyTorch's; so are the context and
  * driver-reserve estimates in {@link ContextReserve}. The sentences print the figures used.
@@ -58,6 +60,8 @@ public final class Ladder {
     private String marginLead = "";
     private Finding finding;
     private Candidate picked;
+    /** A memory fraction's cap, where the card was short as well: whether it refused the request. */
+    private FractionCap cap = new FractionCap(Boolean.FALSE, null);
     /** Whether the rung being weighed is within the rounding of the message's figures (see {@link #unsettled}). */
     private boolean rungLead;
 
@@ -104,15 +108,18 @@ public final class Ladder {
         if (c != null) return c;
         Candidate named = namedBySubsystem();
         if (!measureShortfall()) return withinOwnLimit(named);
+        cap = FractionCap.of(a);
         // tag::ladder[]
         fragmentation();
         otherProcesses();
         nccl();
         graphPools();
+        if (named == null && cap.binds() == Boolean.TRUE) return capSpent();
         Candidate pick = named != null ? named : Candidate.choose(candidates);
         if (pick == null) pick = byWordsAlone();
         // end::ladder[]
         candidates.add(tensors());
+        if (!cap.leadSentence(a).isEmpty()) evidence.add(cap.leadSentence(a));
         if (pick == null && noFigures()) return cannotTell();
         if (pick == null) return full();
         if (pick == named) evidence.add(named.evidence());
@@ -207,6 +214,13 @@ public final class Ladder {
         return say(Cause.FULL_OR_DRIVER_RESERVE, s);
     }
 
+    /** The card was short, but the memory fraction's cap refused the request first ({@link FractionCap}). */
+    private Cause capSpent() {
+        candidates.add(tensors());
+        finding = Finding.MEMORY_FRACTION;
+        return say(Cause.FULL_OR_DRIVER_RESERVE, cap.spentSentence(a));
+    }
+
     // ---- the rungs: each measures one cause --------------------------------------------------
 
     // tag::fragmentation[]
@@ -219,7 +233,7 @@ public final class Ladder {
         }
         // The figures are rounded (Rounded): a test the rounding alone could decide is null.
         Boolean fits = a.unallocatedR.plus(countedR()).minus(a.requestedR).atLeast(0);
-        long live = a.allocated >= 0 ? a.allocated : a.reserved - u;
+        long live = a.live();   // less the private pools' free blocks where printed (Account#liveR)
         // no card to weigh against: room; null: the rounding alone could put them past the card (or its cap)
         Boolean roomR = a.cardR() == null ? Boolean.TRUE : a.roomPastLiveR().atLeast(0);
         boolean roomOnCard = roomR != Boolean.FALSE;
@@ -274,19 +288,21 @@ public final class Ladder {
         Rounded o = a.othersR;
         Boolean large = a.capacity > 0
                 ? o.atLeastPercent(SIGNIFICANT_PERCENT_OF_CARD, a.capacityR) : o.atLeast(GiB);
-        Boolean fitsR = a.requested < 0 ? Boolean.TRUE : o.plus(countedR()).minus(a.requestedR).atLeast(0);
+        Boolean onCard = a.requested < 0 ? Boolean.TRUE : o.plus(countedR()).minus(a.requestedR).atLeast(0);
+        Boolean fitsR = cap.outsideFits(onCard);   // a cap that binds is not lifted by other processes
         boolean fits = fitsR != Boolean.FALSE;
         String who = a.describeOthers(r);
         String s = "2. Other processes: " + who + (who.startsWith("process ") ? " holds " : " hold ")
                 + o.text()
                 + (a.capacity > 0 ? " (" + o.percentOf(a.capacityR) + " of the card)" : "")
-                + (fits ? "; without them " + o.plus(countedR()).text() + " would be "
+                + (onCard != Boolean.FALSE ? "; without them " + o.plus(countedR()).text() + " would be "
                         + (nearFull ? "free beyond what the kit counts as none" : "free")
                         + ", enough for the " + formatSize(tried) + "." : ", too little to make the "
-                        + formatSize(tried) + " fit.");
+                        + formatSize(tried) + " fit.") + cap.outsideClause(onCard);
         if (large != Boolean.FALSE && fits) {
             s += unsettled(large, "the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD
-                    + "% of the card", fitsR);
+                    + "% of the card", onCard);
+            rungLead |= fitsR == null;   // the cap's lead (outsideClause)
         }
         add(Cause.OTHER_PROCESSES, o, fits, large != Boolean.FALSE, s);
     }
@@ -310,8 +326,9 @@ public final class Ladder {
         long beyond = Math.max(0, gap - typical);
         Boolean largeR = g.atLeast(ceiling);
         boolean large = largeR != Boolean.FALSE;
-        Boolean fitsR = a.requested < 0 ? Boolean.TRUE
+        Boolean onCard = a.requested < 0 ? Boolean.TRUE
                 : g.minus(typical).plus(countedR()).minus(a.requestedR).atLeast(0);
+        Boolean fitsR = cap.outsideFits(onCard);
         boolean fits = fitsR != Boolean.FALSE;
         String s = "2. Other processes: " + (gap < 0 ? formatSize(0) : g.text()) + whose + "; a context, the "
                 + "libraries and a desktop take up to " + formatSize(ceiling) + " on this card"
@@ -324,7 +341,9 @@ public final class Ladder {
         RunSize run = RunSize.of(r);
         Cause who = run.shown() ? Cause.NCCL_BUFFERS : Cause.OTHER_PROCESSES;
         if (large) s += run.gapClause();
-        if (large && fits) s += unsettled(largeR, "a context's ceiling", fitsR);
+        s += cap.outsideClause(onCard);
+        if (large && fits) s += unsettled(largeR, "a context's ceiling", onCard);
+        rungLead |= large && fitsR == null;   // the cap's lead (outsideClause)
         add(who, g.minus(typical), fits, large, s);
     }
 
@@ -341,8 +360,9 @@ public final class Ladder {
         Rounded out = a.nonPyTorchR();
         Boolean largeR = out.atLeast(ContextReserve.NON_PYTORCH_ALLOWANCE);
         boolean large = largeR != Boolean.FALSE;
-        Boolean fitsR = a.requested < 0 ? Boolean.TRUE
+        Boolean onCard = a.requested < 0 ? Boolean.TRUE
                 : out.minus(ContextReserve.PROCESS_CONTEXT).plus(countedR()).minus(a.requestedR).atLeast(0);
+        Boolean fitsR = cap.outsideFits(onCard);   // non-PyTorch memory does not count against the cap
         boolean fits = fitsR != Boolean.FALSE;
         // Only a distributed run puts the gap on NCCL; otherwise it names every candidate.
         RunSize run = RunSize.of(r);
@@ -354,7 +374,9 @@ public final class Ladder {
                 + formatSize(ContextReserve.NON_PYTORCH_ALLOWANCE) + ")" + run.outsideClause()
                 : ", about a context's worth.");
         Cause c = distributed ? Cause.NCCL_BUFFERS : Cause.OUTSIDE_ALLOCATOR;
-        if (large && fits) s += unsettled(largeR, "the kit's line of a context", fitsR);
+        s += cap.outsideClause(onCard);
+        if (large && fits) s += unsettled(largeR, "the kit's line of a context", onCard);
+        rungLead |= large && fitsR == null;   // the cap's lead (outsideClause)
         add(c, out.minus(ContextReserve.PROCESS_CONTEXT), fits, large, s);
     }
 
@@ -372,13 +394,16 @@ public final class Ladder {
         Rounded pr = Rounded.of(p, r.family());
         Boolean largeR = Rounded.either(a.requested < 0 ? Boolean.TRUE : pr.minus(a.requestedR).atLeast(0),
                 a.capacity > 0 ? pr.atLeastPercent(SIGNIFICANT_PERCENT_OF_CARD, a.capacityR) : pr.atLeast(GiB));
-        Boolean fitsR = a.requested < 0 ? Boolean.TRUE : pr.plus(countedR()).minus(a.requestedR).atLeast(0);
+        Boolean onCard = a.requested < 0 ? Boolean.TRUE : pr.plus(countedR()).minus(a.requestedR).atLeast(0);
+        // the pools' cache counts against a memory fraction's cap too: freed, it must cover the cap's excess as well
+        Boolean fitsR = cap.insideFits(pr, onCard);
         boolean large = largeR != Boolean.FALSE, fits = fitsR != Boolean.FALSE;
+        rungLead = large && fitsR == null && onCard != null;   // the cap's lead (insideClause); unsettled says the card's
         add(Cause.CUDA_GRAPH_POOLS, pr, fits, large, "4. Graph pools: " + formatSize(p)
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
                 + "live and unusable for ordinary tensors" + (large && fits ? "." + unsettled(largeR,
-                "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", fitsR)
-                : "; too little to explain the shortfall."));
+                "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", onCard)
+                : "; too little to explain the shortfall.") + (large ? cap.insideClause(pr, onCard) : ""));
     }
 
     /** The rungs that go by words: graph mentions where no figure can show pools, convolutions. */
@@ -413,14 +438,16 @@ public final class Ladder {
      * message lacks the request, the free bytes or the live bytes.
      */
     private Candidate tensors() {
-        long live = a.allocated, tried = a.requested;
+        // the allocated figure less the private pools' free blocks (Account#liveR), only where it is printed
+        Rounded liveR = a.allocated >= 0 ? a.liveR() : null;
+        long live = liveR == null ? -1 : liveR.value(), tried = a.requested;
         boolean tooBig = tried >= Sizes.ONE_EB || (tried > 0 && a.capacity > 0 && tried > a.capacity);
         boolean measured = !tooBig && tried >= 0 && live >= 0 && a.free >= 0;
         boolean fits = !tooBig && (!measured || live + counted >= tried);
         // The printed figures' verdict stands; where their rounding alone could flip it, it is a lead (Rounded).
-        Rounded room = measured ? a.allocatedR.plus(countedR()) : null;
+        Rounded room = measured ? liveR.plus(countedR()) : null;
         String lead = room == null || room.minus(a.requestedR).atLeast(0) != null ? "" : "6. A smaller workload: the "
-                + a.allocatedR.text() + " of live tensors" + (counted == 0 ? " (" + freeWords() + ")" : " plus "
+                + liveR.text() + " of live tensors" + (counted == 0 ? " (" + freeWords() + ")" : " plus "
                 + freeWords() + " make " + room.text()) + ", within the rounding of the message's figures of the "
                 + formatSize(tried) + " asked: whether freeing the live tensors alone makes room"
                 + " for it (the ranking's \"" + (fits ? "enough alone" : "not enough alone") + "\") is a lead, not a finding.";
@@ -429,7 +456,7 @@ public final class Ladder {
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
                         + "what it no longer allocates." + (lead.isEmpty() ? "" : " " + lead)
                         : "the live tensors (no figure).")
-                .withError(live >= 0 ? a.allocatedR.error() : 0)   // the allocated figure's rounding
+                .withError(live >= 0 ? liveR.error() : 0)   // the printed figures' rounding
                 .withLead(!lead.isEmpty());
     }
 
@@ -453,50 +480,8 @@ public final class Ladder {
     }
 
     private Cause full() {
-        long cap = a.capacity, free = a.free, alloc = a.allocated;
-        StringBuilder sb;
-        if (nearFull) {
-            finding = Finding.FREE_BARELY_COVERS;
-            sb = new StringBuilder("6. The request needs about all the free memory: "
-                    + formatSize(a.requested) + " asked with " + formatSize(free) + " free, and "
-                    + "the device could not place it (the driver's own share of a mapping, and "
-                    + "free memory that is not one run, take the difference)");
-            if (cap > 0) {
-                sb.append("; the request alone is ").append(Rounded.percent(a.requested, cap))
-                  .append(" of the ").append(formatSize(cap)).append(" card");
-            }
-            if (alloc >= 0) sb.append(", and PyTorch has ").append(formatSize(alloc)).append(" allocated");
-        } else {
-            sb = new StringBuilder("6. Otherwise the card is simply full");
-            if (alloc >= 0 && cap > 0) {
-                sb.append(": PyTorch has " + formatSize(alloc) + " of " + formatSize(cap));
-            }
-            if (free >= 0) sb.append(", ").append(formatSize(free)).append(" is free");
-        }
-        sb.append('.');
-        if (a.self >= 0 && a.reserved >= 0 && a.self >= a.reserved) {
-            sb.append(" This process holds ").append(a.nonPyTorchR().text())
-              .append(" beyond what PyTorch reserved: its CUDA context and libraries.");
-        }
-        if (cap > 0) sb.append(' ').append(ContextReserve.driverReserveSentence(cap));
-        Rounded nobody = a.heldByNoProcessR();
-        if (nobody != null && nobody.atLeast(64 * MiB) == Boolean.TRUE) {   // not where rounding alone makes it
-            sb.append(" ").append(nobody.text()).append(" of the total is held by no process "
-                    + "the message lists (one in another container, or the driver's own).");
-        }
-        Candidate partial = Candidate.nearestPartial(candidates);
-        if (partial != null) {
-            sb.append(" No single cause explains the whole shortfall; the nearest is ")
-              .append(partial.cause().name()).append(" (").append(partial.share()).append("%).");
-        }
-        if (r.family() == Family.THC_LEGACY || r.family() == Family.CUDA_ERROR
-                || r.family() == Family.WRAPPED) {
-            sb.append(" (Without figures this is the fallback, not a finding.)");
-        } else if (!r.missing().isEmpty()) {
-            sb.append(" (Figures are missing, so earlier steps could not all be ruled out: "
-                    + "this is the fallback, not a finding.)");
-        }
-        return say(Cause.FULL_OR_DRIVER_RESERVE, sb.toString());
+        if (nearFull) finding = Finding.FREE_BARELY_COVERS;
+        return say(Cause.FULL_OR_DRIVER_RESERVE, FullCard.sentence(r, a, nearFull, candidates));
     }
 
     // ---- choosing ----------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+package vramlab.triage;
+
+/**
+ * A memory fraction's cap where the card was short as well (less free than asked): whether the
+ * message's own figures show that the cap, not the card, refused the request. PyTorch's
+ * {@code alloc_block} checks {@code set_fraction && total_allocated_memory + size >
+ * allowed_memory_maximum} before it asks the device for a segment, and fails the allocation there
+ * (c10/cuda/CUDACachingAllocator.cpp @001074d, {@code DeviceCachingAllocator::alloc_block}).
+ * {@code total_allocated_memory} is what PyTorch reserved, the figure the message prints after its
+ * last retry ({@code release_cached_blocks}, then {@code alloc_block} once more), and {@code size}
+ * is the segment, never less than the request. So reserved plus the request past the printed
+ * "X allowed" ({@code allowed_memory_maximum}, the fraction times the card's total,
+ * {@code setMemoryFraction}) proves the cap refused it, whatever the card had free; the card's
+ * shortfall was never asked about. Within the rounding of those figures it is a lead.
+ *
+ * <p>Under such a cap, bytes outside PyTorch's reserve (other processes, this process's non-PyTorch
+ * memory) would give the card room, not the cap: freeing them is not enough alone. Bytes inside it
+ * (a private pool's cache) count against the cap too, so freeing them makes room under it.
+ *
+ * @param binds {@code TRUE} where the figures prove the cap refused the request, {@code null}
+ *              where their rounding alone could decide it, {@code FALSE} where they do not show it
+ *              (no cap printed, or reserved or the request missing, or under the cap)
+ * @param over  reserved plus the request minus the cap, with its rounding; null where unknown
+ */
+record FractionCap(Boolean binds, Rounded over) {
+    static FractionCap of(Account a) {
+        if (a.allowedR == null || a.allowed <= 0 || a.reservedR == null || a.requestedR == null) {
+            return new FractionCap(Boolean.FALSE, null);
+        }
+        Rounded over = a.reservedR.plus(a.requestedR).minus(a.allowedR);
+        return new FractionCap(over.atLeast(1), over);
+    }
+
+    /** Rung 6 where the cap surely binds: the sentence the decision rests on. */
+    String spentSentence(Account a) {
+        return "6. The memory fraction's cap refused the request before the card was asked: PyTorch holds "
+                + a.reservedR.text() + " reserved, and with the " + a.requestedR.text() + " asked that makes "
+                + a.reservedR.plus(a.requestedR).text() + ", past the " + a.allowedR.text() + " this process's "
+                + "memory fraction allows (PyTorch checks the cap before it asks the device for a segment). "
+                + "The card was short too, but freeing memory on it would not let PyTorch pass the cap.";
+    }
+
+    /** The sentence where the rounding alone could put the cap on either side; empty elsewhere. */
+    String leadSentence(Account a) {
+        if (binds != null) return "";
+        return "6. The memory fraction: PyTorch's " + a.reservedR.text() + " reserved plus the "
+                + a.requestedR.text() + " asked make " + a.reservedR.plus(a.requestedR).text()
+                + ", within the rounding of the message's figures of the " + a.allowedR.text()
+                + " allowed: whether the cap refused the request before the card was asked is a lead, not a finding.";
+    }
+
+    /**
+     * A rung whose bytes lie outside PyTorch's reserve: under a cap that binds they make no room
+     * ({@code FALSE}); where the cap may bind, a fit becomes a lead ({@code null}).
+     */
+    Boolean outsideFits(Boolean fits) {
+        if (binds == Boolean.TRUE) return Boolean.FALSE;
+        return binds == null && fits == Boolean.TRUE ? null : fits;
+    }
+
+    /** What {@link #outsideFits} changed, in words for the rung's sentence; empty where nothing. */
+    String outsideClause(Boolean fits) {
+        if (binds == Boolean.FALSE || fits == Boolean.FALSE) return "";
+        return binds == Boolean.TRUE
+                ? " But the memory fraction's cap, not the card, refused the request (rung 6): freeing these"
+                        + " bytes gives the card room, not the cap, so they are not enough alone."
+                : " The memory fraction's cap may have refused the request (rung 6), and freeing these bytes"
+                        + " gives the card room, not the cap: a lead, not a finding.";
+    }
+
+    /**
+     * A rung whose bytes are inside PyTorch's reserve (a private pool's cache): freeing them lowers
+     * what counts against the cap, so they fit under it where they cover the cap's shortfall as well.
+     */
+    Boolean insideFits(Rounded bytes, Boolean fits) {
+        if (binds == Boolean.FALSE || over == null) return fits;
+        Boolean underCap = bytes.minus(over).atLeast(0);
+        if (binds == null && underCap == Boolean.FALSE) underCap = null;   // the cap may not bind at all
+        if (fits == Boolean.FALSE || underCap == Boolean.FALSE) return Boolean.FALSE;
+        return fits == Boolean.TRUE && underCap == Boolean.TRUE ? Boolean.TRUE : null;
+    }
+
+    /** What {@link #insideFits} said where it differs from the card's verdict; empty where nothing. */
+    String insideClause(Rounded bytes, Boolean fits) {
+        Boolean capped = insideFits(bytes, fits);
+        if (capped == fits) return "";
+        return " Under the memory fraction's cap they would have to cover " + over.text()
+                + " past it as well (rung 6)" + (capped == Boolean.FALSE ? ", and do not." : ": within the"
+                + " rounding of the message's figures, a lead, not a finding.");
+    }
+}

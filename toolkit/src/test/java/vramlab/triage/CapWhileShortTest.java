@@ -1,0 +1,91 @@
+package vramlab.triage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static vramlab.units.Bytes.GiB;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A memory fraction's cap where the card was short as well: PyTorch's alloc_block refuses a segment
+ * once {@code total_allocated_memory + size > allowed_memory_maximum}, before it asks the device
+ * (c10/cuda/CUDACachingAllocator.cpp @001074d), so reserved plus the request past the printed
+ * "X allowed" names the cap whatever the card had free; bytes outside PyTorch's reserve (other
+ * processes) then make no room, and a private pool's cache must cover the cap's excess too. Also:
+ * 2.4+'s "allocated by PyTorch" includes the private pools' free blocks, which are no live tensors.
+ * The messages are written for this test in 2.x's wording.
+ */
+class CapWhileShortTest {
+    private static final String LEAD = "a lead, not a finding";
+
+    private static String message(String free, String others, String allowed, String alloc, String pools) {
+        return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+                + "24.00 GiB of which " + free + " is free. " + (others == null ? "" : "Process 4242 has " + others
+                + " memory in use. ") + "Including non-PyTorch memory, this process has 14.30 GiB memory in use. "
+                + (allowed == null ? "" : allowed + " allowed; ") + "Of the allocated memory " + alloc
+                + " is allocated by PyTorch, " + (pools == null ? "" : "with " + pools
+                + " allocated in private pools (e.g., CUDA Graphs), ") + "and 300.00 MiB is reserved by PyTorch but unallocated.\n";
+    }
+
+    private static Candidate row(Diagnosis d, Cause c) {
+        return d.ranked().stream().filter(x -> x.cause() == c).findFirst().orElseThrow();
+    }
+
+    @Test
+    @DisplayName("13.79 GiB reserved + 2.00 GiB asked past 15.00 GiB allowed, 1.50 GiB free: the cap is named, not a full card")
+    void capNamedWhileCardShort() {
+        Diagnosis d = Triage.of(message("1.50 GiB", null, "15.00 GiB", "13.50 GiB", null));
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(d.evidence()).anyMatch(s -> s.startsWith("6. The memory fraction's cap refused the request"
+                + " before the card was asked: PyTorch holds 13.79 GiB ± 0.01 GiB reserved"));
+        assertThat(d.ranked().get(0).cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(d.json()).contains("\"finding\":\"MEMORY_FRACTION\"");
+        // no cap printed: the same figures are a full card
+        assertThat(Triage.of(message("1.50 GiB", null, null, "13.50 GiB", null)).finding()).isNull();
+    }
+
+    @Test
+    @DisplayName("a 4.00 GiB co-tenant under a cap that binds: not enough alone, and the cap is named")
+    void otherProcessesMakeNoRoomUnderTheCap() {
+        Diagnosis d = Triage.of(message("1.50 GiB", "4.00 GiB", "15.00 GiB", "13.50 GiB", null));
+        assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(row(d, Cause.OTHER_PROCESSES).sufficient()).isFalse();
+        assertThat(d.evidence()).anyMatch(s -> s.startsWith("2. Other processes:") && s.contains("enough for the 2.00 GiB")
+                && s.contains("the memory fraction's cap, not the card, refused the request"));
+        assertThat(d.json()).containsPattern("\\{\"cause\":\"OTHER_PROCESSES\",[^{}]*\"enoughAlone\":false");
+    }
+
+    @Test
+    @DisplayName("15.79 GiB ± 0.01 GiB against 15.78 GiB allowed: the cap is a lead, and so is the co-tenant's fit")
+    void capWithinTheRounding() {
+        Diagnosis d = Triage.of(message("1.50 GiB", "4.00 GiB", "15.78 GiB", "13.50 GiB", null));
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.OTHER_PROCESSES);
+        assertThat(d.finding()).isNull();
+        assertThat(row(d, Cause.OTHER_PROCESSES).lead()).isTrue();
+        assertThat(d.evidence()).anyMatch(s -> s.startsWith("6. The memory fraction:") && s.endsWith(LEAD + "."));
+        assertThat(d.text()).containsPattern("\n  OTHER_PROCESSES +\\d+% +4\\.00 GiB +enough alone: " + LEAD + "\n");
+        // well under the cap: the co-tenant is a finding
+        Diagnosis under = Triage.of(message("1.50 GiB", "4.00 GiB", "18.00 GiB", "13.50 GiB", null));
+        assertThat(row(under, Cause.OTHER_PROCESSES).lead()).as(under.text()).isFalse();
+    }
+
+    @Test
+    @DisplayName("1.50 GiB of graph pools fit the card's 0.50 GiB shortfall, not the cap's 1.79 GiB excess")
+    void graphPoolsMustCoverTheCapsExcess() {
+        Diagnosis d = Triage.of(message("1.50 GiB", null, "14.00 GiB", "13.50 GiB", "1.50 GiB"));
+        assertThat(row(d, Cause.CUDA_GRAPH_POOLS).sufficient()).as(d.text()).isFalse();
+        assertThat(d.evidence()).anyMatch(s -> s.startsWith("4. Graph pools:") && s.contains("past it as well"));
+        // 2.00 GiB of pools covers both
+        Diagnosis both = Triage.of(message("1.50 GiB", null, "14.00 GiB", "13.50 GiB", "2.00 GiB"));
+        assertThat(row(both, Cause.CUDA_GRAPH_POOLS).sufficient()).as(both.text()).isTrue();
+    }
+
+    @Test
+    @DisplayName("2.4+: 10.50 GiB allocated by PyTorch with 1.00 GiB in private pools is 9.50 GiB of live tensors")
+    void privatePoolsAreNoLiveTensors() {
+        Diagnosis d = Triage.of(message("1.50 GiB", null, null, "10.50 GiB", "1.00 GiB"));
+        assertThat(row(d, Cause.FULL_OR_DRIVER_RESERVE).bytes()).as(d.text()).isEqualTo(9 * GiB + GiB / 2);
+        assertThat(Account.of(d.reading()).liveR().value()).isEqualTo(9 * GiB + GiB / 2);
+    }
+}
