@@ -82,6 +82,27 @@ class CapWhileShortTest {
     }
 
     @Test
+    @DisplayName("3.51 GiB of this process's non-PyTorch memory under a cap that binds: not enough alone")
+    void nonPyTorchMemoryMakesNoRoomUnderTheCap() {
+        String m = message("1.50 GiB", null, "15.00 GiB", "13.50 GiB", null).replace("has 14.30 GiB", "has 17.30 GiB");
+        Diagnosis d = Triage.of(m);
+        assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(row(d, Cause.OUTSIDE_ALLOCATOR).sufficient()).as(d.text()).isFalse();
+        assertThat(Triage.of(m.replace("15.00 GiB allowed; ", "")).cause()).isEqualTo(Cause.OUTSIDE_ALLOCATOR);
+    }
+
+    @Test
+    @DisplayName("1.4 to 2.0's wording, no process lines: the gap beside a context is not enough alone under the cap")
+    void gapMakesNoRoomUnderTheCap() {
+        String m = "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.69 GiB total capacity; "
+                + "5.94 GiB already allocated; 500.00 MiB free; 6.00 GiB allowed; 5.95 GiB reserved in total by PyTorch)";
+        Diagnosis d = Triage.of(m);
+        assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(row(d, Cause.OTHER_PROCESSES).sufficient()).as(d.text()).isFalse();
+        assertThat(Triage.of(m.replace("6.00 GiB allowed; ", "")).cause()).isEqualTo(Cause.OTHER_PROCESSES);
+    }
+
+    @Test
     @DisplayName("2.4+: 10.50 GiB allocated by PyTorch with 1.00 GiB in private pools is 9.50 GiB of live tensors")
     void privatePoolsAreNoLiveTensors() {
         Diagnosis d = Triage.of(message("1.50 GiB", null, null, "10.50 GiB", "1.00 GiB"));
