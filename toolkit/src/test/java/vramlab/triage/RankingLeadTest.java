@@ -15,11 +15,7 @@ class RankingLeadTest {
 
     private static String message(String tried, String cap, String free, String self, String alloc,
                                   String pools, String unalloc) {
-        return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + tried + ". GPU 0 has a total "
-                + "capacity of " + cap + " of which " + free + " is free. Including non-PyTorch memory, this process "
-                + "has " + self + " memory in use. Of the allocated memory " + alloc + " is allocated by PyTorch, "
-                + (pools == null ? "" : "with " + pools + " allocated in private pools (e.g., CUDA Graphs), ")
-                + "and " + unalloc + " is reserved by PyTorch but unallocated.\n";
+        return RoundingLeadsTest.message(tried, cap, free, self, alloc, pools, unalloc);
     }
 
     @Test

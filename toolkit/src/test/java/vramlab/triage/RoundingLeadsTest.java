@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class RoundingLeadsTest {
     private static final String LEAD = "a lead, not a finding";
 
-    private static String message(String tried, String cap, String free, String self, String alloc,
+    /** A 2.4+ message with these figures (RankingLeadTest reads the same messages). */
+    static String message(String tried, String cap, String free, String self, String alloc,
                                   String pools, String unalloc) {
         return "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + tried + ". GPU 0 has a total "
                 + "capacity of " + cap + " of which " + free + " is free. Including non-PyTorch memory, this process "
