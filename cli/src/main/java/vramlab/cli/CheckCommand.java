@@ -63,6 +63,7 @@ final class CheckCommand implements Command {
             throw new UsageException("check", "--mine and --reference exclude each other");
         }
         Path root = StudentCores.root();
+        Path cwd = Path.of("");                  // every place printed opens from where the student stands
         if (which.reference) StudentCores.refuseReferenceInRelease(root, "check");
         Target target = Target.of(what, (Files.isDirectory(root.resolve("solutions")) ? LabGenerator.steps(root.resolve("solutions"))
                 : LabGenerator.stepsFromStubs(root.resolve("cores"))));
@@ -81,7 +82,7 @@ final class CheckCommand implements Command {
             cores = built.classpath();
             for (CoreBuild.Outcome o : built.failed()) {
                 uncompiled.put(o.core().name(), String.join("; ", o.errors().stream()
-                        .map(e -> "labs/src/main/java/" + e).toList()));
+                        .map(e -> errorAt(root, cwd, e)).toList()));
             }
         }
         Set<String> steps = target.stepIds();
@@ -103,10 +104,19 @@ final class CheckCommand implements Command {
             rows.addAll(grader.runLabItems(cores, z -> runnable.contains(z.step()), area));
         }
         Map<String, StepLine> places = new LinkedHashMap<>();     // read now: the student's file as it is
-        for (LabGenerator.Step s : target.steps()) places.put(s.id(), StepLine.of(root, s));
+        for (LabGenerator.Step s : target.steps()) places.put(s.id(), StepLine.of(root, cwd, s));
         // A failure's Reread: line gets the place quiz --check gives its reread line, from where the student stands.
-        io.out().print(new CheckReport(target, rows, places, RereadPlaces.fromCwd(root, Path.of(""))::in).text());
+        io.out().print(new CheckReport(target, rows, places, RereadPlaces.fromCwd(root, cwd)::in).text());
         return rows.stream().allMatch(ScoreRow::passed) ? 0 : 1;
+    }
+
+    /**
+     * A compile error as {@code file:line: message}, the file named from {@code cwd} as the step's
+     * place is ({@link StepLine}); an error the compiler gave no file keeps the old form.
+     */
+    static String errorAt(Path root, Path cwd, CoreBuild.CompileError e) {
+        if (e.file().equals("?")) return "labs/src/main/java/" + e;
+        return vramlab.quiz.KitPaths.fromCwd(StudentCores.sources(root).resolve(e.file()), cwd) + ":" + e.line() + ": " + e.message();
     }
 
     private static void deleteTree(Path p) throws java.io.IOException {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import vramlab.labgen.LabGenerator;
 import vramlab.quiz.KitPaths;
 import vramlab.quiz.ScoreRow;
+import vramlab.quiz.build.CoreBuild;
 
 /**
  * {@code check} tells a student where to look: the file and the line of the step's method, read
@@ -69,9 +70,14 @@ class CheckLineTest {
 
         CliRun r = CliRun.of("check", "3.1");
         assertThat(r.status()).as(r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("3.1 Round a request  (" + FILE + ":" + line + "; notes: ch03 \"Rule 1: the rounding ladder\")")
-                .contains("FAIL");
-        assertThat(r.out().lines().filter(l -> l.equals("        your method ToyPolicy.roundSize: " + FILE + ":" + line)))
+        // The tests run in cli/ on a scratch labs/ (-Dvramlab.labs): the places name that file, from here.
+        java.util.regex.Matcher heading = java.util.regex.Pattern.compile("(?m)^3\\.1 Round a request  \\((\\S+" + FILE + "):(\\d+);"
+                + " notes: ch03 \"Rule 1: the rounding ladder\"\\)$").matcher(r.out());
+        assertThat(heading.find()).as(r.out()).isTrue();
+        assertThat(Files.isSameFile(Path.of(heading.group(1)), mine)).as(heading.group(1) + " opens the student's file from here").isTrue();
+        assertThat(Integer.parseInt(heading.group(2))).isEqualTo(line);
+        assertThat(r.out()).contains("FAIL");
+        assertThat(r.out().lines().filter(l -> l.equals("        your method ToyPolicy.roundSize: " + heading.group(1) + ":" + line)))
                 .as(r.out()).isNotEmpty();
 
         // Renamed: the place check reads from the file as it is now (its wiring into check's report is the run
@@ -79,7 +85,41 @@ class CheckLineTest {
         studentCopy(t -> t.replace("public long roundSize(long requested)", "public long roundUp(long requested)"));
         LabGenerator.Step step = LabGenerator.steps(KitPaths.root().resolve("solutions")).stream()
                 .filter(s -> s.id().equals("3.1")).findFirst().orElseThrow();
-        assertThat(StepLine.of(KitPaths.root(), step)).isEqualTo(new StepLine(FILE, "ToyPolicy.roundSize", 0));
+        assertThat(StepLine.of(KitPaths.root(), tmp, step)).isEqualTo(new StepLine(FILE, "ToyPolicy.roundSize", 0));
+    }
+
+    @Test
+    @DisplayName("run from a folder below the copy's root, the heading, the FAIL's line and a compile error name the file as it opens"
+            + " from there; from the root, as they always did")
+    void placesFromASubfolder() throws IOException {
+        Path root = KitPaths.root();
+        LabGenerator.Step step = LabGenerator.steps(root.resolve("solutions")).stream()
+                .filter(s -> s.id().equals("3.1")).findFirst().orElseThrow();
+        CheckCommand.Target target = CheckCommand.Target.of("3.1", List.of(step));
+        List<ScoreRow> rows = List.of(ScoreRow.zero("3.1", "the ladder", 2, ScoreRow.FAILED, "roundSize(1 B): expected 512 B but was 2 B"));
+        CoreBuild.CompileError error = new CoreBuild.CompileError("vramlab/alloc/ToyPolicy.java", 37, "';' expected");
+        Path real = root.resolve(FILE);
+        int line = lineOf(real, "public long roundSize(long requested)");
+
+        StepLine fromRoot = StepLine.of(root, root, step);
+        assertThat(fromRoot).isEqualTo(new StepLine(FILE, "ToyPolicy.roundSize", line));
+        assertThat(CheckCommand.errorAt(root, root, error)).isEqualTo(FILE + ":37: ';' expected");
+
+        for (Path cwd : List.of(root.resolve("labs"), root.resolve("chapters/ch03-caching-allocator"))) {
+            StepLine place = StepLine.of(root, cwd, step);
+            String text = new CheckReport(target, rows, Map.of("3.1", place)).text();
+            assertThat(text).contains("3.1 Round a request  (" + place.file() + ":" + line + "; notes:")
+                    .contains("        your method ToyPolicy.roundSize: " + place.file() + ":" + line + "\n");
+            assertThat(place.file()).as("from " + cwd).doesNotStartWith("/").endsWith("src/main/java/vramlab/alloc/ToyPolicy.java");
+            assertThat(Files.isSameFile(cwd.resolve(place.file()), real)).as(place.file() + " from " + cwd).isTrue();
+            assertThat(CheckCommand.errorAt(root, cwd, error)).isEqualTo(place.file() + ":37: ';' expected");
+        }
+        assertThat(StepLine.of(root, root.resolve("labs"), step).file()).isEqualTo("src/main/java/vramlab/alloc/ToyPolicy.java");
+
+        // Another labs/ (-Dvramlab.labs): the file named is that one, the one check compiles and the student edits.
+        Path mine = studentCopy(t -> t);
+        assertThat(Files.isSameFile(root.resolve(StepLine.of(root, root, step).file()), mine)).isTrue();
+        assertThat(StepLine.of(root, mine.getParent(), step).file()).isEqualTo("ToyPolicy.java");
     }
 
     @Test
@@ -119,7 +159,7 @@ class CheckLineTest {
         int line = Files.readAllLines(mine).indexOf("    public long roundSize(") + 1;
         assertThat(Files.readAllLines(mine).get(line)).as("the step's declaration, split").contains("long requested) {");
         assertThat(lineOf(mine, "public long roundSize(int requested)")).isLessThan(line);
-        assertThat(StepLine.of(KitPaths.root(), step).place()).isEqualTo(FILE + ":" + line);
+        assertThat(StepLine.of(KitPaths.root(), tmp, step).place()).isEqualTo(FILE + ":" + line);
     }
 
     @Test

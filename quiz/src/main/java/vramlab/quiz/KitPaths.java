@@ -25,6 +25,21 @@ public final class KitPaths {
                 && (Files.isDirectory(p.resolve("solutions")) || Files.isRegularFile(p.resolve(RELEASE_MARKER)));
     }
 
+    /**
+     * {@code file} as a terminal shows it to someone standing in {@code cwd}, to open from there:
+     * the path from {@code cwd} with {@code /} between names ({@code labs/src/...} from the copy's
+     * root, {@code ../labs/src/...} from {@code labs/}), or the absolute path where the two are on
+     * different filesystem roots (another drive), which no relative path reaches. The one rule for
+     * every place a command names for a student to open: {@code check}'s step and failure lines,
+     * and the notes' {@code path:line} of a reread ({@link NotesSection#named(Path, Path)}).
+     */
+    public static String fromCwd(Path file, Path cwd) {
+        Path f = file.toAbsolutePath().normalize();
+        Path here = cwd.toAbsolutePath().normalize();
+        return f.getRoot() != null && f.getRoot().equals(here.getRoot())
+                ? here.relativize(f).toString().replace('\\', '/') : f.toString();
+    }
+
     /** True in a student release: the cores are the student's, and there is no reference simulator. */
     public static boolean isRelease(Path root) { return Files.isRegularFile(root.resolve(RELEASE_MARKER)); }
 

@@ -95,7 +95,8 @@ public record NotesSection(String chapter, String page, String heading, String a
      * The line as a terminal shows it to someone standing in {@code cwd}, in the copy at
      * {@code root}: a rendered page as a {@code file:} address with its anchor (terminals make it a
      * link; a browser opens it at the section), the AsciiDoc's {@code path:line} from {@code cwd}
-     * (the copy's root: {@code chapters/...}; a folder below it: {@code ../chapters/...}).
+     * (the copy's root: {@code chapters/...}; a folder below it: {@code ../chapters/...};
+     * {@link KitPaths#fromCwd}).
      */
     public String reread(Path root, Path cwd) {
         return "reread " + named(root, cwd);
@@ -109,10 +110,7 @@ public record NotesSection(String chapter, String page, String heading, String a
         if (source == null) return named();
         Path file = root.toAbsolutePath().normalize().resolve(source);
         if (isPage()) return title() + " (" + file.toUri() + (anchor == null ? "" : "#" + anchor) + ")";
-        Path here = cwd.toAbsolutePath().normalize();
-        String shown = file.getRoot() != null && file.getRoot().equals(here.getRoot())
-                ? here.relativize(file).toString().replace('\\', '/') : file.toString();
-        return title() + " (" + shown + (line > 0 ? ":" + line : "") + ")";
+        return title() + " (" + KitPaths.fromCwd(file, cwd) + (line > 0 ? ":" + line : "") + ")";
     }
 
     /** {@code ch03 "heading"}; a heading already in quotes keeps its own. */
