@@ -62,7 +62,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             if (finding != null) sb.append(", filed under ").append(cause.name());
             sb.append(')');
         }
-        if (withTitle) sb.append(": ").append(finding != null ? finding.title() : cause.title());
+        if (withTitle) sb.append(": ").append(finding != null ? finding.title(shortfall > 0) : cause.title());
         sb.append('\n');
     }
 
@@ -151,8 +151,9 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
 
     private void ranking(StringBuilder sb) {
         if (ranked.isEmpty()) return;
-        sb.append("\nEach cause against the shortfall")
-          .append(shortfall > 0 ? " of " + Account.of(reading).shortfallText(shortfall) : "").append(":\n");
+        String capHeader = FractionCap.rankingHeader(Account.of(reading), finding, shortfall);
+        sb.append('\n').append(capHeader != null ? capHeader : "Each cause against the shortfall"
+                + (shortfall > 0 ? " of " + Account.of(reading).shortfallText(shortfall) : "")).append(":\n");
         for (Candidate c : ranked) {
             boolean byWords = c.bytes() < 0 && c.share() == 100;
             String bytes = c.bytes() >= 0 ? c.bytesText() : byWords ? "(named by the paste)"
@@ -173,7 +174,9 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
      * it (PyTorch prints sizes with two decimals): {@code shortfallErrorBytes}, and
      * {@code numbersErrorBytes} with a key for each of {@code numbers} (null where the figure is
      * absent or not bytes); each row of {@code ranked} ends with its {@code errorBytes}, then
-     * {@code lead}: true where that rounding alone could flip its {@code enoughAlone}. An
+     * {@code lead}: true where that rounding alone could flip its {@code enoughAlone}; last
+     * {@code shareOfBytes}, what the shares are a percentage of: the shortfall, or where a memory
+     * fraction's cap refused the request while the card was short too, the cap's excess. An
      * error is how far the truth may lie above or below the figure, in bytes; 0 when exact (a
      * snapshot's). The keys come in this order, always all of them.
      */
@@ -226,6 +229,10 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             errors.put(f.key(), e >= 0 ? e : null);
         }
         o.put("numbersErrorBytes", errors);
+        // what the rows' shares measure: the shortfall, or where a memory fraction's cap refused the request, its excess
+        Rounded excess = FractionCap.rankingHeader(a, finding, shortfall) == null ? null : FractionCap.of(a).over();
+        Long shareOf = excess != null ? Long.valueOf(excess.value()) : shortfall >= 0 ? Long.valueOf(shortfall) : null;
+        o.put("shareOfBytes", shareOf);
         return Json.write(o);
     }
 }

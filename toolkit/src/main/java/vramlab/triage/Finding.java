@@ -77,6 +77,18 @@ public enum Finding {
     /** The headline the report prints in place of the cause's title. */
     public String title() { return title; }
 
+    /**
+     * The headline where the card was short as well ({@code cardShort}): a memory fraction's cap
+     * that refused the request before the card was asked ({@link FractionCap}) is spent, but so
+     * was the card, and "not the card" would deny the message's own shortfall. Elsewhere {@link #title()}.
+     */
+    public String title(boolean cardShort) {
+        if (this != MEMORY_FRACTION || !cardShort) return title;
+        return "this process's memory fraction is spent, and its cap refused the request before the card"
+                + " was asked (the card was short too): PyTorch may reserve only what"
+                + " torch.cuda.set_per_process_memory_fraction allows";
+    }
+
     /** The command or experiment that confirms this finding. */
     public String check() { return check.text(); }
 

@@ -31,6 +31,20 @@ record FractionCap(Boolean binds, Rounded over) {
         return new FractionCap(over.atLeast(1), over);
     }
 
+    /**
+     * Where the cap refused the request while the card was short too (the ladder names
+     * {@link Finding#MEMORY_FRACTION} with a shortfall): the ranking's header, which says its
+     * shares measure the cap's excess, the figure that decided, not the card's shortfall; null elsewhere.
+     */
+    static String rankingHeader(Account a, Finding finding, long shortfall) {
+        if (finding != Finding.MEMORY_FRACTION || shortfall <= 0) return null;
+        FractionCap cap = of(a);
+        if (cap.binds() != Boolean.TRUE) return null;
+        return "Each cause against what refused the request, the memory fraction's cap: " + cap.over().text()
+                + " past the " + a.allowedR.text() + " allowed (the card was " + a.shortfallText(shortfall)
+                + " short too)";
+    }
+
     /** Rung 6 where the cap surely binds: the sentence the decision rests on. */
     String spentSentence(Account a) {
         return "6. The memory fraction's cap refused the request before the card was asked: PyTorch holds "
@@ -78,6 +92,19 @@ record FractionCap(Boolean binds, Rounded over) {
         if (binds == null && underCap == Boolean.FALSE) underCap = null;   // the cap may not bind at all
         if (fits == Boolean.FALSE || underCap == Boolean.FALSE) return Boolean.FALSE;
         return fits == Boolean.TRUE && underCap == Boolean.TRUE ? Boolean.TRUE : null;
+    }
+
+    /**
+     * The graph-pool rung's words where its pools are not enough alone: under a cap that binds (or
+     * may), what they were measured against, since they may cover the card's shortfall and still
+     * not the cap's excess ({@link #insideClause} follows); elsewhere the shortfall, as before.
+     */
+    String poolsShort(Account a, boolean large, Boolean onCard, long shortfall) {
+        if (binds == Boolean.FALSE || over == null) return "; too little to explain the shortfall.";
+        String card = "the card's shortfall" + (shortfall > 0 ? " of " + a.shortfallText(shortfall) : "");
+        if (!large) return "; too little to count, against " + card + " or the cap's excess of " + over.text() + ".";
+        if (onCard == Boolean.FALSE) return "; too little to cover " + card + ".";
+        return (onCard == null ? "; within the rounding of " : "; enough for ") + card + ".";
     }
 
     /** What {@link #insideFits} said where it differs from the card's verdict; empty where nothing. */

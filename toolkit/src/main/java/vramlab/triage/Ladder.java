@@ -62,6 +62,8 @@ public final class Ladder {
     private Candidate picked;
     /** A memory fraction's cap, where the card was short as well: whether it refused the request. */
     private FractionCap cap = new FractionCap(Boolean.FALSE, null);
+    /** Whether that cap decides (nothing named by words): the ranking then measures against its excess. */
+    private boolean capDecides;
     /** Whether the rung being weighed is within the rounding of the message's figures (see {@link #unsettled}). */
     private boolean rungLead;
 
@@ -109,12 +111,13 @@ public final class Ladder {
         Candidate named = namedBySubsystem();
         if (!measureShortfall()) return withinOwnLimit(named);
         cap = FractionCap.of(a);
+        capDecides = named == null && cap.binds() == Boolean.TRUE;
         // tag::ladder[]
         fragmentation();
         otherProcesses();
         nccl();
         graphPools();
-        if (named == null && cap.binds() == Boolean.TRUE) return capSpent();
+        if (capDecides) return capSpent();
         Candidate pick = named != null ? named : Candidate.choose(candidates);
         if (pick == null) pick = byWordsAlone();
         // end::ladder[]
@@ -403,7 +406,7 @@ public final class Ladder {
                 + " sits cached in private pools (CUDA graphs), kept reserved while their graphs "
                 + "live and unusable for ordinary tensors" + (large && fits ? "." + unsettled(largeR,
                 "the request and the kit's line of " + SIGNIFICANT_PERCENT_OF_CARD + "% of the card", onCard)
-                : "; too little to explain the shortfall.") + (large ? cap.insideClause(pr, onCard) : ""));
+                : cap.poolsShort(a, large, onCard, shortfall)) + (large ? cap.insideClause(pr, onCard) : ""));
     }
 
     /** The rungs that go by words: graph mentions where no figure can show pools, convolutions. */
@@ -452,7 +455,7 @@ public final class Ladder {
                 + formatSize(tried) + " asked: whether freeing the live tensors alone makes room"
                 + " for it (the ranking's \"" + (fits ? "enough alone" : "not enough alone") + "\") is a lead, not a finding.";
         if (!lead.isEmpty()) evidence.add(lead);
-        return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, shortfall, fits, true,
+        return Candidate.measured(Cause.FULL_OR_DRIVER_RESERVE, live, against(), fits, true,
                 live >= 0 ? formatSize(live) + " of live tensors: a smaller workload gives back "
                         + "what it no longer allocates." + (lead.isEmpty() ? "" : " " + lead)
                         : "the live tensors (no figure).")
@@ -489,7 +492,7 @@ public final class Ladder {
     /** A measured cause: its bytes (none below 0) with the error of the figures they come from. */
     private void add(Cause c, Rounded bytes, boolean sufficient, boolean significant, String sentence) {
         evidence.add(sentence);
-        candidates.add(Candidate.measured(c, Math.max(0, bytes.value()), shortfall, sufficient, significant, sentence)
+        candidates.add(Candidate.measured(c, Math.max(0, bytes.value()), against(), sufficient, significant, sentence)
                 .withError(bytes.high() <= 0 ? 0 : bytes.error())   // surely none: exactly none
                 .withLead(rungLead));
         rungLead = false;
@@ -505,6 +508,9 @@ public final class Ladder {
                 + (pick.lead() ? " Its rung is within the rounding of the message's "
                         + "figures: check it before acting on it." : "");
     }
+
+    /** What the shares measure against: the cap's excess where it refused the request, else the card's shortfall. */
+    private long against() { return capDecides ? cap.over().value() : shortfall; }
 
     /** The free bytes the rungs count, with their rounding. */
     private Rounded countedR() { return nearFull || a.free < 0 ? Rounded.exact(0) : a.freeR; }

@@ -2,6 +2,7 @@ package vramlab.triage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static vramlab.units.Bytes.GiB;
+import static vramlab.units.Bytes.MiB;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,33 @@ class CapWhileShortTest {
     }
 
     @Test
+    @DisplayName("the cap refused the request: the ranking measures against its 0.79 GiB excess, not the card's 0.50 GiB shortfall")
+    void rankingMeasuresTheCapsExcess() {
+        Diagnosis d = Triage.of(message("1.50 GiB", "4.00 GiB", "15.00 GiB", "13.50 GiB", null));
+        long excess = 13 * GiB + GiB / 2 + 300 * MiB + 2 * GiB - 15 * GiB;
+        assertThat(d.text()).as(d.text()).contains("\nEach cause against what refused the request, the memory fraction's cap:"
+                + " 0.79 GiB ± 0.02 GiB past the 15.00 GiB allowed (the card was 0.50 GiB ± 0.01 GiB short too):\n");
+        assertThat(row(d, Cause.FRAGMENTATION).share()).isEqualTo((int) (300 * MiB * 100 / excess));
+        assertThat(d.json()).contains("\"shortfall\":" + GiB / 2 + ",").endsWith(",\"shareOfBytes\":" + excess + "}");
+        // no cap printed: the card's shortfall, as before
+        Diagnosis card = Triage.of(message("1.50 GiB", "4.00 GiB", null, "13.50 GiB", null));
+        assertThat(card.text()).contains("\nEach cause against the shortfall of 0.50 GiB ± 0.01 GiB:\n");
+        assertThat(row(card, Cause.FRAGMENTATION).share()).isEqualTo(58);
+        assertThat(card.json()).endsWith(",\"shareOfBytes\":" + GiB / 2 + "}");
+    }
+
+    @Test
+    @DisplayName("the headline says the card was short too where it was, and 'spent, not the card' where the card had room")
+    void headlineTrueEitherWay() {
+        Diagnosis d = Triage.of(message("1.50 GiB", null, "15.00 GiB", "13.50 GiB", null));
+        assertThat(d.text()).contains("filed under FULL_OR_DRIVER_RESERVE): this process's memory fraction is spent, and its"
+                + " cap refused the request before the card was asked (the card was short too): ").doesNotContain("not the card");
+        Diagnosis room = Triage.of(message("3.00 GiB", null, "15.00 GiB", "13.50 GiB", null));
+        assertThat(room.finding()).as(room.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(room.text()).contains("filed under FULL_OR_DRIVER_RESERVE): this process's memory fraction is spent, not the card: ");
+    }
+
+    @Test
     @DisplayName("a 4.00 GiB co-tenant under a cap that binds: not enough alone, and the cap is named")
     void otherProcessesMakeNoRoomUnderTheCap() {
         Diagnosis d = Triage.of(message("1.50 GiB", "4.00 GiB", "15.00 GiB", "13.50 GiB", null));
@@ -75,7 +103,9 @@ class CapWhileShortTest {
     void graphPoolsMustCoverTheCapsExcess() {
         Diagnosis d = Triage.of(message("1.50 GiB", null, "14.00 GiB", "13.50 GiB", "1.50 GiB"));
         assertThat(row(d, Cause.CUDA_GRAPH_POOLS).sufficient()).as(d.text()).isFalse();
-        assertThat(d.evidence()).anyMatch(s -> s.startsWith("4. Graph pools:") && s.contains("past it as well"));
+        assertThat(d.evidence()).anyMatch(s -> s.startsWith("4. Graph pools:") && s.contains("past it as well")
+                && s.contains("enough for the card's shortfall of 0.50 GiB ± 0.01 GiB. Under the memory fraction's cap")
+                && !s.contains("too little to explain"));
         // 2.00 GiB of pools covers both
         Diagnosis both = Triage.of(message("1.50 GiB", null, "14.00 GiB", "13.50 GiB", "2.00 GiB"));
         assertThat(row(both, Cause.CUDA_GRAPH_POOLS).sufficient()).as(both.text()).isTrue();

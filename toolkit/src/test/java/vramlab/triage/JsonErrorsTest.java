@@ -30,7 +30,8 @@ class JsonErrorsTest {
         assertThat(d.cause()).isEqualTo(Cause.FRAGMENTATION);
         String json = d.json();
         assertThat(json.indexOf("\"finding\":")).isLessThan(json.indexOf("\"shortfallErrorBytes\":"));
-        assertThat(json).endsWith(",\"reserved\":" + GIB_ERROR + ",\"allowed\":null}}");
+        // then shareOfBytes, what the shares measure against (here the shortfall; CapWhileShortTest holds the cap's excess)
+        assertThat(json).endsWith(",\"reserved\":" + GIB_ERROR + ",\"allowed\":null},\"shareOfBytes\":" + d.shortfall() + "}");
         Map<String, Object> o = TriageFindingsTest.json(d);
         assertThat(((Number) o.get("shortfallErrorBytes")).longValue()).isEqualTo(2 * GIB_ERROR);
         Map<String, Object> errors = (Map<String, Object>) o.get("numbersErrorBytes");
