@@ -82,7 +82,7 @@ final class CheckCommand implements Command {
             cores = built.classpath();
             for (CoreBuild.Outcome o : built.failed()) {
                 uncompiled.put(o.core().name(), String.join("; ", o.errors().stream()
-                        .map(e -> errorAt(root, cwd, e)).toList()));
+                        .map(e -> StudentCores.errorAt(root, cwd, e)).toList()));
             }
         }
         Set<String> steps = target.stepIds();
@@ -108,15 +108,6 @@ final class CheckCommand implements Command {
         // A failure's Reread: line gets the place quiz --check gives its reread line, from where the student stands.
         io.out().print(new CheckReport(target, rows, places, RereadPlaces.fromCwd(root, cwd)::in).text());
         return rows.stream().allMatch(ScoreRow::passed) ? 0 : 1;
-    }
-
-    /**
-     * A compile error as {@code file:line: message}, the file named from {@code cwd} as the step's
-     * place is ({@link StepLine}); an error the compiler gave no file keeps the old form.
-     */
-    static String errorAt(Path root, Path cwd, CoreBuild.CompileError e) {
-        if (e.file().equals("?")) return "labs/src/main/java/" + e;
-        return vramlab.quiz.KitPaths.fromCwd(StudentCores.sources(root).resolve(e.file()), cwd) + ":" + e.line() + ": " + e.message();
     }
 
     private static void deleteTree(Path p) throws java.io.IOException {

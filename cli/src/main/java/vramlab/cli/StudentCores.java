@@ -111,7 +111,9 @@ final class StudentCores {
             }
         }
         CoreBuild.Result r = new CoreBuild(sources(root), reference, work(root)).build(cores);
-        for (CoreBuild.Outcome o : r.failed()) err.print(compileReport(o, vramlab.quiz.KitPaths.isRelease(root)));
+        for (CoreBuild.Outcome o : r.failed()) {
+            err.print(compileReport(o, root, Path.of(""), vramlab.quiz.KitPaths.isRelease(root)));
+        }
         return r;
     }
 
@@ -171,13 +173,10 @@ final class StudentCores {
      * What a student reads when a core did not compile: the errors as file:line: message, and what
      * runs in its place: the reference, or in a release (which has none) the core as handed out.
      */
-    static String compileReport(CoreBuild.Outcome o, boolean release) {
+    static String compileReport(CoreBuild.Outcome o, Path root, Path cwd, boolean release) {
         StringBuilder sb = new StringBuilder("vramlab: your " + o.core().name() + " core ("
                 + String.join(", ", o.core().packages()) + ") does not compile:\n");
-        for (CoreBuild.CompileError e : o.errors()) {
-            sb.append("  ").append(e.file().startsWith("/") || e.file().equals("?") ? "" : "labs/src/main/java/")
-              .append(e).append('\n');
-        }
+        for (CoreBuild.CompileError e : o.errors()) sb.append("  ").append(errorAt(root, cwd, e)).append('\n');
         if (release) {
             sb.append("  The ").append(o.core().name()).append(" classes as handed out (every step a Todo)")
               .append(" stand in for it until it compiles.\n");
@@ -186,6 +185,18 @@ final class StudentCores {
               .append(" classes stand in for it until it compiles; --reference runs everything on the reference.\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * A compile error as {@code file:line: message}, the file named as it opens from {@code cwd}
+     * ({@link vramlab.quiz.KitPaths#fromCwd}; from the copy's root {@code labs/src/main/java/...},
+     * from {@code labs/} {@code src/main/java/...}): {@code check}'s report and the compile report
+     * {@code lab}, {@code jshell} and {@code check} print on standard error say it alike. An error
+     * the compiler gave no file keeps the old form.
+     */
+    static String errorAt(Path root, Path cwd, CoreBuild.CompileError e) {
+        if (e.file().equals("?")) return "labs/src/main/java/" + e;
+        return vramlab.quiz.KitPaths.fromCwd(sources(root).resolve(e.file()), cwd) + ":" + e.line() + ": " + e.message();
     }
 
     /** This JVM's class path with the reference cores replaced by {@code cores}, in their order. */

@@ -88,8 +88,14 @@ class CheckLineTest {
         assertThat(StepLine.of(KitPaths.root(), tmp, step)).isEqualTo(new StepLine(FILE, "ToyPolicy.roundSize", 0));
     }
 
+    /** alloc's build, failed with {@code error}. */
+    private static CoreBuild.Outcome outcome(CoreBuild.CompileError error) {
+        CoreBuild.Core alloc = CoreBuild.CORES.stream().filter(c -> c.name().equals("alloc")).findFirst().orElseThrow();
+        return new CoreBuild.Outcome(alloc, Path.of("unused"), false, List.of(error), false);
+    }
+
     @Test
-    @DisplayName("run from a folder below the copy's root, the heading, the FAIL's line and a compile error name the file as it opens"
+    @DisplayName("run from a folder below the copy's root, the heading, the FAIL's line and a compile error (check's and the compile report's) name the file as it opens"
             + " from there; from the root, as they always did")
     void placesFromASubfolder() throws IOException {
         Path root = KitPaths.root();
@@ -103,7 +109,7 @@ class CheckLineTest {
 
         StepLine fromRoot = StepLine.of(root, root, step);
         assertThat(fromRoot).isEqualTo(new StepLine(FILE, "ToyPolicy.roundSize", line));
-        assertThat(CheckCommand.errorAt(root, root, error)).isEqualTo(FILE + ":37: ';' expected");
+        assertThat(StudentCores.errorAt(root, root, error)).isEqualTo(FILE + ":37: ';' expected");
 
         for (Path cwd : List.of(root.resolve("labs"), root.resolve("chapters/ch03-caching-allocator"))) {
             StepLine place = StepLine.of(root, cwd, step);
@@ -112,8 +118,12 @@ class CheckLineTest {
                     .contains("        your method ToyPolicy.roundSize: " + place.file() + ":" + line + "\n");
             assertThat(place.file()).as("from " + cwd).doesNotStartWith("/").endsWith("src/main/java/vramlab/alloc/ToyPolicy.java");
             assertThat(Files.isSameFile(cwd.resolve(place.file()), real)).as(place.file() + " from " + cwd).isTrue();
-            assertThat(CheckCommand.errorAt(root, cwd, error)).isEqualTo(place.file() + ":37: ';' expected");
+            assertThat(StudentCores.errorAt(root, cwd, error)).isEqualTo(place.file() + ":37: ';' expected");
+            // The compile report lab, jshell and check print on standard error names it alike.
+            assertThat(StudentCores.compileReport(outcome(error), root, cwd, false))
+                    .contains("\n  " + place.file() + ":37: ';' expected\n");
         }
+        assertThat(StudentCores.compileReport(outcome(error), root, root, false)).contains("\n  " + FILE + ":37: ';' expected\n");
         assertThat(StepLine.of(root, root.resolve("labs"), step).file()).isEqualTo("src/main/java/vramlab/alloc/ToyPolicy.java");
 
         // Another labs/ (-Dvramlab.labs): the file named is that one, the one check compiles and the student edits.
