@@ -12,6 +12,7 @@ import vramlab.units.Bytes;
  * <pre>
  * va ==> 139680926400512 (0x7f0a00000000)
  * size ==> 20971520 (20.00 MiB)
+ * gap ==> -2097153 (-(2 MiB + 1 B))
  * n ==> 3
  * </pre>
  * A guess from the value alone (a count of 2048 reads as 2.00 KiB too); the number itself is
@@ -33,7 +34,15 @@ final class JshellValues {
         }
         if (Math.abs(v) >= Bytes.TiB || v == Long.MIN_VALUE) return value + " (" + Bytes.hex(v) + ")";
         if (v > Bytes.KiB) return value + " (" + Bytes.formatSizeOrOffset(v) + ")";
-        if (-v > Bytes.KiB) return value + " (-" + Bytes.formatSize(-v) + ")";
+        if (-v > Bytes.KiB) return value + " (" + negative(Bytes.formatSizeOrOffset(-v)) + ")";
         return value;
+    }
+
+    /**
+     * Minus {@code size} as written: {@code -2.00 MiB}, and an exact form in brackets,
+     * {@code -(2 MiB + 1 B)}, which without them would read as {@code -2 MiB} plus a byte.
+     */
+    private static String negative(String size) {
+        return size.contains(" + ") || size.contains(" - ") ? "-(" + size + ")" : "-" + size;
     }
 }
