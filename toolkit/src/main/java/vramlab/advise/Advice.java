@@ -286,7 +286,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             ranked.sort(java.util.Comparator.comparingLong(Outcome::peakReserved));
             for (Outcome o : ranked) {
                 sb.append(String.format("  %-" + w + "s %s%n", o.setting().name(), formatSize(o.peakReserved())
-                        + (StartPeak.some(outcomes) && StartPeak.at(o) ? StartPeak.MARK : "")));
+                        + (peakAtStartMarked(o) ? StartPeak.MARK : "")));
             }
             return sb.toString();
         }
@@ -315,9 +315,12 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         return null;
     }
 
-    /** A row's peak reserved, marked when {@code marked} and the row peaks at the start ({@link StartPeak}). */
-    private static String peak(Outcome o, boolean marked) {
-        return formatSize(o.peakReserved()) + (!marked ? "" : StartPeak.at(o) ? StartPeak.MARK : " ");
+    /**
+     * A row's peak reserved with its mark ({@link #peakAtStartMarked}); when {@code marked} (some
+     * row is), an unmarked row gets a space in its place, so the column stays aligned.
+     */
+    private String peak(Outcome o, boolean marked) {
+        return formatSize(o.peakReserved()) + (peakAtStartMarked(o) ? StartPeak.MARK : marked ? " " : "");
     }
 
     private String row(Outcome o, String format, boolean marked) {
@@ -374,7 +377,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append("workload or use a larger card.\n");
             return sb.toString();
         }
-        if (b == d && StartPeak.some(outcomes) && StartPeak.at(d)) {
+        if (b == d && peakAtStartMarked(d)) {
             sb.append(StartPeak.keepCaveat(outcomes, base));
             return sb.toString();
         }
