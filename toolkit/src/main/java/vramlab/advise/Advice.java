@@ -381,38 +381,33 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             sb.append(StartPeak.keepCaveat(outcomes, base));
             return sb.toString();
         }
-        if (b != d && unsetsRecorded(d, b)) {
-            if (cardKnown && !fits(d)) {
-                sb.append("the defaults replay the whole workload without an OOM (the recorded settings: ")
-                  .append(d.ooms()).append(d.ooms() == 1 ? " OOM)" : " OOMs)");
-            } else {
-                sb.append("the defaults peak at ").append(formatSize(b.peakReserved())).append(" reserved, ")
-                  .append(formatSize(d.peakReserved() - b.peakReserved())).append(" less than the recorded settings");
-            }
-            sb.append(StartPeak.chosenCaveat(outcomes, b, base))
-              .append(". Start the process without the recorded ").append(d.setting().conf())
-              .append(":\n  unset PYTORCH_CUDA_ALLOC_CONF PYTORCH_ALLOC_CONF\n");
-            return sb.toString();
-        }
-        if (b == d || line().isEmpty()) {
+        boolean unset = unsetsRecorded(d, b);
+        if ((b == d || line().isEmpty()) && !unset) {
             sb.append("keep ").append(base).append(": no setting replays this workload with fewer OOMs, or ")
               .append("with more than ").append(SAME_PEAK_PERCENT).append("% (and ")
               .append(formatSize(SAME_PEAK_BYTES)).append(") less reserved at the peak.\n");
             return sb.toString();
         }
+        String chosen = unset ? "the defaults" : b.setting().name();
+        String s = unset ? "" : "s";                 // "the defaults peak", "expandable_segments:True peaks"
         if (cardKnown && !fits(d)) {
-            sb.append(b.setting().name()).append(" replays the whole workload without an OOM ")
+            sb.append(chosen).append(" replay").append(s).append(" the whole workload without an OOM ")
               .append("(").append(base).append(": ").append(d.ooms()).append(d.ooms() == 1 ? " OOM" : " OOMs")
               .append(")");
         } else {
-            sb.append(b.setting().name()).append(" peaks at ").append(formatSize(b.peakReserved()))
+            sb.append(chosen).append(" peak").append(s).append(" at ").append(formatSize(b.peakReserved()))
               .append(" reserved, ").append(formatSize(d.peakReserved() - b.peakReserved()))
               .append(" less than ").append(base);
             if (!cardKnown) sb.append(" (the card is unknown: whether either fits is not said)");
         }
         sb.append(StartPeak.chosenCaveat(outcomes, b, base));
-        sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
-          .append(NEWER_NAME.replace("%s", b.setting().conf())).append('\n');
+        if (unset) {
+            sb.append(". Start the process without the recorded ").append(d.setting().conf())
+              .append(":\n  unset PYTORCH_CUDA_ALLOC_CONF PYTORCH_ALLOC_CONF\n");
+        } else {
+            sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
+              .append(NEWER_NAME.replace("%s", b.setting().conf())).append('\n');
+        }
         if (!b.setting().code().isEmpty()) {
             sb.append("and in the code, before its first CUDA allocation:\n  ").append(b.setting().code()).append('\n');
         }
@@ -423,7 +418,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
 
     /**
      * Whether {@code best} is the defaults' row while the run was recorded with settings of its
-     * own: then the advice is to drop them, which no {@code PYTORCH_CUDA_ALLOC_CONF=} line says.
+     * own: then the advice is to drop them, which no {@code PYTORCH_CUDA_ALLOC_CONF=} line says,
+     * so the recommendation calls the row "the defaults" and ends with an {@code unset} line.
      */
     private static boolean unsetsRecorded(Outcome recordedRow, Outcome best) {
         return recordedRow.setting().asRecorded() && !recordedRow.setting().conf().isEmpty()

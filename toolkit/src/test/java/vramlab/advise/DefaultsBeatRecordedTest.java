@@ -48,6 +48,17 @@ class DefaultsBeatRecordedTest {
     }
 
     @Test
+    @DisplayName("the card unknown: the defaults' lower peak comes with the words every other chosen row's"
+            + " does, that whether either fits is not said")
+    void cardUnknown() {
+        Advice a = new Advice("run.pickle", 4096 * MiB, "assumed 4 GiB", "max_split_size_mb:128", "trace entry",
+                List.of(row(Setting.recorded("max_split_size_mb:128"), 3604, 0), row(DEFAULTS, 3112, 0)), false);
+        assertThat(a.recommendation()).isEqualTo("Recommendation: the defaults peak at 3.04 GiB reserved, 492.00 MiB"
+                + " less than the recorded settings (the card is unknown: whether either fits is not said). Start the"
+                + " process without the recorded max_split_size_mb:128:\n  unset PYTORCH_CUDA_ALLOC_CONF PYTORCH_ALLOC_CONF\n");
+    }
+
+    @Test
     @DisplayName("recorded with nothing set: the defaults' row is the same settings, and the advice keeps them")
     void recordedUnset() {
         Advice a = advice("", row(Setting.recorded(""), 3604, 0), row(DEFAULTS, 3112, 0));
