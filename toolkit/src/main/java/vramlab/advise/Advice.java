@@ -353,8 +353,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             sb.append("none from this replay: the state the recorded history starts from (the snapshot's")
               .append(" segments, with what they held cached) does not fit on ").append(formatSize(card))
               .append(" under any setting, so no row replays this run and their OOM counts say nothing about it.")
-              .append(" Compare the settings on a card that state fits (a larger --device), or record the")
-              .append(" snapshot from the start of the run.\n");
+              .append(" Compare the settings on a card that state fits (a larger --device), or ")
+              .append(StartPeak.RECORD_FROM_START).append(".\n");
             return sb.toString();
         }
         if (outcomes.stream().allMatch(o -> o.whatIf() != null && o.whatIf().main().peakAtStart())) {
@@ -364,10 +364,8 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append(" reserved), ").append(start.steps() == 0 ? "and it records no step after that state"
                       : "and its " + start.steps() + (start.steps() == 1 ? " step never reserves" : " steps never reserve")
                       + " more")
-              .append(", so this snapshot cannot tell the settings apart. Record one from the start of")
-              .append(" the run (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA")
-              .append(" allocation, N above the run's allocations and frees so that its ring buffer drops")
-              .append(" none) and advise that.\n");
+              .append(", so this snapshot cannot tell the settings apart. To compare them, ")
+              .append(StartPeak.RECORD_FROM_START).append(".\n");
             return sb.toString();
         }
         if (cardKnown && !fits(b)) {

@@ -24,6 +24,31 @@ final class StartPeak {
 
     private StartPeak() {}
 
+    /**
+     * How to record a snapshot whose history starts with the run, the one clause every
+     * recommendation that asks for one ends with. From PyTorch's source:
+     * <ul>
+     *   <li>torch/cuda/memory.py ({@code _record_memory_history}'s "Buffer behavior", from PR #155889,
+     *       in 2.8's release-notes triage; read at pytorch/pytorch@00b65a04): it
+     *       "will store up to {@code max_entries} instances of {@code TraceEntry}", and a run that
+     *       writes more keeps "only ... the last accumulated {@code max_entries} entries, meaning new
+     *       entries overwrite older entries"; {@code max_entries} defaults to {@code sys.maxsize}
+     *       there ({@code _record_memory_history_impl}), while the legacy boolean call
+     *       ({@code _record_memory_history_legacy}) defaults its {@code trace_alloc_max_entries} to 1;</li>
+     *   <li>c10/cuda/CUDACachingAllocator.cpp (pytorch/pytorch@001074d, the allocator the kit
+     *       follows): {@code TraceEntryRingBuffer::insertTraceEntries} appends until the buffer holds
+     *       {@code max_entries}, then overwrites the oldest, and {@code setMaxEntries} keeps at least
+     *       one; {@code free} records {@code FREE_REQUESTED} and {@code free_block}
+     *       {@code FREE_COMPLETED}, so a free is two entries, an allocation one
+     *       ({@code vramlab.alloc.DeviceTrace} keeps the same ring buffer).</li>
+     * </ul>
+     * So N must exceed every entry the run writes, or the history starts mid-run again.
+     */
+    static final String RECORD_FROM_START = "record a snapshot from the start of the run"
+            + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N above"
+            + " the trace entries the run writes, one per allocation and two per free, so that its ring buffer,"
+            + " which keeps the last N, drops none) and advise that";
+
     /** Whether {@code o}'s replay never reserved beyond the state the recorded history starts from. */
     static boolean at(Outcome o) { return o.whatIf() != null && o.whatIf().main().peakAtStart(); }
 
@@ -58,9 +83,7 @@ final class StartPeak {
                 + " reserves beyond the state it starts from (the snapshot's segments, " + formatSize(start(rows))
                 + " reserved), the least any row can show, since every row starts from that state as recorded. It"
                 + " shows only settings that would reserve more (" + String.join(", ", more) + "), not whether any"
-                + " would save memory. To compare them, record a snapshot from the start of the run"
-                + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N"
-                + " above the run's allocations and frees) and advise that.\n";
+                + " would save memory. To compare them, " + RECORD_FROM_START + ".\n";
     }
 
     /**

@@ -50,9 +50,10 @@ class PeakAtStartTest {
         assertThat(a.recommendation()).isEqualTo("Recommendation: none from this replay: under every setting the"
                 + " peak is the state the recorded history starts from (the snapshot's segments, 20.00 MiB"
                 + " reserved), and its 2 steps never reserve more, so this snapshot cannot tell the settings apart."
-                + " Record one from the start of the run (torch.cuda.memory._record_memory_history(max_entries=N)"
-                + " before its first CUDA allocation, N above the run's allocations and frees so that its ring"
-                + " buffer drops none) and advise that.\n");
+                + " To compare them, record a snapshot from the start of the run"
+                + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N"
+                + " above the trace entries the run writes, one per allocation and two per free, so that its ring"
+                + " buffer, which keeps the last N, drops none) and advise that.\n");
     }
 
     @Test

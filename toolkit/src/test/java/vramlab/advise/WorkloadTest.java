@@ -60,7 +60,11 @@ class WorkloadTest {
         assertThat(a.outcomes()).allMatch(o -> !o.whatIf().startFits());
         assertThat(a.text()).contains("Recommendation: none from this replay: the state the recorded history starts from")
                 .contains("does not fit on 8.00 MiB under any setting")
-                .doesNotContain("no setting makes this workload fit");
+                .doesNotContain("no setting makes this workload fit")
+                .endsWith(" Compare the settings on a card that state fits (a larger --device), or record a snapshot"
+                        + " from the start of the run (torch.cuda.memory._record_memory_history(max_entries=N) before"
+                        + " its first CUDA allocation, N above the trace entries the run writes, one per allocation and"
+                        + " two per free, so that its ring buffer, which keeps the last N, drops none) and advise that.\n");
     }
 
     @Test
