@@ -39,14 +39,18 @@ final class StartPeak {
      *       follows): {@code TraceEntryRingBuffer::insertTraceEntries} appends until the buffer holds
      *       {@code max_entries}, then overwrites the oldest, and {@code setMaxEntries} keeps at least
      *       one; {@code free} records {@code FREE_REQUESTED} and {@code free_block}
-     *       {@code FREE_COMPLETED}, so a free is two entries, an allocation one
+     *       {@code FREE_COMPLETED}, so a free is two entries, an allocation one, and
+     *       {@code alloc_block} records {@code SEGMENT_ALLOC}, {@code release_block}
+     *       {@code SEGMENT_FREE} (under expandable segments {@code SEGMENT_MAP} and
+     *       {@code SEGMENT_UNMAP}), one more per segment reserved or released
      *       ({@code vramlab.alloc.DeviceTrace} keeps the same ring buffer).</li>
      * </ul>
      * So N must exceed every entry the run writes, or the history starts mid-run again.
      */
     static final String RECORD_FROM_START = "record a snapshot from the start of the run"
             + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N above"
-            + " the trace entries the run writes, one per allocation and two per free, so that its ring buffer,"
+            + " the trace entries the run writes, one per allocation, two per free and one per segment reserved or"
+            + " released, so that its ring buffer,"
             + " which keeps the last N, drops none) and advise that";
 
     /** Whether {@code o}'s replay never reserved beyond the state the recorded history starts from. */

@@ -52,7 +52,7 @@ class PeakAtStartTest {
                 + " reserved), and its 2 steps never reserve more, so this snapshot cannot tell the settings apart."
                 + " To compare them, record a snapshot from the start of the run"
                 + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N"
-                + " above the trace entries the run writes, one per allocation and two per free, so that its ring"
+                + " above the trace entries the run writes, one per allocation, two per free and one per segment reserved or released, so that its ring"
                 + " buffer, which keeps the last N, drops none) and advise that.\n");
     }
 

@@ -62,7 +62,7 @@ class SomeRowsAtStartTest {
                 + " (max_split_size_mb:128, max_split_size_mb:100), not whether any would save memory. To compare"
                 + " them, record a snapshot from the start of the run"
                 + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N"
-                + " above the trace entries the run writes, one per allocation and two per free, so that its ring"
+                + " above the trace entries the run writes, one per allocation, two per free and one per segment reserved or released, so that its ring"
                 + " buffer, which keeps the last N, drops none) and advise that.\n");
         String text = a.text();
         assertThat(text).contains("\nas recorded               200.00 MiB*      70.00 MiB (35.0%)     0  -\n")

@@ -63,8 +63,8 @@ class WorkloadTest {
                 .doesNotContain("no setting makes this workload fit")
                 .endsWith(" Compare the settings on a card that state fits (a larger --device), or record a snapshot"
                         + " from the start of the run (torch.cuda.memory._record_memory_history(max_entries=N) before"
-                        + " its first CUDA allocation, N above the trace entries the run writes, one per allocation and"
-                        + " two per free, so that its ring buffer, which keeps the last N, drops none) and advise that.\n");
+                        + " its first CUDA allocation, N above the trace entries the run writes, one per allocation,"
+                        + " two per free and one per segment reserved or released, so that its ring buffer, which keeps the last N, drops none) and advise that.\n");
     }
 
     @Test
