@@ -32,7 +32,7 @@ final class Account {
      * ({@link Rounded}); null where the long beside them is -1.
      */
     final Rounded unallocatedR, reservedR, selfR, othersR, capacityR, freeR, requestedR, allocatedR;
-    /** {@link #allowed} with its rounding; null where the message prints no cap. */
+    /** {@link #allowed} with its rounding; null where the message prints no cap ({@link #hasCap}). */
     final Rounded allowedR;
     /** {@link #privatePools} with its rounding; null where the message has no such figure. */
     private final Rounded privatePoolsR;
@@ -204,15 +204,28 @@ final class Account {
      * (a capacity of 0 is no card).
      */
     Rounded cardR() {
-        if (allowedR != null && allowed > 0) return allowedR;
+        if (hasCap()) return allowedR;
         return capacity > 0 ? capacityR : null;
     }
 
     /** {@link #cardR} in words: "the 12.00 GiB card", "the 9.80 GiB this process's memory fraction allows". */
     String cardText() {
-        return allowed > 0 ? "the " + formatSize(allowed) + " this process's memory fraction allows"
+        return hasCap() ? "the " + formatSize(allowed) + " this process's memory fraction allows"
                 : "the " + formatSize(capacity) + " card";
     }
+
+    /**
+     * Whether the message prints a memory fraction's cap ("X allowed"): the one test of it that
+     * {@link #cardR}, {@link #cardText}, {@link FractionCap#of} and {@link OwnLimit} share. PyTorch
+     * prints {@code allowed_info} exactly when {@code set_fraction} is true
+     * (c10/cuda/CUDACachingAllocator.cpp @001074d, DeviceCachingAllocator::malloc's OOM message),
+     * and a fraction of 0 is a valid setting (torch/cuda/memory.py, set_per_process_memory_fraction
+     * takes 0 to 1): "0 bytes allowed" is a cap that refuses every new segment
+     * ({@code total_allocated_memory + size > 0} in alloc_block), not the absence of one, unlike a
+     * capacity of 0, which no card prints. The async backend's limit when no fraction is set
+     * (2^64 bytes) is not read as one ({@link MessageParser}).
+     */
+    boolean hasCap() { return allowed >= 0; }
 
     /**
      * What {@link #cardR} leaves past the live tensors and the request, with the rounding of the

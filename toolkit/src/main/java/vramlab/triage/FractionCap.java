@@ -24,7 +24,7 @@ package vramlab.triage;
  */
 record FractionCap(Boolean binds, Rounded over) {
     static FractionCap of(Account a) {
-        if (a.allowedR == null || a.allowed <= 0 || a.reservedR == null || a.requestedR == null) {
+        if (!a.hasCap() || a.reservedR == null || a.requestedR == null) {
             return new FractionCap(Boolean.FALSE, null);
         }
         Rounded over = a.reservedR.plus(a.requestedR).minus(a.allowedR);

@@ -13,9 +13,9 @@ import static vramlab.units.Bytes.formatSize;
  */
 record OwnLimit(boolean fractionSpent, String why) {
     static OwnLimit of(Reading r, Account a) {
-        long allowed = r.get(Figure.ALLOWED);
-        boolean spent = fractionSpent(a, allowed);
-        String lead = allowed >= 0 && spentWithinRounding(r, a, allowed) == null ? "; within the rounding of the "
+        long allowed = a.allowed;
+        boolean spent = fractionSpent(a);
+        String lead = a.hasCap() && spentWithinRounding(r, a, allowed) == null ? "; within the rounding of the "
                 + "message's figures the cap may be reached or not: a lead, not a finding" : "";
         if (spent) {
             boolean past = a.reserved < 0 || a.requested < 0 || a.reserved + a.requested > allowed;
@@ -28,7 +28,7 @@ record OwnLimit(boolean fractionSpent, String why) {
                                     + " (the figures are rounded, and so is the segment PyTorch asks for)")
                     + "; the cap was hit, not the card" + lead);
         }
-        if (allowed >= 0) {
+        if (a.hasCap()) {
             return new OwnLimit(false, "a memory fraction allows " + formatSize(allowed) + ", yet PyTorch's "
                     + formatSize(a.reserved) + " plus the " + formatSize(a.requested) + " asked "
                     + "stay under it; the free figure may not be what this process can use "
@@ -57,10 +57,10 @@ record OwnLimit(boolean fractionSpent, String why) {
      * c10/cuda/CUDACachingAllocator.cpp; mallocAsync counts what is allocated). Printed figures
      * are rounded and the segment is rounded up, so "within the margin" counts as past the cap.
      */
-    static boolean fractionSpent(Account a, long allowed) {
-        if (allowed < 0) return false;
+    static boolean fractionSpent(Account a) {
+        if (!a.hasCap()) return false;
         if (a.reserved < 0 || a.requested < 0) return true;
-        return a.reserved + a.requested + allowanceMargin(allowed) > allowed;
+        return a.reserved + a.requested + allowanceMargin(a.allowed) > a.allowed;
     }
 
     /**

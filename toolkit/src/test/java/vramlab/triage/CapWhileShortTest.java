@@ -74,6 +74,22 @@ class CapWhileShortTest {
     }
 
     @Test
+    @DisplayName("'0 bytes allowed' (a fraction of 0) is a cap that refuses every segment: named whether the card was short or had room")
+    void zeroAllowedIsACap() {
+        // PyTorch prints allowed_info only when set_fraction; a fraction of 0 is valid and caps at 0 bytes
+        Diagnosis shortToo = Triage.of(message("1.50 GiB", null, "0 bytes", "13.50 GiB", null));
+        Diagnosis room = Triage.of(message("3.00 GiB", null, "0 bytes", "13.50 GiB", null));
+        Account a = Account.of(shortToo.reading());
+        assertThat(a.hasCap()).isTrue();
+        assertThat(a.cardText()).isEqualTo("the 0 bytes this process's memory fraction allows");
+        assertThat(FractionCap.of(a).binds()).isTrue();
+        // before, the card-short case said FULL (the cap ignored) while the room case named the fraction
+        assertThat(shortToo.finding()).as(shortToo.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(room.finding()).as(room.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(Account.of(Triage.of(message("1.50 GiB", null, null, "13.50 GiB", null)).reading()).hasCap()).isFalse();
+    }
+
+    @Test
     @DisplayName("a 4.00 GiB co-tenant under a cap that binds: not enough alone, and the cap is named")
     void otherProcessesMakeNoRoomUnderTheCap() {
         Diagnosis d = Triage.of(message("1.50 GiB", "4.00 GiB", "15.00 GiB", "13.50 GiB", null));
