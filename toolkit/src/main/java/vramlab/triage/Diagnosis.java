@@ -149,6 +149,16 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
                 : " (reserved minus allocated, each rounded)");
     }
 
+    /**
+     * What the ranking's shares are a percentage of, in bytes: the cap's excess where a memory
+     * fraction's cap refused the request ({@link FractionCap#rankingBasis}), else the shortfall; -1
+     * where neither is known.
+     */
+    long shareOf() {
+        Rounded excess = FractionCap.rankingBasis(Account.of(reading), finding);
+        return excess != null ? excess.value() : shortfall;
+    }
+
     private void ranking(StringBuilder sb) {
         if (ranked.isEmpty()) return;
         String capHeader = FractionCap.rankingHeader(Account.of(reading), finding, shortfall);
@@ -159,7 +169,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
             String bytes = c.bytes() >= 0 ? c.bytesText() : byWords ? "(named by the paste)"
                     : "(no figure)";
             String verdict = c.verdict();
-            String share = shortfall > 0 || byWords ? c.share() + "%" : "-";
+            String share = shareOf() > 0 || byWords ? c.share() + "%" : "-";
             sb.append(String.format("  %-22s %4s  %-20s %s\n", c.cause().name(), share, bytes,
                     verdict));
         }
@@ -176,7 +186,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
      * absent or not bytes); each row of {@code ranked} ends with its {@code errorBytes}, then
      * {@code lead}: true where that rounding alone could flip its {@code enoughAlone}; last
      * {@code shareOfBytes}, what the shares are a percentage of: the shortfall, or where a memory
-     * fraction's cap refused the request while the card was short too, the cap's excess. An
+     * fraction's cap refused the request (the card short too or not), the cap's excess. An
      * error is how far the truth may lie above or below the figure, in bytes; 0 when exact (a
      * snapshot's). The keys come in this order, always all of them.
      */
@@ -230,9 +240,7 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
         }
         o.put("numbersErrorBytes", errors);
         // what the rows' shares measure: the shortfall, or where a memory fraction's cap refused the request, its excess
-        Rounded excess = FractionCap.rankingHeader(a, finding, shortfall) == null ? null : FractionCap.of(a).over();
-        Long shareOf = excess != null ? Long.valueOf(excess.value()) : shortfall >= 0 ? Long.valueOf(shortfall) : null;
-        o.put("shareOfBytes", shareOf);
+        o.put("shareOfBytes", shareOf() >= 0 ? Long.valueOf(shareOf()) : null);
         return Json.write(o);
     }
 }

@@ -32,17 +32,29 @@ record FractionCap(Boolean binds, Rounded over) {
     }
 
     /**
-     * Where the cap refused the request while the card was short too (the ladder names
-     * {@link Finding#MEMORY_FRACTION} with a shortfall): the ranking's header, which says its
-     * shares measure the cap's excess, the figure that decided, not the card's shortfall; null elsewhere.
+     * The one rule for what the ranking's shares measure against: where the figures prove the cap
+     * refused the request ({@link #binds} true, and the ladder names {@link Finding#MEMORY_FRACTION}),
+     * the cap's excess (reserved + request - allowed), the figure that decided, whether the card was
+     * short too or had room; null elsewhere, where they measure against the card's shortfall.
+     */
+    static Rounded rankingBasis(Account a, Finding finding) {
+        if (finding != Finding.MEMORY_FRACTION) return null;
+        FractionCap cap = of(a);
+        return cap.binds() == Boolean.TRUE ? cap.over() : null;
+    }
+
+    /**
+     * Where the ranking measures against the cap's excess ({@link #rankingBasis}): its header, which
+     * says so and what the card had, short too or room; null elsewhere.
      */
     static String rankingHeader(Account a, Finding finding, long shortfall) {
-        if (finding != Finding.MEMORY_FRACTION || shortfall <= 0) return null;
-        FractionCap cap = of(a);
-        if (cap.binds() != Boolean.TRUE) return null;
-        return "Each cause against what refused the request, the memory fraction's cap: " + cap.over().text()
-                + " past the " + a.allowedR.text() + " allowed (the card was " + a.shortfallText(shortfall)
-                + " short too)";
+        Rounded over = rankingBasis(a, finding);
+        if (over == null) return null;
+        String card = shortfall > 0 ? "the card was " + a.shortfallText(shortfall) + " short too"
+                : a.free >= 0 && a.requested <= a.free ? "the card had room: " + a.freeR.text() + " free for the "
+                        + a.requestedR.text() + " asked" : "the message gives no free figure for the card";
+        return "Each cause against what refused the request, the memory fraction's cap: " + over.text()
+                + " past the " + a.allowedR.text() + " allowed (" + card + ")";
     }
 
     /** Rung 6 where the cap surely binds: the sentence the decision rests on. */

@@ -60,7 +60,7 @@ public final class Ladder {
     private String marginLead = "";
     private Finding finding;
     private Candidate picked;
-    /** A memory fraction's cap, where the card was short as well: whether it refused the request. */
+    /** A memory fraction's cap: whether it refused the request (the card short or not). */
     private FractionCap cap = new FractionCap(Boolean.FALSE, null);
     /** Whether that cap decides (nothing named by words): the ranking then measures against its excess. */
     private boolean capDecides;
@@ -109,9 +109,9 @@ public final class Ladder {
         Cause c = requestBiggerThanCard();
         if (c != null) return c;
         Candidate named = namedBySubsystem();
-        if (!measureShortfall()) return withinOwnLimit(named);
         cap = FractionCap.of(a);
-        capDecides = named == null && cap.binds() == Boolean.TRUE;
+        capDecides = named == null && cap.binds() == Boolean.TRUE;   // then the finding is MEMORY_FRACTION, card short or not
+        if (!measureShortfall()) return withinOwnLimit(named);
         // tag::ladder[]
         fragmentation();
         otherProcesses();
@@ -509,7 +509,7 @@ public final class Ladder {
                         + "figures: check it before acting on it." : "");
     }
 
-    /** What the shares measure against: the cap's excess where it refused the request, else the card's shortfall. */
+    /** What the shares measure against ({@link FractionCap#rankingBasis}): the cap's excess where it refused the request, else the card's shortfall. */
     private long against() { return capDecides ? cap.over().value() : shortfall; }
 
     /** The free bytes the rungs count, with their rounding. */

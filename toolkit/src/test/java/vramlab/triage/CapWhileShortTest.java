@@ -63,6 +63,24 @@ class CapWhileShortTest {
     }
 
     @Test
+    @DisplayName("the card had room and the cap refused the request: the ranking measures against the cap's 0.79 GiB excess too")
+    void cardHadRoomMeasuresTheCapsExcess() {
+        Diagnosis d = Triage.of(message("3.00 GiB", null, "15.00 GiB", "13.50 GiB", null));
+        long excess = 13 * GiB + GiB / 2 + 300 * MiB + 2 * GiB - 15 * GiB;
+        assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(d.text()).contains("\nEach cause against what refused the request, the memory fraction's cap:"
+                + " 0.79 GiB ± 0.02 GiB past the 15.00 GiB allowed (the card had room: 3.00 GiB free for the 2.00 GiB"
+                + " asked):\n  FULL_OR_DRIVER_RESERVE 100%  13.50 GiB ");
+        assertThat(row(d, Cause.FULL_OR_DRIVER_RESERVE).share()).isEqualTo(100);
+        assertThat(d.json()).contains("\"shortfall\":null,").endsWith(",\"shareOfBytes\":" + excess + "}");
+        // reached within the kit's margin, not proven past the cap: no excess to measure, as before
+        Diagnosis near = Triage.of(message("3.00 GiB", null, "15.85 GiB", "13.50 GiB", null));
+        assertThat(near.finding()).as(near.text()).isEqualTo(Finding.MEMORY_FRACTION);
+        assertThat(near.text()).contains("\nEach cause against the shortfall:\n  FULL_OR_DRIVER_RESERVE    -  ");
+        assertThat(near.json()).endsWith(",\"shareOfBytes\":null}");
+    }
+
+    @Test
     @DisplayName("the headline says the card was short too where it was, and 'spent, not the card' where the card had room")
     void headlineTrueEitherWay() {
         Diagnosis d = Triage.of(message("1.50 GiB", null, "15.00 GiB", "13.50 GiB", null));
