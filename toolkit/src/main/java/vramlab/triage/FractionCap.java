@@ -66,6 +66,22 @@ record FractionCap(Boolean binds, Rounded over) {
                 + "The card was short too, but freeing memory on it would not let PyTorch pass the cap.";
     }
 
+    /**
+     * Where the words name a subsystem (NCCL's own allocation, a CUDA-graph capture, cuDNN's search)
+     * and the figures prove the cap refused the request: why the cap leads and the subsystem is the
+     * runner-up. The refusal is arithmetic on the message's own figures (alloc_block's check, above);
+     * that the subsystem filled the cap is a likelihood: its bytes count against the cap only where
+     * PyTorch's allocator holds them (a capture's private pool does, NCCL's own cudaMalloc does not),
+     * and raising the cap lets the request through either way. Empty where nothing is named, or the
+     * cap does not surely bind (the subsystem then leads, as before).
+     */
+    String aheadOf(Candidate named) {
+        if (named == null || binds != Boolean.TRUE) return "";
+        return " The paste's words name " + named.cause().name() + " too, a likelihood (its bytes count against the cap"
+                + " only where PyTorch's allocator holds them), but the figures prove the cap refused this request:"
+                + " the cap leads, and " + named.cause().name() + " is the runner-up.";
+    }
+
     /** The sentence where the rounding alone could put the cap on either side; empty elsewhere. */
     String leadSentence(Account a) {
         if (binds != null) return "";

@@ -110,14 +110,15 @@ public final class Ladder {
         if (c != null) return c;
         Candidate named = namedBySubsystem();
         cap = FractionCap.of(a);
-        capDecides = named == null && cap.binds() == Boolean.TRUE;   // then the finding is MEMORY_FRACTION, card short or not
+        // the cap's refusal, proven by the figures, leads even a subsystem the words name (FractionCap#aheadOf)
+        capDecides = cap.binds() == Boolean.TRUE;   // then the finding is MEMORY_FRACTION, card short or not
         if (!measureShortfall()) return withinOwnLimit(named);
         // tag::ladder[]
         fragmentation();
         otherProcesses();
         nccl();
         graphPools();
-        if (capDecides) return capSpent();
+        if (capDecides) return capSpent(named);
         Candidate pick = named != null ? named : Candidate.choose(candidates);
         if (pick == null) pick = byWordsAlone();
         // end::ladder[]
@@ -207,21 +208,23 @@ public final class Ladder {
         String s = "6. The card itself had room: " + formatSize(a.free) + " free for "
                 + formatSize(a.requested) + "; " + own.why() + "." + marginLead;
         candidates.add(tensors());
-        if (named != null) {
+        if (named != null && !capDecides) {
             evidence.add(s);
             evidence.add(named.evidence());
             picked = named;
             return say(named.cause(), decision(named));
         }
+        if (named != null) evidence.add(named.evidence());
         finding = own.fractionSpent() ? Finding.MEMORY_FRACTION : Finding.ROOM_ON_CARD;
-        return say(Cause.FULL_OR_DRIVER_RESERVE, s);
+        return say(Cause.FULL_OR_DRIVER_RESERVE, s + cap.aheadOf(named));
     }
 
     /** The card was short, but the memory fraction's cap refused the request first ({@link FractionCap}). */
-    private Cause capSpent() {
+    private Cause capSpent(Candidate named) {
         candidates.add(tensors());
         finding = Finding.MEMORY_FRACTION;
-        return say(Cause.FULL_OR_DRIVER_RESERVE, cap.spentSentence(a));
+        if (named != null) evidence.add(named.evidence());
+        return say(Cause.FULL_OR_DRIVER_RESERVE, cap.spentSentence(a) + cap.aheadOf(named));
     }
 
     // ---- the rungs: each measures one cause --------------------------------------------------

@@ -81,6 +81,26 @@ class CapWhileShortTest {
     }
 
     @Test
+    @DisplayName("a CUDA-graph capture under way and the cap proven to refuse: the cap leads, the capture is the runner-up")
+    void provenCapLeadsANamedSubsystem() {
+        String capture = "  File \"train.py\", line 88, in step\n    with torch.cuda.graph(g):\n";
+        for (String free : new String[] {"1.50 GiB", "3.00 GiB"}) {   // the card short too, and the card with room
+            Diagnosis d = Triage.of(capture + message(free, null, "15.00 GiB", "13.50 GiB", null));
+            assertThat(d.finding()).as(d.text()).isEqualTo(Finding.MEMORY_FRACTION);
+            assertThat(d.ranked().get(0).cause()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+            assertThat(d.runnerUp()).isEqualTo(Cause.CUDA_GRAPH_POOLS);
+            assertThat(d.evidence()).anyMatch(s -> s.startsWith("4. Graph capture:"))
+                    .last().asString().endsWith("the cap leads, and CUDA_GRAPH_POOLS is the runner-up.");
+        }
+        // the cap within the rounding (15.79 GiB ± 0.01 GiB against 15.79 GiB): the words still name the capture
+        Diagnosis lead = Triage.of(capture + message("1.50 GiB", null, "15.79 GiB", "13.50 GiB", null));
+        assertThat(lead.cause()).as(lead.text()).isEqualTo(Cause.CUDA_GRAPH_POOLS);
+        assertThat(lead.finding()).isNull();
+        // no cap printed: the capture, as before
+        assertThat(Triage.of(capture + message("1.50 GiB", null, null, "13.50 GiB", null)).cause()).isEqualTo(Cause.CUDA_GRAPH_POOLS);
+    }
+
+    @Test
     @DisplayName("the headline says the card was short too where it was, and 'spent, not the card' where the card had room")
     void headlineTrueEitherWay() {
         Diagnosis d = Triage.of(message("1.50 GiB", null, "15.00 GiB", "13.50 GiB", null));
