@@ -36,15 +36,17 @@ public record Diagnosis(Cause cause, Reading reading, List<String> evidence, Lis
     }
 
     /**
-     * The finding's fix ladder where there is one, else the cause's (fragmentation's in the order
-     * the message's figures give it, {@link FixLadder#fragmentationFixes}), as the release that printed
+     * The finding's fix ladder where there is one, else the cause's (fragmentation's and the full
+     * card's in the order the message's figures give them, {@link FixLadder#fragmentationFixes},
+     * {@link FixLadder#fullCardFixes}), as the release that printed
      * the message can follow it ({@link Release}); for a ROCm message, with the
      * allocator's variable as a ROCm build reads it ({@link Rocm}); for a snapshot, worded for
      * the figures it holds, not a message's ({@link SnapshotTriage#fixes}).
      */
     public List<String> fixes() {
-        List<Fix> ladder = finding != null ? finding.fixEntries()
-                : cause == Cause.FRAGMENTATION ? FixLadder.fragmentationFixes(reading) : cause.fixEntries();
+        List<Fix> ladder = finding != null && finding.hasOwnFixes() ? finding.fixEntries()
+                : cause == Cause.FRAGMENTATION ? FixLadder.fragmentationFixes(reading)
+                : cause == Cause.FULL_OR_DRIVER_RESERVE ? FixLadder.fullCardFixes(reading) : cause.fixEntries();
         List<Fix> entries = Release.fixes(reading, ladder);
         if (reading.family() == Family.SNAPSHOT) entries = SnapshotTriage.fixes(entries, reading);
         return Rocm.fixes(reading, entries);

@@ -98,6 +98,9 @@ public enum Finding {
     /** The fix ladder, cheapest first; the cause's own where this finding has none of its own. */
     public List<String> fixes() { return Fix.texts(fixEntries()); }
 
+    /** Whether this finding has a fix ladder of its own (else {@link #fixEntries} is the cause's). */
+    boolean hasOwnFixes() { return fixes != null; }
+
     /** The fix ladder, each entry with the allocator setting it changes. */
     public List<Fix> fixEntries() { return fixes != null ? fixes : cause().fixEntries(); }
 }

@@ -95,28 +95,58 @@ public final class FixLadder {
      * could flip it the rung says so, a lead, not a finding (as the fragmentation rung does).
      */
     static List<Fix> fragmentationFixes(Reading r) {
+        List<Fix> ladder = entries(FRAGMENTATION_FIXES);
+        return smallerBatchFirst(r, ladder, FRAGMENTATION_FIXES.indexOf(SMALLER_BATCH), SMALLER_BATCH.fix(),
+                SMALLER_BATCH.why() + " ", "no arrangement of the cache, and no allocator setting, makes room for the request");
+    }
+
+    /**
+     * The full card's ladder for one message ({@link Cause#FULL_OR_DRIVER_RESERVE}'s fixes), by the
+     * same rule as {@link #fragmentationFixes}: its smaller batch (rung 2) comes first where the
+     * live tensors plus the request pass the card or its cap, since the budget rung before it then
+     * explains nothing the tensors do not: they alone, with the request, exceed the total as printed
+     * (cudaMemGetInfo's, already net of the driver's reserve).
+     *
+     * <p>cuDNN's ladder ({@link Cause#CUDNN_WORKSPACE}) keeps its order whatever the figures: there the
+     * failing request may be the chosen algorithm's workspace itself, which its first rung
+     * ({@code cudnn.benchmark = False}, an algorithm with a smaller workspace) shrinks, so live tensors
+     * plus the request past the card do not show that the cheaper rungs cannot help, and the message
+     * does not say whether the request was a workspace.
+     */
+    static List<Fix> fullCardFixes(Reading r) {
+        List<Fix> ladder = Cause.FULL_OR_DRIVER_RESERVE.fixEntries();
+        return smallerBatchFirst(r, ladder, FULL_CARD_BATCH, ladder.get(FULL_CARD_BATCH).text(), "",
+                "the tensors themselves must shrink: budgeting for the driver's reserve and the context frees nothing");
+    }
+
+    /** Where the full card's ladder lowers the batch ("Lower the batch size, or keep it and accumulate ..."). */
+    private static final int FULL_CARD_BATCH = 1;
+
+    /**
+     * {@code ladder} with its smaller-batch rung (at {@code at}, the words {@code fix}) first where the
+     * message's figures put the live tensors plus the request past the card or its cap; in place
+     * elsewhere, where {@code why} (empty, or a sentence and a space) says why it comes later, and
+     * where the rounding alone could flip that, the rung says so. {@code so}: what follows where the
+     * figures surely pass the card, in the ladder's own terms.
+     */
+    private static List<Fix> smallerBatchFirst(Reading r, List<Fix> ladder, int at, String fix, String why, String so) {
         Account a = Account.of(r);
         Rounded room = a.roomPastLiveR();
         Boolean fits = room == null ? Boolean.TRUE : room.atLeast(0);
-        if (fits == Boolean.TRUE) return entries(FRAGMENTATION_FIXES);
+        if (fits == Boolean.TRUE) return ladder;
         boolean first = room.value() < 0;
         String figures = (r.family() == Family.SNAPSHOT ? "the snapshot's " : "the message's ") + a.liveR().text() + " of live tensors plus the "
                 + a.requestedR.text() + " asked make " + a.liveR().plus(a.requestedR).text();
-        String why = fits == Boolean.FALSE
-                ? "First here: " + figures + ", more than " + a.cardText() + ", so no arrangement of the "
-                        + "cache, and no allocator setting, makes room for the request."
+        String text = fits == Boolean.FALSE
+                ? "First here: " + figures + ", more than " + a.cardText() + ", so " + so + "."
                 : first
                 ? "First here: " + figures + ", more than " + a.cardText() + " as printed; within the "
                         + "rounding of the message's figures they may fit or not: a lead, not a finding."
-                : SMALLER_BATCH.why() + " Here " + figures + ", within the rounding of " + a.cardText()
+                : why + "Here " + figures + ", within the rounding of " + a.cardText()
                         + ": whether they exceed it, which would put this rung first, is a lead, not a finding.";
-        Fix batch = new Fix(SMALLER_BATCH.fix() + " " + why, SMALLER_BATCH.sets());
-        List<Fix> out = new ArrayList<>();
-        if (first) out.add(batch);
-        for (Rung rung : FRAGMENTATION_FIXES) {
-            if (rung != SMALLER_BATCH) out.add(rung.entry());
-            else if (!first) out.add(batch);
-        }
+        List<Fix> out = new ArrayList<>(ladder);
+        Fix batch = new Fix(fix + " " + text, out.remove(at).sets());
+        out.add(first ? 0 : at, batch);
         return List.copyOf(out);
     }
 

@@ -94,6 +94,42 @@ class SmallerBatchFirstTest {
                 + " allocator setting, makes room for the request.");
     }
 
+    @Test
+    @DisplayName("a full card: 13.50 GiB live + 2.00 GiB asked on a 15.00 GiB card put its smaller batch first, by the same rule")
+    void fullCardPastTheCard() {
+        // 0.50 GiB free, 400 MiB of holes: no cause but the tensors, and they plus the request pass the card
+        Diagnosis d = Triage.of(message("2.00 GiB", "15.00 GiB", "500.00 MiB", "14.60 GiB", null, "13.50 GiB",
+                "400.00 MiB"));
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(d.finding()).isNull();
+        List<String> ladder = Cause.FULL_OR_DRIVER_RESERVE.fixes();
+        assertThat(d.fixes().get(0)).isEqualTo(ladder.get(1) + " First here: the message's 13.50 GiB of live tensors"
+                + " plus the 2.00 GiB asked make 15.50 GiB ± 0.01 GiB, more than the 15.00 GiB card, so the tensors"
+                + " themselves must shrink: budgeting for the driver's reserve and the context frees nothing.");
+        assertThat(d.fixes().subList(1, d.fixes().size())).isEqualTo(withoutRung(ladder, 1));
+        // inside the card: the ladder as Cause states it
+        Diagnosis inside = Triage.of(message("2.00 GiB", "20.00 GiB", "500.00 MiB", "18.60 GiB", null, "17.90 GiB",
+                "100.00 MiB"));
+        assertThat(inside.cause()).as(inside.text()).isEqualTo(Cause.FULL_OR_DRIVER_RESERVE);
+        assertThat(inside.fixes()).isEqualTo(ladder);
+    }
+
+    @Test
+    @DisplayName("cuDNN's ladder keeps its order past the card: the request may be the workspace its first rung shrinks")
+    void cudnnKeepsItsOrder() {
+        String conv = "  File \"model.py\", line 12, in forward\n    return F.conv2d(x, self.weight)\n";
+        Diagnosis d = Triage.of(conv + message("2.00 GiB", "15.00 GiB", "500.00 MiB", "14.60 GiB", null, "13.50 GiB",
+                "400.00 MiB"));
+        assertThat(d.cause()).as(d.text()).isEqualTo(Cause.CUDNN_WORKSPACE);
+        assertThat(d.fixes()).isEqualTo(Cause.CUDNN_WORKSPACE.fixes());
+    }
+
+    private static List<String> withoutRung(List<String> fixes, int at) {
+        List<String> out = new java.util.ArrayList<>(fixes);
+        out.remove(at);
+        return out;
+    }
+
     private static String batchRung() {
         return Cause.FRAGMENTATION.fixes().stream().filter(f -> f.startsWith(BATCH)).findFirst().orElseThrow();
     }
