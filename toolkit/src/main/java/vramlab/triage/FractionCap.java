@@ -1,8 +1,8 @@
 package vramlab.triage;
 
 /**
- * A memory fraction's cap where the card was short as well (less free than asked): whether the
- * message's own figures show that the cap, not the card, refused the request. PyTorch's
+ * A memory fraction's cap, whether the card was short as well (less free than asked) or had room:
+ * whether the message's own figures show that the cap, not the card, refused the request. PyTorch's
  * {@code alloc_block} checks {@code set_fraction && total_allocated_memory + size >
  * allowed_memory_maximum} before it asks the device for a segment, and fails the allocation there
  * (c10/cuda/CUDACachingAllocator.cpp @001074d, {@code DeviceCachingAllocator::alloc_block}).
