@@ -131,7 +131,8 @@ final class StudentCores {
      * as said on standard error, {@code user} as named in its line: {@code chapter 3},
      * {@code replay}): those cores compiled as {@link #build} compiles them, every other core as
      * handed out (the reference in the kit), uncompiled. A core left out that did not compile when
-     * last compiled, or whose sources changed since (a file written, added, deleted or renamed), is
+     * last compiled, or whose sources changed since (a file's text, or a file added, deleted or renamed:
+     * {@link CoreBuild#changedSinceBuilt}, by content, not by time), is
      * named in one line, with what compiles it: its errors are not printed here ({@code user} does
      * not run it), nor passed over in silence.
      */
@@ -151,7 +152,7 @@ final class StudentCores {
             }
             out.add(standIns.standIn(core.name()));
             if (changedSince.contains(core.name())) changed.add(core.name());
-            else if (!standIns.lastBuild(core.name()).compiled()) broken.add(core.name());   // never built: compiled
+            else if (!standIns.lastBuildCompiled(core.name())) broken.add(core.name());   // never built: compiled
         }
         if (!broken.isEmpty()) err.print(notCompiled(command, user, broken, "did not compile when last compiled"));
         if (!changed.isEmpty()) err.print(notCompiled(command, user, changed, "changed since last compiled"));

@@ -41,9 +41,10 @@ import javax.tools.ToolProvider;
  * ever mixed into it, so deleting a file makes its core fail to compile rather than bringing the
  * reference's body back. Each core's output is cached under
  * {@code work/<core>/} with a fingerprint of its sources and of the cores it was compiled against;
- * an unchanged core is not compiled again. The batch grader also hands every build one
- * {@link CoreCache}, so a core another submission already compiled from the same sources is
- * copied, not compiled.
+ * an unchanged core is not compiled again. Beside it, a digest of the core's own sources alone
+ * answers {@link #changedSinceBuilt} by content, never by a file's time. The batch grader also
+ * hands every build one {@link CoreCache}, so a core another submission already compiled from
+ * the same sources is copied, not compiled.
  *
  * <p>Used by the launcher ({@code check}, {@code lab --mine}, {@code jshell --mine}) and by the
  * batch grader, so both treat a broken file the same way.
@@ -164,8 +165,8 @@ public final class CoreBuild {
         for (Core core : CORES) {
             if (!closure.contains(core.name())) continue;
             List<Path> deps = core.needs().stream().map(n -> done.get(n).classes()).toList();
-            String fingerprint = fingerprint(core, files.get(core.name()), deps, done);
-            done.put(core.name(), buildOne(javac, core, files.get(core.name()), deps, fingerprint));
+            Stamp stamp = stamp(core, files.get(core.name()), done);
+            done.put(core.name(), buildOne(javac, core, files.get(core.name()), deps, stamp));
         }
         return new Result(List.copyOf(done.values()));
     }
@@ -193,9 +194,10 @@ public final class CoreBuild {
         }
     }
 
-    private Outcome buildOne(Javac javac, Core core, List<Path> files, List<Path> deps, String fingerprint) {
+    private Outcome buildOne(Javac javac, Core core, List<Path> files, List<Path> deps, Stamp digests) {
+        String fingerprint = digests.fingerprint();
         Path dir = work.resolve(core.name());
-        Path stamp = dir.resolve("fingerprint.txt");
+        Path stamp = dir.resolve(FINGERPRINT);
         Path studentOut = dir.resolve("classes");
         Path referenceOut = dir.resolve("reference");
         try {
@@ -204,8 +206,8 @@ public final class CoreBuild {
                 if (s.size() >= 2 && s.get(0).equals(fingerprint)) {
                     boolean student = s.get(1).equals("student");
                     List<CompileError> errors = s.stream().skip(2).map(CoreBuild::parseError).toList();
-                    if (!Files.isRegularFile(dir.resolve(SOURCES))) recordSources(dir, files);   // built by an older kit
-                    confirmed(stamp, files);
+                    String own = digests.sources();
+                    if (!own.equals(recordedSources(dir))) recordSources(dir, own);     // an older kit kept none
                     return new Outcome(core, student ? studentOut : referenceOut, student, errors, true);
                 }
             }
@@ -218,7 +220,7 @@ public final class CoreBuild {
                     o = compileOrCopy(javac, core, files, deps, fingerprint, dir, stamp);
                 }
             }
-            recordSources(dir, files);
+            recordSources(dir, digests.sources());
             return o;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -309,82 +311,60 @@ public final class CoreBuild {
     }
 
     /**
-     * The cores whose sources changed since they were last built here: a file written after that
-     * build, or a file added, deleted or renamed (the names differ from those that build compiled,
-     * {@code work/<core>/sources.txt}: a deleted or renamed file leaves no newer time behind). A core
-     * never built here is not named; one built by a kit that kept no names is judged by times alone.
-     * One walk of the sources for all of them.
+     * The cores whose sources differ from those they were last built from here: a file whose text
+     * changed (whatever its time says: {@code git checkout} and {@code cp -p} set a file's time
+     * back), or a file added, deleted or renamed. A file saved again with the same text is no
+     * change. Answered by {@link #sourcesDigest}, against the one kept beside the core's
+     * {@code fingerprint.txt}; a core never built here is not named, and one built by a kit that
+     * kept no digest is named (nothing says it is unchanged). Every source is read once.
      */
     public Set<String> changedSinceBuilt() {
         Set<String> out = new java.util.LinkedHashSet<>();
         sourcesByCore().forEach((core, files) -> {
-            LastBuild last = lastBuild(core);
-            if (last.millis() == 0) return;
-            if (newest(files) > last.millis() || !sameNames(core, files)) out.add(core);
+            Path dir = work.resolve(core);
+            if (!Files.isRegularFile(dir.resolve(FINGERPRINT))) return;
+            try {
+                if (!sourcesDigest(files).equals(recordedSources(dir))) out.add(core);
+            } catch (IOException e) {
+                out.add(core);                                  // a file that cannot be read: not as built
+            }
         });
         return out;
     }
 
-    /** The newest time one of {@code files} was written, in milliseconds; as changed when one cannot be read. */
-    private static long newest(List<Path> files) {
-        long newest = 0;
-        for (Path f : files) {
-            try {
-                newest = Math.max(newest, Files.getLastModifiedTime(f).toMillis());
-            } catch (IOException e) {
-                return Long.MAX_VALUE;
-            }
-        }
-        return newest;
-    }
+    /** The file in {@code work/<core>/} saying how the core was built: fingerprint, whose classes, errors. */
+    static final String FINGERPRINT = "fingerprint.txt";
 
-    /** Are {@code files} the ones the core's last build here compiled? True when that build kept no names. */
-    private boolean sameNames(String core, List<Path> files) {
-        Path recorded = work.resolve(core).resolve(SOURCES);
-        try {
-            return !Files.isRegularFile(recorded) || Files.readAllLines(recorded, StandardCharsets.UTF_8).equals(names(files));
-        } catch (IOException e) {
-            return false;
-        }
-    }
+    /** The file beside {@link #FINGERPRINT} holding the {@link #sourcesDigest} of the sources that build read. */
+    static final String SOURCES_DIGEST = "sources.sha256";
 
-    /**
-     * A build that found a core's output still good has read its sources as they are: its stamp's
-     * time is brought up to the newest of them (or now), so that a file saved again with the same
-     * text is not {@link #changedSinceBuilt} ever after.
-     */
-    private static void confirmed(Path stamp, List<Path> files) throws IOException {
-        long seen = Math.max(System.currentTimeMillis(), newest(files));
-        if (seen == Long.MAX_VALUE || Files.getLastModifiedTime(stamp).toMillis() >= seen) return;
-        Files.setLastModifiedTime(stamp, java.nio.file.attribute.FileTime.fromMillis(seen));
-    }
-
-    /** The file, beside a core's {@code fingerprint.txt}, naming the sources its build compiled, one a line. */
-    static final String SOURCES = "sources.txt";
-
-    private void recordSources(Path dir, List<Path> files) throws IOException {
+    private static void recordSources(Path dir, String digest) throws IOException {
         Files.createDirectories(dir);
-        Files.write(dir.resolve(SOURCES), names(files), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(SOURCES_DIGEST), digest + "\n", StandardCharsets.UTF_8);
     }
 
-    /** The sources' names relative to the student's sources, in {@link #sourcesByCore}'s (sorted) order. */
-    private List<String> names(List<Path> files) { return files.stream().map(this::relative).toList(); }
+    /** The digest kept in {@code dir}, or "" when there is none to read. */
+    private static String recordedSources(Path dir) {
+        try {
+            Path f = dir.resolve(SOURCES_DIGEST);
+            return Files.isRegularFile(f) ? Files.readString(f, StandardCharsets.UTF_8).strip() : "";
+        } catch (IOException e) {
+            return "";
+        }
+    }
 
     /**
-     * How the core named was last built here: when (its outcome written in {@code work}, or found
-     * still good, in milliseconds; 0 when it never was) and whether the student's sources compiled.
+     * Whether the student's sources compiled when the core named was last built here; true when
+     * it never was.
      */
-    public record LastBuild(long millis, boolean compiled) {}
-
-    /** {@link LastBuild} of the core named; {@code (0, true)} when it was never built here. */
-    public LastBuild lastBuild(String coreName) {
-        Path stamp = work.resolve(coreName).resolve("fingerprint.txt");
+    public boolean lastBuildCompiled(String coreName) {
+        Path stamp = work.resolve(coreName).resolve(FINGERPRINT);
         try {
-            if (!Files.isRegularFile(stamp)) return new LastBuild(0, true);
+            if (!Files.isRegularFile(stamp)) return true;
             List<String> s = Files.readAllLines(stamp, StandardCharsets.UTF_8);
-            return new LastBuild(Files.getLastModifiedTime(stamp).toMillis(), s.size() < 2 || s.get(1).equals("student"));
+            return s.size() < 2 || s.get(1).equals("student");
         } catch (IOException e) {
-            return new LastBuild(0, true);
+            return true;
         }
     }
 
@@ -436,25 +416,61 @@ public final class CoreBuild {
         return out;
     }
 
-    private String fingerprint(Core core, List<Path> files, List<Path> deps, Map<String, Outcome> done) {
+    /**
+     * A core's two digests: {@code fingerprint}, of its sources, the cores it is compiled against
+     * and the reference that would stand in for it (it decides whether the core is compiled
+     * again), and {@code sources}, of its sources alone ({@link #sourcesDigest}).
+     */
+    private record Stamp(String fingerprint, String sources) {}
+
+    private Stamp stamp(Core core, List<Path> files, Map<String, Outcome> done) {
         try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            MessageDigest md = sha256();
+            MessageDigest own = sha256();
             md.update(("core " + core.name() + "\nreference " + reference.toAbsolutePath() + "\n")
                     .getBytes(StandardCharsets.UTF_8));
-            for (Path f : files) {
-                md.update(relative(f).getBytes(StandardCharsets.UTF_8));
-                md.update((byte) 0);
-                md.update(Files.readAllBytes(f));
-                md.update((byte) 0);
-            }
+            hashSources(files, md, own);
             for (String n : core.needs()) {
                 Outcome o = done.get(n);
                 md.update((n + (o.student() ? " student " : " reference ")).getBytes(StandardCharsets.UTF_8));
-                md.update(fileStamp(o.classes().getParent().resolve("fingerprint.txt")));
+                md.update(fileStamp(o.classes().getParent().resolve(FINGERPRINT)));
             }
             md.update(referenceStamp(core));
-            return HexFormat.of().formatHex(md.digest());
-        } catch (NoSuchAlgorithmException | IOException e) {
+            return new Stamp(HexFormat.of().formatHex(md.digest()), HexFormat.of().formatHex(own.digest()));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The digest of a core's sources alone: each file's name relative to the student's sources
+     * and its bytes, in {@link #sourcesByCore}'s (sorted) order. Equal exactly when the same
+     * files hold the same text.
+     */
+    private String sourcesDigest(List<Path> files) throws IOException {
+        MessageDigest own = sha256();
+        hashSources(files, own);
+        return HexFormat.of().formatHex(own.digest());
+    }
+
+    /** Feeds each file's relative name and bytes to every digest: the sources are read once. */
+    private void hashSources(List<Path> files, MessageDigest... digests) throws IOException {
+        for (Path f : files) {
+            byte[] name = relative(f).getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = Files.readAllBytes(f);
+            for (MessageDigest md : digests) {
+                md.update(name);
+                md.update((byte) 0);
+                md.update(bytes);
+                md.update((byte) 0);
+            }
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -162,7 +163,7 @@ class CoreBuildTest {
     }
 
     @Test
-    @DisplayName("a core left out of a build is named as changed since built when a file of it is written, deleted or renamed")
+    @DisplayName("a core left out of a build is named as changed since built when a file of it is edited, deleted or renamed")
     void changedSinceBuilt() throws IOException {
         Files.writeString(labs.resolve("vramlab/gmmu/Extra.java"), "package vramlab.gmmu; final class Extra { }");
         CoreBuild builder = new CoreBuild(labs, reference, work);
@@ -171,32 +172,70 @@ class CoreBuildTest {
         assertThat(work.resolve("buddy")).as("never built: not named").doesNotExist();
 
         Path extra = labs.resolve("vramlab/gmmu/Extra.java");
-        Files.delete(extra);                                   // the other files keep their times
+        Files.delete(extra);
         assertThat(builder.changedSinceBuilt()).as("a file deleted").containsExactly("gmmu");
 
         Files.writeString(extra, "package vramlab.gmmu; final class Extra { }");
-        Files.setLastModifiedTime(extra, Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")));
-        assertThat(builder.changedSinceBuilt()).as("the same file back, no newer").isEmpty();
-        Files.move(extra, labs.resolve("vramlab/gmmu/Renamed.java"));      // a rename keeps the file's time
+        assertThat(builder.changedSinceBuilt()).as("the same file back").isEmpty();
+        Files.move(extra, labs.resolve("vramlab/gmmu/Renamed.java"));
         assertThat(builder.changedSinceBuilt()).as("a file renamed").containsExactly("gmmu");
 
         Files.move(labs.resolve("vramlab/gmmu/Renamed.java"), extra);
-        Files.setLastModifiedTime(labs.resolve("vramlab/gmmu/Page.java"), java.nio.file.attribute.FileTime.fromMillis(
-                Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")).toMillis() + 5_000));
-        assertThat(builder.changedSinceBuilt()).as("a file written after the build").containsExactly("gmmu");
+        Files.writeString(labs.resolve("vramlab/gmmu/Page.java"),
+                "package vramlab.gmmu; public final class Page { public static long size() { return 4096; } }");
+        assertThat(builder.changedSinceBuilt()).as("a file edited").containsExactly("gmmu");
     }
 
     @Test
-    @DisplayName("a file saved again with the same text, then its core built (and reused, nothing to compile): not changed since built")
-    void savedUnchangedThenReused() throws IOException {
+    @DisplayName("a file saved again with the same text, a newer time: not changed since built (the old times said changed)")
+    void savedAgainUnchanged() throws IOException {
         CoreBuild builder = new CoreBuild(labs, reference, work);
         builder.build(List.of("gmmu"));
         Path page = labs.resolve("vramlab/gmmu/Page.java");
-        Files.setLastModifiedTime(page, java.nio.file.attribute.FileTime.fromMillis(
-                Files.getLastModifiedTime(work.resolve("gmmu/fingerprint.txt")).toMillis() + 5_000));
+        Files.writeString(page, Files.readString(page));
+        Files.setLastModifiedTime(page, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+        assertThat(builder.changedSinceBuilt()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a file given new text and an older time (git checkout, cp -p): changed since built (the old times missed it)")
+    void newTextOlderTime() throws IOException {
+        CoreBuild builder = new CoreBuild(labs, reference, work);
+        builder.build(List.of("gmmu"));
+        Path page = labs.resolve("vramlab/gmmu/Page.java");
+        FileTime before = FileTime.fromMillis(Files.getLastModifiedTime(page).toMillis() - 3_600_000);
+        Files.writeString(page, "package vramlab.gmmu; public final class Page { public static long size() { return 4096; } }");
+        Files.setLastModifiedTime(page, before);
         assertThat(builder.changedSinceBuilt()).containsExactly("gmmu");
+        assertThat(builder.build(List.of("gmmu")).of("gmmu").reused()).as("and the build compiles it").isFalse();
+        assertThat(builder.changedSinceBuilt()).as("built from this text now").isEmpty();
+    }
+
+    @Test
+    @DisplayName("a build leaves no file's time touched and keeps only its fingerprint and the sources' digest beside the classes")
+    void noTimesTouched() throws IOException {
+        CoreBuild builder = new CoreBuild(labs, reference, work);
+        builder.build(List.of("gmmu"));
+        Path fingerprint = work.resolve("gmmu/fingerprint.txt");
+        FileTime old = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(fingerprint, old);
         assertThat(builder.build(List.of("gmmu")).of("gmmu").reused()).isTrue();
-        assertThat(builder.changedSinceBuilt()).as("the build just read it: nothing changed since").isEmpty();
+        assertThat(Files.getLastModifiedTime(fingerprint)).as("a reused core's stamp is left as it was").isEqualTo(old);
+        try (var files = Files.list(work.resolve("gmmu"))) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder("fingerprint.txt", "sources.sha256", "classes");
+        }
+    }
+
+    @Test
+    @DisplayName("a core built by a kit that kept no digest is named as changed until it is built again, then gets one")
+    void builtByAnOlderKit() throws IOException {
+        CoreBuild builder = new CoreBuild(labs, reference, work);
+        builder.build(List.of("gmmu"));
+        Files.delete(work.resolve("gmmu/sources.sha256"));
+        assertThat(builder.changedSinceBuilt()).containsExactly("gmmu");
+        assertThat(builder.build(List.of("gmmu")).of("gmmu").reused()).as("its fingerprint still holds").isTrue();
+        assertThat(builder.changedSinceBuilt()).isEmpty();
     }
 
     @Test
