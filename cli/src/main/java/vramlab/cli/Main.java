@@ -122,7 +122,13 @@ public final class Main {
         if (sub == null) return noCommand(cl, io);
         CommandLine at = sub.commandSpec().commandLine();
         String name = at.getCommandName();
-        return execute(inRelease(name) ? onYourCores(name, args) : (Command) at.getCommand(), name, io);
+        Command command = (Command) at.getCommand();
+        if (inRelease(name) && command instanceof TriageCommand triage) {
+            triage.snapshotsOnYourCores = onYourCores(name, args);      // a pasted message compiles nothing
+        } else if (inRelease(name)) {
+            command = onYourCores(name, args);
+        }
+        return execute(command, name, io);
     }
 
     /**
@@ -154,7 +160,9 @@ public final class Main {
      * a labs/ file that does not compile never stops them). A release has no reference, only the
      * cores as handed out, every step a Todo: there they run the student's labs/, as lab does,
      * compiling only these cores (the replayer, the advisor and the triage's who-holds and
-     * {@code --device} replay run the caching allocator, on the driver and page tables under it);
+     * {@code --device} replay run the caching allocator, on the driver and page tables under it;
+     * {@code triage} of a pasted message, which reads text, compiles none and runs as handed out:
+     * {@link TriageCommand#snapshotsOnYourCores});
      * every other core runs as handed out, and one line names it when it changed or did not
      * compile last time. {@code ChapterCoresLoadedTest} runs each command and fails when it loads
      * a class of a core left out here. (exercise is not among them: a release answers its

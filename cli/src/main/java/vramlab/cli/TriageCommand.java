@@ -1,5 +1,6 @@
 package vramlab.cli;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,8 +82,16 @@ final class TriageCommand implements Command {
      */
     BooleanSupplier terminal = () -> System.console() != null;
 
+    /**
+     * In a student's release (set by {@link Main}): how a snapshot is read, in a child JVM on the
+     * student's cores, compiled first ({@link Main#ON_THE_CORES}), given the input on its standard
+     * input; null elsewhere. A pasted message needs none of the student's cores (the triage
+     * reads text): it is read here, and nothing is compiled for it.
+     */
+    Command snapshotsOnYourCores;
+
     @Override
-    public int run(Io io) throws IOException {
+    public int run(Io io) throws Exception {
         if (file.equals("-") && terminal.getAsBoolean()) {
             // README's "Paste a real PyTorch OOM message into ./vramlab triage": typed at a terminal,
             // it waited in silence for the end of the input, and nothing said how to end it.
@@ -92,6 +101,10 @@ final class TriageCommand implements Command {
         String name = TraceReader.nameOf(file);          // <stdin> for -, in errors and output
         byte[] bytes = read(file, io.in(), input.limit());
         Diagnosis d;
+        if (snapshotsOnYourCores != null && SnapshotFile.looksLikeSnapshot(bytes)) {
+            // Read already: from standard input it is gone, so the child reads these bytes instead.
+            return snapshotsOnYourCores.run(file.equals("-") ? new Io(new ByteArrayInputStream(bytes), io.out(), io.err()) : io);
+        }
         if (SnapshotFile.looksLikeSnapshot(bytes)) {
             Map<?, ?> dict = SnapshotFile.dict(bytes, name);
             Snapshot s = SnapshotFile.read(bytes, name);
