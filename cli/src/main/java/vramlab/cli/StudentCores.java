@@ -110,11 +110,30 @@ final class StudentCores {
                 throw new UncheckedIOException(e);
             }
         }
+        dropStale(work(root));
         CoreBuild.Result r = new CoreBuild(sources(root), reference, work(root)).build(cores);
         for (CoreBuild.Outcome o : r.failed()) {
             err.print(compileReport(o, root, Path.of(""), vramlab.quiz.KitPaths.isRelease(root)));
         }
         return r;
+    }
+
+    /**
+     * A folder an older kit wrote under {@code labs/target/vramlab-mine/} that nothing reads now:
+     * {@code chapters/}, where it remembered which cores each chapter's classes used (read from
+     * its class files, before the chapters declared their cores). One look per build; removed
+     * when there.
+     */
+    static final String STALE = "chapters";
+
+    static void dropStale(Path work) {
+        Path stale = work.resolve(STALE);
+        if (!Files.isDirectory(stale, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (java.util.stream.Stream<Path> s = Files.walk(stale)) {       // a link inside is removed, not followed
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+        } catch (IOException e) {
+            // left for the next build: a cache nobody reads is no reason to stop one
+        }
     }
 
     /**
