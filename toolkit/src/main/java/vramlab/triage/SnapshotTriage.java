@@ -49,9 +49,15 @@ public final class SnapshotTriage {
         return d.withTellApart(d.tellApart().replace(Cause.FRAGMENTATION.check(), adviseThis(file)));
     }
 
-    /** Fragmentation's check when the snapshot is at hand: advise replays it under the settings. */
+    /**
+     * Fragmentation's check when the snapshot is at hand: advise replays it under the settings.
+     * One read from standard input has no name to run advise on ({@code advise <stdin>} is no
+     * command): the check says to feed advise the same bytes.
+     */
     static String adviseThis(String file) {
-        return "Run ./vramlab advise " + file + ": it replays this recorded run under "
+        String advise = file.equals(vramlab.trace.TraceReader.STANDARD_INPUT)
+                ? "./vramlab advise - with the same snapshot on its standard input" : "./vramlab advise " + file;
+        return "Run " + advise + ": it replays this recorded run under "
                 + "expandable_segments:True and the other allocator settings on the card it had; a "
                 + "setting under which it fits says the holes were the cause (if none does, they may "
                 + "lie inside pages, which only steady shapes close, or the card is simply full).";

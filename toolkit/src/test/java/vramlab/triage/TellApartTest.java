@@ -45,6 +45,14 @@ class TellApartTest {
     }
 
     @Test
+    @DisplayName("a snapshot read from standard input: advise on the same bytes, not on a file named <stdin>")
+    void snapshotFromStandardInput() {
+        Diagnosis d = SnapshotTriage.of(Snapshots.holes(), "<stdin>", -1);
+        assertThat(d.tellApart()).as(d.text()).contains("Run ./vramlab advise - with the same snapshot on its"
+                + " standard input: it replays this recorded run").doesNotContain("advise <stdin>");
+    }
+
+    @Test
     @DisplayName("the real OOM snapshot (full card, fragmentation runner-up): advise on that file")
     void realSnapshot() throws Exception {
         Path dir = Snapshots.realDir();
