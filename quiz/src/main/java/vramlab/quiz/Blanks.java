@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -131,7 +132,7 @@ public final class Blanks {
         public String wrong(String a) {
             Long v = readSize(parse, a);
             if (v == null) return cannotRead(parse, a);
-            return v == expected ? null : NOT_THE_SIZE;
+            return v == expected ? null : notTheSize(a);
         }
     }
 
@@ -196,6 +197,23 @@ public final class Blanks {
 
     // The reasons, shared with PracticeKey so that a release marks with the same words.
     static final String NOT_THE_SIZE = "not the size the simulator computes for your variant";
+    /**
+     * {@link #NOT_THE_SIZE}, and for an answer written in KB, MB, GB or TB (or K, M, G, T) a note
+     * that the kit reads those as KiB, MiB, GiB and TiB: a question that says "100 GB (100000000000 B)"
+     * means powers of 1000, and an answer of {@code 100GB} is 100 GiB. Says nothing of the key.
+     */
+    static String notTheSize(String answer) {
+        String t = answer.trim();
+        int i = 0;
+        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) i++;
+        String unit = t.substring(i).trim();
+        String u = unit.toUpperCase(Locale.ROOT);
+        if (!List.of("K", "KB", "M", "MB", "G", "GB", "T", "TB").contains(u)) return NOT_THE_SIZE;
+        String binary = u.charAt(0) + "iB";
+        return NOT_THE_SIZE + " (" + unit + " reads as " + binary + " here, powers of 1024; a size in powers of 1000"
+                + " goes in bytes: 100 GB is 100000000000)";
+    }
+
     static final String NOT_THE_NUMBER = "not the number the simulator computes for your variant";
     static final String NOT_THE_CHOICE = "not the right choice";
 

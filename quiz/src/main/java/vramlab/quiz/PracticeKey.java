@@ -221,7 +221,7 @@ public final class PracticeKey {
                 case "size" -> a -> {
                     Long v = Blanks.readSize(parse, a);
                     if (v == null) return Blanks.cannotRead(parse, a);
-                    return h(nonce, k, "=", Long.toString(v)).equals(b.hash()) ? null : Blanks.NOT_THE_SIZE;
+                    return h(nonce, k, "=", Long.toString(v)).equals(b.hash()) ? null : Blanks.notTheSize(a);
                 };
                 case "number" -> a -> {
                     Long v = Blanks.readNumber(a);
