@@ -13,7 +13,9 @@ import vramlab.figures.ExampleTable;
 
 /**
  * The worked example of each of chapter 05's graded steps, computed by the reference when the
- * site is built (the notes include {@code {generated}/step-5.N.adoc}).
+ * site is built (the notes include {@code {generated}/step-5.N.adoc}). A returned range is shown as
+ * {@link ExpandableSegment.Range#toString()} writes it, what JShell prints for the same call, so a
+ * student replaying the example there sees the table's words.
  */
 public final class Ch05Examples {
     private Ch05Examples() {}
@@ -25,12 +27,13 @@ public final class Ch05Examples {
                 + " pages of address space reserved)", "call", "returns", "mapped after");
         for (long[] c : new long[][] {{0, mib(25)}, {mib(40), mib(30)}, {mib(40), mib(1)}}) {
             ExpandableSegment.Range r = s.map(c[0], c[1]);
-            t.row("map(" + readable(c[0]) + ", " + readable(c[1]) + ")",
-                    "Range(" + readable(r.offset()) + ", " + readable(r.size()) + ")", readable(s.mappedBytes()));
+            t.row("map(" + readable(c[0]) + ", " + readable(c[1]) + ")", r, readable(s.mappedBytes()));
         }
         return t.then("A range is rounded out to whole pages, one cuMemCreate and one cuMemMap each. The "
                 + "second call needs two more pages but the card has room for one: it gives back the page "
-                + "it made and maps nothing.").toString();
+                + "it made and maps nothing. A range prints as JShell shows it, its ends in the segment and its "
+                + "size: in `./vramlab jshell 5`, `var s = new ExpandableSegment(new Gpu(mib(64)).openToyProcess(), "
+                + "mib(64), mib(20))` is this segment, and `s.map(0, mib(25))` is the first row.").toString();
     }
 
     /** Step 5.2: a block grows into the next page and merges across the boundary. */
@@ -58,8 +61,7 @@ public final class Ch05Examples {
             ExpandableSegment s = new ExpandableSegment(new Gpu(mib(64)).openToyProcess(), mib(64), mib(2));
             s.map(0, mib(8));
             ExpandableSegment.Range r = s.unmap(c[0], c[1]);
-            t.row("unmap(" + readable(c[0]) + ", " + readable(c[1]) + ")",
-                    "Range(" + readable(r.offset()) + ", " + readable(r.size()) + ")", readable(s.mappedBytes()));
+            t.row("unmap(" + readable(c[0]) + ", " + readable(c[1]) + ")", r, readable(s.mappedBytes()));
         }
         return t.then("Each row starts from the same 8 MiB mapped. A page shared with a neighbour stays "
                 + "mapped, so a free range gives back only the pages it covers whole.").toString();
