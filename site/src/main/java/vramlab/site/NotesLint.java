@@ -51,6 +51,7 @@ public final class NotesLint {
     private static final Pattern ATTRIBUTE_ENTRY = Pattern.compile("^:([\\w-]+!?):\\s*(.*)$");
     private static final Pattern ATTRIBUTE_REF = Pattern.compile("\\{([\\w-]+)}");
     /** A command a reader types may stand in any listing: the launcher or Maven, never code. */
+    private static final Pattern PLACEHOLDER = Pattern.compile("(?<=\\s)([A-Z][A-Z_]{2,})(?=\\s|$)");
     private static final Pattern COMMAND = Pattern.compile("^(\\$ )?(.*\\| *)?(\\./vramlab|vramlab|mvn)( .*)?$");
     /** Attributes the site build sets to the folder of the chapter's generated lab output. */
     static final Set<String> BUILD_OUTPUT = Set.of("generated", "labout", "lab-output");
@@ -107,6 +108,10 @@ public final class NotesLint {
                 return;
             } else if (line.startsWith("include::")) {
                 include(adoc, root, n, line, attributes, out);
+            } else if (TYPED_LANGUAGES.contains(language) && isCommand(line) && placeholder(line) != null) {
+                out.add(new Problem(adoc, n, "'" + placeholder(line) + "' stands for a file in a command the student "
+                        + "copies, which fails as printed: name a file the copy has (a chapter's examples/), or say "
+                        + "in the prose what to put there and leave the command out of the listing"));
             } else if (!line.isBlank() && !TYPED_LANGUAGES.contains(language) && isCommand(line)) {
                 out.add(new Problem(adoc, n, "a command in a block not marked as shell (block opened on line "
                         + opened + "): write [source,shell] above it, so it is highlighted as shell"));
@@ -191,6 +196,17 @@ public final class NotesLint {
     }
 
     static boolean isCommand(String line) { return COMMAND.matcher(line.trim()).matches(); }
+
+    /**
+     * A word of capitals standing for an argument ({@code TRACE}, {@code FILE}) in a command line,
+     * before any {@code #} comment, or null: copied as printed the command fails ("TRACE: no such
+     * file"). An environment variable set in front of the command ({@code VRAMLAB_OFFLINE=1}) is not one.
+     */
+    static String placeholder(String line) {
+        int hash = line.indexOf(" #");
+        Matcher m = PLACEHOLDER.matcher(hash < 0 ? line : line.substring(0, hash));
+        return m.find() ? m.group(1) : null;
+    }
 
     /** The language of a block: {@code [source,java]} -> java; a bare listing -> "". */
     static String languageOf(String attrs, String delimiter) {
