@@ -40,12 +40,26 @@ public final class MallocLab {
 
     public static void main(String[] args) { run(System.out); }
 
-    public static void help() {
-        System.out.println("""
-                MallocLab.run(System.out)                 the contest on two short workloads
-                SegregatedFits.sizeClass(3000)            step 8.1: the size class of a request
-                var w = Workloads.diffusionSampling(2026, 2)
-                Judge.run(Entries.STUDENT, w)             one entry on one workload, every event checked
-                ./vramlab contest                         every entry on every public workload""");
+    /**
+     * What {@code help()} prints in {@code ./vramlab jshell malloc-lab}: what to try, the steps
+     * with how to check them, and the quiz, as every chapter's help lists them. The entry is built
+     * as the quiz's q8.1 builds it, a fresh {@code SegregatedFits} on a 1 GiB card.
+     */
+    public static String help() {
+        return """
+                GPU malloc lab: your allocator against PyTorch's, every event checked. Try:
+                  var e = new SegregatedFits(new Gpu(gib(1)).openToyProcess());   a fresh entry on a 1 GiB card
+                  var a = e.alloc(3000, 0); e.blockSize(a)  step 8.2: a 4 KiB block from a new 2 MiB slab
+                  SegregatedFits.sizeClass(3000)            step 8.1: the size class of a request
+                  var w = Workloads.diffusionSampling(2026, 2)
+                  Judge.run(Entries.STUDENT, w)             one entry on one workload, every event checked
+                  MallocLab.run(System.out)                 the contest on two short workloads
+                  ./vramlab contest                         every entry on every public workload (outside JShell)
+                Your steps (labs/src/main/java/vramlab/contest/):
+                  8.1 Pick a size class   SegregatedFits.sizeClass
+                  8.2 Serve a request     SegregatedFits.alloc
+                Check one step: ./vramlab check 8.1   the chapter: ./vramlab check 8
+                Quiz (outside JShell): ./vramlab quiz 8   your answers: ./vramlab quiz 8 --check labs/answers/ch08.txt
+                """;
     }
 }

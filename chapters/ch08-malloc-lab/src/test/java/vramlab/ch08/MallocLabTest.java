@@ -26,6 +26,17 @@ class MallocLabTest {
                 .doesNotContain("BAD");
     }
 
+    @Test
+    @DisplayName("help() lists the steps, how to check them and the quiz, as chapters 1-7 do, and the startup imports Gpu for its entry line")
+    void helpListsStepsCheckAndQuiz() {
+        assertThat(MallocLab.help()).contains("8.1 Pick a size class", "SegregatedFits.sizeClass",
+                "8.2 Serve a request", "SegregatedFits.alloc", "./vramlab check 8.1", "./vramlab check 8\n",
+                "./vramlab quiz 8 --check labs/answers/ch08.txt",
+                "new SegregatedFits(new Gpu(gib(1)).openToyProcess())");
+        assertThat(new MallocLabChapter().jshellStartup()).contains("import vramlab.driver.Gpu;")
+                .contains("System.out.print(MallocLab.help())");
+    }
+
     private static String printed(java.util.function.Consumer<PrintStream> run) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         run.accept(new PrintStream(out, true, StandardCharsets.UTF_8));
