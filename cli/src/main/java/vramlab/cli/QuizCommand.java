@@ -160,7 +160,23 @@ final class QuizCommand implements Command {
               .append("  [").append(points(q, v, practice)).append(" points]\n");
             for (String line : prompt(q, v).strip().split("\n")) sb.append("  ").append(line).append('\n');
         }
-        return sb.append("\nAnswer in an answer sheet (--sheet <file>), then --check <file>.\n").toString();
+        return sb.append('\n').append(practice.isEmpty() ? KIT_CLOSING : releaseClosing(chapter, v)).append('\n').toString();
+    }
+
+    private static final String KIT_CLOSING = "Answer in an answer sheet (--sheet <file>), then --check <file>.";
+
+    /**
+     * The last line in a student release: the practice numbers' sheet is already there, in
+     * {@code labs/answers/} (the README's path, from the copy's root), and --sheet or --check
+     * with --student is refused there, so the line sends the student to neither for those numbers.
+     */
+    private static String releaseClosing(ChapterLab chapter, Variant v) {
+        String sheet = String.format("labs/answers/ch%02d.txt", chapter.number());
+        if (!v.isSeed()) {
+            return "This copy checks the practice numbers only (leave --student out): answer those in " + sheet
+                    + "; a sheet with your own numbers comes from your instructor.";
+        }
+        return "Answer in " + sheet + ", then: ./vramlab quiz " + chapter.number() + " --check " + sheet;
     }
 
     /** A question's prompt; in a release, a note where its numbers need the reference simulator. */

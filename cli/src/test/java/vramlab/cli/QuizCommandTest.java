@@ -111,6 +111,21 @@ class QuizCommandTest {
     }
 
     @Test
+    @DisplayName("in a release, the quiz ends naming the practice sheet already in labs/answers/, and with --student not --sheet or --check, which are refused there")
+    void releaseClosingLine() {
+        List<vramlab.quiz.Question> practice = QuizCommand.questions("ch05");
+        vramlab.kit.ChapterLab ch05 = vramlab.kit.Chapters.find("5");
+        String seed = QuizCommand.text(ch05, Variant.of("ch05", null, Salt.PRACTICE), Salt.PRACTICE, practice, practice);
+        assertThat(seed.strip().lines().reduce((a, b) -> b).orElseThrow())
+                .isEqualTo("Answer in labs/answers/ch05.txt, then: ./vramlab quiz 5 --check labs/answers/ch05.txt");
+        String alice = QuizCommand.text(ch05, Variant.of("ch05", "alice", Salt.PRACTICE), Salt.PRACTICE, practice, practice);
+        assertThat(alice).doesNotContain("--sheet <file>", "--check <file>")
+                .contains("This copy checks the practice numbers only (leave --student out)");
+        assertThat(QuizCommand.text(ch05, Variant.of("ch05", null, Salt.PRACTICE), Salt.PRACTICE, practice))
+                .as("the kit keeps its line").endsWith("Answer in an answer sheet (--sheet <file>), then --check <file>.\n");
+    }
+
+    @Test
     @DisplayName("the key's sheet checks out at full marks")
     void keyChecksOut() throws Exception {
         Variant v = Variant.of("ch03", "dave", Salt.PRACTICE);
