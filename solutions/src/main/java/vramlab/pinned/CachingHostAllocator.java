@@ -156,8 +156,11 @@ public final class CachingHostAllocator {
     /**
      * Where a free block goes once its events retired (or at once when it had none). A block
      * allocated during a capture that a stream used is never recycled: the graph replays into
-     * it (CHA.h {@code free}: its {@code event_count_} never returns to 0; PR #161583). An
-     * unused one is cached, in its capture's private pool ({@link #takeFree}).
+     * it (CHA.h {@code free}: its {@code event_count_} never returns to 0; PR #161583). Any
+     * other block larger than {@code pinned_max_cached_size_mb} ({@link PinnedConfig#maxCachedSize},
+     * the block's own size, rounded, compared) is released to the OS instead of cached
+     * ({@code maybe_cache_block}, pytorch/pytorch#171662). The rest are cached, an unused captured
+     * one in its capture's private pool ({@link #takeFree}).
      */
     public Fate fateOf(HostBlock b) {
         // lab:begin 7.2 "Never recycle a captured block" see ch07 "Rule 3: graphs keep their blocks"
