@@ -23,16 +23,19 @@ import vramlab.replay.WhatIf;
  * @param holders   for a snapshot, who held the memory at the recorded run's peak; else null
  * @param rules     whose rules the replays follow where PyTorch's releases differ, and why
  *                  ({@code PyTorch 2.9's rules (the default)}); empty to say nothing
+ * @param writtenBy2_0 whether the snapshot is in PyTorch 2.0's layout
+ *                  ({@link vramlab.snapshot.Snapshot#writtenBy2_0()}): a recommendation that asks
+ *                  for a new recording then names 2.0's calls, not 2.1's
  */
 public record Advice(String source, long card, String cardFrom, String recorded, String where,
                      List<Outcome> outcomes, boolean cardKnown, vramlab.replay.WhoHolds holders,
-                     String rules) {
+                     String rules, boolean writtenBy2_0) {
     /** How many allocation sites the report lists at the peak ({@code replay --at peak} lists all). */
     static final int SITES_SHOWN = 5;
 
     public Advice(String source, long card, String cardFrom, String recorded, String where,
                   List<Outcome> outcomes, boolean cardKnown) {
-        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null, "");
+        this(source, card, cardFrom, recorded, where, outcomes, cardKnown, null, "", false);
     }
 
     /** A setting whose peak is within this share of the defaults' is no better (kit's rule). */
@@ -126,7 +129,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             return new Advice(w.source(), w.card(), w.cardFrom(), null, w.where(),
                     Advisor.compare(w.events(), w.card(), settings, file, progress, r),
                     !w.cardFrom().startsWith("assumed"), null,
-                    r + "'s rules (" + (release == null ? "the default" : "--pytorch-version") + ")");
+                    r + "'s rules (" + (release == null ? "the default" : "--pytorch-version") + ")", false);
         }
         List<Outcome> rows = Advisor.compare(w.snapshot(), w.device(), w.card(), settings, progress, timelines,
                 release);
@@ -138,7 +141,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         String rules = vramlab.replay.SnapshotRelease.of(w.snapshot(), release).words();
         if (w.recorded() == null) rules += "; " + vramlab.replay.SnapshotRelease.SETTINGS_SINCE;
         return new Advice(w.source(), first.cardAvailable(), first.card(), w.recorded(), w.where(), rows,
-                first.cardKnown(), peak, rules);
+                first.cardKnown(), peak, rules, w.snapshot().writtenBy2_0());
     }
 
     /**
@@ -354,7 +357,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
               .append(" segments, with what they held cached) does not fit on ").append(formatSize(card))
               .append(" under any setting, so no row replays this run and their OOM counts say nothing about it.")
               .append(" Compare the settings on a card that state fits (a larger --device), or ")
-              .append(StartPeak.RECORD_FROM_START).append(".\n");
+              .append(StartPeak.recordFromStart(writtenBy2_0)).append(".\n");
             return sb.toString();
         }
         if (outcomes.stream().allMatch(o -> o.whatIf() != null && o.whatIf().main().peakAtStart())) {
@@ -365,7 +368,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
                       : "and its " + start.steps() + (start.steps() == 1 ? " step never reserves" : " steps never reserve")
                       + " more")
               .append(", so this snapshot cannot tell the settings apart. To compare them, ")
-              .append(StartPeak.RECORD_FROM_START).append(".\n");
+              .append(StartPeak.recordFromStart(writtenBy2_0)).append(".\n");
             return sb.toString();
         }
         if (cardKnown && !fits(b)) {
@@ -376,7 +379,7 @@ public record Advice(String source, long card, String cardFrom, String recorded,
             return sb.toString();
         }
         if (b == d && peakAtStartMarked(d)) {
-            sb.append(StartPeak.keepCaveat(outcomes, base));
+            sb.append(StartPeak.keepCaveat(outcomes, base, writtenBy2_0));
             return sb.toString();
         }
         boolean unset = unsetsRecorded(d, b);

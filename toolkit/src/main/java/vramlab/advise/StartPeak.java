@@ -5,6 +5,8 @@ import static vramlab.units.Bytes.formatSize;
 import java.util.ArrayList;
 import java.util.List;
 
+import vramlab.snapshot.RecordingCalls;
+
 /**
  * The rows of a snapshot's advice whose peak is the state its recorded history starts from: under
  * that setting the history never reserves beyond the segments it starts with (rebuilt from the
@@ -45,13 +47,21 @@ final class StartPeak {
      *       {@code SEGMENT_UNMAP}), one more per segment reserved or released
      *       ({@code vramlab.alloc.DeviceTrace} keeps the same ring buffer).</li>
      * </ul>
-     * So N must exceed every entry the run writes, or the history starts mid-run again.
+     * So N must exceed every entry the run writes, or the history starts mid-run again. The calls
+     * are the release's that wrote the snapshot ({@link vramlab.snapshot.RecordingCalls}, shared with
+     * triage): 2.1's {@code max_entries}, or, for a snapshot in 2.0's layout
+     * ({@link vramlab.snapshot.Snapshot#writtenBy2_0()}), 2.0's {@code trace_alloc_max_entries}
+     * (the buffer's bound under its older name) and its way to save.
      */
-    static final String RECORD_FROM_START = "record a snapshot from the start of the run"
-            + " (torch.cuda.memory._record_memory_history(max_entries=N) before its first CUDA allocation, N above"
-            + " the trace entries the run writes, one per allocation, two per free and one per segment reserved or"
-            + " released, so that its ring buffer,"
-            + " which keeps the last N, drops none) and advise that";
+    static String recordFromStart(boolean writtenBy2_0) {
+        String record = writtenBy2_0
+                ? "its layout is PyTorch 2.0's, which records with " + RecordingCalls.record2_0("N")
+                : RecordingCalls.record("N");
+        return "record a snapshot from the start of the run (" + record + " before its first CUDA allocation, N"
+                + " above the trace entries the run writes, one per allocation, two per free and one per segment"
+                + " reserved or released, so that its ring buffer, which keeps the last N, drops none"
+                + (writtenBy2_0 ? "; then save it with " + RecordingCalls.SAVE_2_0 : "") + ") and advise that";
+    }
 
     /** Whether {@code o}'s replay never reserved beyond the state the recorded history starts from. */
     static boolean at(Outcome o) { return o.whatIf() != null && o.whatIf().main().peakAtStart(); }
@@ -80,14 +90,14 @@ final class StartPeak {
      * The recommendation when the baseline itself peaks at the start and others do not: nothing can
      * show less than it, so the snapshot can show settings doing worse, never one doing better.
      */
-    static String keepCaveat(List<Outcome> rows, String base) {
+    static String keepCaveat(List<Outcome> rows, String base, boolean writtenBy2_0) {
         List<String> more = new ArrayList<>();
         for (Outcome o : rows) if (!at(o)) more.add(o.setting().name());
         return "keep " + base + ", though this snapshot cannot show a better setting: under them the history never"
                 + " reserves beyond the state it starts from (the snapshot's segments, " + formatSize(start(rows))
                 + " reserved), the least any row can show, since every row starts from that state as recorded. It"
                 + " shows only settings that would reserve more (" + String.join(", ", more) + "), not whether any"
-                + " would save memory. To compare them, " + RECORD_FROM_START + ".\n";
+                + " would save memory. To compare them, " + recordFromStart(writtenBy2_0) + ".\n";
     }
 
     /**

@@ -24,6 +24,15 @@ public record Snapshot(String file, String layout, List<Device> devices, Setting
         this(file, layout, devices, settings, java.util.Set.of());
     }
 
+    /**
+     * Whether PyTorch 2.0 wrote it: its blocks carry a {@code history} and no {@code address}
+     * ({@link SnapshotReader}), the layout 2.1 replaced. Advice that asks for a new recording then
+     * names 2.0's calls ({@link RecordingCalls}).
+     */
+    public boolean writtenBy2_0() {
+        return layout.startsWith(SnapshotReader.LAYOUT_2_0) || layout.endsWith(SnapshotReader.BLOCKS_2_0);
+    }
+
     /** One device: its segments at the end of the run and its history, oldest entry first. */
     public record Device(int index, List<Segment> segments, List<Entry> trace, int traceLists) {
         /** Bytes the segments hold: what {@code memory_reserved()} said when the snapshot was taken. */

@@ -32,6 +32,12 @@ public final class SnapshotReader {
     /** How a bare segment list's layout begins: it records no settings, history or version. */
     public static final String SEGMENT_LIST = "torch.cuda.memory_snapshot()";
 
+    /** How PyTorch 2.0's layout (blocks with a 'history', no block address) begins. */
+    public static final String LAYOUT_2_0 = "PyTorch 2.0 layout";
+
+    /** How a bare segment list whose blocks are 2.0's ends. */
+    public static final String BLOCKS_2_0 = " (PyTorch 2.0 blocks with 'history')";
+
     /** Whether {@code head} (the first bytes of a file) looks like a pickle or a JSON dict or list. */
     public static boolean isSnapshot(byte[] head) {
         int i = 0;
@@ -126,7 +132,7 @@ public final class SnapshotReader {
         List<Snapshot.Device> devices = new ArrayList<>();
         byDevice.forEach((d, segs) -> devices.add(new Snapshot.Device(d, segs, List.of(), 0)));
         return new Snapshot(file, SEGMENT_LIST + ": the bare list of segments, no history"
-                + (legacy ? " (PyTorch 2.0 blocks with 'history')" : ""), devices, null);
+                + (legacy ? BLOCKS_2_0 : ""), devices, null);
     }
 
     private static Snapshot fromDict(Map<?, ?> root, String file) {
@@ -166,7 +172,7 @@ public final class SnapshotReader {
 
     private static String layout(Map<?, ?> root, boolean legacy, TreeSet<String> entryKeys, int lists) {
         StringBuilder sb = new StringBuilder(legacy
-                ? "PyTorch 2.0 layout (blocks carry 'history', no block address)"
+                ? LAYOUT_2_0 + " (blocks carry 'history', no block address)"
                 : "PyTorch 2.1+ layout (segments and device_traces)");
         List<String> extra = new ArrayList<>();
         for (String k : List.of("time_us", "compile_context", "user_metadata")) {

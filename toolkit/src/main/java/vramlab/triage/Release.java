@@ -3,6 +3,8 @@ package vramlab.triage;
 import java.util.ArrayList;
 import java.util.List;
 
+import vramlab.snapshot.RecordingCalls;
+
 /**
  * What the message's own wording says about the release that printed it, where a check or fix
  * names something that release does not have. The wording dates the release ({@link Family}):
@@ -24,10 +26,11 @@ import java.util.List;
  *       {@code _dump_snapshot}) are those of "Understanding CUDA Memory Usage", a page the docs
  *       gained in August 2023, for 2.1; 2.1's torch/cuda/memory.py keeps 2.0's call as
  *       {@code _record_memory_history_legacy(enabled, record_context=True,
- *       trace_alloc_max_entries=1, ...)}, which a boolean first argument still reaches. So an
- *       entry that sets expandable segments ({@link Fix.Sets#EXPANDABLE_SEGMENTS}) says, for a
- *       message in an older wording, that it needs an upgrade first, and how 2.0 records a
- *       snapshot where the entry records one.</li>
+ *       trace_alloc_max_entries=1, ...)}, which a boolean first argument still reaches
+ *       ({@link RecordingCalls}, which advise reads too). So an entry that sets expandable
+ *       segments ({@link Fix.Sets#EXPANDABLE_SEGMENTS}) says, for a message in an older
+ *       wording, that it needs an upgrade first, and how 2.0 records a snapshot where the entry
+ *       records one.</li>
  * </ul>
  */
 final class Release {
@@ -40,10 +43,9 @@ final class Release {
 
     /** ... and to one that also records a snapshot with 2.1's calls. */
     static final String BEFORE_DUMP_SNAPSHOT = "The snapshot calls named here are 2.1's too; 2.0 "
-            + "records with torch.cuda.memory._record_memory_history(True, "
-            + "trace_alloc_max_entries=100000) and saves with pickle.dump(torch.cuda.memory._snapshot(), "
-            + "f), in an except around the step that catches the error your release raises (the "
-            + "first word of its message).";
+            + "records with " + RecordingCalls.record2_0("100000") + " and saves with "
+            + RecordingCalls.SAVE_2_0 + ", in an except around the step that catches the error your "
+            + "release raises (the first word of its message).";
 
     /** The check of {@link Finding#ROOM_ON_CARD} for a message older than the memory fraction. */
     static final String BEFORE_FRACTION_CHECK = "Compare nvidia-smi's used and free memory with "
