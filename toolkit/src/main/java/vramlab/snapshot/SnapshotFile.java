@@ -16,8 +16,12 @@ public final class SnapshotFile {
     private SnapshotFile() {}
 
     /**
-     * Whether a file's bytes are a snapshot: gzip, a pickle, or a JSON dict with
-     * {@code device_traces} (a JSON log line that happens to start with a brace is not).
+     * Whether a file's bytes are a snapshot: gzip, a pickle, or JSON that names a snapshot's keys:
+     * {@code device_traces} or {@code segments} (a dict, or one cut short before
+     * {@code device_traces}), or a segment's {@code total_size} and {@code blocks} (the bare list
+     * of {@code torch.cuda.memory_snapshot()}, which replay and advise read). A JSON log line that
+     * happens to start with a brace is not; triage took the other two for pasted messages
+     * ("NOT_PYTORCH_OOM").
      */
     public static boolean looksLikeSnapshot(byte[] bytes) {
         if (SnapshotInput.isGzip(bytes)) return true;
@@ -25,8 +29,10 @@ public final class SnapshotFile {
         if (!SnapshotReader.isSnapshot(head)) return false;
         int i = 0;
         while (i < bytes.length && Character.isWhitespace(bytes[i])) i++;
-        return (bytes[i] & 0xff) == 0x80
-                || new String(bytes, StandardCharsets.UTF_8).contains("\"device_traces\"");
+        if ((bytes[i] & 0xff) == 0x80) return true;
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        return text.contains("\"device_traces\"") || text.contains("\"segments\"")
+                || (text.contains("\"total_size\"") && text.contains("\"blocks\""));
     }
 
     /** The snapshot, read whole. */
