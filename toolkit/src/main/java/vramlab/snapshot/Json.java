@@ -107,9 +107,16 @@ final class Json {
         return null;
     }
 
-    /** Jackson's message without the name of the Java setting behind a limit. */
-    private static String plain(String message) {
-        return message == null ? "(no message)" : message.replaceAll(",? from `[^`]*`", "");
+    /**
+     * Jackson's message without the name of the Java setting behind a limit, and with a place it
+     * names inside the message (an unclosed bracket's "start marker at [Source: REDACTED
+     * (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 14]") said as
+     * "line 1, column 14": the Java setting meant nothing to the person whose file was cut short.
+     */
+    static String plain(String message) {
+        if (message == null) return "(no message)";
+        return message.replaceAll("\\[Source: [^\\]]*; line: (\\d+), column: (\\d+)\\]", "line $1, column $2")
+                .replaceAll(",? from `[^`]*`", "");
     }
 
     private static String where(JsonProcessingException e) {

@@ -116,6 +116,17 @@ class JsonTest {
         }
 
         @Test
+        @DisplayName("a file cut short inside a bracket names where the bracket opened, in words, not Jackson's"
+                + " [Source: REDACTED (`StreamReadFeature...` disabled); ...]")
+        void cutShort() {
+            assertThatThrownBy(() -> read("{\"segments\": [{\"total_size\": 2"))
+                    .hasMessageStartingWith("snap.json:1:")
+                    .hasMessageContaining("expected close marker for Object (start marker at line 1, column 15)")
+                    .hasMessageNotContaining("Source").hasMessageNotContaining("REDACTED")
+                    .hasMessageNotContaining("StreamReadFeature");
+        }
+
+        @Test
         @DisplayName("SnapshotReader passes the place on unchanged")
         void throughTheReader() {
             byte[] bytes = "{\"device_traces\": [[]],\n \"segments\": [,]}".getBytes(StandardCharsets.UTF_8);
