@@ -125,7 +125,7 @@ final class TriageCommand implements Command {
                 io.out().println(Json.write(o));
             } else {
                 io.out().println(d.text() + (holds == null ? "" : "\n" + holds.text(10, false)
-                        + "  (every site with its stack: vramlab replay --at oom --stacks " + file + ")\n"));
+                        + "  (every site with its stack: ./vramlab replay --at oom --stacks " + file + ")\n"));
             }
             io.out().flush();
             return 0;

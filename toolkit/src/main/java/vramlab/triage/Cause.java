@@ -119,7 +119,7 @@ public enum Cause {
                     + "100000) at start, and torch._C._cuda_attach_out_of_memory_observer(lambda device,"
                     + " alloc, device_alloc, device_free: torch.cuda.memory._dump_snapshot(\"oom.pickle\"))"
                     + " (or _dump_snapshot in an except torch.OutOfMemoryError around the step); then"
-                    + " vramlab triage oom.pickle.",
+                    + " ./vramlab triage oom.pickle.",
             "At the failure, note nvidia-smi's per-process memory and torch.cuda.memory_reserved():"
                     + " the gap between them is memory outside PyTorch's allocator.")),
     NOT_PYTORCH_OOM(0, "not a PyTorch CUDA out-of-memory error",
