@@ -357,6 +357,7 @@ final class ReplayCommand implements Command {
         Double fraction = MemoryFractionOption.parse(memoryFraction);
         long card = device == null ? -1 : device;
         if (json && csv) throw new UsageException("replay", "--json and --csv: choose one");
+        for (Snapshot.Device d : devices) atEntry(d);     // a bad --at before any output or replay
         if (!csv && !json) {
             io.out().println("snapshot: " + s.file());
             io.out().println("layout:   " + s.layout());
@@ -411,19 +412,31 @@ final class ReplayCommand implements Command {
             case "peak" -> { return WhoHolds.atPeak(s, d, o, r); }
             case "oom" -> { return WhoHolds.atFirstOom(s, d, o, r); }
             default -> {
-                int n;
-                try {
-                    n = Integer.parseInt(at);
-                } catch (NumberFormatException e) {
-                    throw new UsageException("replay", "--at '" + at + "': expected peak, oom or a trace entry number");
-                }
-                if (n < 0 || n > d.trace().size()) {
-                    throw new UsageException("replay", "--at " + n + ": device " + d.index() + " has trace entries 1 to "
-                            + d.trace().size() + " (0: before the history)");
-                }
+                int n = atEntry(d);
                 return WhoHolds.at(s, d, o, n, false, "trace entry " + n);
             }
         }
+    }
+
+    /**
+     * {@code --at}'s trace entry on {@code d}, or -1 for {@code peak}, {@code oom} or none; a word
+     * that is none of them, or an entry {@code d} does not have, is a usage error. Checked for every
+     * device before anything prints: it was found after the whole replay, below the lines the
+     * report had already printed, so a bad --at left a partial report on standard output.
+     */
+    private int atEntry(Snapshot.Device d) {
+        if (at == null || at.equals("peak") || at.equals("oom")) return -1;
+        int n;
+        try {
+            n = Integer.parseInt(at);
+        } catch (NumberFormatException e) {
+            throw new UsageException("replay", "--at '" + at + "': expected peak, oom or a trace entry number");
+        }
+        if (n < 0 || n > d.trace().size()) {
+            throw new UsageException("replay", "--at " + n + ": device " + d.index() + " has trace entries 1 to "
+                    + d.trace().size() + " (0: before the history)");
+        }
+        return n;
     }
 
     private List<Snapshot.Device> devices(Snapshot s) {

@@ -62,4 +62,20 @@ class ReplayAtTest {
         assertThat(text.status()).isEqualTo(2);
         assertThat(text.err()).isEqualTo("error: replay: --json applies to snapshots, not to text traces\n");
     }
+
+    @Test
+    @DisplayName("a bad --at is refused before the report starts: nothing on standard output (it printed the"
+            + " snapshot: and layout: lines, then replayed the whole device, before saying so)")
+    void badAtBeforeAnyOutput() {
+        String example = vramlab.quiz.KitPaths.root()
+                .resolve("chapters/ch05-expandable-segments/examples/three-allocators.pytorch.pickle").toString();
+        CliRun far = CliRun.of("replay", "--at", "99", example);
+        assertThat(far.status()).isEqualTo(2);
+        assertThat(far.err()).isEqualTo("error: replay: --at 99: device 0 has trace entries 1 to 8 (0: before the"
+                + " history)\n");
+        assertThat(far.out()).isEmpty();
+        CliRun word = CliRun.of("replay", "--at", "top", example);
+        assertThat(word.status()).isEqualTo(2);
+        assertThat(word.out()).isEmpty();
+    }
 }
