@@ -3,8 +3,8 @@ package vramlab.snapshot;
 /**
  * The Python calls that record a memory snapshot's history and save it, by the release that
  * writes the snapshot: one place, read by {@code triage} (a message in PyTorch 2.0's wording or
- * older) and {@code advise} (a snapshot in 2.0's layout, {@link Snapshot#writtenBy2_0()}), so
- * both name the same call.
+ * older, and the recipe under a snapshot in 2.0's layout) and {@code advise} (a snapshot in 2.0's
+ * layout, {@link Snapshot#writtenBy2_0()}), so both name the same call.
  *
  * <p>From PyTorch's torch/cuda/memory.py:
  * <ul>

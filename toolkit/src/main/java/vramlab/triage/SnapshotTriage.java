@@ -129,10 +129,21 @@ public final class SnapshotTriage {
             sb.append("\nPass --device SIZE to see what would fail first on a smaller card, at which entry,")
               .append(" and who held the memory then.\n");
         }
-        sb.append('\n').append(RECIPE);
-        o.put("collectNext", RECIPE);
+        String recipe = RECIPE + (s.writtenBy2_0() ? RECIPE_2_0 + "\n" : "");
+        sb.append('\n').append(recipe);
+        o.put("collectNext", recipe);
         return new Peak(sb.toString(), o);
     }
+
+    /**
+     * Under {@link #RECIPE} for a snapshot in PyTorch 2.0's layout, whose release has 2.0's calls,
+     * not the 2.1 ones the recipe names ({@link vramlab.snapshot.RecordingCalls}, shared with
+     * advise and {@link Release}).
+     */
+    static final String RECIPE_2_0 = "This snapshot is in PyTorch 2.0's layout, and those calls are 2.1's: on 2.0,"
+            + " record with " + vramlab.snapshot.RecordingCalls.record2_0("100000") + " and, in the observer"
+            + " and the except (around the error your release raises), save with "
+            + vramlab.snapshot.RecordingCalls.SAVE_2_0 + " into a file opened with open(\"oom.pickle\", \"wb\").";
 
     /** Who held the memory at a recorded OOM, from the snapshot model of the same file. */
     public static WhoHolds atOom(Snapshot s, OomMoment m) {

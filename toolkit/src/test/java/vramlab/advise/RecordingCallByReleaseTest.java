@@ -16,13 +16,13 @@ import vramlab.snapshot.RecordingCalls;
  * a call 2.0 does not have in that form.
  */
 @DisplayName("advise names the recording call of the release that wrote the snapshot")
-class RecordingCallByReleaseTest {
+public class RecordingCallByReleaseTest {
     /**
      * One 20 MiB segment: an 8 MiB block in use and the rest free, and a history of one
      * {@code snapshot} entry, as the real 2.0 files have. {@code legacy}: the blocks carry 2.0's
      * {@code history} and no {@code address}; else 2.1's {@code address}.
      */
-    static byte[] snapshot(boolean legacy) {
+    public static byte[] snapshot(boolean legacy) {
         String used = legacy
                 ? "{\"size\": 8388608, \"state\": \"active_allocated\", \"history\": [{\"addr\": 1048576,"
                         + " \"real_size\": 8388608, \"frames\": []}]}"
