@@ -5,6 +5,7 @@ import static vramlab.units.Bytes.formatSize;
 import java.util.List;
 
 import vramlab.replay.WhatIf;
+import vramlab.snapshot.RecordingCalls;
 
 /**
  * The table {@code vramlab advise} prints: each setting's peak reserved, the holes at that
@@ -408,6 +409,10 @@ public record Advice(String source, long card, String cardFrom, String recorded,
         } else {
             sb.append(". Set, before the process starts:\n  ").append(line()).append('\n')
               .append(NEWER_NAME.replace("%s", b.setting().conf())).append('\n');
+            if (writtenBy2_0 && b.setting().conf().contains("expandable_segments")) {
+                sb.append("  (this snapshot's layout is PyTorch 2.0's, and ").append(RecordingCalls.EXPANDABLE_SINCE_2_1)
+                  .append(": upgrade to 2.1 or later first)\n");
+            }
         }
         if (!b.setting().code().isEmpty()) {
             sb.append("and in the code, before its first CUDA allocation:\n  ").append(b.setting().code()).append('\n');

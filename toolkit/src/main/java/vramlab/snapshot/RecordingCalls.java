@@ -43,6 +43,16 @@ public final class RecordingCalls {
         return "torch.cuda.memory._record_memory_history(True, trace_alloc_max_entries=" + n + ")";
     }
 
+    /**
+     * What 2.0 makes of the one setting advice may name that it lacks: {@code expandable_segments}
+     * came with 2.1 (pytorch/pytorch#100184, April 2023, after 2.0 shipped in March), and 2.0's
+     * {@code CachingAllocatorConfig::parseArgs} (c10/cuda/CUDACachingAllocator.cpp) refuses a key
+     * it does not know with {@code TORCH_CHECK(false, "Unrecognized CachingAllocator option: ", ...)}.
+     * Read by {@code triage} (a message in 2.0's wording) and {@code advise} (a snapshot in 2.0's layout).
+     */
+    public static final String EXPANDABLE_SINCE_2_1 = "expandable_segments came in 2.1 (2.0 stops at its first"
+            + " CUDA allocation with 'Unrecognized CachingAllocator option: expandable_segments')";
+
     /** PyTorch 2.0: saves the snapshot into the open binary file {@code f} (2.0 has no _dump_snapshot). */
     public static final String SAVE_2_0 = "pickle.dump(torch.cuda.memory._snapshot(), f)";
 }

@@ -36,8 +36,7 @@ import vramlab.snapshot.RecordingCalls;
 final class Release {
     /** Appended to an entry that sets expandable segments, for a message older than 2.1. */
     static final String BEFORE_EXPANDABLE = "Not on the release that printed this: its wording is "
-            + "PyTorch 2.0's or older, and expandable_segments came in 2.1 (2.0 stops at its first "
-            + "CUDA allocation with 'Unrecognized CachingAllocator option: expandable_segments'). "
+            + "PyTorch 2.0's or older, and " + vramlab.snapshot.RecordingCalls.EXPANDABLE_SINCE_2_1 + ". "
             + "Upgrade to 2.1 or later first; until then max_split_size_mb is the setting to try, "
             + "where the message's own hint names it.";
 

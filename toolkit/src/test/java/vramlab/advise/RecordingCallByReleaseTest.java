@@ -54,6 +54,26 @@ public class RecordingCallByReleaseTest {
                 .doesNotContain("(max_entries=N)");
     }
 
+    /** Two rows on a 4 GiB card: the defaults with an OOM, expandable segments without. */
+    static Advice expandableWins(boolean writtenBy2_0) {
+        java.util.List<Outcome> rows = java.util.List.of(
+                new Outcome(Setting.recorded(""), 4000L << 20, 4000L << 20, 1, null, 0, 4000L << 20),
+                new Outcome(new Setting("expandable_segments:True", ""), 3000L << 20, 3000L << 20, 0, null, 0,
+                        3000L << 20));
+        return new Advice("run.pickle", 4096L << 20, "--device", "", "trace entry", rows, true, null, "",
+                writtenBy2_0);
+    }
+
+    @Test
+    @DisplayName("expandable segments advised for a snapshot in 2.0's layout: 2.0 refuses the key, upgrade first")
+    void expandableOnA2_0Snapshot() {
+        assertThat(expandableWins(true).recommendation()).contains("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+                .contains("(this snapshot's layout is PyTorch 2.0's, and " + RecordingCalls.EXPANDABLE_SINCE_2_1
+                        + ": upgrade to 2.1 or later first)");
+        assertThat(expandableWins(false).recommendation()).contains("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")
+                .doesNotContain("2.0");
+    }
+
     @Test
     @DisplayName("a snapshot in 2.1's layout: 2.1's call, as before")
     void newerLayout() {
