@@ -9,7 +9,11 @@ import vramlab.units.Bytes;
  * </pre>
  * One cell per MiB up to 40 cells, scaled beyond; {@code #} live, {@code .} free,
  * {@code ~} freed but waiting for another stream's events, {@code _} address space with no
- * pages. An expandable segment is drawn up to the end of its last mapped page.
+ * pages. A cell shows the busiest state of any byte in it, in that order: a cell holding a
+ * single live byte is {@code #} (so a 2 MiB small segment with 485 KiB live at its front draws
+ * {@code |#.|}, never {@code |..|}), a cell with no live byte but one waiting for events is
+ * {@code ~}, and a cell is {@code _} only when none of it is mapped. A {@code .} cell is
+ * therefore wholly free. An expandable segment is drawn up to the end of its last mapped page.
  */
 public final class SegmentMap {
     private static final int MAX_CELLS = 40;
@@ -44,18 +48,32 @@ public final class SegmentMap {
         return head + ")";
     }
 
-    /** A bar of cells across the segment: the state of the block under each cell's middle. */
+    /** The marks, least busy first: the index is a block's {@link #rank}. */
+    private static final String MARKS = "_.~#";
+
+    /**
+     * A bar of cells across the segment. Cell {@code i} of {@code n} covers bytes
+     * {@code [i * extent / n, (i + 1) * extent / n)}; it shows the busiest block with a byte in it.
+     */
     public static String bar(Segment s) {
         long extent = extent(s);
         int cells = (int) Math.min(MAX_CELLS, Math.max(1, extent / Bytes.MiB));
         StringBuilder sb = new StringBuilder("|");
         Block b = s.first;
         for (int i = 0; i < cells; i++) {
-            long mid = (2L * i + 1) * (extent / 2) / cells;
-            while (b.offset + b.size <= mid) b = b.next;
-            sb.append(b.allocated ? '#' : !b.mapped ? '_' : b.isPendingFree() ? '~' : '.');
+            long start = i * extent / cells;
+            long end = (i + 1) * extent / cells;
+            while (b.offset + b.size <= start) b = b.next;
+            int busiest = 0;
+            for (Block c = b; c != null && c.offset < end; c = c.next) busiest = Math.max(busiest, rank(c));
+            sb.append(MARKS.charAt(busiest));
         }
         return sb.append('|').toString();
+    }
+
+    /** 3 live, 2 waiting for events, 1 free, 0 unmapped: a block's index in {@link #MARKS}. */
+    static int rank(Block b) {
+        return b.allocated ? 3 : !b.mapped ? 0 : b.isPendingFree() ? 2 : 1;
     }
 
     /** The part of a segment worth drawing: all of it, or an expandable one's mapped front. */

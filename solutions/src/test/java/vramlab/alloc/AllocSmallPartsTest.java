@@ -15,13 +15,19 @@ import vramlab.driver.Gpu;
 @DisplayName("The allocator lab's small parts")
 class AllocSmallPartsTest {
     @Test
-    @DisplayName("a bar cell shows the block under its middle byte; a block ending exactly there is not under it")
+    @DisplayName("a bar cell with any live byte is live; a block ending exactly at a cell's start is not in it")
     void barCellMiddle() {
         CachingAllocator a = new CachingAllocator(new Gpu(gib(1)).openToyProcess(), new PyTorchPolicy());
         a.alloc(mib(1) + kib(512));                      // [0, 1.5M) live in a 20 MiB segment
         Segment s = a.segments().iterator().next();
-        assertThat(SegmentMap.bar(s)).as("cell 1's middle is byte 1.5M, the free block's first")
-                .isEqualTo("|#" + ".".repeat(19) + "|");
+        assertThat(SegmentMap.bar(s)).as("cell 1 [1M, 2M) holds live bytes [1M, 1.5M)")
+                .isEqualTo("|##" + ".".repeat(18) + "|");
+        Segment whole = new Segment(7, 1L << 40, mib(4), PoolKind.LARGE, 0);
+        whole.first = new Block(whole, 0, 0, mib(2));
+        whole.first.allocated = true;
+        whole.first.next = new Block(whole, 0, mib(2), mib(2));
+        whole.first.next.prev = whole.first;
+        assertThat(SegmentMap.bar(whole)).as("the live block ends at byte 2M, cell 2's first").isEqualTo("|##..|");
         a.alloc(mib(1) + 1);                             // [1.5M, 2.5M + 512): over 1 MiB, so large
         assertThat(SegmentMap.bar(s)).isEqualTo("|###" + ".".repeat(17) + "|");
     }
