@@ -118,6 +118,29 @@ public final class ExpandableSegment {
         mappedBytes -= pageSize;
     }
 
+    /**
+     * What JShell shows:
+     * {@code expandable segment: 4 pages of 20 MiB reserved (80 MiB of address space), 2 mapped (40 MiB): pages 0-1}.
+     * The mapped pages are listed as runs, the first eight of them.
+     */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("expandable segment: ").append(handles.length).append(" pages of ")
+                .append(Bytes.readable(pageSize)).append(" reserved (").append(Bytes.readable(size()))
+                .append(" of address space), ").append(mappedBytes / pageSize).append(" mapped (")
+                .append(Bytes.readable(mappedBytes)).append(')');
+        int runs = 0;
+        for (int page = 0; page < handles.length; page++) {
+            if (handles[page] == 0 || (page > 0 && handles[page - 1] != 0)) continue;
+            int end = page;
+            while (end + 1 < handles.length && handles[end + 1] != 0) end++;
+            if (runs == 8) return sb.append(", ...").toString();
+            sb.append(runs++ == 0 ? ": pages " : ", ").append(page);
+            if (end > page) sb.append('-').append(end);
+        }
+        return sb.toString();
+    }
+
     /** Gives the address space back; every page must be unmapped already. */
     void release() {
         if (mappedBytes != 0) throw new IllegalStateException("release: " + mappedBytes + " bytes still mapped");

@@ -172,6 +172,37 @@ public final class SegregatedFits implements DeviceAllocator {
     }
     // end::emptyCache[]
 
+    /**
+     * What JShell shows: the slabs by size class, the large segments and how many of them are
+     * cached, and the live blocks (totals as {@code format_size} prints them), e.g.
+     * {@code segregated-fits: 2 slabs of 2 MiB (512 B: 1, 64 KiB: 1), 1 large segment: 20.00 MiB (0 cached),
+     * 3 live blocks: 20.06 MiB}. The live blocks are those {@link #alloc} recorded in {@code live}.
+     */
+    @Override
+    public String toString() {
+        TreeMap<Integer, Integer> perClass = new TreeMap<>();
+        for (Slab s : slabs.values()) perClass.merge(s.sizeClass, 1, Integer::sum);
+        StringBuilder sb = new StringBuilder(name()).append(": ").append(slabs.size())
+                .append(slabs.size() == 1 ? " slab" : " slabs").append(" of ").append(Bytes.readable(SLAB));
+        String sep = " (";
+        for (Map.Entry<Integer, Integer> e : perClass.entrySet()) {
+            sb.append(sep).append(Bytes.readable(classSize(e.getKey()))).append(": ").append(e.getValue());
+            sep = ", ";
+        }
+        if (!perClass.isEmpty()) sb.append(')');
+        long largeBytes = 0;
+        int cachedCount = 0;
+        for (Map.Entry<Long, Long> e : segments.entrySet()) if (!slabs.containsKey(e.getKey())) largeBytes += e.getValue();
+        for (ArrayDeque<Long> free : cached.values()) cachedCount += free.size();
+        int large = segments.size() - slabs.size();
+        sb.append(", ").append(large).append(large == 1 ? " large segment: " : " large segments: ")
+                .append(Bytes.formatSize(largeBytes)).append(" (").append(cachedCount).append(" cached)");
+        long liveBytes = 0;
+        for (long size : live.values()) liveBytes += size;
+        return sb.append(", ").append(live.size()).append(live.size() == 1 ? " live block: " : " live blocks: ")
+                .append(Bytes.formatSize(liveBytes)).toString();
+    }
+
     private long release(long address) {
         process.cudaFree(address);
         return segments.remove(address);
