@@ -102,6 +102,27 @@ final class ExpandableBlocks {
      * the rest unmapped, and merge the new memory with free neighbours across the page
      * boundary. Returns the merged free block (now in the free set), or null when the driver
      * has no pages.
+     *
+     * <p>The contract, in PyTorch's order. {@code toMap} is an unmapped block (in its pool's
+     * unmapped set, starting on a page boundary) and {@code 0 < size <= toMap.size}.
+     * <ol>
+     *   <li>Ask the segment's pages ({@link ExpandableSegment#map}, step 5.1) for {@code size} bytes
+     *       at the block's offset. The range they map is whole pages, so it may be more than
+     *       {@code size}. If it is empty (the driver is out of memory), change nothing and return null.
+     *   <li>The block leaves its pool's unmapped set and is mapped. When the pages mapped are fewer
+     *       bytes than the block, split: the block shrinks to the bytes mapped, and the unmapped
+     *       remainder becomes a new block of the same segment and stream, linked between the block
+     *       and its old next, and put in the unmapped set (the invariant above).
+     *   <li>Merge the mapped block with its free neighbours ({@code mergeWithNeighbours}, your
+     *       step 3.4) and put the result in the pool's free set with {@code cache}: that block
+     *       is the one returned.
+     *   <li>Count the new memory as a {@code cudaMalloc} would be counted: the allocator's
+     *       {@code reserved} and the pool's {@code reserved_bytes} stat grow by the bytes mapped
+     *       (whole pages, not {@code size}), and {@code num_device_alloc} by one. The segment
+     *       count does not change: no new segment was made.
+     *   <li>Record a {@code SEGMENT_MAP} trace event: the address of the first byte mapped, the
+     *       bytes mapped, and the block's stream.
+     * </ol>
      */
     Block mapBlock(Block toMap, long size) {
         // lab:begin 5.2 "Map a block, merge across the page boundary" see ch05 "Growing: map pages on demand"
