@@ -87,6 +87,22 @@ public final class SegregatedFits implements DeviceAllocator {
     // end::sizeClass[]
 
     // tag::alloc[]
+    /**
+     * Serves a request (the stream is not used: one set of lists for all).
+     * <ul>
+     *   <li>Small ({@link #sizeClass} {@code >= 0}): the first block of the class's free list; an
+     *       empty list first gets a new slab ({@code carve}). The block's slab counts one more live
+     *       block, which {@link #emptyCache} reads to find the empty slabs.
+     *   <li>Large: the size rounded up to whole {@link #SLAB}s, served by a cached segment
+     *       ({@code takeCached}) or else a new one ({@code cudaMalloc}, which retries once after
+     *       emptying the cache).
+     *   <li>Either way, the block is recorded in {@code live}, its address to its size (the class's
+     *       block size, or the whole segment's): {@link #free} and {@link #blockSize} read it
+     *       there, and {@link #free} refuses an address missing from it.
+     * </ul>
+     *
+     * @return the block's device address
+     */
     @Override
     public long alloc(long size, int stream) {
         // lab:begin 8.2 "Serve a request" see ch08 "A segregated-fits allocator"
