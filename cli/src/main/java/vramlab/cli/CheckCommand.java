@@ -41,7 +41,8 @@ import vramlab.quiz.grade.Kit;
                                                 the section of the notes to reread (its page, or
                                                 its file:line, to open), and your method's file:line
                   needs step N first            it runs through an earlier step you have not written
-                  not written yet               the step still throws its Todo
+                  not written yet               the step still throws its Todo; the section that
+                                                teaches it, with its page or file:line as above
                   does not compile              the compiler's first errors, file:line: message
                 and ends with Score: X/Y for what it ran. Exit status 0 when every test passed, 1 when
                 one did not. --reference runs the same tests on the reference cores in solutions/

@@ -52,7 +52,7 @@ final class CheckReport {
             sb.append(step.id()).append(' ').append(step.title()).append("  (").append(place.place())
               .append("; notes: ").append(step.notes()).append(")\n");
             if (mine.isEmpty()) sb.append("  (no graded tests)\n");
-            for (ScoreRow r : mine) item(sb, r, place, rereads);
+            for (ScoreRow r : mine) item(sb, r, place, step.notes(), rereads);
         }
         int earned = rows.stream().mapToInt(ScoreRow::earned).sum();
         int total = rows.stream().mapToInt(ScoreRow::points).sum();
@@ -60,8 +60,8 @@ final class CheckReport {
         return sb.toString();
     }
 
-    private static void item(StringBuilder sb, ScoreRow r, StepLine place, UnaryOperator<String> rereads) {
-        Outcome o = Outcome.of(r, place, rereads);
+    private static void item(StringBuilder sb, ScoreRow r, StepLine place, String notes, UnaryOperator<String> rereads) {
+        Outcome o = Outcome.of(r, place, notes, rereads);
         // The whole name, always: a long one pushes its points to the right rather than losing its end.
         sb.append(String.format("  %-5s %-70s %d/%d%n", o.tag, r.name(), r.earned(), r.points()));
         for (String line : o.lines) sb.append("        ").append(line).append('\n');
@@ -69,13 +69,17 @@ final class CheckReport {
 
     /** One test's outcome: a tag and the lines to show under it. */
     record Outcome(String tag, List<String> lines) {
-        /** {@code rereads}: the failure's {@code Reread:} line with its place in the notes. */
-        static Outcome of(ScoreRow r, StepLine place, UnaryOperator<String> rereads) {
+        /**
+         * {@code notes}: the section that teaches the step ({@code ch03 "Rule 1: the rounding ladder"});
+         * {@code rereads}: a {@code Reread:} line with its place in the notes, for a failure's line and
+         * for the section named under a step not written yet ({@link #toRead}).
+         */
+        static Outcome of(ScoreRow r, StepLine place, String notes, UnaryOperator<String> rereads) {
             if (r.passed()) return new Outcome("pass", List.of());
             String why = r.why();
             String needed = r.waitingFor();    // one rule with grade's WAITING and the gradebook's
             if (needed != null) return new Outcome("WAIT", List.of("needs step " + needed + " first (it is not written yet)"));
-            if (r.notWritten()) return new Outcome(ScoreRow.TODO, List.of(ScoreRow.NOT_WRITTEN_YET));
+            if (r.notWritten()) return new Outcome(ScoreRow.TODO, List.of(ScoreRow.NOT_WRITTEN_YET + toRead(notes, rereads)));
             if (why.startsWith("does not compile: ")) return new Outcome("ERROR", splitErrors(why));
             List<String> lines = new ArrayList<>(rereads.apply(r.reason()).lines().toList());
             if (lines.size() > MAX_LINES) {
@@ -84,6 +88,18 @@ final class CheckReport {
             }
             lines.add(place.lookAt());           // after the cut, so it is never the line cut
             return new Outcome("FAIL", lines);
+        }
+
+        /**
+         * After "not written yet", the section that teaches the step with the place a failure's
+         * {@code Reread:} line gives it, from the same resolver: {@code : read ch03 "Rule 1: the
+         * rounding ladder" (file:///.../notes.html#_rule_1_the_rounding_ladder).}; nothing when the
+         * step names no section.
+         */
+        static String toRead(String notes, UnaryOperator<String> rereads) {
+            if (notes == null || notes.isBlank()) return "";
+            String line = rereads.apply("Reread: " + notes + ".");
+            return ": read " + line.substring("Reread: ".length());
         }
 
         private static List<String> splitErrors(String why) {

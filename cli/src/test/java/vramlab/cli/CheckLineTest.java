@@ -200,4 +200,23 @@ class CheckLineTest {
         assertThat(check.lines().filter(l -> l.startsWith("  TODO  "))).hasSize(1);
         assertThat(check.lines().filter(l -> l.startsWith("  WAIT  "))).as("needs 3.0, and 3.10's Todo").hasSize(2);
     }
+
+    @Test
+    @DisplayName("a step not written yet: its TODO line names the section that teaches it with the place a failure's Reread: line gives it")
+    void todoNamesWhereToRead() {
+        Path root = KitPaths.root();
+        CheckCommand.Target target = CheckCommand.Target.of("3.1", LabGenerator.steps(root.resolve("solutions")));
+        String own = "Todo: TODO step 3.1 (Round a request) is not written yet: read the notes, ch03 \"Rule 1: the rounding"
+                + " ladder\", then write it in " + FILE;
+        List<ScoreRow> rows = List.of(
+                ScoreRow.zero("3.1", "own Todo", 2, ScoreRow.FAILED, own),
+                ScoreRow.zero("3.1", "a wrong answer", 2, ScoreRow.FAILED, "expected 512 B\nReread: ch03 \"Rule 1: the rounding ladder\"."));
+        vramlab.quiz.feedback.RereadPlaces places = vramlab.quiz.feedback.RereadPlaces.fromCwd(root, root);
+        String check = new CheckReport(target, rows, Map.of("3.1", new StepLine(FILE, "ToyPolicy.roundSize", 36)), places::in).text();
+        String reread = places.in("Reread: ch03 \"Rule 1: the rounding ladder\".");
+        assertThat(reread).as("the resolver places it").isNotEqualTo("Reread: ch03 \"Rule 1: the rounding ladder\".");
+        assertThat(check).contains("  TODO  own Todo")
+                .contains("\n        not written yet: read " + reread.substring("Reread: ".length()) + "\n")
+                .contains("\n        " + reread + "\n");
+    }
 }
