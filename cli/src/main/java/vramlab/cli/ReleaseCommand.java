@@ -232,7 +232,7 @@ public final class ReleaseCommand implements Command {
                 + "practice sheet with them) and the exercises' answers for seeds 1-" + seeds
                 + " as computed by the reference; no graded (salted) number is here.\n");
         // The README's example of quiz --check's reread line, as this copy prints it (docs/'s page, or the AsciiDoc's line).
-        Files.writeString(dir.resolve("README.adoc"), readme(site != null, rereadExample(dir)));
+        Files.writeString(dir.resolve("README.adoc"), readme(site != null, rereadExample(dir), root));
         Files.writeString(dir.resolve("pom.xml"), releasePom(Files.readString(root.resolve("pom.xml")),
                 m -> Files.isRegularFile(dir.resolve(m).resolve("pom.xml"))));
     }
@@ -324,12 +324,22 @@ public final class ReleaseCommand implements Command {
      * {@link #README_SECTION} as the release prints it ({@code NotesSection.inCopy}).
      */
     static String readme(boolean site, String reread) {
+        return readme(site, reread, KitPaths.root());
+    }
+
+    /**
+     * The same for the kit at {@code root}: which earlier chapters' steps each chapter needs
+     * ({@link ChapterNeeds#text}) and which chapters have a playground ({@link ChapterNeeds#playgrounds}).
+     */
+    static String readme(boolean site, String reread, Path root) {
+        String playgrounds = ChapterNeeds.playgrounds(root);
         String notes = site
-                ? "`docs/index.html` (rendered, with each chapter's slides and playground), or their AsciiDoc in"
+                ? "`docs/index.html` (rendered, with each chapter's slides, and a playground in " + playgrounds
+                        + "), or their AsciiDoc in"
                         + " `chapters/chNN-slug/src/docs/asciidoc/`"
                 : "their AsciiDoc in `chapters/chNN-slug/src/docs/asciidoc/` (GitHub and an editor's AsciiDoc preview"
                         + " render them; this copy was made without the rendered pages)";
-        String docsRow = site ? "|`docs/` |the notes and slides, rendered, with each chapter's playground (`docs/playground/`):"
+        String docsRow = site ? "|`docs/` |the notes and slides, rendered, and a playground in " + playgrounds + " (`docs/playground/`):"
                 + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";
         String where = site ? "the address of that section in the chapter's rendered page under `docs/`, which a click in"
@@ -337,7 +347,7 @@ public final class ReleaseCommand implements Command {
                 : "the line it is on in the chapter's AsciiDoc notes (this copy has no rendered pages), which an"
                         + " editor opens at that line";
         return README.replace("{notes}", notes).replace("{docs}", docsRow).replace("{reread}", reread)
-                .replace("{reread-where}", where);
+                .replace("{reread-where}", where).replace("{needs}\n", ChapterNeeds.text(root));
     }
 
     private static final String README = """
@@ -353,6 +363,7 @@ public final class ReleaseCommand implements Command {
 
             == Start
 
+            {needs}
             . Read a chapter's notes: {notes}.
             . Play with the chapter in JShell: `./vramlab jshell <chapter>` (type `help()`), and run
               its lab: `./vramlab lab <chapter>`. Both run on your own `labs/`.
