@@ -25,10 +25,15 @@
   ];
 
   var RECORDED = typeof vramlabRecorded === "object" ? vramlabRecorded : null;
-  var RECORDED_NOTE = "Student edition: this page runs the kit's cores as you received them, every graded step "
-      + "left out (they are yours to write). The preset trace, under each policy on its card, and the lab show "
+  // The student edition's note, each page saying what it has: a trace page (trace, policy, card,
+  // the lab) or a lab-only page (its "Run the lab" button, nothing else to type in).
+  var RECORDED_START = "Student edition: this page holds the kit's cores as you received them, every graded step "
+      + "left out (they are yours to write). ";
+  var RECORDED_NOTE = RECORDED_START + "The preset trace, under each policy on its card, and the lab show "
       + "results recorded from the reference when this site was built; a trace of your own is read and checked "
       + "here, and its replay stops at the first graded step it needs, naming it. On your own cores, ";
+  var RECORDED_LAB_NOTE = RECORDED_START + "Run the lab shows the lab's output recorded from the reference "
+      + "when this site was built. On your own cores, ";
 
   /** The recorded answer for a preset replay, or null (no recording: run it live). */
   function recordedReplay(p, trace, policy, card, n) {
@@ -218,7 +223,7 @@
     controls.appendChild(button("Run the lab", run));
     controls.appendChild(status);
     root.appendChild(el("div", "pg-title", p.title));
-    if (RECORDED) root.appendChild(el("p", "pg-recorded-note", RECORDED_NOTE + "./vramlab lab "
+    if (RECORDED) root.appendChild(el("p", "pg-recorded-note", RECORDED_LAB_NOTE + "./vramlab lab "
         + p.id.substring(0, 4) + " prints the same."));
     root.appendChild(el("div", "pg-said", "What ./vramlab lab " + chapter.substring(0, 4)
         + (RECORDED ? " prints, recorded from the reference when this site was built:"
