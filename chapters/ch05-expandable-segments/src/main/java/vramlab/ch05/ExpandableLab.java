@@ -64,7 +64,7 @@ public final class ExpandableLab {
             for (Policy p : policies()) outcomes.add(workload(p));
             out.print(table(outcomes));
             out.println();
-            out.print(sideBySide(outcomes));
+            out.print(bars(outcomes));
         }));
         for (Policy p : policies()) {
             all.add(new Scenario("", out -> {
@@ -105,22 +105,28 @@ public final class ExpandableLab {
         return sb.toString();
     }
 
+    /** The widest line {@link #bars} prints: it fits an 80-column terminal and the notes' listing unwrapped. */
+    static final int BARS_WIDTH = 80;
+
     /**
-     * The segment bars of each allocator in columns, one row per segment: {@code #} live,
-     * {@code .} free, {@code _} address space with no pages.
+     * The segment bars of each allocator one under another, one bar per segment, each allocator's
+     * label on its first bar's line and every bar starting in one column, so the three final
+     * states read on one scale: {@code #} live, {@code .} free, {@code _} address space with no
+     * pages. Not in columns side by side: three columns are about 120 characters wide, more than a
+     * terminal or the notes' listing, which broke them apart.
      */
-    public static String sideBySide(List<Outcome> outcomes) {
-        int width = 44;
+    public static String bars(List<Outcome> outcomes) {
+        int width = 0;
+        for (Outcome o : outcomes) width = Math.max(width, label(o).length() + 2);
         StringBuilder sb = new StringBuilder();
-        int rows = outcomes.stream().mapToInt(o -> o.bars().size()).max().orElse(0);
-        for (Outcome o : outcomes) sb.append(pad(o.allocator() + " (" + Bytes.toyM(o.reserved()) + " reserved)", width));
-        sb.append('\n');
-        for (int r = 0; r < rows; r++) {
-            for (Outcome o : outcomes) sb.append(pad(r < o.bars().size() ? o.bars().get(r) : "", width));
-            sb.append('\n');
+        for (Outcome o : outcomes) {
+            List<String> bars = o.bars().isEmpty() ? List.of("(no segments)") : o.bars();
+            for (int r = 0; r < bars.size(); r++) sb.append(pad(r == 0 ? label(o) : "", width)).append(bars.get(r)).append('\n');
         }
-        return sb.toString().replaceAll(" +\n", "\n");
+        return sb.toString();
     }
+
+    private static String label(Outcome o) { return o.allocator() + " (" + Bytes.toyM(o.reserved()) + " reserved)"; }
 
     private static String pad(String s, int width) { return String.format("%-" + width + "s", s); }
 

@@ -43,4 +43,22 @@ class ExpandableLabTest {
                 .contains("stroke-dasharray");
         assertThat(Ch05Figures.figurePages()).startsWith("<svg").contains("<rect");
     }
+
+    @Test
+    @DisplayName("the bars are one under another, each allocator's label on its first bar, every bar in one column, within 80 columns")
+    void barsFitALine() {
+        List<ExpandableLab.Outcome> o = ExpandableLab.policies().stream().map(ExpandableLab::workload).toList();
+        String bars = ExpandableLab.bars(o);
+        List<String> lines = bars.lines().toList();
+        assertThat(lines).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(ExpandableLab.BARS_WIDTH));
+        assertThat(lines).hasSize(o.stream().mapToInt(x -> x.bars().size()).sum());
+        int column = lines.get(0).indexOf('|');
+        assertThat(lines).allSatisfy(l -> assertThat(l.indexOf('|')).as(l).isEqualTo(column));
+        for (ExpandableLab.Outcome x : o) {
+            assertThat(lines).anyMatch(l -> l.startsWith(x.allocator() + " (") && l.endsWith(x.bars().get(0)));
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ExpandableLab.run(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        assertThat(buf.toString(StandardCharsets.UTF_8)).contains(bars);
+    }
 }
