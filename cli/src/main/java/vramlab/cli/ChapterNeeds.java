@@ -60,8 +60,9 @@ final class ChapterNeeds {
 
     /**
      * Which chapters' notes carry a playground, as the README says it ({@code chapters 1 to 7's
-     * notes (chapter 8 has none)}): those whose notes include the playground the site generates
-     * ({@code include::{generated}/playground.adoc[]}), the one place a chapter's page gets one.
+     * notes each have a playground, chapter 8's has none}): those whose notes include the
+     * playground the site generates ({@code include::{generated}/playground.adoc[]}), the one place
+     * a chapter's page gets one.
      */
     static String playgrounds(Path root) {
         List<Integer> with = new java.util.ArrayList<>(), without = new java.util.ArrayList<>();
@@ -69,9 +70,9 @@ final class ChapterNeeds {
             Path notes = root.resolve("chapters").resolve(c.id()).resolve("src/docs/asciidoc").resolve(c.id() + ".adoc");
             (hasPlayground(notes) ? with : without).add(c.number());
         }
-        String out = "chapters " + numbers(with) + "'s notes";
-        return without.isEmpty() ? out : out + " (chapter" + (without.size() == 1 ? " " : "s ") + numbers(without)
-                + (without.size() == 1 ? " has" : " have") + " none)";
+        String out = "chapters " + numbers(with) + "'s notes each have a playground";
+        return without.isEmpty() ? out : out + ", chapter" + (without.size() == 1 ? " " : "s ") + numbers(without)
+                + (without.size() == 1 ? "'s has" : "'s have") + " none";
     }
 
     private static boolean hasPlayground(Path notes) {

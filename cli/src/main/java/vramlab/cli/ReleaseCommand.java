@@ -334,13 +334,13 @@ public final class ReleaseCommand implements Command {
     static String readme(boolean site, String reread, Path root) {
         String playgrounds = ChapterNeeds.playgrounds(root);
         String notes = site
-                ? "`docs/index.html` (rendered, with each chapter's slides, and a playground in " + playgrounds
+                ? "`docs/index.html` (rendered, with each chapter's slides; " + playgrounds
                         + "), or their AsciiDoc in"
                         + " `chapters/chNN-slug/src/docs/asciidoc/`"
                 : "their AsciiDoc in `chapters/chNN-slug/src/docs/asciidoc/` (GitHub and an editor's AsciiDoc preview"
                         + " render them; this copy was made without the rendered pages)";
-        String docsRow = site ? "|`docs/` |the notes and slides, rendered, and a playground in " + playgrounds + " (`docs/playground/`):"
-                + " it runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
+        String docsRow = site ? "|`docs/` |the notes and slides, rendered; " + playgrounds + " (`docs/playground/`):"
+                + " a playground runs these cores as handed out in the browser and shows the reference's results, recorded, for its"
                 + " preset inputs\n" : "";
         String where = site ? "the address of that section in the chapter's rendered page under `docs/`, which a click in"
                 + " most terminals, or a browser's address bar, opens at the section"

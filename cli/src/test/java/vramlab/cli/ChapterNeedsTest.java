@@ -56,8 +56,9 @@ class ChapterNeedsTest {
     void playgroundsAsThereAre() {
         String readme = ReleaseCommand.readme(true, "x").replaceAll("\\s+", " ");
         assertThat(readme).doesNotContain("each chapter's playground").doesNotContain("slides and playground")
-                .contains("|`docs/` |the notes and slides, rendered, and a playground in chapters 1 to 7's notes (chapter 8 has none)"
-                        + " (`docs/playground/`)");
+                .contains("|`docs/` |the notes and slides, rendered; chapters 1 to 7's notes each have a playground, chapter 8's"
+                        + " has none (`docs/playground/`): a playground runs")
+                .contains("(rendered, with each chapter's slides; chapters 1 to 7's notes each have a playground, chapter 8's has none)");
         assertThat(ChapterNeeds.numbers(List.of(1, 2, 3))).isEqualTo("1 to 3");
         assertThat(ChapterNeeds.numbers(List.of(1, 3, 5))).isEqualTo("1, 3 and 5");
         assertThat(ChapterNeeds.numbers(List.of(8))).isEqualTo("8");
