@@ -374,7 +374,8 @@ public final class ReleaseCommand implements Command {
               (a file that does not compile costs only its own core's steps, and says where) and ends
               with `Score: X/Y`. A failure of `check` says expected against actual, for a common mistake
               the rule it breaks, and the section of the notes to reread, named as `quiz --check` names it
-              (below), with the heading.
+              (below), with the heading. A step you have not written is `TODO`, "not written yet", with the
+              section that teaches it, named the same way.
             . The quiz: `./vramlab quiz <chapter>` prints the questions with the practice numbers. Write
               your answers in `labs/answers/chNN.txt` and check them with
               `./vramlab quiz <chapter> --check labs/answers/chNN.txt`: points and what is wrong, never
