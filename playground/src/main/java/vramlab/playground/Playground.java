@@ -20,7 +20,8 @@ import vramlab.kit.Scenario;
  * lab scenarios that its "Run the lab" button runs (the very code {@code ./vramlab lab} runs).
  *
  * @param id     the chapter's module folder, {@code ch04-real-oom}
- * @param title  the heading the page shows
+ * @param title  the heading the page shows, in both editions: a lab-only page's says nothing
+ *               runs live, since the student edition's shows the reference's recorded output
  * @param trace  the trace the editor opens on, in the kit's trace format; empty where the
  *               chapter's mechanism is not a device trace (the page then runs the lab alone)
  * @param policy a {@link TraceRun.Choice} id
@@ -33,12 +34,12 @@ public record Playground(String id, String title, String trace, String policy, S
     /** Every chapter's playground, in the course's order. */
     public static List<Playground> all() {
         return List.of(
-                labOnly("ch01-mmu", "The GPU's MMU, live: the lab runs in your browser", MmuLab::scenarios),
-                labOnly("ch02-cudamalloc", "cudaMalloc, live: the lab runs in your browser", CudaMallocLab::scenarios),
+                labOnly("ch01-mmu", "The GPU's MMU: the lab, in your browser", MmuLab::scenarios),
+                labOnly("ch02-cudamalloc", "cudaMalloc: the lab, in your browser", CudaMallocLab::scenarios),
                 cachingAllocator(), realOom(), expandable(),
-                labOnly("ch06-buddy", "The buddy allocator, live: the lab's first two scenarios run in your browser",
+                labOnly("ch06-buddy", "The buddy allocator: the lab's first two scenarios, in your browser",
                         () -> BuddyLab.scenarios().subList(0, 2)),
-                labOnly("ch07-pinned", "Pinned host memory, live: the lab runs in your browser", PinnedLab::scenarios));
+                labOnly("ch07-pinned", "Pinned host memory: the lab, in your browser", PinnedLab::scenarios));
     }
 
     /** Whether the page has a trace editor (else only the lab). */

@@ -55,4 +55,14 @@ class RecordedNoteTest {
                 .doesNotContainIgnoringCase("policy");
         assertThat(note(js, "RECORDED_NOTE")).contains("The preset trace", "a trace of your own");
     }
+
+    @Test
+    @DisplayName("a lab-only page's title holds in the student edition too, where its lab is a recording")
+    void labOnlyTitleClaimsNothingLive() {
+        for (Playground p : Playground.all()) {
+            if (p.hasTrace()) continue;
+            assertThat(p.title()).as(p.id()).doesNotContainIgnoringCase("live").doesNotContain(" runs ")
+                    .doesNotContain(" run ").contains("in your browser");
+        }
+    }
 }
