@@ -90,13 +90,22 @@ public final class SnapshotTriage {
     public record Peak(String text, Map<String, Object> map) {}
 
     /**
-     * @throws TraceException when no device has segments or a history
+     * The report of a snapshot without an {@code oom} entry: its peak, or, where no device has
+     * segments or a history (dumped before the run allocated, or with its history off), that there
+     * is nothing to read and how to record what would be. A result, not bad input, as {@code replay}
+     * and {@code advise} treat the same file.
      */
     public static Peak peak(Snapshot s, String file, long capacity) {
         Snapshot.Device d = SnapshotFile.pickDevice(s);
+        String recipe = RECIPE + (s.writtenBy2_0() ? RECIPE_2_0 + "\n" : "");
         if (d == null) {
-            throw new TraceException(file, 0, "no 'oom' entry in any device's trace, and no device has"
-                    + " segments or a history: nothing to analyse");
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("oom", false);
+            o.put("device", null);
+            o.put("collectNext", recipe);
+            return new Peak("Format: a PyTorch memory snapshot in which no device has segments or a history\n\n"
+                    + "Nothing to triage: no 'oom' entry, and no memory reserved or recorded (dumped before the"
+                    + " run allocated, or without its history recorded).\n\n" + recipe, o);
         }
         SnapshotReplay.Options recorded = new SnapshotReplay.Options(null, -1);
         SnapshotReplay.Report r = SnapshotReplay.run(s, d, recorded, (step, e, res, b, a) -> { }, false);
@@ -129,7 +138,6 @@ public final class SnapshotTriage {
             sb.append("\nPass --device SIZE to see what would fail first on a smaller card, at which entry,")
               .append(" and who held the memory then.\n");
         }
-        String recipe = RECIPE + (s.writtenBy2_0() ? RECIPE_2_0 + "\n" : "");
         sb.append('\n').append(recipe);
         o.put("collectNext", recipe);
         return new Peak(sb.toString(), o);
