@@ -37,8 +37,11 @@ class StepContractTest {
     @DisplayName("5.1: map's Javadoc says no page in the range is mapped yet (PyTorch asserts it) and driver errors propagate")
     void map() throws IOException {
         assertThat(javadoc("ExpandableSegment.java", "public Range map(long offset, long size)"))
-                .contains("no page the range touches is mapped yet")
-                .contains("TORCH_INTERNAL_ASSERT(!handles_.at(i))").contains("@001074d")
-                .contains("propagates");
+                .contains("No page the range touches is mapped yet (PyTorch asserts it)")
+                .contains("another driver error propagates");
+        String file = Files.readString(KitPaths.root().resolve("solutions/src/main/java/vramlab/alloc/ExpandableSegment.java"));
+        assertThat(file.substring(0, file.indexOf("// tag::map[]")))
+                .as("the assert's source, beside the tag the deck shows on one slide")
+                .contains("TORCH_INTERNAL_ASSERT(!handles_.at(i))").contains("@001074d");
     }
 }
