@@ -180,10 +180,19 @@ final class GradeCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException("grade", e.getMessage());
         }
-        io.out().printf(java.util.Locale.ROOT, "graded %d submissions in %.1f s (%d flagged, %d skipped); run %s%n",
-                c.results().size(), (System.nanoTime() - t0) / 1e9, c.flagged(), c.skipped().size(), g.runId());
+        io.out().println(summary(c.results().size(), (System.nanoTime() - t0) / 1e9, c.flagged(), c.skipped().size(),
+                g.runId()));
         io.out().println("gradebook: " + out.resolve(Gradebook.WIDE) + " and " + out.resolve(Gradebook.LONG));
         return 0;
+    }
+
+    /**
+     * The class run's last line: "graded 12 submissions in 80.1 s (2 flagged, 1 skipped); run ...",
+     * and "graded 1 submission" for one, which is every run of Gradescope's run_autograder.
+     */
+    static String summary(int graded, double seconds, long flagged, int skipped, String run) {
+        return String.format(java.util.Locale.ROOT, "graded %d submission%s in %.1f s (%d flagged, %d skipped); run %s",
+                graded, graded == 1 ? "" : "s", seconds, flagged, skipped, run);
     }
 
     private static int maven(Path root) throws IOException, InterruptedException {

@@ -351,7 +351,7 @@ class GradeCommandTest {
         Path out = tmp.resolve("shapes-out");
         CliRun r = CliRun.of("grade", "--practice", "--out", out.toString(), empty.toString(), stray.toString());
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("graded 1 submissions in [0-9.]+ s \\(1 flagged, 1 skipped\\); run ");
+        assertThat(r.out()).containsPattern("graded 1 submission in [0-9.]+ s \\(1 flagged, 1 skipped\\); run ");
         assertThat(r.err()).contains("skipped " + stray + ": not a folder, a .zip or a .tar.gz")
                 .containsPattern("\\[1/1] nobody: 0/\\d+ in [0-9.]+ s, no labs/ \\(no labs/ found: looked for");
         assertThat(Files.readString(out.resolve(Gradebook.WIDE))).contains("no labs/ found: looked for labs/src/main/java");
