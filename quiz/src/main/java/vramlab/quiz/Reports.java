@@ -52,10 +52,16 @@ public final class Reports {
 
     /** A row's item: its step and its title, the step not repeated ({@code 3.4 merges on free}). */
     public static String item(ScoreRow r) {
+        String name = afterStep(r);
+        return name.isEmpty() ? r.step() : r.step() + " " + name;
+    }
+
+    /** The row's name without a leading step id ("q3.1: Predict" is "Predict"; "3.2 on its own" is "on its own"). */
+    static String afterStep(ScoreRow r) {
         String name = r.name().strip();
         if (name.startsWith(r.step() + ":")) name = name.substring(r.step().length() + 1).strip();
         else if (name.startsWith(r.step() + " ")) name = name.substring(r.step().length()).strip();
-        return name.isEmpty() ? r.step() : r.step() + " " + name;
+        return name;
     }
 
     /** Why a row lost points, as every report says it: "(needs step N first)" and the reason. */
@@ -119,7 +125,10 @@ public final class Reports {
         List<Map<String, Object>> tests = new ArrayList<>();
         for (ScoreRow r : rows) {
             Map<String, Object> t = new LinkedHashMap<>();
-            t.put("name", r.name());
+            // Gradescope shows "number) name": a name that starts with its own step said it twice ("q3.1) q3.1: Predict").
+            String name = afterStep(r);
+            boolean repeats = r.name().strip().startsWith(r.step()) && !name.isEmpty();
+            t.put("name", repeats ? name : r.name());
             t.put("number", r.step());
             t.put("score", r.earned());
             t.put("max_score", r.points());
