@@ -298,6 +298,9 @@ class GradeCommandTest {
                     .endsWith(",flags,graded_at,run");
             int total = 9 + quizMax();
             assertThat(wide).anySatisfy(l -> assertThat(l).startsWith("correct," + total + "," + total + ",0,"));
+            // The flag names the file from the copy's root, as the item's detail does (it said vramlab/alloc/...).
+            assertThat(wide).anySatisfy(l -> assertThat(l).startsWith("broken,")
+                    .contains("did not compile: the alloc core (labs/src/main/java/vramlab/alloc/"));
             String items = Files.readString(out.resolve(Gradebook.LONG));
             assertThat(items).startsWith("student,step,title,points,max,status,reason,detail\n")
                     .contains("empty,3.1,rounds on the toy ladder,0,2,NOT_WRITTEN,")

@@ -199,8 +199,9 @@ public final class Grader {
             Map<String, String> lost = new LinkedHashMap<>();
             for (CoreBuild.Outcome o : build.failed()) {
                 lost.put(o.core().name(), didNotCompile(o));
+                // The file as the items' detail names it, from the copy's root (it said vramlab/alloc/X.java:97).
                 flags.add("did not compile: the " + o.core().name() + " core ("
-                        + o.errors().stream().limit(1).map(Object::toString).findFirst().orElse("?") + ")");
+                        + o.errors().stream().limit(1).map(e -> "labs/src/main/java/" + e).findFirst().orElse("?") + ")");
             }
             Set<String> run = new HashSet<>();
             items.forEach((uid, z) -> {
