@@ -80,8 +80,35 @@ final class LabCommand implements Command {
             io.err().printf("vramlab: %d of %d scenarios stopped (%d at a step not written yet, %d at an error);"
                     + " ./vramlab check %d tells which steps pass%n", o.todos() + o.errors(), scenarios.size(),
                     o.todos(), o.errors(), c.number());
+            String later = laterSteps(c.number(), o.steps());
+            if (later != null) io.err().println(later);
         }
         return o.errors() > 0 ? 1 : 0;
+    }
+
+    /**
+     * A line for the steps among {@code steps} that belong to a chapter after {@code chapter}
+     * (chapter 2's lab compares cudaMalloc with chapter 3's caching allocator), or null when
+     * none does: a student of the chapter is not asked to write them yet.
+     */
+    static String laterSteps(int chapter, List<String> steps) {
+        List<String> later = steps.stream().filter(s -> chapterOf(s) > chapter).toList();
+        if (later.isEmpty()) return null;
+        String chapters = String.join(", ", later.stream().map(s -> String.valueOf(chapterOf(s))).distinct().toList());
+        boolean one = later.size() == 1;
+        return "vramlab: " + (one ? "step " : "steps ") + String.join(", ", later) + " of chapter " + chapters
+                + (one ? " is" : " are") + " not this chapter's: the scenario that stops at " + (one ? "it" : "them")
+                + " runs once you reach chapter " + chapters + "; ./vramlab check " + chapter + " does not need "
+                + (one ? "it" : "them");
+    }
+
+    private static int chapterOf(String step) {
+        int dot = step.indexOf('.');
+        try {
+            return Integer.parseInt(dot < 0 ? step : step.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /**

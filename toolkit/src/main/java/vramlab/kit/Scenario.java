@@ -35,9 +35,16 @@ public record Scenario(String title, Consumer<PrintStream> body) {
     /**
      * How a run of scenarios went: how many stopped at a Todo, how many at another error (a
      * scenario stopped for running past its {@link Bound} among them), and how many did not run
-     * because one before them ran past its bound and ended the run.
+     * because one before them ran past its bound and ended the run; {@code steps}, the steps
+     * ({@code "3.2"}) of the Todos that stopped scenarios, each once, in the order met.
      */
-    public record Outcome(int todos, int errors, int notRun) {
+    public record Outcome(int todos, int errors, int notRun, List<String> steps) {
+        public Outcome {
+            steps = List.copyOf(steps);
+        }
+
+        public Outcome(int todos, int errors, int notRun) { this(todos, errors, notRun, List.of()); }
+
         public Outcome(int todos, int errors) { this(todos, errors, 0); }
 
         public boolean clean() { return todos == 0 && errors == 0; }
@@ -106,6 +113,7 @@ public record Scenario(String title, Consumer<PrintStream> body) {
     private static Outcome runAll(PrintStream out, List<Scenario> scenarios, Runner runner) {
         int todos = 0;
         int errors = 0;
+        java.util.Set<String> steps = new java.util.LinkedHashSet<>();
         for (int i = 0; i < scenarios.size(); i++) {
             if (i > 0) out.println();
             Scenario s = scenarios.get(i);
@@ -120,14 +128,18 @@ public record Scenario(String title, Consumer<PrintStream> body) {
             if (e instanceof RanPastBound past) {
                 out.println(past.getMessage());
                 out.flush();
-                return new Outcome(todos, errors + 1, scenarios.size() - i - 1);
+                return new Outcome(todos, errors + 1, scenarios.size() - i - 1, List.copyOf(steps));
             }
             if (e instanceof UncheckedIOException u) throw u;   // the output failed (the launcher's, piped and closed): not the scenario
             if (e instanceof RuntimeException || e instanceof LinkageError || e instanceof AssertionError
                     || e instanceof StackOverflowError) {
                 Todo todo = todoIn(e);
-                if (todo != null) todos++;
-                else errors++;
+                if (todo != null) {
+                    todos++;
+                    steps.add(todo.step());
+                } else {
+                    errors++;
+                }
                 out.println(stopped(e, todo));
             } else if (e instanceof Error err) {
                 throw err;
@@ -136,7 +148,7 @@ public record Scenario(String title, Consumer<PrintStream> body) {
             }
         }
         out.flush();
-        return new Outcome(todos, errors);
+        return new Outcome(todos, errors, 0, List.copyOf(steps));
     }
 
     /**

@@ -51,7 +51,7 @@ class ScenarioTest {
 
                 what to notice
                 """);
-        assertThat(o[0]).isEqualTo(new Scenario.Outcome(1, 1));
+        assertThat(o[0]).isEqualTo(new Scenario.Outcome(1, 1, 0, List.of("3.2")));
         assertThat(o[0].clean()).isFalse();
     }
 
@@ -83,6 +83,24 @@ class ScenarioTest {
                 .contains("\n\n  [waiting] what to notice: it reads the output of the scenarios above, and 1 of them stopped\n")
                 .endsWith("== B ==\nb\n");
         assertThat(o[0].todos()).isEqualTo(1);
+        assertThat(o[0].steps()).containsExactly("3.1");
+    }
+
+    @Test
+    @DisplayName("the outcome names the steps whose Todos stopped scenarios, each once, in the order met")
+    void stepsThatStopped() {
+        Scenario.Outcome[] o = new Scenario.Outcome[1];
+        Scenario needs32 = new Scenario("A", p -> {
+            throw new IllegalStateException("wrapped", new Todo("3.2", "Find a block", "ch03 \"Rule 3\"",
+                    "labs/src/main/java/vramlab/alloc/CachingAllocator.java"));
+        });
+        Scenario needs23 = new Scenario("B", p -> {
+            throw new Todo("2.3", "One nvidia-smi row", "ch02 \"What nvidia-smi counts\"",
+                    "labs/src/main/java/vramlab/driver/NvidiaSmi.java");
+        });
+        run(List.of(needs32, needs23, needs32, new Scenario("C", p -> p.println("c"))), o);
+        assertThat(o[0].steps()).containsExactly("3.2", "2.3");
+        assertThat(o[0].todos()).isEqualTo(3);
     }
 
     @Test
@@ -196,7 +214,7 @@ class ScenarioTest {
         Scenario.Outcome bounded = Scenario.runAll(new PrintStream(b, true, StandardCharsets.UTF_8), scenarios,
                 Scenario.Bound.of(java.time.Duration.ofMinutes(10)));
         assertThat(b.toString(StandardCharsets.UTF_8)).isEqualTo(expected);
-        assertThat(bounded).isEqualTo(plain[0]).isEqualTo(new Scenario.Outcome(1, 2, 0));
+        assertThat(bounded).isEqualTo(plain[0]).isEqualTo(new Scenario.Outcome(1, 2, 0, List.of("3.2")));
     }
 
     /** A lab whose second scenario calls System.exit(0), run in a JVM of its own by {@link #systemExit}. */
