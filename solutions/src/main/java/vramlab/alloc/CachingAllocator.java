@@ -450,8 +450,13 @@ public final class CachingAllocator {
     // tag::merge[]
     /**
      * [FREE a][block][FREE c] -> [FREE a+block+c]. Neighbours are in the same segment by
-     * construction, so a merge never crosses segments. Returns the merged block, which is not
-     * yet in the free set. {@code pool} is the set the neighbours that may merge live in.
+     * construction, so a merge never crosses segments. A neighbour merges when
+     * {@link #canMerge} says so; it leaves {@code pool} first, since the set is ordered by size
+     * and address. The block on the left takes over the bytes and links of the one after it
+     * ({@code absorbNext}), so the merged block is {@code a} grown when {@code a} merges (the
+     * segment's {@code first} may point at it), else {@code block} grown. Returns the merged
+     * block, which is not yet in the free set. {@code pool} is the set the neighbours that may
+     * merge live in.
      */
     Block mergeWithNeighbours(Block block, NavigableSet<Block> pool) {
         // lab:begin 3.4 "Merge on free" see ch03 "Rule 5: merge with free neighbours"

@@ -1,0 +1,37 @@
+package vramlab.ch03;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import vramlab.quiz.KitPaths;
+
+/**
+ * Step 3.4's contract, the Javadoc that {@code labs/} and the notes show above
+ * {@code mergeWithNeighbours}: a body that kept the freed block and dropped a free left
+ * neighbour (as PyTorch's {@code try_merge_blocks} keeps its {@code dst}) left the segment's
+ * {@code first} on a block no longer in the segment, and check said only "free block missing
+ * from its pool" and "the merged block is the left neighbour, grown", neither of which the
+ * notes had said.
+ */
+class StepContractTest {
+    private static String javadoc(String file, String signature) throws IOException {
+        String text = Files.readString(KitPaths.root().resolve("solutions/src/main/java/vramlab/alloc/" + file));
+        int method = text.indexOf(signature);
+        assertThat(method).as(signature).isPositive();
+        return text.substring(text.lastIndexOf("/**", method), method).replaceAll("\\s*\n\\s*\\*\\s*", " ");
+    }
+
+    @Test
+    @DisplayName("3.4: mergeWithNeighbours's Javadoc says which neighbours merge, that they leave the pool, and that the left one grows")
+    void mergeWithNeighbours() throws IOException {
+        assertThat(javadoc("CachingAllocator.java", "Block mergeWithNeighbours(Block block, NavigableSet<Block> pool)"))
+                .contains("{@link #canMerge}").contains("leaves {@code pool} first")
+                .contains("{@code absorbNext}").contains("{@code a} grown when {@code a} merges")
+                .contains("segment's {@code first}").contains("else {@code block} grown");
+    }
+}
