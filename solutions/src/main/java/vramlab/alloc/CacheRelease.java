@@ -59,7 +59,8 @@ final class CacheRelease {
     // tag::empty-cache[]
     /**
      * cudaFree every cudaMalloc segment that one free block covers whole: a free block with no
-     * neighbour ({@code release_blocks}: {@code !block->prev && !block->next}, CCA:2916-2940).
+     * neighbour ({@code release_blocks}: {@code !block->prev && !block->next}, CCA:2916-2940),
+     * each by {@link #releaseBlock}. Returns the bytes released: the sizes of the segments freed.
      */
     long releaseWholeFreeSegments() {
         // lab:begin 3.5 "empty_cache" see ch03 "empty_cache releases whole free segments only"

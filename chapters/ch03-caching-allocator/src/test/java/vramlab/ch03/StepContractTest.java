@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import vramlab.quiz.KitPaths;
 
 /**
- * Step 3.4's contract, the Javadoc that {@code labs/} and the notes show above
+ * Steps 3.4 and 3.5's contracts, the Javadoc that {@code labs/} and the notes show above
  * {@code mergeWithNeighbours}: a body that kept the freed block and dropped a free left
  * neighbour (as PyTorch's {@code try_merge_blocks} keeps its {@code dst}) left the segment's
  * {@code first} on a block no longer in the segment, and check said only "free block missing
  * from its pool" and "the merged block is the left neighbour, grown", neither of which the
- * notes had said.
+ * notes had said. Step 3.5's said nothing of what it returns, which check grades.
  */
 class StepContractTest {
     private static String javadoc(String file, String signature) throws IOException {
@@ -33,5 +33,12 @@ class StepContractTest {
                 .contains("{@link #canMerge}").contains("leaves {@code pool} first")
                 .contains("{@code absorbNext}").contains("{@code a} grown when {@code a} merges")
                 .contains("segment's {@code first}").contains("else {@code block} grown");
+    }
+
+    @Test
+    @DisplayName("3.5: releaseWholeFreeSegments's Javadoc says what it returns and which call frees a segment")
+    void releaseWholeFreeSegments() throws IOException {
+        assertThat(javadoc("CacheRelease.java", "long releaseWholeFreeSegments()"))
+                .contains("{@link #releaseBlock}").contains("Returns the bytes released");
     }
 }
