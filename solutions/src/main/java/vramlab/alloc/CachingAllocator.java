@@ -189,7 +189,9 @@ public final class CachingAllocator {
     // tag::find[]
     /**
      * Best fit: the smallest free block of this stream of at least {@code rounded} bytes, lowest
-     * address first ({@code lower_bound} in CCA get_free_block, 2507-2509).
+     * address first ({@code lower_bound} in CCA get_free_block, 2507-2509); null when no block of
+     * this stream fits. The pool is ordered by (stream, size, address), and {@link #probe} gives
+     * the key that sorts before every block of a stream and size.
      */
     Block findFreeBlock(NavigableSet<Block> pool, int stream, long rounded) {
         // lab:begin 3.2 "Find a block" see ch03 "Rule 3: best fit from the pool's free set"

@@ -11,12 +11,13 @@ import org.junit.jupiter.api.Test;
 import vramlab.quiz.KitPaths;
 
 /**
- * Steps 3.4 and 3.5's contracts, the Javadoc that {@code labs/} and the notes show above
+ * Steps 3.2, 3.4 and 3.5's contracts, the Javadoc that {@code labs/} and the notes show above
  * {@code mergeWithNeighbours}: a body that kept the freed block and dropped a free left
  * neighbour (as PyTorch's {@code try_merge_blocks} keeps its {@code dst}) left the segment's
  * {@code first} on a block no longer in the segment, and check said only "free block missing
  * from its pool" and "the merged block is the left neighbour, grown", neither of which the
- * notes had said. Step 3.5's said nothing of what it returns, which check grades.
+ * notes had said. Step 3.2's did not name the key its one ceiling lookup needs (probe), nor the
+ * null result; step 3.5's said nothing of what it returns, which check grades.
  */
 class StepContractTest {
     private static String javadoc(String file, String signature) throws IOException {
@@ -40,5 +41,12 @@ class StepContractTest {
     void releaseWholeFreeSegments() throws IOException {
         assertThat(javadoc("CacheRelease.java", "long releaseWholeFreeSegments()"))
                 .contains("{@link #releaseBlock}").contains("Returns the bytes released");
+    }
+
+    @Test
+    @DisplayName("3.2: findFreeBlock's Javadoc names the pool's order, the probe key and the null result")
+    void findFreeBlock() throws IOException {
+        assertThat(javadoc("CachingAllocator.java", "Block findFreeBlock(NavigableSet<Block> pool, int stream, long rounded)"))
+                .contains("(stream, size, address)").contains("{@link #probe}").contains("null when no block of this stream fits");
     }
 }
