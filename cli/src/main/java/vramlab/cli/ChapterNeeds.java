@@ -42,7 +42,9 @@ final class ChapterNeeds {
                 cores, and those hold steps of earlier chapters. A step of those you have not written stops
                 every scenario of `./vramlab lab <chapter>` that reaches it (with the step's `Todo`) and makes
                 `check` say `WAIT`. Starting at a later chapter, write first the steps of the chapters it
-                needs:
+                needs. (A lab may also reach a step of a later chapter, as chapter 2's does when it compares
+                `cudaMalloc` with chapter 3's caching allocator: that scenario stops there and says so, and
+                the chapter's `check` does not need it.)
 
                 [cols="2,3"]
                 |===
