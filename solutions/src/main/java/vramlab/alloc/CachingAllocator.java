@@ -188,10 +188,9 @@ public final class CachingAllocator {
 
     // tag::find[]
     /**
-     * Best fit: the smallest free block of this stream of at least {@code rounded} bytes, lowest
-     * address first ({@code lower_bound} in CCA get_free_block, 2507-2509); null when no block of
-     * this stream fits. The pool is ordered by (stream, size, address), and {@link #probe} gives
-     * the key that sorts before every block of a stream and size.
+     * Best fit: the smallest free block of this stream of at least {@code rounded} bytes, lowest address
+     * first ({@code lower_bound} in CCA get_free_block, 2507-2509); null when no block of this stream
+     * fits. The pool is ordered by (stream, size, address); {@link #probe} gives the key of a stream and size.
      */
     Block findFreeBlock(NavigableSet<Block> pool, int stream, long rounded) {
         // lab:begin 3.2 "Find a block" see ch03 "Rule 3: best fit from the pool's free set"
@@ -451,14 +450,11 @@ public final class CachingAllocator {
 
     // tag::merge[]
     /**
-     * [FREE a][block][FREE c] -> [FREE a+block+c]. Neighbours are in the same segment by
-     * construction, so a merge never crosses segments. A neighbour merges when
-     * {@link #canMerge} says so; it leaves {@code pool} first, since the set is ordered by size
-     * and address. The block on the left takes over the bytes and links of the one after it
-     * ({@code absorbNext}), so the merged block is {@code a} grown when {@code a} merges (the
-     * segment's {@code first} may point at it), else {@code block} grown. Returns the merged
-     * block, which is not yet in the free set. {@code pool} is the set the neighbours that may
-     * merge live in.
+     * [FREE a][block][FREE c] -> [FREE a+block+c], never across segments (neighbours share one by
+     * construction). A neighbour {@link #canMerge} accepts leaves {@code pool} first (ordered by size
+     * and address); the left block takes the right one's bytes and links ({@code absorbNext}), so the
+     * result is {@code a} grown when {@code a} merges (the segment's {@code first} may point at it),
+     * else {@code block} grown. Not yet in the free set; {@code pool} is the neighbours' set.
      */
     Block mergeWithNeighbours(Block block, NavigableSet<Block> pool) {
         // lab:begin 3.4 "Merge on free" see ch03 "Rule 5: merge with free neighbours"
