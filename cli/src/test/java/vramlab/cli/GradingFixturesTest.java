@@ -221,7 +221,7 @@ class GradingFixturesTest {
             make.sources(id, make.solutions(), (f, text) -> f.equals(file)
                     ? text.replaceFirst("(// lab:begin [^\\n]*\\n)", "$1        int broken = ;\n") : text);
             make.keySheets(id, id, null);
-            expect(id, lab(s -> !CORE.get(s).equals(core)), quizAll, "did not compile: the " + core + " core (" + file + ":");
+            expect(id, lab(s -> !CORE.get(s).equals(core)), quizAll, "did not compile: the " + core + " core (labs/src/main/java/" + file + ":");
         }
 
         for (int k = 1; k <= 6; k++) {

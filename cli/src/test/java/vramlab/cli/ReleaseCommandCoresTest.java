@@ -99,7 +99,7 @@ class ReleaseCommandCoresTest {
         assertThat(work.resolve("driver/fingerprint.txt")).as("driver compiled").exists();
         CliRun snapIn = run(root, Files.readAllBytes(snapshot), "triage", "-");
         assertThat(snapIn.status()).as(snapIn.err()).isZero();
-        assertThat(snapIn.out().replace("advise <stdin>", "advise " + snapshot).replace("--stacks -", "--stacks " + snapshot))
+        assertThat(snapIn.out().replace("advise - with the same snapshot on its standard input", "advise " + snapshot).replace("--stacks -", "--stacks " + snapshot))
                 .as("the child reads the bytes the launcher read").isEqualTo(snap.out());
     }
 
